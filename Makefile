@@ -1,0 +1,61 @@
+# Admiralty — the commands. `make help` lists them.
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+PIP := $(VENV)/bin/pip
+MANAGE := $(PY) manage.py
+SITE_DIR ?= site
+HOST ?= 127.0.0.1:8000
+# Integration tests use these services (started by .ci/run in CI).
+INTEGRATION_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/admiralty
+INTEGRATION_BROKER_URL ?= redis://127.0.0.1:6379/0
+
+.DEFAULT_GOAL := help
+.PHONY: help venv migrate sample demo run test lint test-integration e2e bench clean
+
+help: ## list the commands
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-18s %s\n", $$1, $$2}'
+
+$(VENV)/.installed: requirements.txt requirements-dev.txt
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install --quiet --upgrade pip
+	$(PIP) install --quiet -r requirements-dev.txt
+	touch $@
+
+venv: $(VENV)/.installed ## create .venv and install the pinned requirements
+
+migrate: venv ## apply database migrations (SQLite db.sqlite3 unless DATABASE_URL is set)
+	$(MANAGE) migrate --noinput
+
+sample: migrate ## load the sample campaign of the seed (idempotent)
+	$(MANAGE) load_sample
+
+demo: sample ## set up, load the sample, render the Miranda report, bake site/, then exit
+	$(MANAGE) demo --site $(SITE_DIR)
+
+run: demo ## everything `demo` does, then serve on http://127.0.0.1:8000
+	$(MANAGE) runserver $(HOST)
+
+lint: venv ## ruff lint and format check
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+test: venv ## ruff, Django checks, migrations check, pytest (+ integration tests when CI=true)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(MANAGE) check
+	$(MANAGE) makemigrations --check --dry-run
+	$(PY) -m pytest
+ifeq ($(CI),true)
+	$(MAKE) test-integration
+endif
+
+test-integration: venv ## tests against PostgreSQL + Redis with a real Celery worker
+	DATABASE_URL=$(INTEGRATION_DATABASE_URL) CELERY_BROKER_URL=$(INTEGRATION_BROKER_URL) \
+		ADMIRALTY_INTEGRATION=1 $(PY) -m pytest -m integration -p no:cacheprovider
+
+bench: venv ## benchmarks of the rules engine (prints figures)
+	$(PY) -m bench
+
+clean: ## remove generated files (keeps .venv)
+	rm -rf $(SITE_DIR) media staticfiles db.sqlite3 .pytest_cache

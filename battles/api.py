@@ -1,0 +1,5 @@
+"""Battles and rules API (django-ninja router)."""
+
+from ninja import Router
+
+router = Router(tags=["battles"])

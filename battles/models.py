@@ -1,0 +1,218 @@
+"""Battles, their sides and participants, the dice/event log and rendered reports."""
+
+from django.db import models
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+
+class Battle(models.Model):
+    """A battle of a campaign, recorded from the table or resolved by the engine.
+
+    ``narrative`` and ``analysis`` are Markdown written by people; they are sanitised when
+    rendered (battles/reports.py).
+    """
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("draft")
+        CONCLUDED = "concluded", _("concluded")
+
+    class Mode(models.TextChoices):
+        RECORDED = "recorded", _("recorded from the table")
+        RESOLVED = "resolved", _("resolved by the rules engine")
+
+    campaign = models.ForeignKey(
+        "campaign.Campaign",
+        on_delete=models.CASCADE,
+        related_name="battles",
+        verbose_name=_("campaign"),
+    )
+    name = models.CharField(_("name"), max_length=200)
+    slug = models.SlugField(_("slug"), max_length=200)
+    location = models.CharField(_("location"), max_length=200, blank=True)
+    date = models.DateField(_("date"), null=True, blank=True)
+    campaign_turn = models.PositiveIntegerField(_("campaign turn"), null=True, blank=True)
+    game_turns = models.PositiveIntegerField(_("game turns played"), null=True, blank=True)
+    scenario = models.TextField(_("scenario (Markdown)"), blank=True)
+    outcome = models.TextField(_("outcome"), blank=True)
+    winner = models.ForeignKey(
+        "factions.Faction",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="battles_won",
+        verbose_name=_("winner"),
+    )
+    narrative = models.TextField(_("narrative (Markdown)"), blank=True)
+    analysis = models.TextField(_("analysis (Markdown)"), blank=True)
+    mode = models.CharField(_("mode"), max_length=20, choices=Mode.choices, default=Mode.RECORDED)
+    status = models.CharField(
+        _("status"), max_length=20, choices=Status.choices, default=Status.DRAFT
+    )
+    seed = models.BigIntegerField(_("dice seed"), null=True, blank=True)
+    version = models.PositiveIntegerField(
+        _("version"),
+        default=1,
+        help_text=_("Raised on every edit; reports are cached per version."),
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+
+    class Meta:
+        ordering = ["campaign", "campaign_turn", "date", "name"]
+        verbose_name = _("battle")
+        verbose_name_plural = _("battles")
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "slug"], name="battle_unique_slug")
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("battle-detail", kwargs={"pk": self.pk})
+
+
+class BattleSide(models.Model):
+    """One side of a battle: a faction, its objectives and its own analysis."""
+
+    battle = models.ForeignKey(
+        Battle, on_delete=models.CASCADE, related_name="sides", verbose_name=_("battle")
+    )
+    faction = models.ForeignKey(
+        "factions.Faction",
+        on_delete=models.PROTECT,
+        related_name="battle_sides",
+        verbose_name=_("faction"),
+    )
+    fleet = models.ForeignKey(
+        "factions.Fleet",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="battle_sides",
+        verbose_name=_("fleet"),
+    )
+    primary_objective = models.TextField(_("primary objective"), blank=True)
+    secondary_objectives = models.TextField(_("secondary objectives"), blank=True)
+    analysis = models.TextField(_("tactical analysis (Markdown)"), blank=True)
+    is_winner = models.BooleanField(_("winner"), default=False)
+    order = models.PositiveSmallIntegerField(_("order"), default=0)
+
+    class Meta:
+        ordering = ["battle", "order", "pk"]
+        verbose_name = _("battle side")
+        verbose_name_plural = _("battle sides")
+        constraints = [
+            models.UniqueConstraint(fields=["battle", "faction"], name="battleside_unique_faction")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.battle} — {self.faction}"
+
+
+class Participant(models.Model):
+    """A ship or light-unit group that took part in a battle on one side, and its fate."""
+
+    class Fate(models.TextChoices):
+        UNHARMED = "unharmed", _("unharmed")
+        DAMAGED = "damaged", _("damaged")
+        DESTROYED = "destroyed", _("destroyed")
+        CAPTURED = "captured", _("captured")
+        FLED = "fled", _("withdrew")
+
+    side = models.ForeignKey(
+        BattleSide, on_delete=models.CASCADE, related_name="participants", verbose_name=_("side")
+    )
+    ship = models.ForeignKey(
+        "factions.Ship",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="participations",
+        verbose_name=_("ship"),
+    )
+    light_units = models.ForeignKey(
+        "factions.LightUnitGroup",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="participations",
+        verbose_name=_("light units"),
+    )
+    fate = models.CharField(_("fate"), max_length=20, choices=Fate.choices, default=Fate.UNHARMED)
+    hull_lost = models.PositiveIntegerField(_("hull boxes lost"), default=0)
+    armour_lost = models.PositiveIntegerField(_("armour boxes lost"), default=0)
+    crew_lost = models.PositiveIntegerField(_("crew factors lost"), default=0)
+    systems_lost = models.JSONField(_("systems lost"), default=list, blank=True)
+    craft_lost = models.PositiveIntegerField(_("craft lost"), default=0)
+    notes = models.TextField(_("notes"), blank=True)
+
+    class Meta:
+        ordering = ["side", "pk"]
+        verbose_name = _("participant")
+        verbose_name_plural = _("participants")
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(ship__isnull=False) | models.Q(light_units__isnull=False),
+                name="participant_has_unit",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return str(self.ship or self.light_units)
+
+
+class Event(models.Model):
+    """One entry of a battle's log: a die roll or a rules event, in order.
+
+    ``data`` holds the engine's record as JSON (e.g. ``{"purpose": …, "sides": 6,
+    "result": 4}`` for a roll).
+    """
+
+    battle = models.ForeignKey(
+        Battle, on_delete=models.CASCADE, related_name="events", verbose_name=_("battle")
+    )
+    sequence = models.PositiveIntegerField(_("sequence"))
+    game_turn = models.PositiveIntegerField(_("game turn"), default=0)
+    phase = models.PositiveSmallIntegerField(_("phase"), default=0)
+    kind = models.CharField(_("kind"), max_length=40)
+    summary = models.TextField(_("summary"), blank=True)
+    data = models.JSONField(_("data"), default=dict, blank=True)
+
+    class Meta:
+        ordering = ["battle", "sequence"]
+        verbose_name = _("event")
+        verbose_name_plural = _("events")
+        constraints = [
+            models.UniqueConstraint(fields=["battle", "sequence"], name="event_unique_sequence")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.battle} #{self.sequence}: {self.summary or self.kind}"
+
+
+class Report(models.Model):
+    """A rendered after-action report file for one battle version and format."""
+
+    class Format(models.TextChoices):
+        HTML = "html", "HTML"
+        PDF = "pdf", "PDF"
+
+    battle = models.ForeignKey(
+        Battle, on_delete=models.CASCADE, related_name="reports", verbose_name=_("battle")
+    )
+    format = models.CharField(_("format"), max_length=10, choices=Format.choices)
+    version = models.PositiveIntegerField(_("battle version"))
+    file = models.FileField(_("file"), upload_to="reports/", max_length=300)
+    rendered_at = models.DateTimeField(_("rendered"), auto_now=True)
+
+    class Meta:
+        ordering = ["battle", "format"]
+        verbose_name = _("report")
+        verbose_name_plural = _("reports")
+        constraints = [
+            models.UniqueConstraint(fields=["battle", "format"], name="report_unique_format")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.battle} ({self.format}, v{self.version})"

@@ -1,0 +1,29 @@
+"""The root django-ninja API at ``/api/`` (OpenAPI at ``/api/openapi.json``, docs at
+``/api/docs``). Each app owns its router; rules errors map to HTTP 400 here, in one place.
+"""
+
+from django.http import HttpRequest, HttpResponse
+from ninja import NinjaAPI
+from ninja.security import django_auth
+
+from battles.api import router as battles_router
+from battles.rules.errors import RulesError
+from factions.api import router as factions_router
+
+api = NinjaAPI(
+    title="Admiralty API",
+    version="1.0",
+    description="Campaign manager for Full Thrust Incursion leagues.",
+)
+
+
+@api.exception_handler(RulesError)
+def rules_error(request: HttpRequest, exc: RulesError) -> HttpResponse:
+    """Map any rules-engine error to 400 with its message (STYLE.md: one place)."""
+    return api.create_response(request, {"detail": str(exc)}, status=400)
+
+
+api.add_router("/", factions_router)
+api.add_router("/", battles_router)
+
+__all__ = ["api", "django_auth"]

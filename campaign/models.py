@@ -1,0 +1,75 @@
+"""The league: campaigns and who plays what role in them."""
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+
+class Campaign(models.Model):
+    """A league's campaign; battles, turns and memberships belong to one."""
+
+    name = models.CharField(_("name"), max_length=200)
+    slug = models.SlugField(_("slug"), max_length=200, unique=True)
+    description = models.TextField(_("description (Markdown)"), blank=True)
+    factions = models.ManyToManyField(
+        "factions.Faction", related_name="campaigns", blank=True, verbose_name=_("factions")
+    )
+    current_turn = models.PositiveIntegerField(_("current turn"), default=1)
+    rule_options = models.JSONField(
+        _("rule options"),
+        default=dict,
+        blank=True,
+        help_text=_("Non-default readings of rules/ft-incursion.md §16, by D-n id."),
+    )
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("campaign")
+        verbose_name_plural = _("campaigns")
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("campaign-detail", kwargs={"slug": self.slug})
+
+
+class Membership(models.Model):
+    """A user's role in a campaign; players belong to one faction."""
+
+    class Role(models.TextChoices):
+        ORGANISER = "organiser", _("organiser")
+        PLAYER = "player", _("player")
+        CHRONICLER = "chronicler", _("chronicler")
+
+    campaign = models.ForeignKey(
+        Campaign, on_delete=models.CASCADE, related_name="memberships", verbose_name=_("campaign")
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="memberships",
+        verbose_name=_("user"),
+    )
+    role = models.CharField(_("role"), max_length=20, choices=Role.choices)
+    faction = models.ForeignKey(
+        "factions.Faction",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="memberships",
+        verbose_name=_("faction"),
+    )
+
+    class Meta:
+        verbose_name = _("membership")
+        verbose_name_plural = _("memberships")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign", "user", "role"], name="membership_unique_role"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} — {self.get_role_display()} ({self.campaign})"

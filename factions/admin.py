@@ -1,0 +1,83 @@
+from django.contrib import admin
+
+from .models import Faction, Fleet, LightUnitGroup, Ship, ShipClass, Squadron, Territory
+
+
+class TerritoryInline(admin.TabularInline):
+    model = Territory
+    extra = 0
+    prepopulated_fields = {"slug": ("name",)}
+
+
+@admin.register(Faction)
+class FactionAdmin(admin.ModelAdmin):
+    list_display = ("name", "capital", "ruler")
+    search_fields = ("name",)
+    prepopulated_fields = {"slug": ("name",)}
+    inlines = [TerritoryInline]
+
+
+@admin.register(Territory)
+class TerritoryAdmin(admin.ModelAdmin):
+    list_display = ("name", "faction", "kind", "has_shipyard")
+    list_filter = ("faction", "kind", "has_shipyard")
+    prepopulated_fields = {"slug": ("name",)}
+
+
+@admin.register(ShipClass)
+class ShipClassAdmin(admin.ModelAdmin):
+    list_display = (
+        "name",
+        "faction",
+        "type_word",
+        "mass",
+        "hull_boxes",
+        "armour",
+        "thrust",
+        "points",
+        "provisional",
+    )
+    list_filter = ("faction", "provisional")
+    search_fields = ("name",)
+    prepopulated_fields = {"slug": ("name",)}
+
+
+class SquadronInline(admin.TabularInline):
+    model = Squadron
+    extra = 0
+
+
+@admin.register(Fleet)
+class FleetAdmin(admin.ModelAdmin):
+    list_display = ("name", "faction", "admiral", "hidden")
+    list_filter = ("faction", "hidden")
+    prepopulated_fields = {"slug": ("name",)}
+    inlines = [SquadronInline]
+
+
+@admin.register(Squadron)
+class SquadronAdmin(admin.ModelAdmin):
+    list_display = ("name", "fleet", "commander")
+    list_filter = ("fleet",)
+
+
+@admin.register(Ship)
+class ShipAdmin(admin.ModelAdmin):
+    list_display = (
+        "__str__",
+        "ship_class",
+        "fleet",
+        "squadron",
+        "status",
+        "hull_lost",
+        "armour_lost",
+    )
+    list_filter = ("fleet", "status")
+    list_select_related = ("ship_class", "fleet", "squadron")
+    search_fields = ("name",)
+
+
+@admin.register(LightUnitGroup)
+class LightUnitGroupAdmin(admin.ModelAdmin):
+    list_display = ("name", "kind", "faction", "carrier", "location", "strength", "size")
+    list_filter = ("faction", "kind")

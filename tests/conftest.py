@@ -1,0 +1,62 @@
+"""Shared test cast and markers.
+
+- ``integration`` tests run only with ADMIRALTY_INTEGRATION=1 (``make test-integration``,
+  which CI runs through ``make test`` when CI=true): real PostgreSQL, broker and worker.
+- ``e2e`` tests need Chromium (installed by .ci/run); they skip when it is absent.
+"""
+
+import os
+
+import pytest
+
+INTEGRATION = os.environ.get("ADMIRALTY_INTEGRATION") == "1"
+
+
+def pytest_collection_modifyitems(config, items):
+    skip_integration = pytest.mark.skip(reason="integration: set ADMIRALTY_INTEGRATION=1")
+    skip_unit = pytest.mark.skip(reason="unit tests run in the main `make test` pass")
+    for item in items:
+        is_integration = "integration" in item.keywords
+        if is_integration and not INTEGRATION:
+            item.add_marker(skip_integration)
+        elif INTEGRATION and not is_integration:
+            item.add_marker(skip_unit)
+
+
+@pytest.fixture
+def cast(db, django_user_model):
+    """An organiser, two players of rival factions, a chronicler and an outsider."""
+    from campaign.models import Campaign, Membership
+    from factions.models import Faction
+
+    campaign = Campaign.objects.create(name="Test league", slug="test-league")
+    norge = Faction.objects.create(name="Kongeriket Norge", slug="kongeriket-norge")
+    qatzrin = Faction.objects.create(name="Qatzrin", slug="qatzrin")
+    campaign.factions.add(norge, qatzrin)
+    users = {}
+    for username in ("organiser", "norge_player", "qatzrin_player", "chronicler", "outsider"):
+        users[username] = django_user_model.objects.create_user(username, password="pw-12345!")
+    Membership.objects.create(
+        campaign=campaign, user=users["organiser"], role=Membership.Role.ORGANISER
+    )
+    Membership.objects.create(
+        campaign=campaign, user=users["norge_player"], role=Membership.Role.PLAYER, faction=norge
+    )
+    Membership.objects.create(
+        campaign=campaign,
+        user=users["qatzrin_player"],
+        role=Membership.Role.PLAYER,
+        faction=qatzrin,
+    )
+    Membership.objects.create(
+        campaign=campaign, user=users["chronicler"], role=Membership.Role.CHRONICLER
+    )
+
+    class Cast:
+        pass
+
+    c = Cast()
+    c.campaign, c.norge, c.qatzrin = campaign, norge, qatzrin
+    for k, v in users.items():
+        setattr(c, k, v)
+    return c
