@@ -4,11 +4,12 @@
 
 from django.http import HttpRequest, HttpResponse
 from ninja import NinjaAPI
-from ninja.security import django_auth
 
 from battles.api import router as battles_router
+from battles.api_rules import router as rules_router
 from battles.rules.errors import RulesError
 from factions.api import router as factions_router
+from factions.api_designs import router as designs_router
 
 api = NinjaAPI(
     title="Admiralty API",
@@ -25,5 +26,5 @@ def rules_error(request: HttpRequest, exc: RulesError) -> HttpResponse:
 
 api.add_router("/", factions_router)
 api.add_router("/", battles_router)
-
-__all__ = ["api", "django_auth"]
+api.add_router("/designs", designs_router)
+api.add_router("/rules", rules_router)
