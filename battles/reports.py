@@ -1,0 +1,308 @@
+"""After-action reports: one context, three renderings (DESIGN.md §5, STYLE.md).
+
+- :func:`render_markdown` turns people's Markdown (narrative, analyses, objectives) into
+  sanitised HTML: Python-Markdown, then nh3 with an allow-list. Scripts, ``javascript:``
+  links and event handlers never survive; images survive only when they point at one of
+  the project's own static files.
+- :func:`report_context` is the one context function; the web fragment
+  ``reports/battle.html``, the PDF page ``reports/battle-print.html`` and the static-site
+  page ``site/battle.html`` are all rendered from it.
+- :func:`render_pdf` runs WeasyPrint with :class:`StaticOnlyURLFetcher`, which serves the
+  project's static files under the fixed ``admiralty-static:`` scheme and refuses every
+  other URL (``file:``, ``http(s):``, ``data:``…) and every redirect.
+"""
+
+from __future__ import annotations
+
+import logging
+import mimetypes
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from urllib.parse import unquote, urlsplit
+
+import markdown
+import nh3
+from django.conf import settings
+from django.db.models import Prefetch
+from django.template.loader import render_to_string
+from django.utils.safestring import SafeString, mark_safe
+from weasyprint.urls import URLFetcher, URLFetcherResponse
+
+if TYPE_CHECKING:
+    from .models import Battle
+
+logger = logging.getLogger(__name__)
+
+#: The only scheme the PDF fetcher serves: ``admiralty-static:css/report.css``.
+STATIC_SCHEME = "admiralty-static"
+PDF_ASSET_PREFIX = f"{STATIC_SCHEME}:"
+
+ALLOWED_TAGS = {
+    "a", "abbr", "b", "blockquote", "br", "code", "dd", "del", "dl", "dt", "em", "h1", "h2",
+    "h3", "h4", "h5", "h6", "hr", "i", "img", "li", "ol", "p", "pre", "s", "small", "strong",
+    "sub", "sup", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul",
+}  # fmt: skip
+ALLOWED_ATTRIBUTES = {
+    "a": {"href", "title"},
+    "abbr": {"title"},
+    "img": {"src", "alt", "title"},
+    "td": {"align"},
+    "th": {"align"},
+}
+LINK_SCHEMES = {"http", "https", "mailto"}
+# Tags removed with their content (the rest of a disallowed tag's text is kept).
+DROPPED_WITH_CONTENT = {"script", "style", "iframe", "object", "embed", "template"}
+_IMG_WITHOUT_SRC = re.compile(r"<img(?![^>]*\ssrc=)[^>]*>")
+
+
+# --- static files --------------------------------------------------------------------
+
+
+def static_file(relative: str) -> Path | None:
+    """Return the project static file ``relative`` names, or None.
+
+    ``relative`` is a path inside ``STATICFILES_DIRS`` such as ``css/report.css``; a
+    leading ``/static/`` or ``static/`` (``STATIC_URL``) is accepted. The resolved path must
+    stay inside one of the static folders (no ``..`` escape, no symlink out) and be a file.
+    """
+    path = unquote(urlsplit(relative).path)
+    static_url = "/" + settings.STATIC_URL.strip("/") + "/"
+    if path.startswith(static_url):
+        path = path[len(static_url) :]
+    elif path.startswith(static_url[1:]):
+        path = path[len(static_url) - 1 :]
+    path = path.lstrip("/")
+    if not path or "\x00" in path:
+        return None
+    for folder in settings.STATICFILES_DIRS:
+        root = Path(folder).resolve()
+        candidate = (root / path).resolve()
+        if candidate.is_relative_to(root) and candidate.is_file():
+            return candidate
+    return None
+
+
+# --- Markdown -> safe HTML -----------------------------------------------------------
+
+
+def _attribute_filter(asset_prefix: str):
+    def keep(tag: str, attribute: str, value: str) -> str | None:
+        if tag == "img" and attribute == "src":
+            # Only the project's own static files, rewritten for the rendering at hand.
+            if urlsplit(value).scheme or value.startswith("//"):
+                return None
+            found = static_file(value)
+            if found is None:
+                return None
+            return asset_prefix + _static_relative(found)
+        if tag == "a" and attribute == "href":
+            # A narrative cannot know the site's layout: keep absolute links and anchors.
+            scheme = urlsplit(value).scheme.lower()
+            return value if scheme in LINK_SCHEMES or value.startswith("#") else None
+        return value
+
+    return keep
+
+
+def _static_relative(path: Path) -> str:
+    for folder in settings.STATICFILES_DIRS:
+        root = Path(folder).resolve()
+        if path.is_relative_to(root):
+            return path.relative_to(root).as_posix()
+    raise ValueError(f"{path} is outside STATICFILES_DIRS")
+
+
+def render_markdown(text: str, *, asset_prefix: str | None = None) -> SafeString:
+    """Render people's Markdown as sanitised HTML, safe to put in any page or PDF.
+
+    ``asset_prefix`` is what a static file's path is prefixed with in ``<img src>``
+    (default ``/<STATIC_URL>``; ``admiralty-static:`` for the PDF; ``../static/`` in the
+    baked site). Images that do not name an existing static file are dropped; links keep
+    only ``http``, ``https``, ``mailto`` and ``#anchor`` targets; ``<script>``, event
+    handlers (``onerror``…) and ``javascript:`` URLs are removed (nh3 allow-list, see
+    https://nh3.readthedocs.io).
+    """
+    if asset_prefix is None:
+        asset_prefix = "/" + settings.STATIC_URL.strip("/") + "/"
+    html = markdown.markdown(text or "", extensions=["extra", "sane_lists"])
+    clean = nh3.clean(
+        html,
+        tags=ALLOWED_TAGS,
+        clean_content_tags=DROPPED_WITH_CONTENT,
+        attributes=ALLOWED_ATTRIBUTES,
+        attribute_filter=_attribute_filter(asset_prefix),
+        url_schemes=LINK_SCHEMES | {STATIC_SCHEME},
+        link_rel="noopener noreferrer nofollow",
+    )
+    return mark_safe(_IMG_WITHOUT_SRC.sub("", clean))  # noqa: S308 - sanitised by nh3 above
+
+
+# --- the one context -----------------------------------------------------------------
+
+
+def _participant_row(participant: Any) -> dict[str, Any]:
+    ship, group = participant.ship, participant.light_units
+    if ship is not None:
+        name = ship.name or ship.ship_class.name
+        unit_class = str(ship.ship_class)
+    else:
+        name = group.name
+        unit_class = group.get_kind_display() + (f" ({group.unit_type})" if group.unit_type else "")
+    return {
+        "participant": participant,
+        "ship": ship,
+        "light_units": group,
+        "name": name,
+        "unit_class": unit_class,
+        "fate": participant.fate,
+        "fate_label": participant.get_fate_display(),
+        "hull_lost": participant.hull_lost,
+        "armour_lost": participant.armour_lost,
+        "crew_lost": participant.crew_lost,
+        "systems_lost": list(participant.systems_lost or []),
+        "craft_lost": participant.craft_lost,
+        "notes": participant.notes,
+    }
+
+
+def _losses(rows: list[dict[str, Any]]) -> dict[str, int]:
+    def count(fate: str) -> int:
+        return sum(1 for r in rows if r["fate"] == fate)
+
+    return {
+        "units": len(rows),
+        "destroyed": count("destroyed"),
+        "captured": count("captured"),
+        "damaged": count("damaged"),
+        "fled": count("fled"),
+        "hull_lost": sum(r["hull_lost"] for r in rows),
+        "armour_lost": sum(r["armour_lost"] for r in rows),
+        "crew_lost": sum(r["crew_lost"] for r in rows),
+        "craft_lost": sum(r["craft_lost"] for r in rows),
+    }
+
+
+def report_context(battle: Battle, *, asset_prefix: str | None = None) -> dict[str, Any]:
+    """Everything a report shows about ``battle``, for every rendering.
+
+    Returns a dict with ``battle``, ``campaign``, ``winner`` (a Faction or None),
+    ``winner_name``, ``scenario_html``, ``narrative_html``, ``analysis_html`` (sanitised,
+    see :func:`render_markdown`), ``sides`` (list of dicts: ``side``, ``faction``,
+    ``fleet``, ``is_winner``, ``primary_objective_html``, ``secondary_objectives_html``,
+    ``analysis_html``, ``participants`` — dicts with ``name``, ``unit_class``, ``fate``,
+    ``fate_label``, hull/armour boxes, crew factors, systems and craft lost — and
+    ``losses``), ``losses`` (list of ``(faction name, losses dict)``), ``turns`` (the
+    ``Event`` log grouped by game turn: list of ``{"turn": n, "events": [Event…]}``, empty
+    when nothing was logged) and ``asset_prefix``. Costs a fixed number of queries.
+    """
+    from .models import Participant
+
+    if asset_prefix is None:
+        asset_prefix = "/" + settings.STATIC_URL.strip("/") + "/"
+
+    def md(text: str) -> SafeString:
+        return render_markdown(text, asset_prefix=asset_prefix)
+
+    participants = Participant.objects.select_related("ship__ship_class", "light_units").order_by(
+        "pk"
+    )
+    sides_qs = battle.sides.select_related("faction", "fleet").prefetch_related(
+        Prefetch("participants", queryset=participants)
+    )
+    sides = []
+    winner = battle.winner
+    for side in sides_qs:
+        rows = [_participant_row(p) for p in side.participants.all()]
+        if side.is_winner and winner is None:
+            winner = side.faction
+        sides.append(
+            {
+                "side": side,
+                "faction": side.faction,
+                "fleet": side.fleet,
+                "is_winner": side.is_winner or (winner is not None and winner == side.faction),
+                "primary_objective_html": md(side.primary_objective),
+                "secondary_objectives_html": md(side.secondary_objectives),
+                "analysis_html": md(side.analysis),
+                "participants": rows,
+                "losses": _losses(rows),
+            }
+        )
+    turns: list[dict[str, Any]] = []
+    for event in battle.events.order_by("sequence"):
+        if not turns or turns[-1]["turn"] != event.game_turn:
+            turns.append({"turn": event.game_turn, "events": []})
+        turns[-1]["events"].append(event)
+    return {
+        "battle": battle,
+        "campaign": battle.campaign,
+        "winner": winner,
+        "winner_name": winner.name if winner else "",
+        "scenario_html": md(battle.scenario),
+        "narrative_html": md(battle.narrative),
+        "analysis_html": md(battle.analysis),
+        "sides": sides,
+        "losses": [(s["faction"].name, s["losses"]) for s in sides],
+        "has_analysis": bool(battle.analysis.strip() or any(s.analysis.strip() for s in sides_qs)),
+        "turns": turns,
+        "asset_prefix": asset_prefix,
+    }
+
+
+# --- renderings ----------------------------------------------------------------------
+
+
+def render_html_document(battle: Battle) -> str:
+    """The report as one self-contained HTML document (CSS inlined), for ``media/``."""
+    context = report_context(battle)
+    css = static_file("css/report.css")
+    context["inline_css"] = mark_safe(css.read_text(encoding="utf-8") if css else "")  # noqa: S308
+    return render_to_string("reports/battle-print.html", context)
+
+
+class FetchRefused(ValueError):
+    """Raised by :class:`StaticOnlyURLFetcher` for any URL it will not serve."""
+
+
+class StaticOnlyURLFetcher(URLFetcher):
+    """A WeasyPrint fetcher that serves only the project's static files.
+
+    Accepts ``admiralty-static:<path>`` where ``<path>`` is inside ``STATICFILES_DIRS``
+    (checked after resolving, see :func:`static_file`); raises :class:`FetchRefused` for
+    any other scheme (``file:``, ``http:``, ``https:``, ``data:``…) and
+    ``FileNotFoundError`` for a missing static file. Redirects are disabled. WeasyPrint
+    catches these errors, logs a warning and renders without the resource
+    (weasyprint/urls.py, ``fetch``).
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("timeout", 5)
+        super().__init__(
+            allowed_protocols={STATIC_SCHEME},
+            allow_redirects=False,
+            fail_on_errors=False,
+            **kwargs,
+        )
+
+    def fetch(self, url: str, headers: dict | None = None) -> URLFetcherResponse:
+        """Return the static file ``url`` names; raise FetchRefused otherwise."""
+        scheme, _, rest = url.partition(":")
+        if scheme.lower() != STATIC_SCHEME:
+            raise FetchRefused(f"refused to fetch {url[:80]!r}: only project static files")
+        path = static_file(rest)
+        if path is None:
+            raise FileNotFoundError(f"no static file for {url[:80]!r}")
+        content_type = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+        return URLFetcherResponse(
+            url, body=path.read_bytes(), headers={"Content-Type": content_type}
+        )
+
+
+def render_pdf(battle: Battle) -> bytes:
+    """The report as PDF bytes (WeasyPrint ≥ 68 with :class:`StaticOnlyURLFetcher`)."""
+    from weasyprint import HTML
+
+    context = report_context(battle, asset_prefix=PDF_ASSET_PREFIX)
+    html = render_to_string("reports/battle-print.html", context)
+    return HTML(string=html, url_fetcher=StaticOnlyURLFetcher()).write_pdf()
