@@ -1,0 +1,505 @@
+"""Ship system diagrams (SSD) drawn as SVG, with or without a ship's damage.
+
+``design_svg(design)`` draws a ship-class design document (the agreed
+``admiralty-design/1`` shape, see ``factions/designs.py``); ``ship_svg(ship)`` draws the
+same diagram for one ``Ship`` with its damage crossed out. The drawing holds: a title and
+a stats line, hull rows as boxes with threshold marks at row ends (§11), armour boxes per
+layer (outermost first, D-25), crew factor dots (``ceil(mass / 20)``, §4, D-5), the core
+systems (drive, FTL, fire controls, screens, sensors, ECM, command systems), every system
+of ``design["systems"]`` as a labelled icon with its six-arc diagram (§6), and the bays
+with their squadrons.
+
+Elements carry stable classes and data attributes so that pages and tests can rely on
+them: ``hull-box`` / ``armour-box`` / ``crew-dot`` (plus ``lost``), ``threshold``,
+``system`` (plus ``destroyed``) with ``data-system="<system id>"``, ``arc`` (plus
+``covered``) with ``data-arc``, ``bay`` with ``data-bay``. Core systems use the ids
+``drive``, ``ftl``, ``fc-<n>``, ``screen-<n>``, ``ecm-<n>``, ``sensors`` and the command
+system names (``bridge``, ``life-support``, ``core``); ``Ship.systems_lost`` may name them.
+
+Units: the viewBox is in drawing units of 0.25 mm; the SVG is 190 mm wide so it prints
+on A4 with margins. Every text is escaped by ``xml.etree.ElementTree``.
+"""
+
+from __future__ import annotations
+
+import math
+import xml.etree.ElementTree as ET  # noqa: S405 - we only build and serialise, never parse
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from factions.models import Ship
+
+SVG_NS = "http://www.w3.org/2000/svg"
+WIDTH = 760  # drawing units; 4 units per mm -> 190 mm
+MARGIN = 20
+UNITS_PER_MM = 4
+
+# Clockwise from the bow, as rules/ft-incursion.md §6 lists them.
+ARCS = ("F", "FS", "AS", "A", "AP", "FP")
+
+# Threshold roll that destroys a system when row n (1-based) is completed (§11).
+THRESHOLD_ROLLS = {1: "6", 2: "5+"}
+
+STYLE = """
+.ssd text{font-family:'DejaVu Sans',Arial,sans-serif;fill:#111}
+.ssd .title{font-size:26px;font-weight:bold}
+.ssd .stats{font-size:13px}
+.ssd .section-label{font-size:12px;font-weight:bold;text-transform:uppercase}
+.ssd .hull-box,.ssd .armour-box{fill:#fff;stroke:#111;stroke-width:1.5}
+.ssd .armour-box{fill:#e6e6e6}
+.ssd .crew-dot{fill:#111}
+.ssd .crew-dot.lost{fill:#fff;stroke:#111}
+.ssd .cross{stroke:#b00;stroke-width:2.5;stroke-linecap:round}
+.ssd .threshold{fill:#b00}
+.ssd .threshold-label{font-size:10px;fill:#b00}
+.ssd .icon{fill:#fff;stroke:#111;stroke-width:1.5}
+.ssd .icon-text{font-size:11px;font-weight:bold;text-anchor:middle}
+.ssd .label{font-size:10px;text-anchor:middle}
+.ssd .arc{fill:#fff;stroke:#111;stroke-width:0.8}
+.ssd .arc.covered{fill:#111}
+.ssd .system.destroyed .icon{fill:#f3c7c7}
+.ssd .bay-frame{fill:none;stroke:#111;stroke-dasharray:4 2}
+.ssd .craft{fill:#fff;stroke:#111}
+.ssd .provisional{font-size:11px;fill:#555;font-style:italic}
+"""
+
+
+@dataclass(frozen=True)
+class ShipDamage:
+    """A ship's damage as the SSD shows it (mirrors the ``Ship`` model fields).
+
+    ``hull_lost`` and ``armour_lost`` are boxes crossed off (hull from the first row on,
+    armour from the outer layer on); ``crew_lost`` is crew factors lost; ``systems_lost``
+    holds system ids of the design (``beam-a``, ``fc-1``, ``bridge``…).
+    """
+
+    hull_lost: int = 0
+    armour_lost: int = 0
+    crew_lost: int = 0
+    systems_lost: frozenset[str] = field(default_factory=frozenset)
+
+
+def hull_rows_for(boxes: int, rows: int = 4) -> list[int]:
+    """Split ``boxes`` hull boxes into ``rows`` rows, larger rows first (D-6)."""
+    base, extra = divmod(boxes, rows)
+    return [base + (1 if i < extra else 0) for i in range(rows) if base or i < extra]
+
+
+def covered_arcs_path(cx: float, cy: float, r: float, arc: str) -> str:
+    """SVG path of the 60° sector ``arc`` (one of :data:`ARCS`) of a circle at (cx, cy)."""
+    i = ARCS.index(arc)
+    start = math.radians(-120 + 60 * i)  # F spans -120°..-60° (screen y points down)
+    end = start + math.radians(60)
+    x1, y1 = cx + r * math.cos(start), cy + r * math.sin(start)
+    x2, y2 = cx + r * math.cos(end), cy + r * math.sin(end)
+    return f"M{cx:.1f},{cy:.1f} L{x1:.1f},{y1:.1f} A{r:.1f},{r:.1f} 0 0 1 {x2:.1f},{y2:.1f} Z"
+
+
+class _Canvas:
+    """A growing SVG drawing; ``y`` is the next free line (drawing units)."""
+
+    def __init__(self) -> None:
+        self.root = ET.Element(
+            "svg", {"xmlns": SVG_NS, "class": "ssd", "version": "1.1", "role": "img"}
+        )
+        ET.SubElement(self.root, "style").text = STYLE
+        self.y = MARGIN
+
+    def el(self, parent: ET.Element | None, tag: str, **attrs: Any) -> ET.Element:
+        clean = {k.rstrip("_").replace("__", "-"): str(v) for k, v in attrs.items()}
+        return ET.SubElement(self.root if parent is None else parent, tag, clean)
+
+    def text(self, parent: ET.Element | None, x: float, y: float, s: str, cls: str) -> None:
+        self.el(parent, "text", x=f"{x:.1f}", y=f"{y:.1f}", class_=cls).text = s
+
+    def cross(self, parent: ET.Element, x: float, y: float, w: float, h: float) -> None:
+        self.el(
+            parent,
+            "path",
+            d=(
+                f"M{x:.1f},{y:.1f} L{x + w:.1f},{y + h:.1f} "
+                f"M{x + w:.1f},{y:.1f} L{x:.1f},{y + h:.1f}"
+            ),
+            class_="cross",
+        )
+
+    def finish(self, title: str) -> str:
+        height = self.y + MARGIN
+        self.root.set("viewBox", f"0 0 {WIDTH} {height}")
+        self.root.set("width", f"{WIDTH / UNITS_PER_MM:g}mm")
+        self.root.set("height", f"{height / UNITS_PER_MM:g}mm")
+        t = ET.Element("title")
+        t.text = title
+        self.root.insert(0, t)
+        return ET.tostring(self.root, encoding="unicode")
+
+
+def _stats_line(design: dict) -> str:
+    mass = int(design.get("mass") or 0)
+    parts = [f"Mass {mass}", f"Thrust {design.get('thrust', 0)}"]
+    if design.get("ftl"):
+        parts.append("FTL")
+    parts += [
+        f"Screens {design.get('screens', 0)}",
+        f"FC {design.get('fire_controls', 0)}",
+        f"Sensors {design.get('sensors', 'standard')}",
+        f"ECM {design.get('ecm', 0)}",
+        f"Crew {-(-mass // 20)}",
+    ]
+    if design.get("points") is not None:
+        parts.append(f"Points {design['points']}")
+    if design.get("tech_cost"):
+        parts.append(f"Tech {design['tech_cost']}")
+    power = design.get("power") or {}
+    if power.get("power_points") or power.get("biomass"):
+        parts.append(f"PP {power.get('power_points', 0)} / biomass {power.get('biomass', 0)}")
+    return " · ".join(parts)
+
+
+def _box_size(longest_row: int) -> float:
+    """Box side so the longest row fits the width (max 20 units = 5 mm)."""
+    usable = WIDTH - 2 * MARGIN - 60  # room for the threshold mark
+    return min(20.0, usable / max(1, longest_row) - 4)
+
+
+def _draw_hull(c: _Canvas, design: dict, lost: int) -> None:
+    hull = design.get("hull") or {}
+    rows = list(hull.get("rows") or hull_rows_for(int(hull.get("boxes") or 0)))
+    if not rows:
+        return
+    g = c.el(None, "g", class_="hull", id="hull")
+    c.text(g, MARGIN, c.y + 12, f"Hull ({sum(rows)} boxes)", "section-label")
+    c.y += 20
+    size = _box_size(max(rows))
+    step = size + 4
+    crossed = 0
+    for n, count in enumerate(rows, start=1):
+        row_g = c.el(g, "g", class_="hull-row", data__row=n)
+        x = MARGIN
+        for _ in range(count):
+            is_lost = crossed < lost
+            crossed += 1
+            c.el(
+                row_g,
+                "rect",
+                x=f"{x:.1f}",
+                y=f"{c.y:.1f}",
+                width=f"{size:.1f}",
+                height=f"{size:.1f}",
+                class_="hull-box lost" if is_lost else "hull-box",
+            )
+            if is_lost:
+                c.cross(row_g, x + 2, c.y + 2, size - 4, size - 4)
+            x += step
+        if n < len(rows):
+            # A completed row triggers a threshold check (§11): mark the row end.
+            c.el(
+                row_g,
+                "path",
+                d=f"M{x:.1f},{c.y:.1f} l8,{size / 2:.1f} l-8,{size / 2:.1f} Z",
+                class_="threshold",
+                data__roll=THRESHOLD_ROLLS.get(n, "4+"),
+            )
+            c.text(
+                row_g, x + 12, c.y + size / 2 + 4, THRESHOLD_ROLLS.get(n, "4+"), "threshold-label"
+            )
+        c.y += step
+    c.y += 6
+
+
+def _draw_armour(c: _Canvas, design: dict, lost: int) -> None:
+    layers = [int(n) for n in ((design.get("armour") or {}).get("layers") or []) if n]
+    if not layers:
+        return
+    g = c.el(None, "g", class_="armour", id="armour")
+    c.text(g, MARGIN, c.y + 12, f"Armour ({sum(layers)} boxes)", "section-label")
+    c.y += 20
+    size = _box_size(max(layers))
+    step = size + 4
+    crossed = 0
+    for n, count in enumerate(layers, start=1):  # outermost first (D-25)
+        layer_g = c.el(g, "g", class_="armour-layer", data__layer=n)
+        x = MARGIN
+        r = size / 2
+        for _ in range(count):
+            is_lost = crossed < lost
+            crossed += 1
+            c.el(
+                layer_g,
+                "circle",
+                cx=f"{x + r:.1f}",
+                cy=f"{c.y + r:.1f}",
+                r=f"{r:.1f}",
+                class_="armour-box lost" if is_lost else "armour-box",
+            )
+            if is_lost:
+                c.cross(layer_g, x + 3, c.y + 3, size - 6, size - 6)
+            x += step
+        c.y += step
+    c.y += 6
+
+
+def _draw_crew(c: _Canvas, design: dict, lost: int) -> None:
+    crew = -(-int(design.get("mass") or 0) // 20)
+    if not crew:
+        return
+    g = c.el(None, "g", class_="crew", id="crew")
+    c.text(g, MARGIN, c.y + 12, f"Crew factors ({crew})", "section-label")
+    x = MARGIN + 140
+    for i in range(crew):
+        c.el(
+            g,
+            "circle",
+            cx=f"{x:.1f}",
+            cy=f"{c.y + 8:.1f}",
+            r="6",
+            class_="crew-dot lost" if i < lost else "crew-dot",
+        )
+        if i < lost:
+            c.cross(g, x - 6, c.y + 2, 12, 12)
+        x += 18
+    c.y += 26
+
+
+def _core_systems(design: dict) -> list[tuple[str, str, str]]:
+    """(system id, icon text, label) for the systems that are fields, not list entries."""
+    out: list[tuple[str, str, str]] = []
+    out.append(("drive", str(design.get("thrust", 0)), "drive"))
+    if design.get("ftl"):
+        out.append(("ftl", "FTL", "FTL drive"))
+    for i in range(1, int(design.get("fire_controls") or 0) + 1):
+        out.append((f"fc-{i}", "FC", f"fire control {i}"))
+    for i in range(1, int(design.get("screens") or 0) + 1):
+        out.append((f"screen-{i}", "S", f"screen {i}"))
+    if design.get("sensors", "standard") != "standard":
+        out.append(("sensors", "AS", f"{design['sensors']} sensors"))
+    for i in range(1, int(design.get("ecm") or 0) + 1):
+        out.append((f"ecm-{i}", "ECM", f"ECM {i}"))
+    for name in design.get("command") or []:
+        short = {"bridge": "BR", "life-support": "LS", "core": "CO"}.get(name, name[:2].upper())
+        out.append((name, short, name))
+    return out
+
+
+ICON_TEXT = {
+    "pd": "PD",
+    "adaf": "ADAF",
+    "magazine": "MAG",
+    "bay": "BAY",
+    "launch-tube": "LT",
+    "marines": "M",
+}
+
+
+def _weapon_text(weapon: str) -> str:
+    """Short icon text for an engine weapon id (DESIGN.md §3)."""
+    if weapon.startswith("beam-"):
+        return "B" + weapon[5:]
+    if weapon.startswith("kgun"):
+        return "K" + weapon.rsplit("-", 1)[-1]
+    if weapon.startswith("graser-"):
+        return "G" + weapon[7:]
+    if weapon.startswith("missile-"):
+        return "MS" + weapon[8:9].upper()
+    words = weapon.split("-")
+    return "".join(w[0] for w in words).upper() if len(words) > 1 else weapon[:3].upper()
+
+
+def _system_text(system: dict) -> tuple[str, str]:
+    """(icon text, label) for one entry of ``design["systems"]``."""
+    kind = system.get("kind", "?")
+    if kind == "weapon":
+        weapon = str(system.get("weapon", "?"))
+        label = weapon
+        if system.get("magazine"):
+            label += f" ← {system['magazine']}"
+        return _weapon_text(weapon), label
+    if kind == "magazine":
+        return "MAG", f"magazine ({system.get('capacity', 0)})"
+    if kind == "marines":
+        return f"M{system.get('squads', 1)}", f"marines ×{system.get('squads', 1)}"
+    if kind == "bay":
+        sq = system.get("squadron") or {}
+        return "BAY", sq.get("name") or "bay (empty)"
+    return ICON_TEXT.get(kind, kind[:3].upper()), kind
+
+
+CELL_W = 120
+CELL_H = 96
+
+
+def _draw_system(
+    c: _Canvas,
+    parent: ET.Element,
+    x: float,
+    y: float,
+    *,
+    sid: str,
+    kind: str,
+    icon_text: str,
+    label: str,
+    arcs: list[str] | None,
+    destroyed: bool,
+) -> None:
+    g = c.el(
+        parent,
+        "g",
+        class_="system destroyed" if destroyed else "system",
+        data__system=sid,
+        data__kind=kind,
+        id=f"sys-{sid}",
+    )
+    icon_x = x + (16 if arcs is not None else 40)
+    c.el(g, "rect", x=icon_x, y=y, width=40, height=40, rx=6, class_="icon")
+    c.text(g, icon_x + 20, y + 25, icon_text, "icon-text")
+    if arcs is not None:
+        ag = c.el(g, "g", class_="arcs")
+        for arc in ARCS:
+            c.el(
+                ag,
+                "path",
+                d=covered_arcs_path(x + 88, y + 20, 18, arc),
+                class_="arc covered" if arc in arcs else "arc",
+                data__arc=arc,
+            )
+    c.text(g, x + CELL_W / 2, y + 56, sid, "label")
+    if label != sid:
+        c.text(g, x + CELL_W / 2, y + 70, label, "label")
+    if destroyed:
+        c.cross(g, icon_x - 2, y - 2, 44, 44)
+
+
+def _draw_systems(c: _Canvas, design: dict, lost: frozenset[str]) -> None:
+    g = c.el(None, "g", class_="systems", id="systems")
+    c.text(g, MARGIN, c.y + 12, "Systems", "section-label")
+    c.y += 22
+    per_row = (WIDTH - 2 * MARGIN) // CELL_W
+    cells: list[dict[str, Any]] = [
+        {
+            "sid": sid,
+            "kind": "core",
+            "icon_text": icon_text,
+            "label": label,
+            "arcs": None,
+        }
+        for sid, icon_text, label in _core_systems(design)
+    ]
+    for system in design.get("systems") or []:
+        icon_text, label = _system_text(system)
+        arcs = system.get("arcs")
+        cells.append(
+            {
+                "sid": str(system.get("id", "?")),
+                "kind": str(system.get("kind", "?")),
+                "icon_text": icon_text,
+                "label": label,
+                "arcs": list(arcs) if arcs is not None else None,
+            }
+        )
+    for i, cell in enumerate(cells):
+        col, row = i % per_row, i // per_row
+        _draw_system(
+            c,
+            g,
+            MARGIN + col * CELL_W,
+            c.y + row * CELL_H,
+            destroyed=cell["sid"] in lost,
+            **cell,
+        )
+    c.y += CELL_H * (-(-len(cells) // per_row)) + 4
+
+
+def _draw_bays(c: _Canvas, design: dict, lost: frozenset[str]) -> None:
+    bays = [s for s in design.get("systems") or [] if s.get("kind") == "bay"]
+    if not bays:
+        return
+    g = c.el(None, "g", class_="bays", id="bays")
+    c.text(g, MARGIN, c.y + 12, "Bays and squadrons", "section-label")
+    c.y += 22
+    for bay in bays:
+        sid = str(bay.get("id", "?"))
+        sq = bay.get("squadron") or {}
+        cls = "bay destroyed" if sid in lost else "bay"
+        bg = c.el(g, "g", class_=cls, data__bay=sid)
+        c.el(bg, "rect", x=MARGIN, y=c.y, width=WIDTH - 2 * MARGIN, height=30, class_="bay-frame")
+        if sq:
+            text = f"{sid}: {sq.get('name', '')} — {sq.get('unit', '')} ×{sq.get('size', 6)}"
+        else:
+            text = f"{sid}: empty"
+        c.text(bg, MARGIN + 8, c.y + 19, text, "stats")
+        x = WIDTH - MARGIN - 12
+        for _ in range(int(sq.get("size", 0) or 0)):
+            c.el(bg, "path", d=f"M{x},{c.y + 8} l6,14 l-12,0 Z", class_="craft")
+            x -= 16
+        if sid in lost:
+            c.cross(bg, MARGIN, c.y, WIDTH - 2 * MARGIN, 30)
+        c.y += 36
+
+
+def design_svg(
+    design: dict, *, damage: ShipDamage | None = None, caption: str | None = None
+) -> str:
+    """Draw ``design`` (an ``admiralty-design/1`` document) as an SVG string.
+
+    ``damage`` crosses out lost hull boxes (first row first), armour boxes (outer layer
+    first), crew factors, and marks the systems it names destroyed. ``caption`` replaces
+    the title (a ship's name). Missing fields fall back to zero / empty so a partial
+    design still draws. Sources: rules/ft-incursion.md §4, §6, §11, D-6, D-25.
+    Returns a standalone ``<svg>`` element (no XML declaration), 190 mm wide.
+    """
+    damage = damage or ShipDamage()
+    c = _Canvas()
+    name = str(design.get("name") or "?")
+    title = caption or name
+    sub = ", ".join(str(p) for p in (design.get("type_word"), design.get("faction")) if p)
+    heading = f"{title} — {sub}" if sub else title
+    c.text(None, MARGIN, c.y + 24, heading, "title")
+    c.y += 34
+    c.text(None, MARGIN, c.y + 12, _stats_line(design), "stats")
+    c.y += 20
+    if design.get("provisional"):
+        note = "Provisional design"
+        if design.get("rationale"):
+            note += f": {design['rationale']}"
+        c.text(None, MARGIN, c.y + 10, note, "provisional")
+        c.y += 18
+    c.y += 6
+    _draw_hull(c, design, damage.hull_lost)
+    _draw_armour(c, design, damage.armour_lost)
+    _draw_crew(c, design, damage.crew_lost)
+    _draw_systems(c, design, damage.systems_lost)
+    _draw_bays(c, design, damage.systems_lost)
+    return c.finish(heading)
+
+
+def _design_of(ship: Ship) -> dict:
+    """The class design, or one rebuilt from the ``ShipClass`` summary fields."""
+    sc = ship.ship_class
+    if sc.design:
+        return sc.design
+    return {
+        "name": sc.name,
+        "type_word": sc.type_word,
+        "faction": sc.faction.slug,
+        "mass": sc.mass,
+        "thrust": sc.thrust,
+        "hull": {"boxes": sc.hull_boxes, "rows": hull_rows_for(sc.hull_boxes)},
+        "armour": {"layers": [sc.armour] if sc.armour else []},
+        "points": sc.points,
+        "provisional": sc.provisional,
+        "systems": [],
+    }
+
+
+def ship_svg(ship: Ship) -> str:
+    """Draw ``ship``'s class SSD with its damage (``hull_lost``, ``armour_lost``,
+    ``crew_lost``, ``systems_lost``) crossed out; titled with the ship's name."""
+    damage = ShipDamage(
+        hull_lost=ship.hull_lost,
+        armour_lost=ship.armour_lost,
+        crew_lost=ship.crew_lost,
+        systems_lost=frozenset(str(s) for s in ship.systems_lost or []),
+    )
+    caption = f"{ship.name} ({ship.ship_class.name})" if ship.name else None
+    return design_svg(_design_of(ship), damage=damage, caption=caption)
