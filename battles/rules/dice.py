@@ -1,0 +1,86 @@
+"""The engine's only random source: seeded dice that record every roll.
+
+Source: DESIGN.md §3 and STYLE.md (engine section). A ``Dice`` owns its own
+``random.Random(seed)``; the module-level ``random`` functions are never used, so a battle
+replays byte for byte from its seed and the same sequence of calls.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+__all__ = ["Dice", "Roll"]
+
+
+@dataclass(frozen=True, slots=True)
+class Roll:
+    """One die rolled: why (``purpose``), its size (``sides``) and the face shown (1..sides).
+
+    ``Roll("beam-1 vs Ra'am, die 2", 6, 4)``.
+    """
+
+    purpose: str
+    sides: int
+    result: int
+
+    def notation(self) -> str:
+        """Compact audit line, e.g. ``"beam-1 vs Ra'am, die 2: d6=4"``."""
+        return f"{self.purpose}: d{self.sides}={self.result}"
+
+
+class Dice:
+    """Seeded dice recording every roll in ``log`` (a list of :class:`Roll`, in roll order).
+
+    ``seed`` is anything ``random.Random`` accepts (int or str). Two ``Dice`` with the same
+    seed asked the same questions give the same faces and the same log.
+    """
+
+    __slots__ = ("seed", "_rng", "log")
+
+    def __init__(self, seed: int | str = 0) -> None:
+        self.seed = seed
+        self._rng = random.Random(seed)
+        self.log: list[Roll] = []
+
+    def __repr__(self) -> str:
+        return f"Dice(seed={self.seed!r}) [{len(self.log)} rolls]"
+
+    def die(self, sides: int, purpose: str) -> int:
+        """Roll one die of ``sides`` faces (d3, d6 …); returns 1..sides and logs it."""
+        if sides < 1:
+            raise ValueError(f"a die needs at least one side, got {sides} ({purpose})")
+        result = int(self._rng.random() * sides) + 1
+        self.log.append(Roll(purpose, sides, result))
+        return result
+
+    def d6(self, purpose: str) -> int:
+        """Roll one six-sided die; returns 1..6 and logs it."""
+        result = int(self._rng.random() * 6) + 1
+        self.log.append(Roll(purpose, 6, result))
+        return result
+
+    def roll(self, n: int, purpose: str, sides: int = 6) -> list[int]:
+        """Roll ``n`` dice (default d6); each is logged as ``"<purpose>, die i"`` (1-based)."""
+        if n < 0:
+            raise ValueError(f"cannot roll a negative number of dice ({n}, {purpose})")
+        return [self.die(sides, f"{purpose}, die {i}") for i in range(1, n + 1)]
+
+    def reroll_chain(self, first: int, purpose: str, *, on: int = 6) -> Iterator[int]:
+        """Yield the re-rolls granted by ``first`` and each following face equal to ``on``.
+
+        §7 (D-11): a natural 6 grants a re-roll of that die, and re-rolls chain on further
+        6s. Yields nothing when ``first`` is not ``on``. Each re-roll is logged as
+        ``"<purpose>, re-roll k"``.
+        """
+        face = first
+        k = 0
+        while face == on:
+            k += 1
+            face = self.d6(f"{purpose}, re-roll {k}")
+            yield face
+
+    def transcript(self) -> str:
+        """The whole log, one :meth:`Roll.notation` per line (used for replay checks)."""
+        return "\n".join(r.notation() for r in self.log)

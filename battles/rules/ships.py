@@ -1,0 +1,444 @@
+"""Ship state for the engine: hull rows, ablative armour, crew, systems with status.
+
+Source: rules/ft-incursion.md §4 (anatomy, crew factors D-5, hull rows D-6), §6 (arcs), §11
+(damage), D-25 (armour layers); the design document shape agreed in the working brief
+(``ShipClass.design``, ``admiralty-design/1``).
+
+States are plain mutable dataclasses: damage functions (``damage.py``) change them in place
+and return events; call :meth:`ShipState.copy` first to keep the old state.
+"""
+
+from __future__ import annotations
+
+import copy as _copy
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from .errors import RulesError
+
+__all__ = [
+    "ARCS",
+    "COMMAND_SYSTEMS",
+    "DesignError",
+    "ShipState",
+    "Status",
+    "SystemState",
+    "crew_factors",
+    "split_hull_rows",
+]
+
+#: §6: the six 60° arcs, clockwise from the bow (index = offset from heading).
+ARCS: tuple[str, ...] = ("F", "FS", "AS", "A", "AP", "FP")
+#: §4: command systems, built into the hull.
+COMMAND_SYSTEMS: tuple[str, ...] = ("bridge", "life-support", "core")
+
+
+class DesignError(RulesError):
+    """A ship design document the engine cannot build a ship from (names the field)."""
+
+
+class Status(StrEnum):
+    """A system's state (§11 threshold checks damage it; §12 damage control repairs it)."""
+
+    WORKING = "working"
+    DAMAGED = "damaged"  # knocked out; damage control may repair it
+    DESTROYED = "destroyed"  # gone for this battle (lance, systems_lost, expended)
+
+    def __repr__(self) -> str:
+        # Keeps ``repr(ShipState)`` evaluable (STYLE.md: a repr that rebuilds).
+        return f"Status.{self.name}"
+
+
+@dataclass(slots=True)
+class SystemState:
+    """One system on the SSD.
+
+    ``kind``: ``weapon``, ``magazine``, ``pd``, ``adaf``, ``bay``, ``launch-tube``,
+    ``marines``, ``fc``, ``screen``, ``drive``, ``bridge``, ``life-support``, ``core``,
+    ``ecm``, ``spicule``, … ``weapon``: catalogue id (weapons only). ``arcs``: §6 arc codes.
+    ``magazine``: id of the linked magazine system. ``ammo``: rounds left (magazines: their
+    capacity; single-use weapons: 1; None = unlimited). ``squads``: marine squads.
+    ``data``: the design entry's other fields, untouched (e.g. a bay's squadron).
+    """
+
+    id: str
+    kind: str
+    weapon: str | None = None
+    arcs: tuple[str, ...] = ()
+    status: Status = Status.WORKING
+    magazine: str | None = None
+    ammo: int | None = None
+    squads: int = 0
+    data: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def working(self) -> bool:
+        """True when the system can act this turn."""
+        return self.status is Status.WORKING
+
+    @property
+    def is_command(self) -> bool:
+        """True for bridge, life support and core (§4)."""
+        return self.kind in COMMAND_SYSTEMS
+
+    def notation(self) -> str:
+        """``id`` with a suffix: ``*`` damaged, ``x`` destroyed (e.g. ``beam-a*``)."""
+        mark = {Status.WORKING: "", Status.DAMAGED: "*", Status.DESTROYED: "x"}[self.status]
+        return f"{self.id}{mark}"
+
+
+def crew_factors(mass: int) -> int:
+    """Crew factors of a ship of ``mass``: ``ceil(mass / 20)``, at least 1 (§4, D-5)."""
+    return max(1, math.ceil(mass / 20))
+
+
+def split_hull_rows(boxes: int, rows: int = 4) -> list[int]:
+    """D-6: ``boxes`` split into ``rows`` rows as evenly as possible, larger rows first."""
+    if boxes < 0:
+        raise DesignError(f"hull.boxes must be ≥ 0, got {boxes} (§4, D-6)")
+    base, extra = divmod(boxes, rows)
+    return [base + (1 if i < extra else 0) for i in range(rows) if base or i < extra]
+
+
+@dataclass(slots=True)
+class ShipState:
+    """One ship in a battle.
+
+    Units: ``mass`` in mass points; ``x``, ``y``, ``speed`` in mu; ``heading`` 0–5 (60°
+    steps clockwise, 0 = +y). ``hull_rows``: boxes left per row (first row first);
+    ``hull_design``: boxes per row when undamaged. ``armour``: boxes left per layer,
+    outermost first; ``armour_design``: the design's layers. ``crew_max`` / ``crew_left``:
+    crew factors. ``systems``: by id, in SSD order. ``countdowns``: turns left on a
+    bridge / life-support / core countdown (§4). ``vampires``: vampire attachments ticking
+    2 damage per turn (§8). ``boarders``: enemy squads aboard, each ``"marines"`` or
+    ``"fusiliers"`` (§13). ``fighters_attached`` is for the turn code (§3 phase 3).
+    """
+
+    ship_id: str
+    name: str
+    side: str
+    mass: int
+    hull_design: tuple[int, ...]
+    hull_rows: list[int]
+    armour_design: tuple[int, ...] = ()
+    armour: list[int] = field(default_factory=list)
+    crew_max: int = 1
+    crew_left: int = 1
+    systems: dict[str, SystemState] = field(default_factory=dict)
+    class_name: str = ""
+    faction: str = ""
+    thrust_rating: int = 0
+    sensors: str = "standard"
+    ecm: int = 0
+    power_points: int = 0
+    biomass: int = 0
+    x: float = 0.0
+    y: float = 0.0
+    heading: int = 0
+    speed: float = 0.0
+    screens_on: bool = True
+    thrust_used: bool = False
+    destroyed: bool = False
+    captured: bool = False
+    withdrawn: bool = False
+    derelict: bool = False  # crew dead (life support, §4)
+    dead_in_space: bool = False  # core shut down (§4)
+    countdowns: dict[str, int] = field(default_factory=dict)
+    vampires: int = 0
+    boarders: list[str] = field(default_factory=list)
+
+    # ---- construction ----
+
+    @classmethod
+    def from_design(
+        cls,
+        design: Mapping[str, Any],
+        *,
+        ship_id: str,
+        side: str,
+        name: str | None = None,
+        hull_lost: int = 0,
+        armour_lost: int = 0,
+        crew_lost: int = 0,
+        systems_lost: Iterable[str] = (),
+    ) -> ShipState:
+        """Build a ship from an ``admiralty-design/1`` document and its carried damage.
+
+        ``hull_lost`` boxes are crossed off from the first row on; ``armour_lost`` from the
+        outermost layer on; ``crew_lost`` crew factors off ``ceil(mass/20)``;
+        ``systems_lost`` ids (of ``design["systems"]`` or the synthesised ``fc-N``,
+        ``screen-N``, ``drive``, ``bridge``, ``life-support``, ``core``) start destroyed.
+        FCs, screens, drive and command systems are synthesised as systems so threshold
+        checks reach them (§11). Raises :class:`DesignError` naming the bad field.
+        """
+        try:
+            mass = int(design["mass"])
+            hull = design["hull"]
+            if hull.get("rows"):
+                rows = [int(r) for r in hull["rows"]]
+            else:
+                rows = split_hull_rows(int(hull["boxes"]))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise DesignError(
+                f"design {design.get('name', '?')!r}: missing or bad field {exc} (mass, hull)"
+            ) from exc
+        if "boxes" in hull and sum(rows) != int(hull["boxes"]):
+            raise DesignError(
+                f"design {design.get('name')!r}: hull.rows {rows} do not add up to "
+                f"hull.boxes {hull['boxes']} (§4, D-6)"
+            )
+        if mass < 1 or any(r < 0 for r in rows):
+            raise DesignError(f"design {design.get('name')!r}: mass and hull rows must be > 0")
+        layers = [int(x) for x in (design.get("armour") or {}).get("layers", [])]
+        systems: dict[str, SystemState] = {}
+        for i, entry in enumerate(design.get("systems", [])):
+            sid = entry.get("id")
+            kind = entry.get("kind")
+            if not sid or not kind:
+                raise DesignError(
+                    f"design {design.get('name')!r}: systems[{i}] needs an id and a kind"
+                )
+            if sid in systems:
+                raise DesignError(f"design {design.get('name')!r}: duplicate system id {sid!r}")
+            ammo = entry.get("capacity") if kind == "magazine" else entry.get("ammo")
+            if kind == "weapon" and ammo is None:
+                from .weapons import get_weapon  # local: weapons imports nothing from here
+
+                if get_weapon(entry.get("weapon", "")).single_use:
+                    ammo = 1
+            extra = {
+                k: v
+                for k, v in entry.items()
+                if k
+                not in {"id", "kind", "weapon", "arcs", "magazine", "capacity", "ammo", "squads"}
+            }
+            systems[sid] = SystemState(
+                id=sid,
+                kind=kind,
+                weapon=entry.get("weapon"),
+                arcs=tuple(entry.get("arcs", ())),
+                magazine=entry.get("magazine"),
+                ammo=None if ammo is None else int(ammo),
+                squads=int(entry.get("squads", 0)),
+                data=extra,
+            )
+
+        def add(sid: str, kind: str) -> None:
+            if sid not in systems:
+                systems[sid] = SystemState(id=sid, kind=kind)
+
+        kinds = {s.kind for s in systems.values()}
+        if "fc" not in kinds:
+            for n in range(1, int(design.get("fire_controls", 0)) + 1):
+                add(f"fc-{n}", "fc")
+        if "screen" not in kinds:
+            for n in range(1, int(design.get("screens", 0)) + 1):
+                add(f"screen-{n}", "screen")
+        if "drive" not in kinds and int(design.get("thrust", 0)) > 0:
+            add("drive", "drive")
+        for cmd in design.get("command", COMMAND_SYSTEMS):
+            if cmd not in COMMAND_SYSTEMS:
+                raise DesignError(f"design {design.get('name')!r}: unknown command system {cmd!r}")
+            add(cmd, cmd)
+        for sid in systems_lost:
+            if sid not in systems:
+                raise DesignError(
+                    f"ship {ship_id}: systems_lost names {sid!r}, not a system of "
+                    f"{design.get('name')!r} ({', '.join(systems)})"
+                )
+            systems[sid].status = Status.DESTROYED
+
+        crew_max = crew_factors(mass)
+        power = design.get("power") or {}
+        ship = cls(
+            ship_id=ship_id,
+            name=name or design.get("name", ship_id),
+            side=side,
+            mass=mass,
+            hull_design=tuple(rows),
+            hull_rows=list(rows),
+            armour_design=tuple(layers),
+            armour=list(layers),
+            crew_max=crew_max,
+            crew_left=max(0, crew_max - int(crew_lost)),
+            systems=systems,
+            class_name=design.get("name", ""),
+            faction=design.get("faction", ""),
+            thrust_rating=int(design.get("thrust", 0)),
+            sensors=design.get("sensors", "standard"),
+            ecm=int(design.get("ecm", 0)),
+            power_points=int(power.get("power_points", 0)),
+            biomass=int(power.get("biomass", 0)),
+        )
+        if hull_lost < 0 or armour_lost < 0 or crew_lost < 0:
+            raise DesignError(f"ship {ship_id}: carried damage must be ≥ 0")
+        ship.cross_off_hull(min(int(hull_lost), ship.hull_max))
+        ship.cross_off_armour(min(int(armour_lost), ship.armour_max))
+        if ship.hull_left == 0:
+            ship.destroyed = True
+        return ship
+
+    def copy(self) -> ShipState:
+        """A deep copy (states are mutable; keep the old one before applying damage)."""
+        return _copy.deepcopy(self)
+
+    # ---- low-level box bookkeeping (no threshold checks; see damage.py) ----
+
+    def cross_off_hull(self, n: int) -> list[int]:
+        """Cross off up to ``n`` hull boxes, first row first; returns the 1-based numbers of
+        rows completed by this call, in order. Never goes below zero."""
+        completed: list[int] = []
+        for i, left in enumerate(self.hull_rows):
+            if n <= 0:
+                break
+            if left == 0:
+                continue
+            take = min(left, n)
+            self.hull_rows[i] = left - take
+            n -= take
+            if self.hull_rows[i] == 0 and self.hull_design[i] > 0:
+                completed.append(i + 1)
+        return completed
+
+    def cross_off_armour(self, n: int) -> int:
+        """Remove up to ``n`` armour boxes, outer layer first (D-25); returns boxes removed."""
+        removed = 0
+        for i, left in enumerate(self.armour):
+            if n <= 0:
+                break
+            take = min(left, n)
+            self.armour[i] = left - take
+            n -= take
+            removed += take
+        return removed
+
+    # ---- derived values ----
+
+    @property
+    def hull_max(self) -> int:
+        """Hull boxes when undamaged."""
+        return sum(self.hull_design)
+
+    @property
+    def hull_left(self) -> int:
+        """Hull boxes not crossed off."""
+        return sum(self.hull_rows)
+
+    @property
+    def hull_lost(self) -> int:
+        """Hull boxes crossed off (the ``Ship.hull_lost`` column)."""
+        return self.hull_max - self.hull_left
+
+    @property
+    def armour_max(self) -> int:
+        """Armour boxes when undamaged (all layers)."""
+        return sum(self.armour_design)
+
+    @property
+    def armour_left(self) -> int:
+        """Armour boxes left (all layers)."""
+        return sum(self.armour)
+
+    @property
+    def armour_lost(self) -> int:
+        """Armour boxes lost (the ``Ship.armour_lost`` column)."""
+        return self.armour_max - self.armour_left
+
+    @property
+    def crew_lost(self) -> int:
+        """Crew factors lost (the ``Ship.crew_lost`` column)."""
+        return self.crew_max - self.crew_left
+
+    @property
+    def systems_lost(self) -> list[str]:
+        """Ids of systems not working (damaged or destroyed), SSD order."""
+        return [s.id for s in self.systems.values() if s.status is not Status.WORKING]
+
+    @property
+    def rows_completed(self) -> int:
+        """How many hull rows are fully crossed off."""
+        return sum(
+            1
+            for left, d in zip(self.hull_rows, self.hull_design, strict=True)
+            if d > 0 and left == 0
+        )
+
+    @property
+    def out_of_action(self) -> bool:
+        """Destroyed, captured, withdrawn, derelict or dead in space: takes no more action."""
+        return (
+            self.destroyed or self.captured or self.withdrawn or self.derelict or self.dead_in_space
+        )
+
+    def systems_of(self, kind: str, *, working: bool = True) -> list[SystemState]:
+        """Systems of ``kind`` (only working ones unless ``working=False``)."""
+        return [s for s in self.systems.values() if s.kind == kind and (s.working or not working)]
+
+    @property
+    def bridge_working(self) -> bool:
+        """§4: no bridge (out or absent in the design is treated as working only if absent)."""
+        bridge = self.systems.get("bridge")
+        return bridge is None or bridge.working
+
+    @property
+    def fire_controls(self) -> int:
+        """Working fire controls; 0 while the bridge is out (§4)."""
+        if not self.bridge_working or self.dead_in_space:
+            return 0
+        return len(self.systems_of("fc"))
+
+    @property
+    def screen_level(self) -> int:
+        """Screen level 0–3: working screen systems, when switched on (§7)."""
+        if not self.screens_on or self.dead_in_space:
+            return 0
+        return min(3, len(self.systems_of("screen")))
+
+    @property
+    def thrust(self) -> int:
+        """Thrust available: the rating while a drive works, 0 otherwise (§3, §11)."""
+        if self.dead_in_space:
+            return 0
+        drive = self.systems.get("drive")
+        if drive is None:
+            return self.thrust_rating
+        return self.thrust_rating if drive.working else 0
+
+    @property
+    def blips(self) -> int:
+        """§5: one blip per started 50 mass."""
+        return math.ceil(self.mass / 50)
+
+    # ---- notation ----
+
+    def notation(self) -> str:
+        """One compact line, e.g.
+        ``q1 "Sa'ar" qatzrin M16 H0/1/1/1 A1 C1/1 T6 S0 @(10,-4) h2 v6 [beam-a torp-a* mag-ax]``
+        Hull rows show boxes left per row; flags follow as ``DESTROYED`` etc.
+        """
+        hull = "/".join(str(r) for r in self.hull_rows)
+        armour = "/".join(str(a) for a in self.armour) or "0"
+        flags = [
+            f.upper()
+            for f in ("destroyed", "captured", "withdrawn", "derelict", "dead_in_space")
+            if getattr(self, f)
+        ]
+        count = "".join(f" {k}:{v}" for k, v in self.countdowns.items())
+        extra = (f" vampires:{self.vampires}" if self.vampires else "") + (
+            f" boarders:{','.join(self.boarders)}" if self.boarders else ""
+        )
+        systems = " ".join(s.notation() for s in self.systems.values())
+        return (
+            f'{self.ship_id} "{self.name}" {self.side} M{self.mass} H{hull} A{armour} '
+            f"C{self.crew_left}/{self.crew_max} T{self.thrust} S{self.screen_level} "
+            f"@({self.x:g},{self.y:g}) h{self.heading} v{self.speed:g} [{systems}]"
+            + "".join(" " + f for f in flags)
+            + count
+            + extra
+        )
+
+    def __str__(self) -> str:
+        return self.notation()
