@@ -1,3 +1,9 @@
-from django.urls import path  # noqa: F401
+"""URL patterns of the battle pages."""
 
-urlpatterns: list = []
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("battles/<int:pk>/", views.battle_detail, name="battle-detail"),
+]

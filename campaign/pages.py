@@ -1,4 +1,4 @@
-"""URL patterns of the league pages (campaign index)."""
+"""URL patterns of the league pages (index and campaigns)."""
 
 from django.urls import path
 
@@ -6,4 +6,5 @@ from . import views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("campaigns/<slug:slug>/", views.campaign_detail, name="campaign-detail"),
 ]

@@ -1,3 +1,12 @@
-from django.urls import path  # noqa: F401
+"""URL patterns of the faction, fleet, ship and ship-class pages."""
 
-urlpatterns: list = []
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("factions/<slug:slug>/", views.faction_detail, name="faction-detail"),
+    path("fleets/<slug:slug>/", views.fleet_detail, name="fleet-detail"),
+    path("ships/<int:pk>/", views.ship_detail, name="ship-detail"),
+    path("classes/<int:pk>/", views.shipclass_detail, name="shipclass-detail"),
+]
