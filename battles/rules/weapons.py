@@ -11,11 +11,22 @@ Project readings beyond the seed are flagged ``provisional=True`` with a ``note`
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from fractions import Fraction
 from functools import lru_cache
 
-from .errors import OutOfRange, UnknownWeapon
+from .dice import Dice
+from .errors import OutOfRange, RulesError, UnknownWeapon
+from .options import DEFAULT_OPTIONS, RuleOptions
+from .tables import (
+    AREA_PLASMA_TABLE,
+    BEAM_TABLE,
+    PD_GUNBOAT_MODIFIER,
+    PD_TABLE,
+    REROLL_FACE,
+    SCATTERGUN_SHIP_TABLE,
+)
 
 __all__ = [
     "Band",
@@ -27,6 +38,13 @@ __all__ = [
     "get_weapon",
     "weapon_ids",
     "is_weapon_id",
+    "Hit",
+    "Volley",
+    "TARGET_KINDS",
+    "apply_options",
+    "fire",
+    "area_loss",
+    "kinetic_reroll_add",
 ]
 
 
@@ -629,3 +647,321 @@ def weapon_ids() -> list[str]:
     extra += [f"kgun-hv-{c}" for c in range(1, 5)] + [f"kgun-lv-{c}" for c in range(1, 5)]
     extra += [f"graser-{c}" for c in range(1, 4)]
     return sorted(CATALOGUE) + extra
+
+
+# ---------------------------------------------------------------------------------------
+# Options applied to the data, then one resolution path per family.
+# ---------------------------------------------------------------------------------------
+
+#: Target kinds a volley may be aimed at.
+TARGET_KINDS: tuple[str, ...] = ("ship", "fighter", "heavy-fighter", "gunboat", "missile", "plasma")
+_FIGHTER_IDS = frozenset(
+    {"fighter-interceptor", "fighter-heavy", "fighter-long-range", "drone", "drone-heavy"}
+)
+
+
+@lru_cache(maxsize=512)
+def apply_options(weapon: Weapon, options: RuleOptions = DEFAULT_OPTIONS) -> Weapon:
+    """The weapon as the campaign's rule options make it (D-13, D-14, D-16, D-19)."""
+    if weapon.id == "rocket-pack" and options.rocket_pack_reroll:
+        return replace(weapon, reroll=True)
+    if weapon.id == "mpc" and options.mpc_dice != 1:
+        return replace(weapon, bands=_bands((0, 12, options.mpc_dice)))
+    if weapon.id in _FIGHTER_IDS:
+        return replace(weapon, screens=options.fighter_screens_apply, reroll=options.fighter_reroll)
+    if weapon.id == "plasma-torpedo" and options.torpedo_point_blank_to_hit != 3:
+        first = (Band(0, 3, to_hit=options.torpedo_point_blank_to_hit), Band(4, 6, to_hit=3))
+        return replace(weapon, bands=first + weapon.bands[1:])
+    return weapon
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """A packet of damage for ``damage.py``: ``damage`` boxes of ``damage_type``.
+
+    Penetrating hits come one box each; ``reroll=True`` marks a hit scored by a re-roll die,
+    which goes straight to hull (§7, §11). Piercing hits carry a kinetic / MPC hit's whole
+    damage; a semi-piercing packet is a whole torpedo / missile / rocket-pack total (§11).
+    """
+
+    damage: int
+    damage_type: DamageType
+    reroll: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Volley:
+    """What one weapon (or ``count`` identical weapons) did, before damage is applied.
+
+    ``value`` is the measure :mod:`odds` gives the distribution of: damage boxes for damage
+    weapons, systems for the lance and EMP, kills (light units lost, plasma strength lost)
+    for PD and area weapons.
+    """
+
+    weapon: str
+    range_mu: float
+    screen: int
+    target: str
+    dice: int
+    hits: tuple[Hit, ...] = ()
+    kills: int = 0
+    systems: int = 0
+    value: int = 0
+
+    @property
+    def damage(self) -> int:
+        """Total damage boxes carried by ``hits``."""
+        return sum(h.damage for h in self.hits)
+
+
+def reroll_allowed(weapon: Weapon, screen: int, options: RuleOptions) -> bool:
+    """§7 (D-11): does a natural 6 of ``weapon`` re-roll against ``screen``?"""
+    return weapon.reroll and (screen == 0 or options.reroll_against_screens)
+
+
+def default_target(weapon: Weapon) -> str:
+    """``fighter`` for weapons that only kill light units, else ``ship``."""
+    return "fighter" if weapon.effect is Effect.KILLS and weapon.id != "scattergun" else "ship"
+
+
+def fire(
+    weapon: Weapon | str,
+    dice: Dice,
+    *,
+    range_mu: float,
+    screen: int = 0,
+    target: str | None = None,
+    target_name: str = "target",
+    power_points: int | None = None,
+    count: int = 1,
+    as_pd: bool = False,
+    options: RuleOptions = DEFAULT_OPTIONS,
+) -> Volley:
+    """Resolve one volley of ``count`` identical weapons at ``range_mu`` (mu).
+
+    ``screen``: the target's screen level 0–3 (ignored by weapons without ``screens``).
+    ``target``: one of :data:`TARGET_KINDS` (default :func:`default_target`).
+    ``power_points``: needle nodule only (§8). ``as_pd``: a class-1 weapon firing as PD
+    (§8, §10: one die per weapon, ≤ 6 mu, kills one light unit on ``pd_threshold``+).
+    Every die goes to ``dice`` with purpose ``"<weapon> vs <target_name>, die i"``.
+
+    Raises :class:`UnknownWeapon`, :class:`OutOfRange` (§8–10 bands) and
+    :class:`RulesError` for a target the family cannot engage.
+    """
+    w = apply_options(get_weapon(weapon) if isinstance(weapon, str) else weapon, options)
+    target = target or default_target(w)
+    if target not in TARGET_KINDS:
+        raise RulesError(f"{w.id}: unknown target kind {target!r} ({', '.join(TARGET_KINDS)})")
+    if not 0 <= screen <= 3:
+        raise RulesError(f"{w.id}: screen level must be 0–3, got {screen} (§7)")
+    if count < 0:
+        raise RulesError(f"{w.id}: cannot fire {count} weapons")
+    if w.modes:
+        w = apply_options(best_mode(w, range_mu, screen, options), options)
+    purpose = f"{w.id} vs {target_name}"
+    if as_pd:
+        return _fire_as_pd(w, dice, range_mu, target, purpose, count)
+    family = w.family
+    if family is Family.BEAM:
+        return _fire_beam(w, dice, range_mu, screen, target, purpose, count, power_points, options)
+    if family is Family.TO_HIT:
+        return _fire_to_hit(w, dice, range_mu, screen, target, purpose, count)
+    if family is Family.KINETIC:
+        return _fire_kinetic(w, dice, range_mu, screen, target, purpose, count)
+    if family is Family.PD:
+        return _fire_pd(w, dice, range_mu, target, purpose, count)
+    return _fire_area(w, dice, range_mu, target, purpose, count)
+
+
+def best_mode(weapon: Weapon, range_mu: float, screen: int, options: RuleOptions) -> Weapon:
+    """For a multi-mode weapon (pulser), the in-range mode with the highest mean (§8)."""
+    from .odds import mean_value  # odds imports this module; import on use
+
+    best: tuple[Fraction, Weapon] | None = None
+    for mode_id in weapon.modes:
+        mode = CATALOGUE[mode_id]
+        if range_mu > mode.max_range:
+            continue
+        mean = mean_value(mode, range_mu=range_mu, screen=screen, options=options)
+        if best is None or mean > best[0]:
+            best = (mean, mode)
+    if best is None:
+        weapon.band(range_mu)  # raises OutOfRange with the weapon's section
+        raise AssertionError("unreachable")
+    return best[1]
+
+
+def _check_ship_target(w: Weapon, target: str) -> None:
+    if target != "ship" and w.effect is not Effect.DAMAGE:
+        raise RulesError(f"{w.id} cannot engage a {target} ({w.section})")
+
+
+def _beam_die(
+    dice: Dice, purpose: str, table: tuple[int, ...], chain: bool, max_rerolls: int | None
+) -> tuple[int, int]:
+    """One §7 die: (hits from the first face, hits from its re-roll chain)."""
+    face = dice.d6(purpose)
+    first = table[face - 1]
+    extra = 0
+    k = 0
+    while chain and face == REROLL_FACE and (max_rerolls is None or k < max_rerolls):
+        k += 1
+        face = dice.d6(f"{purpose}, re-roll {k}")
+        extra += table[face - 1]
+    return first, extra
+
+
+def _fire_beam(
+    w: Weapon,
+    dice: Dice,
+    range_mu: float,
+    screen: int,
+    target: str,
+    purpose: str,
+    count: int,
+    power_points: int | None,
+    options: RuleOptions,
+) -> Volley:
+    if target not in ("ship", "gunboat"):
+        raise RulesError(
+            f"{w.id}: beam-table weapons engage ships and gunboats; light units attached to a "
+            f"ship take PD fire (use as_pd, §6, §10), not {target!r}"
+        )
+    n = w.dice_at(range_mu, power_points=power_points) * count
+    level = screen if w.screens else 0
+    table = BEAM_TABLE[level]
+    chain = reroll_allowed(w, level, options)
+    max_rerolls = None if options.reroll_chains else 1
+    hits: list[Hit] = []
+    first_total = reroll_total = 0
+    for i in range(1, n + 1):
+        first, extra = _beam_die(dice, f"{purpose}, die {i}", table, chain, max_rerolls)
+        first_total += first
+        reroll_total += extra
+    total = first_total + reroll_total
+    if w.effect is Effect.SYSTEM_CHECK:
+        return Volley(w.id, range_mu, level, target, n, systems=total, value=total)
+    dtype = w.damage_type or DamageType.PENETRATING
+    per = w.damage_per_hit
+    if dtype is DamageType.SEMI_PIERCING:
+        if total:
+            hits.append(Hit(total * per, dtype))
+    else:
+        hits.extend(Hit(per, dtype) for _ in range(first_total))
+        hits.extend(Hit(per, dtype, reroll=True) for _ in range(reroll_total))
+    return Volley(w.id, range_mu, level, target, n, tuple(hits), value=total * per)
+
+
+def _fire_to_hit(
+    w: Weapon, dice: Dice, range_mu: float, screen: int, target: str, purpose: str, count: int
+) -> Volley:
+    if target not in ("ship", "gunboat"):
+        raise RulesError(f"{w.id}: engages ships and gunboats, not {target!r} ({w.section})")
+    if target == "gunboat" and w.id.startswith("missile-"):
+        raise RulesError(f"{w.id}: missiles never lock on gunboats (§9)")
+    need = w.band(range_mu).to_hit
+    hits: list[Hit] = []
+    successes = 0
+    for i in range(1, count + 1):
+        shot = f"{purpose}, shot {i}"
+        if dice.d6(f"{shot} to-hit {need}+") < need:
+            continue
+        successes += 1
+        if w.effect is Effect.SYSTEM:
+            continue
+        damage = w.damage_fixed + sum(dice.roll(w.damage_dice, f"{shot} damage"))
+        hits.append(Hit(damage, w.damage_type or DamageType.PENETRATING))
+    if w.effect is Effect.SYSTEM:
+        return Volley(w.id, range_mu, 0, target, count, systems=successes, value=successes)
+    value = sum(h.damage for h in hits)
+    return Volley(w.id, range_mu, 0, target, count, tuple(hits), value=value)
+
+
+def kinetic_reroll_add(face: int, c: int) -> int:
+    """§8 (D-15): damage a kinetic re-roll adds: ``c`` when the face beats ``c``, else ``2c``."""
+    return c if face > c else 2 * c
+
+
+def _fire_kinetic(
+    w: Weapon, dice: Dice, range_mu: float, screen: int, target: str, purpose: str, count: int
+) -> Volley:
+    if target not in ("ship", "gunboat"):
+        raise RulesError(f"{w.id}: engages ships and gunboats, not {target!r} ({w.section})")
+    need = w.band(range_mu).to_hit
+    c = w.kinetic_class
+    hits: list[Hit] = []
+    for i in range(1, count + 1):
+        shot = f"{purpose}, shot {i}"
+        face = dice.d6(f"{shot} to-hit {need}+")
+        if face < need:
+            continue
+        damage = c
+        k = 0
+        while face == REROLL_FACE:
+            k += 1
+            face = dice.d6(f"{shot}, re-roll {k}")
+            damage += kinetic_reroll_add(face, c)
+        hits.append(Hit(damage, DamageType.PIERCING))
+    value = sum(h.damage for h in hits)
+    return Volley(w.id, range_mu, 0, target, count, tuple(hits), value=value)
+
+
+def _light_target(w: Weapon, target: str) -> None:
+    if target == "ship":
+        raise RulesError(f"{w.id}: fires only at light units, not at a ship ({w.section})")
+
+
+def _fire_pd(
+    w: Weapon, dice: Dice, range_mu: float, target: str, purpose: str, count: int
+) -> Volley:
+    _light_target(w, target)
+    n = w.band(range_mu).dice * count
+    modifier = PD_GUNBOAT_MODIFIER if target == "gunboat" else 0
+    kills = 0
+    for face in dice.roll(n, purpose):
+        effective = face + modifier
+        kills += PD_TABLE[effective - 1] if effective >= 1 else 0
+    return Volley(w.id, range_mu, 0, target, n, kills=kills, value=kills)
+
+
+def _fire_as_pd(
+    w: Weapon, dice: Dice, range_mu: float, target: str, purpose: str, count: int
+) -> Volley:
+    if w.pd_threshold is None:
+        raise RulesError(f"{w.id} cannot act as PD (only class-1 weapons and pulsers, §8, §10)")
+    _light_target(w, target)
+    if range_mu > 6:
+        raise OutOfRange(f"{w.id} as PD: range {range_mu:g} mu is beyond 6 mu (§6, §10)")
+    modifier = PD_GUNBOAT_MODIFIER if target == "gunboat" else 0
+    kills = sum(
+        1 for face in dice.roll(count, f"{purpose} (as PD)") if face + modifier >= w.pd_threshold
+    )
+    return Volley(w.id, range_mu, 0, target, count, kills=kills, value=kills)
+
+
+def area_loss(face: int, target: str) -> int:
+    """§8 interceptor nodule / §10 scattergun: what one 1d6 does to ``target``.
+
+    Fighters (and missiles, gunboats) lose ``face``; heavy fighters ``ceil(face/2)`` (D-17);
+    plasma loses 0/1/2 strength on 1–3/4–5/6; a ship (scattergun) takes 0/1/2 damage.
+    """
+    if target == "heavy-fighter":
+        return -(-face // 2)
+    if target == "plasma":
+        return AREA_PLASMA_TABLE[face - 1]
+    if target == "ship":
+        return SCATTERGUN_SHIP_TABLE[face - 1]
+    return face
+
+
+def _fire_area(
+    w: Weapon, dice: Dice, range_mu: float, target: str, purpose: str, count: int
+) -> Volley:
+    w.band(range_mu)
+    if target == "ship" and w.id != "scattergun":
+        raise RulesError(f"{w.id}: fires only at light units, not at a ship ({w.section})")
+    total = sum(area_loss(face, target) for face in dice.roll(count, purpose))
+    if target == "ship":
+        hits = (Hit(total, w.damage_type or DamageType.PENETRATING),) if total else ()
+        return Volley(w.id, range_mu, 0, target, count, hits, value=total)
+    return Volley(w.id, range_mu, 0, target, count, kills=total, value=total)

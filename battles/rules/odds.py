@@ -1,0 +1,393 @@
+"""Exact odds: the distribution of a weapon's ``value`` as ``fractions.Fraction``.
+
+Source: rules/ft-incursion.md §7 (E = p + E/6), §8–§10; the resolution paths in
+``weapons.fire``, whose rules these formulas mirror (the Monte-Carlo tests compare both).
+
+How re-roll chains are summed (documented choice):
+
+- **Means are exact, summed to the limit.** A chained die is ``X = t(face) + [face = 6]·X'``,
+  so ``E[X] = Σt/6 + E[X]/6``, i.e. the geometric series ``E[X] = Σt / 5``. Beam dice give
+  4/5, 3/5, 2/5, 1/5 against screens 0–3.
+- **Each listed probability is exact.** ``P(X = k) = a(k) + P(X = k − t(6)) / 6`` with
+  ``t(6) ≥ 1`` is a finite recursion for every k, so ``P(value = k)`` for any k is an exact
+  Fraction (convolutions keep exactness for every value up to the cut).
+- **The listing stops** at the first value ``K`` after which the remaining probability
+  (``tail``, exact: ``1 − Σ_{k ≤ K} P(k)``) is below ``TAIL_LIMIT`` (10⁻¹²). Nothing is
+  dropped silently: ``tail`` is reported with the distribution.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from .options import DEFAULT_OPTIONS, RuleOptions
+from .tables import BEAM_TABLE, PD_GUNBOAT_MODIFIER, PD_TABLE
+from .weapons import (
+    TARGET_KINDS,
+    DamageType,
+    Effect,
+    Family,
+    Weapon,
+    apply_options,
+    area_loss,
+    best_mode,
+    default_target,
+    get_weapon,
+    kinetic_reroll_add,
+    reroll_allowed,
+)
+
+__all__ = ["TAIL_LIMIT", "Odds", "die_mean", "mean_value", "odds"]
+
+#: Stop listing values once the probability left beyond them is below this.
+TAIL_LIMIT = Fraction(1, 10**12)
+_SIXTH = Fraction(1, 6)
+
+Dist = dict[int, Fraction]
+
+
+@dataclass(frozen=True, slots=True)
+class Odds:
+    """Exact odds of one volley.
+
+    ``distribution``: value → probability for ``0..K`` (values with probability 0 omitted);
+    ``tail``: exact probability of a value above ``K``; ``mean``: exact expected value.
+    ``value_kind``: ``"damage"``, ``"hits"``, ``"systems"`` or ``"kills"``.
+    """
+
+    weapon: str
+    range_mu: float
+    screen: int
+    target: str
+    dice: int
+    value_kind: str
+    mean: Fraction
+    distribution: dict[int, Fraction]
+    tail: Fraction
+
+    def as_dict(self) -> dict[str, object]:
+        """JSON-ready form used by the API and the ``odds`` command."""
+        return {
+            "weapon": self.weapon,
+            "range": self.range_mu,
+            "screen": self.screen,
+            "target": self.target,
+            "dice": self.dice,
+            "value_kind": self.value_kind,
+            "mean": str(self.mean),
+            "mean_float": float(self.mean),
+            "distribution": [
+                {"value": k, "p": str(p), "p_float": float(p)}
+                for k, p in sorted(self.distribution.items())
+            ],
+            "tail": str(self.tail),
+            "tail_float": float(self.tail),
+        }
+
+
+# ---- distribution algebra on exact dicts, kept up to a value cap ----
+
+
+def _convolve(a: Dist, b: Dist, cap: int) -> Dist:
+    out: Dist = {}
+    for i, p in a.items():
+        for j, q in b.items():
+            if i + j <= cap:
+                out[i + j] = out.get(i + j, Fraction(0)) + p * q
+    return out
+
+
+def _power(unit: Dist, n: int, cap: int) -> Dist:
+    result: Dist = {0: Fraction(1)}
+    base = unit
+    while n:
+        if n & 1:
+            result = _convolve(result, base, cap)
+        n >>= 1
+        if n:
+            base = _convolve(base, base, cap)
+    return result
+
+
+def _chain(faces: tuple[int, ...], cap: int, depth: int | None) -> Dist:
+    """Distribution of ``Y = faces[f] + [f = 6]·Y'`` (``depth`` re-rolls at most; None = ∞).
+
+    Exact for every value ≤ ``cap`` because ``faces[5] ≥ 1`` (each further re-roll adds at
+    least one).
+    """
+    if depth == 0:
+        out: Dist = {}
+        for v in faces:
+            out[v] = out.get(v, Fraction(0)) + _SIXTH
+        return out
+    if depth is not None:
+        deeper = _chain(faces, cap, depth - 1)
+        out = {}
+        for v in faces[:5]:
+            out[v] = out.get(v, Fraction(0)) + _SIXTH
+        for v, p in deeper.items():
+            k = faces[5] + v
+            if k <= cap:
+                out[k] = out.get(k, Fraction(0)) + _SIXTH * p
+        return out
+    six = faces[5]
+    assert six >= 1, "a chained face must add at least 1"
+    f: list[Fraction] = [Fraction(0)] * (cap + 1)
+    base = [Fraction(0)] * (cap + 1)
+    for v in faces[:5]:
+        if v <= cap:
+            base[v] += _SIXTH
+    for k in range(cap + 1):
+        f[k] = base[k] + (_SIXTH * f[k - six] if k >= six else 0)
+    return {k: p for k, p in enumerate(f) if p}
+
+
+def _chain_mean(faces: tuple[int, ...], depth: int | None) -> Fraction:
+    """``E[Y]`` for :func:`_chain`: Σfaces/5 (geometric series) or the truncated sum."""
+    s = Fraction(sum(faces), 6)
+    if depth is None:
+        return s / (1 - _SIXTH)
+    return sum((s * _SIXTH**i for i in range(depth + 1)), Fraction(0))
+
+
+def die_mean(screen: int, *, reroll: bool = True) -> Fraction:
+    """Expected §7 hits of one beam die against ``screen`` (re-roll chain summed to the limit).
+
+    ``die_mean(0) == Fraction(4, 5)``, then 3/5, 2/5, 1/5 (§7).
+    """
+    table = BEAM_TABLE[screen]
+    return _chain_mean(table, None) if reroll else Fraction(sum(table), 6)
+
+
+def _scale(d: Dist, factor: int) -> Dist:
+    return {k * factor: p for k, p in d.items()}
+
+
+def _shift(d: Dist, by: int) -> Dist:
+    return {k + by: p for k, p in d.items()}
+
+
+def _mix(*parts: tuple[Fraction, Dist]) -> Dist:
+    out: Dist = {}
+    for weight, d in parts:
+        for k, p in d.items():
+            out[k] = out.get(k, Fraction(0)) + weight * p
+    return out
+
+
+def _nd6_sum(n: int) -> Dist:
+    return _power(dict.fromkeys(range(1, 7), _SIXTH), n, 6 * n)
+
+
+# ---- per-family unit distributions ----
+
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    weapon: Weapon
+    units: int  # independent identical units (dice or shots)
+    unit: object  # callable(cap) -> Dist
+    unit_mean: Fraction
+    bounded: bool  # True when the unit's support is finite
+    value_kind: str
+    scale: int = 1  # multiply the summed unit values (MPC: 4 per hit)
+    sum_then_scale: bool = True
+
+
+def _plan(
+    w: Weapon,
+    range_mu: float,
+    screen: int,
+    target: str,
+    power_points: int | None,
+    count: int,
+    as_pd: bool,
+    options: RuleOptions,
+) -> _Plan:
+    from .dice import Dice  # only to reuse the target checks of fire() on a dry run
+    from .weapons import fire
+
+    # A dry run on zero weapons validates range, target and screen exactly as fire() does.
+    fire(
+        w,
+        Dice(0),
+        range_mu=range_mu,
+        screen=screen,
+        target=target,
+        power_points=power_points,
+        count=0,
+        as_pd=as_pd,
+        options=options,
+    )
+    modifier = PD_GUNBOAT_MODIFIER if target == "gunboat" else 0
+    if as_pd:
+        threshold = w.pd_threshold or 7
+        hit = Fraction(sum(1 for f in range(1, 7) if f + modifier >= threshold), 6)
+        unit = {0: 1 - hit, 1: hit}
+        return _Plan(w, count, lambda cap: unit, hit, True, "kills")
+    if w.family is Family.BEAM:
+        n = w.dice_at(range_mu, power_points=power_points) * count
+        level = screen if w.screens else 0
+        table = BEAM_TABLE[level]
+        depth = None if options.reroll_chains else 1
+        if reroll_allowed(w, level, options):
+            mean = _chain_mean(table, depth)
+            bounded = depth is not None
+            return _Plan(
+                w,
+                n,
+                lambda cap: _chain(table, cap, depth),
+                mean * w.damage_per_hit,
+                bounded,
+                "systems" if w.effect is Effect.SYSTEM_CHECK else "damage",
+                scale=w.damage_per_hit,
+            )
+        unit = _chain(table, 10**9, 0)
+        return _Plan(
+            w,
+            n,
+            lambda cap: unit,
+            Fraction(sum(table), 6) * w.damage_per_hit,
+            True,
+            "systems" if w.effect is Effect.SYSTEM_CHECK else "damage",
+            scale=w.damage_per_hit,
+        )
+    if w.family is Family.TO_HIT:
+        need = w.band(range_mu).to_hit
+        p = Fraction(7 - need, 6)
+        if w.effect is Effect.SYSTEM:
+            return _Plan(w, count, lambda cap: {0: 1 - p, 1: p}, p, True, "systems")
+        dmg = _shift(_nd6_sum(w.damage_dice), w.damage_fixed)
+        unit = _mix((1 - p, {0: Fraction(1)}), (p, dmg))
+        mean = p * (Fraction(7, 2) * w.damage_dice + w.damage_fixed)
+        return _Plan(w, count, lambda cap: unit, mean, True, "damage")
+    if w.family is Family.KINETIC:
+        need = w.band(range_mu).to_hit
+        c = w.kinetic_class
+        adds = tuple(kinetic_reroll_add(f, c) for f in range(1, 7))
+        plain = Fraction(6 - need, 6)  # faces need..5
+        miss = Fraction(need - 1, 6)
+
+        def kinetic(cap: int) -> Dist:
+            return _mix(
+                (miss, {0: Fraction(1)}),
+                (plain, {c: Fraction(1)}),
+                (_SIXTH, _shift(_chain(adds, max(cap - c, 0), None), c)),
+            )
+
+        mean = plain * c + _SIXTH * (c + _chain_mean(adds, None))
+        return _Plan(w, count, kinetic, mean, False, "damage")
+    if w.family is Family.PD:
+        n = w.band(range_mu).dice * count
+        unit = {}
+        for face in range(1, 7):
+            eff = face + modifier
+            k = PD_TABLE[eff - 1] if eff >= 1 else 0
+            unit[k] = unit.get(k, Fraction(0)) + _SIXTH
+        mean = sum((k * p for k, p in unit.items()), Fraction(0))
+        return _Plan(w, n, lambda cap: unit, mean, True, "kills")
+    # area family
+    unit = {}
+    for face in range(1, 7):
+        k = area_loss(face, target)
+        unit[k] = unit.get(k, Fraction(0)) + _SIXTH
+    mean = sum((k * p for k, p in unit.items()), Fraction(0))
+    kind = "damage" if target == "ship" else "kills"
+    return _Plan(w, count, lambda cap: unit, mean, True, kind)
+
+
+def odds(
+    weapon: str | Weapon,
+    *,
+    range_mu: float,
+    screen: int = 0,
+    target: str | None = None,
+    power_points: int | None = None,
+    count: int = 1,
+    as_pd: bool = False,
+    options: RuleOptions = DEFAULT_OPTIONS,
+) -> Odds:
+    """Exact distribution and mean of the ``value`` of one volley (see ``weapons.Volley``).
+
+    Arguments as :func:`battles.rules.weapons.fire`; for the needle nodule
+    ``power_points`` defaults to 6 (the seed's example). Raises ``UnknownWeapon``,
+    ``OutOfRange`` and ``RulesError`` exactly as ``fire`` does.
+    """
+    w = apply_options(get_weapon(weapon) if isinstance(weapon, str) else weapon, options)
+    target = target or default_target(w)
+    if target not in TARGET_KINDS:
+        from .errors import RulesError
+
+        raise RulesError(f"{w.id}: unknown target kind {target!r} ({', '.join(TARGET_KINDS)})")
+    if w.modes:
+        w = apply_options(best_mode(w, range_mu, screen, options), options)
+    if w.power_points and power_points is None:
+        power_points = 6
+    plan = _plan(w, range_mu, screen, target, power_points, count, as_pd, options)
+    dist, tail = _distribution(plan)
+    level = screen if (w.screens and w.family is Family.BEAM and not as_pd) else 0
+    kind = plan.value_kind
+    if kind == "damage" and w.damage_type is None:
+        kind = "hits"
+    return Odds(
+        weapon=w.id,
+        range_mu=range_mu,
+        screen=level,
+        target=target,
+        dice=plan.units,
+        value_kind=kind,
+        mean=plan.unit_mean * plan.units,
+        distribution=dist,
+        tail=tail,
+    )
+
+
+def _distribution(plan: _Plan) -> tuple[dict[int, Fraction], Fraction]:
+    if plan.units == 0:
+        return {0: Fraction(1)}, Fraction(0)
+    if plan.bounded:
+        unit: Dist = plan.unit(10**9)  # type: ignore[operator]
+        cap = max(unit) * plan.units
+        dist = _power(unit, plan.units, cap)
+        return _finish(_scale(dist, plan.scale) if plan.scale != 1 else dist, Fraction(0))
+    # Unbounded support: raise the cap until the exact remainder is below TAIL_LIMIT.
+    cap = max(8, 4 * plan.units)
+    while True:
+        unit = plan.unit(cap)  # type: ignore[operator]
+        dist = _power(unit, plan.units, cap)
+        tail = 1 - sum(dist.values(), Fraction(0))
+        if tail < TAIL_LIMIT:
+            if plan.scale != 1:
+                dist = _scale(dist, plan.scale)
+            return _finish(dist, tail)
+        cap *= 2
+
+
+def _finish(dist: Dist, tail: Fraction) -> tuple[dict[int, Fraction], Fraction]:
+    return {k: dist[k] for k in sorted(dist) if dist[k]}, tail
+
+
+def mean_value(
+    weapon: str | Weapon,
+    *,
+    range_mu: float,
+    screen: int = 0,
+    target: str | None = None,
+    power_points: int | None = None,
+    count: int = 1,
+    options: RuleOptions = DEFAULT_OPTIONS,
+) -> Fraction:
+    """Only the exact mean of :func:`odds` (cheap: no distribution is built)."""
+    w = apply_options(get_weapon(weapon) if isinstance(weapon, str) else weapon, options)
+    target = target or default_target(w)
+    if w.modes:
+        w = apply_options(best_mode(w, range_mu, screen, options), options)
+    if w.power_points and power_points is None:
+        power_points = 6
+    plan = _plan(w, range_mu, screen, target, power_points, count, False, options)
+    return plan.unit_mean * plan.units
+
+
+# Semi-piercing weapons report total damage; the split happens in damage.py.
+_ = DamageType
