@@ -1,0 +1,108 @@
+"""Load the ship-class catalogue (``factions/catalogue/*.json``) into the database.
+
+Each file is ``{"faction": {"slug", "name"}, "classes": [design, …], "light_units": [unit, …]}``
+where a design is an ``admiralty-design/1`` document (:mod:`factions.designs`) and a light unit
+is ``{"name", "unit", "size", "variant"?, "based_at"?, "points", "rationale"?}`` (free squadrons
+and batteries; carried squadrons sit in the carriers' bays instead).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from django.db import transaction
+from django.utils.text import slugify
+
+from factions.designs import DesignInvalid, design_validate
+from factions.models import Faction, ShipClass
+
+CATALOGUE_DIR = Path(__file__).resolve().parent / "catalogue"
+
+
+class CatalogueError(ValueError):
+    """A catalogue file that cannot be loaded; the message names the file and the field."""
+
+
+def catalogue_files(directory: Path = CATALOGUE_DIR) -> list[Path]:
+    """The catalogue files, sorted by name."""
+    return sorted(directory.glob("*.json"))
+
+
+def catalogue_read(path: Path) -> dict[str, Any]:
+    """Read and check one catalogue file; returns its JSON with every design validated.
+
+    Raises :class:`CatalogueError` naming the file and each bad field
+    (``qatzrin.json: classes[2].systems[3].magazine: …``).
+    """
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise CatalogueError(f"{path.name}: {exc}") from exc
+    faction = data.get("faction") if isinstance(data, dict) else None
+    if not isinstance(faction, dict) or not faction.get("slug") or not faction.get("name"):
+        raise CatalogueError(f"{path.name}: faction: needs a slug and a name")
+    problems: list[str] = []
+    names: set[str] = set()
+    for i, doc in enumerate(data.get("classes", [])):
+        design, errors = design_validate(doc)
+        problems += [f"classes[{i}].{e}" for e in errors]
+        if design is None:
+            continue
+        if design.faction != faction["slug"]:
+            problems.append(f"classes[{i}].faction: '{design.faction}' in {faction['slug']} file")
+        if design.name in names:
+            problems.append(f"classes[{i}].name: duplicate class '{design.name}'")
+        names.add(design.name)
+    if problems:
+        raise CatalogueError(f"{path.name}: " + "; ".join(problems))
+    return data
+
+
+def catalogue_load(*, directory: Path = CATALOGUE_DIR) -> dict[tuple[str, str], ShipClass]:
+    """Upsert every catalogue faction (by slug, name only) and ship class (by faction + slug).
+
+    Sets each class's name, type word, mass, hull boxes, armour (sum of layers), thrust,
+    design, provisional flag and points from its design. Idempotent; one transaction, so a bad
+    file leaves the database as it was. Returns ``{(faction slug, class name): ShipClass}``.
+    Raises :class:`CatalogueError` (every design is validated before anything is written).
+    """
+    files = [catalogue_read(p) for p in catalogue_files(directory)]
+    loaded: dict[tuple[str, str], ShipClass] = {}
+    with transaction.atomic():
+        for data in files:
+            fac = data["faction"]
+            faction, _ = Faction.objects.get_or_create(
+                slug=fac["slug"], defaults={"name": fac["name"]}
+            )
+            for doc in data.get("classes", []):
+                design, _ = design_validate(doc)
+                if design is None:  # pragma: no cover - catalogue_read checked it
+                    raise DesignInvalid([])
+                ship_class, _ = ShipClass.objects.update_or_create(
+                    faction=faction,
+                    slug=slugify(design.name),
+                    defaults={
+                        "name": design.name,
+                        "type_word": design.type_word,
+                        "mass": design.mass,
+                        "hull_boxes": design.hull.boxes,
+                        "armour": design.armour.boxes,
+                        "thrust": design.thrust,
+                        "design": doc,
+                        "provisional": design.provisional,
+                        "points": design.points,
+                    },
+                )
+                loaded[(faction.slug, design.name)] = ship_class
+    return loaded
+
+
+def catalogue_light_units(*, directory: Path = CATALOGUE_DIR) -> dict[str, list[dict[str, Any]]]:
+    """The ``light_units`` of every catalogue file, keyed by faction slug."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    for path in catalogue_files(directory):
+        data = catalogue_read(path)
+        out[data["faction"]["slug"]] = list(data.get("light_units", []))
+    return out
