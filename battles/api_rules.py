@@ -1,5 +1,62 @@
-"""Rules API: exact odds (django-ninja router)."""
+"""Rules API: exact odds (django-ninja router mounted at ``/api/rules``).
 
-from ninja import Router
+Thin handler: the engine (``battles.rules.odds``) does the work; any ``RulesError``
+(unknown weapon, out of range, bad screen) becomes a 400 in ``campaign/api.py``.
+"""
+
+from __future__ import annotations
+
+from django.http import HttpRequest
+from ninja import Query, Router, Schema
+
+from battles.rules.errors import RulesError
+from battles.rules.odds import odds
 
 router = Router(tags=["rules"])
+
+
+class OddsQuery(Schema):
+    weapon: str
+    range: float
+    screen: int = 0
+    target: str | None = None
+    power_points: int | None = None
+    count: int = 1
+
+
+class OddsPoint(Schema):
+    value: int
+    p: str
+    p_float: float
+
+
+class OddsOut(Schema):
+    weapon: str
+    range: float
+    screen: int
+    target: str
+    dice: int
+    value_kind: str
+    mean: str
+    mean_float: float
+    distribution: list[OddsPoint]
+    tail: str
+    tail_float: float
+
+
+@router.get("/odds", response=OddsOut, summary="Exact odds of one volley")
+def rules_odds(request: HttpRequest, q: Query[OddsQuery]) -> dict[str, object]:
+    """Exact distribution of damage (or hits, systems, kills) of ``weapon`` at ``range`` mu
+    against screen level ``screen`` (rules/ft-incursion.md §7–§10). Probabilities are
+    fractions as strings (``"4/5"``) with float companions; ``tail`` is the exact probability
+    beyond the last listed value (see ``battles/rules/odds.py``)."""
+    if not 1 <= q.count <= 100:
+        raise RulesError(f"count must be 1–100, got {q.count}")
+    return odds(
+        q.weapon,
+        range_mu=q.range,
+        screen=q.screen,
+        target=q.target,
+        power_points=q.power_points,
+        count=q.count,
+    ).as_dict()

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from .errors import RulesError
+from .errors import MagazineDestroyed, RulesError
 
 __all__ = [
     "ARCS",
@@ -411,6 +411,47 @@ class ShipState:
     def blips(self) -> int:
         """§5: one blip per started 50 mass."""
         return math.ceil(self.mass / 50)
+
+    # ---- firing ----
+
+    def ready_weapon(self, system_id: str) -> SystemState:
+        """The weapon system ``system_id`` if it may fire now.
+
+        Raises :class:`RulesError` when the ship is out of action, the system is missing,
+        not a weapon, damaged/destroyed or expended (a destroyed system never fires, §11),
+        and :class:`MagazineDestroyed` when its linked magazine is not working or empty (§8).
+        """
+        system = self.systems.get(system_id)
+        if system is None or system.kind != "weapon":
+            raise RulesError(f"{self.ship_id}: no weapon system {system_id!r} (§8)")
+        if self.out_of_action:
+            raise RulesError(f"{self.ship_id} is out of action; {system_id} cannot fire")
+        if not system.working:
+            raise RulesError(
+                f"{self.ship_id}: {system_id} ({system.weapon}) is {system.status}; it cannot "
+                "fire (§11)"
+            )
+        if system.ammo is not None and system.ammo <= 0:
+            raise RulesError(f"{self.ship_id}: {system_id} ({system.weapon}) is expended (§8)")
+        if system.magazine is not None:
+            mag = self.systems.get(system.magazine)
+            if mag is None or not mag.working or (mag.ammo is not None and mag.ammo <= 0):
+                state = "empty" if mag is not None and mag.working else "destroyed"
+                raise MagazineDestroyed(
+                    f"{self.ship_id}: {system_id} ({system.weapon}) cannot fire, magazine "
+                    f"{system.magazine} is {state} (§8)"
+                )
+        return system
+
+    def expend(self, system_id: str) -> None:
+        """Spend one round of ``system_id`` (its own ammo, or its magazine's) after firing."""
+        system = self.ready_weapon(system_id)
+        if system.ammo is not None:
+            system.ammo -= 1
+        if system.magazine is not None:
+            mag = self.systems[system.magazine]
+            if mag.ammo is not None:
+                mag.ammo -= 1
 
     # ---- notation ----
 

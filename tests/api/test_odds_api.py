@@ -1,0 +1,63 @@
+"""GET /api/rules/odds and ``manage.py odds`` (DESIGN.md §6)."""
+
+import json
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+
+
+@pytest.mark.django_db
+def test_beam_die_means_over_the_api(client):
+    for screen, mean in enumerate(["4/5", "3/5", "2/5", "1/5"]):
+        r = client.get("/api/rules/odds", {"weapon": "beam-3", "range": 10, "screen": screen})
+        assert r.status_code == 200, r.content
+        body = r.json()
+        assert body["mean"] == mean
+        assert body["mean_float"] == pytest.approx(float(eval(mean)))  # noqa: S307
+        assert body["weapon"] == "beam-3" and body["screen"] == screen
+        assert body["distribution"][0]["value"] == 0
+
+
+@pytest.mark.django_db
+def test_distribution_is_exact_fractions(client):
+    body = client.get("/api/rules/odds", {"weapon": "plasma-torpedo", "range": 5}).json()
+    # 3+ to hit then 1d6: P(0) = 1/3, P(k) = 2/3 × 1/6 = 1/9 for k = 1..6.
+    assert [(d["value"], d["p"]) for d in body["distribution"]] == [
+        (0, "1/3"),
+        *[(k, "1/9") for k in range(1, 7)],
+    ]
+    assert body["tail"] == "0"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("params", "fragment"),
+    [
+        ({"weapon": "death-ray", "range": 5}, "unknown weapon"),
+        ({"weapon": "beam-2", "range": 30}, "beyond its last band"),
+        ({"weapon": "beam-2", "range": 5, "screen": 4}, "screen level"),
+        ({"weapon": "pd", "range": 3, "target": "ship"}, "light units"),
+    ],
+)
+def test_bad_input_is_400_with_the_message(client, params, fragment):
+    r = client.get("/api/rules/odds", params)
+    assert r.status_code == 400
+    assert fragment in r.json()["detail"]
+
+
+@pytest.mark.django_db
+def test_missing_weapon_is_a_validation_error(client):
+    assert client.get("/api/rules/odds", {"range": 5}).status_code in (400, 422)
+
+
+def test_odds_command_prints_the_same_json(client):
+    out = StringIO()
+    call_command("odds", "--weapon", "beam-2", "--range", "12", "--screen", "1", stdout=out)
+    body = json.loads(out.getvalue())
+    assert body["mean"] == "6/5" and body["screen"] == 1
+
+
+def test_odds_command_reports_errors():
+    with pytest.raises(CommandError, match="beyond its last band"):
+        call_command("odds", "--weapon", "lance", "--range", "10", stdout=StringIO())
