@@ -1,5 +1,144 @@
-"""Battles and rules API (django-ninja router)."""
+"""Battles API (django-ninja router mounted at ``/api/``): battle reads.
 
-from ninja import Router
+Scoping goes through ``campaign.access``: draft battles are for organisers; in a concluded
+battle, a side's fleet and the participants from fleets the user may not see (hidden fleets
+of other factions) are left out, exactly as ``/api/fleets`` leaves those fleets out.
+"""
+
+from __future__ import annotations
+
+from django.db.models import Prefetch, QuerySet
+from django.http import HttpRequest
+from django.shortcuts import get_object_or_404
+from ninja import Router, Schema
+
+from campaign import access
+
+from .models import Battle, BattleSide, Participant
 
 router = Router(tags=["battles"])
+
+
+class BattleSideOut(Schema):
+    faction: str
+    fleet: str | None
+    is_winner: bool
+
+    @staticmethod
+    def resolve_faction(obj: BattleSide) -> str:
+        return obj.faction.slug
+
+    @staticmethod
+    def resolve_fleet(obj: BattleSide) -> str | None:
+        return obj.fleet.slug if obj.fleet_id in obj.visible_fleet_ids else None
+
+
+class BattleOut(Schema):
+    id: int
+    name: str
+    slug: str
+    campaign: str
+    location: str
+    campaign_turn: int | None
+    game_turns: int | None
+    status: str
+    winner: str | None
+    sides: list[BattleSideOut]
+
+    @staticmethod
+    def resolve_campaign(obj: Battle) -> str:
+        return obj.campaign.slug
+
+    @staticmethod
+    def resolve_winner(obj: Battle) -> str | None:
+        return obj.winner.slug if obj.winner_id else None
+
+
+class ParticipantOut(Schema):
+    """A ship or light-unit group on one side and what the battle did to it (boxes, crew
+    factors, system ids, craft)."""
+
+    ship_id: int | None
+    light_units_id: int | None
+    name: str
+    fate: str
+    hull_lost: int
+    armour_lost: int
+    crew_lost: int
+    systems_lost: list[str]
+    craft_lost: int
+    notes: str
+
+    @staticmethod
+    def resolve_name(obj: Participant) -> str:
+        if obj.ship_id:
+            ship = obj.ship
+            return f"{ship.name} ({ship.ship_class.name})" if ship.name else ship.ship_class.name
+        return obj.light_units.name
+
+
+def _fleet_id(p: Participant) -> int | None:
+    """The fleet a participant belongs to (None for station/colony light units)."""
+    return p.ship.fleet_id if p.ship_id else p.light_units.fleet_id
+
+
+class BattleSideDetailOut(BattleSideOut):
+    primary_objective: str
+    secondary_objectives: str
+    analysis: str
+    participants: list[ParticipantOut]
+
+    @staticmethod
+    def resolve_participants(obj: BattleSide) -> list[Participant]:
+        visible = obj.visible_fleet_ids
+        return [p for p in obj.participants.all() if _fleet_id(p) in visible | {None}]
+
+
+class BattleDetailOut(BattleOut):
+    date: str | None
+    scenario: str
+    outcome: str
+    narrative: str
+    analysis: str
+    sides: list[BattleSideDetailOut]
+
+    @staticmethod
+    def resolve_date(obj: Battle) -> str | None:
+        return obj.date.isoformat() if obj.date else None
+
+
+def _battles(request: HttpRequest, *, detail: bool) -> QuerySet[Battle]:
+    """Battles the user may see: all for organisers, concluded ones for everyone else."""
+    qs = Battle.objects.select_related("campaign", "winner")
+    sides = BattleSide.objects.select_related("faction", "fleet")
+    if detail:
+        participants = Participant.objects.select_related(
+            "ship__ship_class", "light_units"
+        ).order_by("pk")
+        sides = sides.prefetch_related(Prefetch("participants", queryset=participants))
+    qs = qs.prefetch_related(Prefetch("sides", queryset=sides))
+    if not access.is_organiser(request.user):
+        qs = qs.filter(status=Battle.Status.CONCLUDED)
+    return qs
+
+
+def _scope_sides(request: HttpRequest, battles: list[Battle]) -> list[Battle]:
+    """Mark every side with the fleet ids the user may see (one query for all)."""
+    visible = set(access.visible_fleets(request.user).values_list("pk", flat=True))
+    for battle in battles:
+        for side in battle.sides.all():
+            side.visible_fleet_ids = visible
+    return battles
+
+
+@router.get("/battles", response=list[BattleOut])
+def battle_list(request: HttpRequest):
+    """Battles the user may see, with their sides and winner."""
+    return _scope_sides(request, list(_battles(request, detail=False)))
+
+
+@router.get("/battles/{battle_id}", response=BattleDetailOut)
+def battle_detail(request: HttpRequest, battle_id: int):
+    """A battle with objectives, participants and their fate, narrative and analyses."""
+    battle = get_object_or_404(_battles(request, detail=True), pk=battle_id)
+    return _scope_sides(request, [battle])[0]

@@ -1,5 +1,234 @@
-"""Factions, fleets and ships API (django-ninja router)."""
+"""Factions, fleets and ships API (django-ninja router mounted at ``/api/``).
 
-from ninja import Router
+Reads go through ``campaign.access`` (a hidden fleet and its ships are 404 for other
+factions' players and the public); the fleet-list import is for organisers only. Handlers
+are thin: look up, scope, call a service, serialise.
+"""
+
+from __future__ import annotations
+
+from django.db.models import Count, Prefetch
+from django.http import HttpRequest
+from django.shortcuts import get_object_or_404
+from ninja import Router, Schema
+from ninja.security import django_auth
+
+from campaign import access
+
+from .fleetlists import FleetListError
+from .models import Faction, Fleet, LightUnitGroup, Ship
+from .services import FleetImportError, fleet_import
 
 router = Router(tags=["factions"])
+
+
+class TerritoryOut(Schema):
+    name: str
+    slug: str
+    kind: str
+    population: str
+    defences: str
+    has_shipyard: bool
+    description: str
+
+
+class FactionOut(Schema):
+    name: str
+    slug: str
+    description: str
+
+
+class FleetSummaryOut(Schema):
+    name: str
+    slug: str
+    faction: str
+    admiral: str
+    hidden: bool
+    ship_count: int
+
+    @staticmethod
+    def resolve_faction(obj: Fleet) -> str:
+        return obj.faction.slug
+
+
+class FactionDetailOut(FactionOut):
+    population: str
+    capital: str
+    economy: str
+    army_size: str
+    government: str
+    ruler: str
+    political_blocs: str
+    territories: list[TerritoryOut]
+    fleets: list[FleetSummaryOut]
+
+    @staticmethod
+    def resolve_fleets(obj: Faction) -> list[Fleet]:
+        return obj.visible_fleets  # set by the handler: scoped to the user
+
+
+class ShipClassOut(Schema):
+    id: int
+    name: str
+    type_word: str
+    mass: int
+    hull_boxes: int
+    armour: int
+    thrust: int
+    points: int | None
+    provisional: bool
+
+
+class LightUnitOut(Schema):
+    id: int
+    name: str
+    kind: str
+    unit_type: str
+    carrier_id: int | None
+    location: str
+    size: int
+    strength: int
+
+
+class ShipOut(Schema):
+    """A ship and its damage state (boxes and crew factors lost, system ids lost)."""
+
+    id: int
+    name: str
+    ship_class: ShipClassOut
+    squadron: str | None
+    captain: str
+    status: str
+    hull_lost: int
+    hull_left: int
+    armour_lost: int
+    crew_lost: int
+    systems_lost: list[str]
+
+    @staticmethod
+    def resolve_squadron(obj: Ship) -> str | None:
+        return obj.squadron.name if obj.squadron_id else None
+
+
+class ShipDetailOut(ShipOut):
+    fleet: str
+    faction: str
+    light_units: list[LightUnitOut]
+
+    @staticmethod
+    def resolve_fleet(obj: Ship) -> str:
+        return obj.fleet.slug
+
+    @staticmethod
+    def resolve_faction(obj: Ship) -> str:
+        return obj.fleet.faction.slug
+
+
+class SquadronOut(Schema):
+    id: int
+    name: str
+    commander: str
+
+
+class FleetDetailOut(FleetSummaryOut):
+    description: str
+    squadrons: list[SquadronOut]
+    ships: list[ShipOut]
+    light_units: list[LightUnitOut]
+
+
+class FleetImportIn(Schema):
+    faction: str
+    name: str
+    text: str
+    admiral: str = ""
+    hidden: bool = False
+
+
+class ErrorOut(Schema):
+    detail: str
+    errors: list[str] = []
+
+
+def _fleets(request: HttpRequest):
+    """Fleets the requesting user may see, with their faction and ship count."""
+    return (
+        access.visible_fleets(request.user)
+        .select_related("faction")
+        .annotate(ship_count=Count("ships"))
+    )
+
+
+@router.get("/factions", response=list[FactionOut])
+def faction_list(request: HttpRequest):
+    """Every faction (profiles are public)."""
+    return Faction.objects.all()
+
+
+@router.get("/factions/{slug}", response=FactionDetailOut)
+def faction_detail(request: HttpRequest, slug: str):
+    """A faction's profile, territories and the fleets the user may see."""
+    faction = get_object_or_404(Faction.objects.prefetch_related("territories"), slug=slug)
+    faction.visible_fleets = list(_fleets(request).filter(faction=faction))
+    return faction
+
+
+@router.get("/fleets", response=list[FleetSummaryOut])
+def fleet_list(request: HttpRequest):
+    """Fleets the user may see (hidden ones only for their faction and organisers)."""
+    return _fleets(request)
+
+
+@router.get("/fleets/{slug}", response=FleetDetailOut)
+def fleet_detail(request: HttpRequest, slug: str):
+    """A fleet with its squadrons, ships (class and damage state) and light units."""
+    ships = Ship.objects.select_related("ship_class", "squadron")
+    fleet = get_object_or_404(
+        _fleets(request).prefetch_related(
+            "squadrons", Prefetch("ships", queryset=ships), "light_units"
+        ),
+        slug=slug,
+    )
+    return fleet
+
+
+@router.get("/ships/{ship_id}", response=ShipDetailOut)
+def ship_detail(request: HttpRequest, ship_id: int):
+    """One ship the user may see, with the light units it carries."""
+    return get_object_or_404(
+        access.visible_ships(request.user)
+        .select_related("ship_class", "squadron", "fleet__faction")
+        .prefetch_related(Prefetch("light_units", LightUnitGroup.objects.all())),
+        pk=ship_id,
+    )
+
+
+@router.post(
+    "/fleets/import",
+    response={201: FleetDetailOut, 400: ErrorOut, 403: ErrorOut, 404: ErrorOut},
+    auth=django_auth,
+)
+def fleet_import_view(request: HttpRequest, payload: FleetImportIn):
+    """Create a fleet from a text fleet list (organisers only).
+
+    400 lists every line error (``line 7: unknown ship class "Sa'arr" (did you mean
+    "Sa'ar"?)``); nothing is written then.
+    """
+    if not access.is_organiser(request.user):
+        return 403, {"detail": "only organisers may import fleets"}
+    faction = Faction.objects.filter(slug=payload.faction).first()
+    if faction is None:
+        return 404, {"detail": f'unknown faction "{payload.faction}"'}
+    try:
+        fleet = fleet_import(
+            faction=faction,
+            text=payload.text,
+            fleet_name=payload.name,
+            admiral=payload.admiral,
+            hidden=payload.hidden,
+        )
+    except FleetListError as exc:
+        return 400, {"detail": "invalid fleet list", "errors": [str(e) for e in exc.errors]}
+    except FleetImportError as exc:
+        return 400, {"detail": str(exc)}
+    return 201, fleet_detail(request, fleet.slug)

@@ -1,0 +1,116 @@
+"""Services of the factions app: writes that span several models (STYLE.md, HackSoft style).
+
+``fleet_import`` turns a text fleet list (``factions/fleetlists.py``) into a Fleet, its Ships
+and LightUnitGroups, in one transaction.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from django.db import transaction
+from django.utils.text import slugify
+
+from .fleetlists import SQUADRON_SIZE, FleetList, LightUnitEntry, fleet_list_parse
+from .models import Faction, Fleet, LightUnitGroup, Ship, ShipClass
+
+
+class FleetImportError(ValueError):
+    """A fleet that cannot be created for a reason other than its list (name, slug)."""
+
+
+_KIND_LABELS = {
+    "fighter": "fighters",
+    "heavy-fighter": "heavy fighters",
+    "long-range-fighter": "long-range fighters",
+    "interceptor": "interceptors",
+    "drone": "drones",
+    "gunboat": "gunboats",
+}
+
+
+def _light_unit_label(entry: LightUnitEntry) -> str:
+    """Base name of a group: its type ("Mijna"), a battery's weapon, or its kind."""
+    if entry.kind == "battery":
+        return f"Class-{entry.unit_type.removeprefix('beam-')} beam battery"
+    return entry.unit_type or _KIND_LABELS[entry.kind]
+
+
+def _light_unit_names(fleet_list: FleetList) -> dict[str, list[str]]:
+    """Names for every group of the list, per base name: "Mijna 1", "Mijna 2"… when the
+    fleet has several groups of one type, the bare name when it has one."""
+    totals: Counter[str] = Counter()
+    for ship in fleet_list.ships:
+        for lu in ship.light_units:
+            totals[_light_unit_label(lu)] += lu.count * ship.count
+    for lu in fleet_list.light_units:
+        totals[_light_unit_label(lu)] += lu.count
+    return {
+        label: [label] if n == 1 else [f"{label} {i}" for i in range(1, n + 1)]
+        for label, n in totals.items()
+    }
+
+
+def fleet_import(
+    *,
+    faction: Faction,
+    text: str,
+    fleet_name: str,
+    admiral: str = "",
+    hidden: bool = False,
+) -> Fleet:
+    """Create a fleet of ``faction`` from a text fleet list and return it.
+
+    ``text`` uses the seed's notation (``factions/fleetlists.py``); class names are matched
+    against ``faction``'s ship classes. Creates one ``Ship`` per hull (unnamed, undamaged),
+    one ``LightUnitGroup`` of ``SQUADRON_SIZE`` craft per squadron (attached to its carrier,
+    or based at the heading's place) and one per battery. The fleet's slug is
+    ``slugify(fleet_name)``.
+
+    Raises ``FleetListError`` (every line error) or :class:`FleetImportError` (empty name,
+    slug already used); nothing is written in either case.
+    """
+    name = fleet_name.strip()
+    slug = slugify(name)
+    if not slug:
+        raise FleetImportError("the fleet needs a name")
+    classes = {c.name: c for c in ShipClass.objects.filter(faction=faction)}
+    fleet_list = fleet_list_parse(text, class_names=classes)
+    with transaction.atomic():
+        if Fleet.objects.filter(slug=slug).exists():
+            raise FleetImportError(f'a fleet with the slug "{slug}" already exists')
+        fleet = Fleet.objects.create(
+            faction=faction, name=name, slug=slug, admiral=admiral, hidden=hidden
+        )
+        hulls = [
+            (entry, Ship(ship_class=classes[entry.class_name], fleet=fleet))
+            for entry in fleet_list.ships
+            for _ in range(entry.count)
+        ]
+        Ship.objects.bulk_create([ship for _, ship in hulls])
+        names = {label: iter(ns) for label, ns in _light_unit_names(fleet_list).items()}
+
+        def group(entry: LightUnitEntry, **where: object) -> LightUnitGroup:
+            size = 1 if entry.kind == "battery" else SQUADRON_SIZE
+            return LightUnitGroup(
+                name=next(names[_light_unit_label(entry)]),
+                kind=entry.kind,
+                unit_type=entry.unit_type,
+                faction=faction,
+                fleet=fleet,
+                size=size,
+                strength=size,
+                **where,
+            )
+
+        groups = [
+            group(lu, carrier=ship)
+            for entry, ship in hulls
+            for lu in entry.light_units
+            for _ in range(lu.count)
+        ]
+        groups += [
+            group(lu, location=lu.section) for lu in fleet_list.light_units for _ in range(lu.count)
+        ]
+        LightUnitGroup.objects.bulk_create(groups)
+    return fleet
