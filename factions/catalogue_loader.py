@@ -14,8 +14,10 @@ from typing import Any
 
 from django.db import transaction
 from django.utils.text import slugify
+from pydantic import ValidationError
 
-from factions.designs import DesignInvalid, design_validate
+from factions.construction import UnknownSystem, squadron_points
+from factions.designs import DesignInvalid, LightUnit, design_validate
 from factions.models import Faction, ShipClass
 
 CATALOGUE_DIR = Path(__file__).resolve().parent / "catalogue"
@@ -55,6 +57,17 @@ def catalogue_read(path: Path) -> dict[str, Any]:
         if design.name in names:
             problems.append(f"classes[{i}].name: duplicate class '{design.name}'")
         names.add(design.name)
+    for i, unit in enumerate(data.get("light_units", [])):
+        try:
+            lu = LightUnit.model_validate(unit)
+            squadron_points(lu.unit, size=lu.size, variant=lu.variant)
+        except ValidationError as exc:
+            problems += [
+                f"light_units[{i}].{'.'.join(str(x) for x in e['loc'])}: {e['msg']}"
+                for e in exc.errors()
+            ]
+        except UnknownSystem as exc:
+            problems.append(f"light_units[{i}].variant: {exc}")
     if problems:
         raise CatalogueError(f"{path.name}: " + "; ".join(problems))
     return data

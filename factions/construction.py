@@ -105,8 +105,10 @@ WEAPONS: dict[str, WeaponSpec] = {
                    _stepped((6, 2)), reading=True),
         WeaponSpec("pulser", "short 6d6/12, medium 2d6/24, long 1d6/36", "FB2 Phalon pulser",
                    _stepped((1, 2), (3, 3), (6, 4)), points_per_mass=5),
-        WeaponSpec("plasma-bolt", "class c: to-hit 3+/4+/5+ by 12 mu band to 36, c d6 "
-                   "semi-piercing, no screens", "FB2 Phalon plasma bolt launcher",
+        # Plasma bolt: engine reading = a plasma torpedo without magazine (to-hit bands, 1d6
+        # semi-piercing); the class only sets the mount's mass (FB2 launcher classes).
+        WeaponSpec("plasma-bolt", "plasma-torpedo to-hit bands, 1d6 semi-piercing, no magazine",
+                   "FB2 Phalon plasma bolt launcher",
                    _per_class(3, 1), max_arcs=3, classed=True, reading=True),
         WeaponSpec("plasma-torpedo", "to-hit 3+…6 to 24 mu, 1d6 semi-piercing",
                    "FB1 pulse torpedo", _linear(4, 1), max_arcs=3, needs_magazine=True),
@@ -129,16 +131,17 @@ WEAPONS: dict[str, WeaponSpec] = {
                    needs_magazine=True),
         WeaponSpec("missile-salvo", "6d6 salvo to 36", "FB1 salvo missile launcher",
                    _stepped((6, 3)), needs_magazine=True),
-        # Grasers (G+): the seed names them "more effective than beams, the big classes
-        # costly" without a profile. Project reading: class c rolls (c+1) dice to 12 mu, one
-        # fewer per further 12 mu band, on the beam table with screens one level lower;
-        # priced as the Fleet Book graser of the same class.
-        WeaponSpec("graser-1", "0–12 2d6, 13–24 1d6; screens −1 level", "FB graser class 1",
-                   _stepped((3, 1), (6, 2)), reading=True),
-        WeaponSpec("graser-2", "0–12 3d6, 13–24 2d6, 25–36 1d6; screens −1 level",
-                   "FB graser class 2", _stepped((3, 4), (6, 6)), reading=True),
-        WeaponSpec("graser-3", "0–12 4d6, 13–24 3d6, 25–36 2d6, 37–48 1d6; screens −1 level",
-                   "FB graser class 3", _linear(8, 2), reading=True),
+        # Grasers (G+): named by the seed ("more effective than beams, the big classes
+        # costly") without a profile. Project reading shared with the engine
+        # (battles.rules.weapons): a graser has the dice of the beam of its class and ignores
+        # screens; priced as that beam at 4 points per mass instead of 3 (the Fleet Book's
+        # premium for high-intensity grasers).
+        WeaponSpec("graser-1", "beam-1 dice, screens ignored", "FB1 class-3 beam, ×4/mass",
+                   _linear(4, 1), points_per_mass=4, reading=True),
+        WeaponSpec("graser-2", "beam-2 dice, screens ignored", "FB1 class-2 beam, ×4/mass",
+                   _stepped((3, 1), (6, 2)), points_per_mass=4, reading=True),
+        WeaponSpec("graser-3", "beam-3 dice, screens ignored", "FB1 class-1 beam, ×4/mass",
+                   _stepped((6, 1)), points_per_mass=4, reading=True),
     )
 }  # fmt: skip
 
@@ -192,7 +195,8 @@ UNIT_POINTS: dict[str, int] = {
     "long-range-fighter": 24,
     "drone": 12,
 }
-GUNBOAT_POINTS: dict[str, int] = {"heavy-transport": 72, "emp-launcher": 54}
+# Variants are the engine's ``gunboat-<variant>`` ids; only the seed's two have a price.
+GUNBOAT_POINTS: dict[str, int] = {"heavy-transport": 72, "emp": 54}
 FIGHTER_BAY_MASS = 9
 GUNBOAT_BAY_MASS = 18
 
@@ -201,7 +205,7 @@ def squadron_points(unit: str, *, size: int = 6, variant: str | None = None) -> 
     """Points of a light-unit squadron of ``size`` craft (pro rata of a squadron of 6).
 
     ``unit`` is a LightUnitGroup kind; gunboats need ``variant`` (``heavy-transport``,
-    ``emp-launcher``); a battery's ``variant`` is its weapon id, priced on an all-arc mount.
+    ``emp``); a battery's ``variant`` is its weapon id, priced on an all-arc mount.
     Raises :class:`UnknownSystem`.
     """
     if unit == "gunboat":

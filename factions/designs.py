@@ -84,14 +84,26 @@ class Power(_Strict):
 class SquadronSpec(_Strict):
     """A light-unit squadron carried in a bay (or listed in a catalogue's ``light_units``).
 
-    ``variant`` names a gunboat type (``heavy-transport``, ``emp-launcher`` — the Norwegian
-    gunboats of the seed) or a battery's weapon; ``size`` is the number of craft (6, §9).
+    ``variant`` names a gunboat type (``heavy-transport``, ``emp`` — the Norwegian gunboats
+    of the seed; the engine's id is ``gunboat-<variant>``) or a battery's weapon id;
+    ``size`` is the number of craft (6, §9).
     """
 
     name: str = Field(min_length=1, max_length=120)
     unit: UnitKind
     variant: str | None = None
     size: int = Field(default=6, ge=1, le=6)
+
+
+class LightUnit(SquadronSpec):
+    """A squadron or battery listed in a catalogue's ``light_units`` (not carried in a bay):
+    station fighters, colony batteries, gunboats based at a station. ``points`` as documented
+    (checked against :func:`factions.construction.squadron_points` by the tests)."""
+
+    points: int = Field(ge=0)
+    based_at: str | None = Field(default=None, max_length=200)
+    tech_cost: int = Field(default=0, ge=0)
+    rationale: str = Field(default="", max_length=400)
 
 
 class _SystemBase(_Strict):

@@ -81,7 +81,7 @@ def test_norge_fleet_has_escorts_the_line_ship_and_its_heavy_cruiser_escort():
         for s in classes["Steffen Konalson"]["systems"]
         if s["kind"] == "bay"
     }
-    assert variants == {"heavy-transport", "emp-launcher"}
+    assert variants == {"heavy-transport", "emp"}
 
 
 @pytest.mark.parametrize("doc", _designs())

@@ -1,0 +1,192 @@
+"""Fleet Book masses and points (D-24): rounding, each system's bill, the weapon table, fleets."""
+
+import pytest
+
+from battles.rules.weapons import get_weapon, weapon_ids
+from factions.construction import (
+    WEAPONS,
+    UnknownSystem,
+    crew_factors,
+    design_breakdown,
+    design_mass,
+    design_points,
+    embarked_points,
+    fleet_points,
+    round_half_up,
+    squadron_points,
+    weapon_mass,
+    weapon_points,
+    weapon_spec,
+)
+from factions.designs import Design, DesignInvalid
+
+ALL_ARCS = ["F", "FS", "AS", "A", "AP", "FP"]
+
+
+def phalon_protector() -> dict:
+    """Fleet Book 2's 24-mass Phalon protector (published at 89 points), written from scratch."""
+    return {
+        "name": "FB2 protector",
+        "faction": "phalon",
+        "mass": 24,
+        "thrust": 6,
+        "hull": {"boxes": 3, "rows": [1, 1, 1, 0]},
+        "armour": {"layers": [2]},
+        "fire_controls": 1,
+        "systems": [
+            {"id": "p", "kind": "weapon", "weapon": "pulser", "arcs": ["FP", "F", "FS"]},
+            {"id": "b", "kind": "weapon", "weapon": "plasma-bolt", "class": 1,
+             "arcs": ["FP", "F", "FS"]},
+            {"id": "v", "kind": "vapour-veil"},
+        ],
+    }  # fmt: skip
+
+
+def bill(doc) -> dict[str, tuple[int, int]]:
+    """The bill by field, on the shape alone (the mass total is not checked here)."""
+    lines = design_breakdown(Design.model_validate(doc))
+    return {line.field: (line.mass, line.points) for line in lines}
+
+
+def test_rounding_is_half_up_not_bankers():
+    assert round_half_up(5, 2) == 3  # Python's round(2.5) would give 2
+    assert round_half_up(7, 2) == 4
+    assert round_half_up(72, 10) == 7
+    assert round_half_up(0, 3) == 0
+
+
+@pytest.mark.parametrize(("mass", "crew"), [(1, 1), (10, 1), (20, 1), (21, 2), (132, 7)])
+def test_crew_factors_are_mass_over_20_rounded_up(mass, crew):
+    assert crew_factors(mass) == crew
+
+
+def test_fleet_book_protector_bill_line_by_line():
+    lines = bill(phalon_protector())
+    assert lines["mass"] == (0, 24)  # basic hull: 1 point per mass
+    assert lines["hull"] == (3, 6)  # 2 points per box on 4 rows
+    assert lines["armour.layers[0]"] == (2, 4)
+    assert lines["thrust"] == (7, 14)  # 5 % × 24 × 6 = 7.2 -> 7
+    assert lines["ftl"] == (2, 4)  # 10 % × 24 = 2.4 -> 2
+    assert lines["fire_controls"] == (1, 4)
+    assert lines["systems[0]"] == (3, 15)  # pulser, 3 arcs, 5 points per mass
+    assert lines["systems[1]"] == (5, 15)  # class-1 plasma bolt, 3 arcs
+    assert lines["systems[2]"] == (1, 3)  # vapour veil 5 %
+    assert design_mass(phalon_protector()) == 24
+    assert design_points(phalon_protector()) == 89
+
+
+def test_shell_layers_cost_more_the_deeper_the_layer():
+    doc = phalon_protector()
+    doc["armour"] = {"layers": [8, 4, 4]}
+    lines = bill(doc)
+    assert lines["armour.layers[0]"] == (8, 16)
+    assert lines["armour.layers[1]"] == (4, 16)
+    assert lines["armour.layers[2]"] == (4, 24)
+
+
+@pytest.mark.parametrize(
+    ("rows", "points"), [([3, 3, 3], 27), ([3, 2, 2, 2], 18), ([2, 2, 2, 2, 1], 14),
+                         ([2, 2, 2, 1, 1, 1], 9)]
+)  # fmt: skip
+def test_hull_points_per_box_depend_on_the_rows(rows, points):
+    doc = phalon_protector()
+    doc["hull"] = {"boxes": 9, "rows": rows}
+    lines = bill(doc)
+    assert lines["hull"] == (9, points)
+
+
+def test_screens_cost_five_percent_per_level_with_a_minimum_of_three():
+    doc = phalon_protector()
+    doc["screens"] = 1
+    assert bill(doc)["screens"] == (3, 9)
+    doc.update(mass=120, screens=2)
+    assert bill(doc)["screens"] == (12, 36)
+
+
+def test_beams_are_priced_by_their_incursion_dice_not_their_class_number():
+    # Incursion beam-1 rolls a Fleet Book class-3 beam's dice (3/2/1 to 36 mu).
+    assert [b.dice for b in get_weapon("beam-1").bands] == [3, 2, 1]
+    assert WEAPONS["beam-1"].fleet_book == "FB1 class-3 beam"
+    assert weapon_mass("beam-1", 1) == 4
+    assert weapon_mass("beam-1", 3) == 6
+    assert weapon_mass("beam-2", 3) == 1
+    assert weapon_mass("beam-2", 6) == 2
+    assert weapon_mass("beam-3", 6) == 1
+    assert weapon_points("beam-1", 6) > weapon_points("beam-2", 6) > weapon_points("beam-3", 6)
+
+
+def test_every_ship_weapon_of_the_engine_has_a_price():
+    light_unit_or_system = ("fighter-", "drone", "gunboat-", "pulser-", "pd", "adaf")
+    mountable = [w for w in weapon_ids() if not w.startswith(light_unit_or_system)]
+    assert "graser-1" in mountable and "plasma-bolt" in mountable
+    for weapon in mountable:
+        assert weapon_points(weapon, 1) > 0, weapon
+
+
+def test_grasers_cost_more_than_the_beam_with_the_same_dice():
+    for c in (1, 2, 3):
+        assert weapon_mass(f"graser-{c}", 3) == weapon_mass(f"beam-{c}", 3)
+        assert weapon_points(f"graser-{c}", 3) > weapon_points(f"beam-{c}", 3)
+        assert weapon_spec(f"graser-{c}").reading
+
+
+def test_kinetic_gun_ids_are_parsed_and_unknown_weapons_raise():
+    assert weapon_mass("kgun-1", 1) == 1
+    assert weapon_mass("kgun-3", 1) == 5
+    assert weapon_mass("kgun-hv-3", 2) == 7
+    with pytest.raises(UnknownSystem):
+        weapon_spec("kgun-9")
+    with pytest.raises(UnknownSystem):
+        weapon_spec("death-ray")
+
+
+def test_squadron_points():
+    assert squadron_points("fighter") == 18
+    assert squadron_points("fighter", size=3) == 9
+    assert squadron_points("heavy-fighter") == 36
+    assert squadron_points("long-range-fighter") == 24
+    assert squadron_points("gunboat", variant="heavy-transport") == 72
+    assert squadron_points("gunboat", variant="emp") == 54
+    assert squadron_points("battery", size=1, variant="beam-2") == 6
+    with pytest.raises(UnknownSystem):
+        squadron_points("gunboat", variant="pirate")
+    with pytest.raises(UnknownSystem):
+        squadron_points("battleship")
+
+
+def carrier() -> dict:
+    doc = phalon_protector()
+    doc.update(name="Carrier", mass=60, hull={"boxes": 12, "rows": [3, 3, 3, 3]}, thrust=4)
+    doc["systems"] = [
+        {"id": "bay-a", "kind": "bay", "squadron": {"name": "A", "unit": "fighter"}},
+        {"id": "bay-b", "kind": "bay", "squadron": {"name": "B", "unit": "heavy-fighter"}},
+        {"id": "tube", "kind": "launch-tube"},
+        {"id": "pd", "kind": "pd"},
+        {"id": "b", "kind": "weapon", "weapon": "beam-2", "arcs": ["FP", "F", "FS"]},
+    ]
+    # hull 12 + armour 6 + drive 12 + FTL 6 + FC 1 + bays 18 + tube 3 + PD 1 + beam 1 = 60
+    doc["armour"] = {"layers": [6]}
+    return doc
+
+
+def test_carrier_bays_and_embarked_squadrons():
+    lines = bill(carrier())
+    assert lines["systems[0]"] == (9, 27)
+    assert lines["systems[2]"] == (3, 9)
+    assert embarked_points(carrier()) == 18 + 36
+
+
+def test_fleet_points_add_ships_squadrons_and_light_units():
+    ships = [phalon_protector(), phalon_protector(), carrier()]
+    units = [{"unit": "fighter", "size": 6}, {"unit": "battery", "size": 1, "variant": "beam-2"}]
+    expected = 2 * 89 + design_points(carrier()) + 54 + 18 + 6
+    assert fleet_points(ships, units) == expected
+    assert fleet_points([]) == 0
+
+
+def test_pricing_an_invalid_document_raises_with_its_errors():
+    doc = phalon_protector()
+    doc["mass"] = 25
+    with pytest.raises(DesignInvalid) as info:
+        design_points(doc)
+    assert info.value.errors[0].field == "mass"
