@@ -1,0 +1,79 @@
+"""``python manage.py import_designs FILE --faction SLUG [--format …] [--dry-run]``.
+
+Reads ship designs (ftLibShip / ftShipBuilder JSON or our ``admiralty-design/1`` documents,
+see ``factions/imports.py``), prints one line per ship, what could not be mapped and what
+does not validate, then writes the ship classes in one transaction (nothing with
+``--dry-run``).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from factions.imports import FORMATS, ImportFormatError, designs_parse, designs_save
+from factions.models import Faction
+
+
+class Command(BaseCommand):
+    help = "Import ship designs (ftLibShip JSON or admiralty designs) into a faction."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("file", type=Path, help="JSON file to read")
+        parser.add_argument("--faction", required=True, help="slug of the receiving faction")
+        parser.add_argument("--format", choices=FORMATS, default="auto")
+        parser.add_argument("--dry-run", action="store_true", help="report only, write nothing")
+
+    def handle(self, *args: Any, **opts: Any) -> None:
+        path: Path = opts["file"]
+        try:
+            faction = Faction.objects.get(slug=opts["faction"])
+        except Faction.DoesNotExist as exc:
+            raise CommandError(f"no faction with slug '{opts['faction']}'") from exc
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise CommandError(f"{path}: {exc.strerror or exc}") from exc
+        except json.JSONDecodeError as exc:
+            raise CommandError(f"{path}: line {exc.lineno}: {exc.msg}") from exc
+        try:
+            result = designs_parse(data, faction=faction.slug, format=opts["format"])
+        except ImportFormatError as exc:
+            raise CommandError(f"{path}: {exc}") from exc
+
+        out = self.stdout
+        for design in result.designs:
+            name = design["name"]
+            points = design.get("points")
+            flag = " [provisional]" if design.get("provisional") else ""
+            out.write(
+                f"{name} — {design.get('type_word') or '?'}, mass {design['mass']}, "
+                f"points {points if points is not None else '—'}{flag}"
+            )
+            for u in result.unmapped:
+                if u.ship == name:
+                    out.write(f"    not mapped: {u.system} ({u.reason})")
+            for e in result.errors_for(name):
+                out.write(f"    does not validate: {e.field}: {e.message}")
+        kept = {d["name"] for d in result.designs}
+        for e in result.invalid:
+            if e.ship not in kept:
+                out.write(f"{e.ship}: rejected: {e.field}: {e.message}")
+        summary = (
+            f"{len(result.designs)} design(s) read ({result.format}), "
+            f"{len(result.unmapped)} system(s) not mapped, "
+            f"{len({e.ship for e in result.invalid})} design(s) with validation errors"
+        )
+        if opts["dry_run"]:
+            out.write(f"{summary}; dry run, nothing written")
+            return
+        try:
+            saved = designs_save(
+                faction=faction, result=result, allow_invalid=result.format == "ftlibship"
+            )
+        except ValueError as exc:
+            raise CommandError(f"{summary}; nothing written: {exc}") from exc
+        out.write(self.style.SUCCESS(f"{summary}; {len(saved)} ship class(es) written"))
