@@ -10,7 +10,7 @@ from __future__ import annotations
 from django.db.models import Count, Prefetch
 from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
-from ninja import Router, Schema
+from ninja import Router, Schema, Status
 from ninja.security import django_auth
 
 from campaign import access
@@ -159,6 +159,17 @@ def _fleets(request: HttpRequest):
     )
 
 
+def _fleet_detail(request: HttpRequest, slug: str) -> Fleet:
+    """A visible fleet with everything its detail shows, in a fixed number of queries."""
+    ships = Ship.objects.select_related("ship_class", "squadron")
+    return get_object_or_404(
+        _fleets(request).prefetch_related(
+            "squadrons", Prefetch("ships", queryset=ships), "light_units"
+        ),
+        slug=slug,
+    )
+
+
 @router.get("/factions", response=list[FactionOut])
 def faction_list(request: HttpRequest):
     """Every faction (profiles are public)."""
@@ -179,30 +190,7 @@ def fleet_list(request: HttpRequest):
     return _fleets(request)
 
 
-@router.get("/fleets/{slug}", response=FleetDetailOut)
-def fleet_detail(request: HttpRequest, slug: str):
-    """A fleet with its squadrons, ships (class and damage state) and light units."""
-    ships = Ship.objects.select_related("ship_class", "squadron")
-    fleet = get_object_or_404(
-        _fleets(request).prefetch_related(
-            "squadrons", Prefetch("ships", queryset=ships), "light_units"
-        ),
-        slug=slug,
-    )
-    return fleet
-
-
-@router.get("/ships/{ship_id}", response=ShipDetailOut)
-def ship_detail(request: HttpRequest, ship_id: int):
-    """One ship the user may see, with the light units it carries."""
-    return get_object_or_404(
-        access.visible_ships(request.user)
-        .select_related("ship_class", "squadron", "fleet__faction")
-        .prefetch_related(Prefetch("light_units", LightUnitGroup.objects.all())),
-        pk=ship_id,
-    )
-
-
+# Registered before /fleets/{slug}, whose pattern would otherwise take this path.
 @router.post(
     "/fleets/import",
     response={201: FleetDetailOut, 400: ErrorOut, 403: ErrorOut, 404: ErrorOut},
@@ -215,10 +203,10 @@ def fleet_import_view(request: HttpRequest, payload: FleetImportIn):
     "Sa'ar"?)``); nothing is written then.
     """
     if not access.is_organiser(request.user):
-        return 403, {"detail": "only organisers may import fleets"}
+        return Status(403, {"detail": "only organisers may import fleets"})
     faction = Faction.objects.filter(slug=payload.faction).first()
     if faction is None:
-        return 404, {"detail": f'unknown faction "{payload.faction}"'}
+        return Status(404, {"detail": f'unknown faction "{payload.faction}"'})
     try:
         fleet = fleet_import(
             faction=faction,
@@ -228,7 +216,24 @@ def fleet_import_view(request: HttpRequest, payload: FleetImportIn):
             hidden=payload.hidden,
         )
     except FleetListError as exc:
-        return 400, {"detail": "invalid fleet list", "errors": [str(e) for e in exc.errors]}
+        return Status(400, {"detail": "invalid fleet list", "errors": [str(e) for e in exc.errors]})
     except FleetImportError as exc:
-        return 400, {"detail": str(exc)}
-    return 201, fleet_detail(request, fleet.slug)
+        return Status(400, {"detail": str(exc)})
+    return Status(201, _fleet_detail(request, fleet.slug))
+
+
+@router.get("/fleets/{slug}", response=FleetDetailOut)
+def fleet_detail(request: HttpRequest, slug: str):
+    """A fleet with its squadrons, ships (class and damage state) and light units."""
+    return _fleet_detail(request, slug)
+
+
+@router.get("/ships/{ship_id}", response=ShipDetailOut)
+def ship_detail(request: HttpRequest, ship_id: int):
+    """One ship the user may see, with the light units it carries."""
+    return get_object_or_404(
+        access.visible_ships(request.user)
+        .select_related("ship_class", "squadron", "fleet__faction")
+        .prefetch_related(Prefetch("light_units", LightUnitGroup.objects.all())),
+        pk=ship_id,
+    )

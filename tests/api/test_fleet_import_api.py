@@ -1,0 +1,205 @@
+"""Fleet-list import: the service, ``manage.py import_fleet`` and ``POST /api/fleets/import``.
+
+On any error nothing is written: the tests compare row counts before and after.
+"""
+
+import json
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.test import Client
+
+from factions.fleetlists import FleetListError
+from factions.models import Fleet, LightUnitGroup, Ship, ShipClass
+from factions.services import FleetImportError, fleet_import
+
+GANESHA_PART = """Composition de la flotte :
+- 1 porte-nef lourd classe Kajna
+3
+escadrilles de chasseurs Mijna
+1
+escadrille de chasseurs à long rayon d'action Najna
+- 2 porte-nefs légers classe Brima
+1
+escadrille d'intercepteurs Avna
+- 2 destroyers classe Mahida
+Les deux colonies G+ fournissent :
+- 2 Faisceau classe 2
+"""
+
+# Line 7 misspells a class.
+BAD_LIST = """# 5th fleet
+3 corvettes classe Sa'ar
+2 frégates classe Ra'am
+2 destroyers classe Tzayad
+
+1 croiseur lourd classe Yerushalayim-L
+3 corvettes classe Sa'arr
+0 croiseurs classe Barak
+"""
+
+
+@pytest.fixture(autouse=True)
+def fast_passwords(settings):
+    """The cast's users are created with a fast hasher (PBKDF2 costs seconds per test)."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+def make_classes(faction, specs):
+    for name, type_word, mass in specs:
+        ShipClass.objects.create(
+            faction=faction,
+            name=name,
+            slug=name.lower().replace("'", ""),
+            type_word=type_word,
+            mass=mass,
+            hull_boxes=mass // 3,
+        )
+
+
+@pytest.fixture
+def classes(cast):
+    from factions.models import Faction
+
+    make_classes(
+        cast.qatzrin,
+        [
+            ("Sa'ar", "corvette", 16),
+            ("Ra'am", "frégate", 24),
+            ("Tzayad", "destroyer", 36),
+            ("Yerushalayim-L", "croiseur lourd", 90),
+            ("Barak", "croiseur de bataille", 120),
+        ],
+    )
+    cast.g_plus = Faction.objects.create(name="Collectif G+", slug="collectif-g-plus")
+    make_classes(
+        cast.g_plus,
+        [("Kajna", "porte-nef lourd", 150), ("Brima", "porte-nef léger", 80)]
+        + [("Mahida", "destroyer", 40)],
+    )
+    return cast
+
+
+def counts():
+    return (Fleet.objects.count(), Ship.objects.count(), LightUnitGroup.objects.count())
+
+
+def test_import_creates_ships_and_squadrons_on_their_carriers(classes):
+    fleet = fleet_import(faction=classes.g_plus, text=GANESHA_PART, fleet_name="Ganesha force")
+    assert (fleet.slug, fleet.faction.slug) == ("ganesha-force", "collectif-g-plus")
+    assert sorted(fleet.ships.values_list("ship_class__name", flat=True)) == [
+        "Brima",
+        "Brima",
+        "Kajna",
+        "Mahida",
+        "Mahida",
+    ]
+    kajna = fleet.ships.get(ship_class__name="Kajna")
+    assert sorted(kajna.light_units.values_list("name", "kind")) == [
+        ("Mijna 1", "fighter"),
+        ("Mijna 2", "fighter"),
+        ("Mijna 3", "fighter"),
+        ("Najna", "long-range-fighter"),
+    ]
+    # one Avna squadron under a line of two Brima: each carrier carries one.
+    for brima in fleet.ships.filter(ship_class__name="Brima"):
+        assert [lu.unit_type for lu in brima.light_units.all()] == ["Avna"]
+    batteries = fleet.light_units.filter(kind="battery")
+    assert [(b.unit_type, b.carrier, b.location) for b in batteries] == [
+        ("beam-2", None, "Les deux colonies G+ fournissent")
+    ] * 2
+    assert {lu.size for lu in fleet.light_units.exclude(kind="battery")} == {6}
+
+
+def test_import_error_lists_every_line_and_writes_nothing(classes):
+    before = counts()
+    with pytest.raises(FleetListError) as info:
+        fleet_import(faction=classes.qatzrin, text=BAD_LIST, fleet_name="5th fleet")
+    assert [str(e) for e in info.value.errors] == [
+        'line 7: unknown ship class "Sa\'arr" (did you mean "Sa\'ar"?)',
+        'line 8: bad count "0" (a whole number from 1 to 100)',
+    ]
+    assert counts() == before
+
+
+def test_classes_of_another_faction_are_unknown(classes):
+    with pytest.raises(FleetListError, match='line 1: unknown ship class "Kajna"'):
+        fleet_import(faction=classes.qatzrin, text="1 porte-nef classe Kajna", fleet_name="X")
+
+
+def test_a_taken_fleet_slug_is_refused_and_nothing_written(classes):
+    fleet_import(faction=classes.qatzrin, text="3 corvettes classe Sa'ar", fleet_name="Patrol")
+    before = counts()
+    with pytest.raises(FleetImportError, match='"patrol" already exists'):
+        fleet_import(faction=classes.qatzrin, text="2 frégates classe Ra'am", fleet_name="patrol")
+    with pytest.raises(FleetImportError, match="needs a name"):
+        fleet_import(faction=classes.qatzrin, text="2 frégates classe Ra'am", fleet_name=" ")
+    assert counts() == before
+
+
+def test_import_fleet_command_creates_the_fleet(classes, tmp_path):
+    path = tmp_path / "patrol.txt"
+    path.write_text("3 corvettes classe Sa’ar\n1 croiseur de bataille classe Barak\n", "utf-8")
+    call_command("import_fleet", str(path), "--faction", "qatzrin", "--name", "Home guard")
+    fleet = Fleet.objects.get(slug="home-guard")
+    assert fleet.ships.count() == 4
+
+
+def test_import_fleet_command_reports_line_errors_and_writes_nothing(classes, tmp_path):
+    path = tmp_path / "bad.txt"
+    path.write_text(BAD_LIST, "utf-8")
+    before = counts()
+    with pytest.raises(CommandError, match=r"line 7: unknown ship class \"Sa'arr\""):
+        call_command("import_fleet", str(path), "--faction", "qatzrin")
+    with pytest.raises(CommandError, match='unknown faction "atlantis"'):
+        call_command("import_fleet", str(path), "--faction", "atlantis")
+    assert counts() == before
+
+
+def post(client, body):
+    return client.post("/api/fleets/import", json.dumps(body), content_type="application/json")
+
+
+def logged_in(user):
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_api_import_is_for_organisers(classes):
+    body = {"faction": "qatzrin", "name": "Raiders", "text": "3 corvettes classe Sa'ar"}
+    before = counts()
+    assert post(Client(), body).status_code == 401
+    for user in (classes.qatzrin_player, classes.chronicler, classes.outsider):
+        assert post(logged_in(user), body).status_code == 403
+    assert counts() == before
+    response = post(logged_in(classes.organiser), body)
+    assert response.status_code == 201
+    created = response.json()
+    assert (created["slug"], created["ship_count"]) == ("raiders", 3)
+    assert [s["ship_class"]["name"] for s in created["ships"]] == ["Sa'ar"] * 3
+
+
+def test_api_import_returns_the_line_errors_and_writes_nothing(classes):
+    before = counts()
+    response = post(
+        logged_in(classes.organiser), {"faction": "qatzrin", "name": "5th", "text": BAD_LIST}
+    )
+    assert response.status_code == 400
+    assert response.json()["errors"] == [
+        'line 7: unknown ship class "Sa\'arr" (did you mean "Sa\'ar"?)',
+        'line 8: bad count "0" (a whole number from 1 to 100)',
+    ]
+    empty = post(logged_in(classes.organiser), {"faction": "qatzrin", "name": "E", "text": ""})
+    assert empty.json()["errors"] == ["line 1: the fleet list has no ships"]
+    unknown = post(logged_in(classes.organiser), {"faction": "nope", "name": "E", "text": "x"})
+    assert unknown.status_code == 404
+    assert counts() == before
+
+
+def test_api_import_enforces_csrf_for_session_users(classes):
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(classes.organiser)
+    body = {"faction": "qatzrin", "name": "Raiders", "text": "3 corvettes classe Sa'ar"}
+    assert post(client, body).status_code == 403
+    assert not Fleet.objects.filter(slug="raiders").exists()
