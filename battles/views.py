@@ -24,14 +24,26 @@ from .models import Battle, BattleSide, Participant, Report
 logger = logging.getLogger(__name__)
 
 
-def report_fragment(request: HttpRequest, battle: Battle) -> SafeString | None:
-    """The report of ``battle`` rendered by the reports module, or None while it is absent."""
+def report_fragment(
+    request: HttpRequest, battle: Battle, *, visible_fleet_ids: set[int]
+) -> SafeString | None:
+    """The report of ``battle`` rendered by the reports module, or None while it is absent.
+
+    The name of a side's fleet is left out when the user may not see that fleet
+    (``campaign.access.visible_fleets``): a hidden fleet's ships may be named as
+    participants, but the page does not reveal the fleet they belong to.
+    """
     try:
         from battles.reports import report_context
     except ImportError:
         return None
+    context = report_context(battle)
+    for side in context.get("sides", []):
+        fleet = side.get("fleet")
+        if fleet is not None and fleet.pk not in visible_fleet_ids:
+            side["fleet"] = None
     try:
-        return render_to_string("reports/battle.html", report_context(battle), request=request)
+        return render_to_string("reports/battle.html", context, request=request)
     except TemplateDoesNotExist:
         logger.warning("reports/battle.html is missing; battle %s shown without report", battle)
         return None
@@ -66,7 +78,7 @@ def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
         .values_list("pk", flat=True)
     )
     pdf = battle.reports.filter(format=Report.Format.PDF).first()
-    report_html = report_fragment(request, battle)
+    report_html = report_fragment(request, battle, visible_fleet_ids=visible_fleet_ids)
     return render(
         request,
         "battles/battle_detail.html",

@@ -1,0 +1,78 @@
+"""Home and campaign pages: content, standings, language switch."""
+
+import pytest
+from django.urls import reverse
+
+from tests.e2e.world import build_world
+
+
+@pytest.fixture(autouse=True)
+def fast_passwords(settings):
+    # The cast creates five users per test; the default PBKDF2 would take seconds.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def world(cast):
+    return build_world(cast)
+
+
+def test_home_lists_campaigns_factions_and_recent_battles(client, world):
+    response = client.get(reverse("home"))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert reverse("campaign-detail", kwargs={"slug": "test-league"}) in html
+    assert reverse("faction-detail", kwargs={"slug": "qatzrin"}) in html
+    assert reverse("faction-detail", kwargs={"slug": "kongeriket-norge"}) in html
+    assert reverse("battle-detail", kwargs={"pk": world.battle.pk}) in html
+    assert "Bataille de Fjordheim" in html
+
+
+def test_home_with_an_empty_database_renders(client, db):
+    response = client.get(reverse("home"))
+    assert response.status_code == 200
+
+
+def test_campaign_page_shows_factions_battles_and_standings(client, world):
+    response = client.get(reverse("campaign-detail", kwargs={"slug": "test-league"}))
+    assert response.status_code == 200
+    standings = {
+        f.slug: (f.fought, f.won, f.lost, f.ships_lost) for f in response.context["standings"]
+    }
+    assert standings == {"qatzrin": (1, 1, 0, 0), "kongeriket-norge": (1, 0, 1, 1)}
+    assert [f.slug for f in response.context["standings"]] == ["qatzrin", "kongeriket-norge"]
+    html = response.content.decode()
+    assert reverse("battle-detail", kwargs={"pk": world.battle.pk}) in html
+
+
+def test_standings_ignore_draft_battles_and_count_draws_as_neither(client, world):
+    from battles.models import Battle, BattleSide
+
+    draft = Battle.objects.create(
+        campaign=world.cast.campaign, name="Draft", slug="draft", winner=world.cast.norge
+    )
+    BattleSide.objects.create(battle=draft, faction=world.cast.norge, is_winner=True)
+    draw = Battle.objects.create(
+        campaign=world.cast.campaign, name="Draw", slug="draw", status=Battle.Status.CONCLUDED
+    )
+    BattleSide.objects.create(battle=draw, faction=world.cast.norge)
+    BattleSide.objects.create(battle=draw, faction=world.cast.qatzrin)
+    response = client.get(reverse("campaign-detail", kwargs={"slug": "test-league"}))
+    standings = {f.slug: (f.fought, f.won, f.lost) for f in response.context["standings"]}
+    assert standings == {"qatzrin": (2, 1, 0), "kongeriket-norge": (2, 0, 1)}
+
+
+def test_campaign_page_of_unknown_slug_is_404(client, db):
+    assert client.get(reverse("campaign-detail", kwargs={"slug": "nope"})).status_code == 404
+
+
+def test_pages_are_french_by_default_and_switch_to_english(client, world):
+    html = client.get(reverse("home")).content.decode()
+    assert '<html lang="fr">' in html
+    assert 'action="/i18n/setlang/"' in html
+    response = client.post(
+        "/i18n/setlang/", {"language": "en", "next": reverse("home")}, follow=True
+    )
+    assert response.status_code == 200
+    assert '<html lang="en">' in response.content.decode()
+    assert "Recent battles" in response.content.decode()
