@@ -315,7 +315,7 @@ def odds(
     ``OutOfRange`` and ``RulesError`` exactly as ``fire`` does.
     """
     w = apply_options(get_weapon(weapon) if isinstance(weapon, str) else weapon, options)
-    target = target or default_target(w)
+    target = target or ("fighter" if as_pd else default_target(w))
     if target not in TARGET_KINDS:
         from .errors import RulesError
 

@@ -749,7 +749,7 @@ def fire(
     :class:`RulesError` for a target the family cannot engage.
     """
     w = apply_options(get_weapon(weapon) if isinstance(weapon, str) else weapon, options)
-    target = target or default_target(w)
+    target = target or ("fighter" if as_pd else default_target(w))
     if target not in TARGET_KINDS:
         raise RulesError(f"{w.id}: unknown target kind {target!r} ({', '.join(TARGET_KINDS)})")
     if not 0 <= screen <= 3:

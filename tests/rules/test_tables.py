@@ -1,0 +1,42 @@
+"""Exact values of every rule table (rules/ft-incursion.md §7, §10–§13)."""
+
+import pytest
+
+from battles.rules import tables as t
+
+
+def test_beam_table_per_die():
+    assert t.BEAM_TABLE == (
+        (0, 0, 0, 1, 1, 2),
+        (0, 0, 0, 0, 1, 2),
+        (0, 0, 0, 0, 1, 1),
+        (0, 0, 0, 0, 0, 1),
+    )
+    assert t.beam_hits(6, 0) == 2 and t.beam_hits(4, 1) == 0 and t.beam_hits(5, 3) == 0
+
+
+def test_pd_table_and_gunboat_modifier():
+    assert t.PD_TABLE == (0, 0, 0, 1, 1, 2)
+    assert t.PD_GUNBOAT_MODIFIER == -2
+    assert t.CLASS1_PD_THRESHOLD == 5
+
+
+def test_threshold_rows():
+    assert [t.threshold_for_row(r) for r in (1, 2, 3, 4, 5)] == [6, 5, 4, 4, 4]
+    with pytest.raises(ValueError):
+        t.threshold_for_row(0)
+
+
+def test_damage_control_and_boarding_thresholds():
+    assert t.DAMAGE_CONTROL_THRESHOLD == {1: 6, 2: 5, 3: 4}
+    assert t.BOARDING_THRESHOLD == {1: 6, 2: 5, 3: 4}
+    assert t.FUSILIER_BOARDING_THRESHOLD == {1: None, 2: 6, 3: 5}
+    assert (t.MARINES_REPEL_THRESHOLD, t.FUSILIER_MARINES_REPEL_THRESHOLD) == (4, 5)
+    assert t.crew_threshold(t.DAMAGE_CONTROL_THRESHOLD, 5) == 4  # 3 is the maximum
+    assert t.crew_threshold(t.DAMAGE_CONTROL_THRESHOLD, 0) is None
+    assert t.crew_threshold(t.FUSILIER_BOARDING_THRESHOLD, 1) is None
+
+
+def test_area_and_scattergun_tables():
+    assert t.AREA_PLASMA_TABLE == (0, 0, 0, 1, 1, 2)
+    assert t.SCATTERGUN_SHIP_TABLE == (0, 0, 0, 1, 1, 2)
