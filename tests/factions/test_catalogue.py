@@ -1,11 +1,18 @@
 """The ship-class catalogue: every design validates, prices as documented, loads idempotently."""
 
 import csv
+import json
 from pathlib import Path
 
 import pytest
 
-from factions.catalogue_loader import catalogue_files, catalogue_load, catalogue_read
+from factions.catalogue_loader import (
+    CatalogueError,
+    catalogue_files,
+    catalogue_light_units,
+    catalogue_load,
+    catalogue_read,
+)
 from factions.construction import design_points, squadron_points
 from factions.designs import design_validate
 from factions.models import Faction, ShipClass
@@ -157,3 +164,40 @@ def test_catalogue_load_twice_changes_nothing(cast):
     assert list(Faction.objects.order_by("pk").values()) == factions_before
     # the cast's factions were reused, not duplicated
     assert Faction.objects.filter(slug="kongeriket-norge").count() == 1
+
+
+@pytest.mark.django_db
+def test_a_bad_catalogue_file_is_named_and_leaves_the_database_as_it_was(tmp_path):
+    good = catalogue_files()[0]
+    (tmp_path / good.name).write_text(good.read_text(encoding="utf-8"), encoding="utf-8")
+    bad = json.loads(catalogue_files()[-1].read_text(encoding="utf-8"))
+    del bad["classes"][0]["systems"][0]["arcs"]
+    bad["classes"][1]["mass"] += 1
+    bad["light_units"] = [{"name": "X", "unit": "gunboat", "variant": "pirate", "points": 1}]
+    (tmp_path / "zz-bad.json").write_text(json.dumps(bad), encoding="utf-8")
+    with pytest.raises(CatalogueError) as info:
+        catalogue_load(directory=tmp_path)
+    message = str(info.value)
+    assert message.startswith("zz-bad.json: ")
+    assert "classes[0].systems[0].arcs" in message
+    assert "classes[1].mass" in message
+    assert "light_units[0].variant" in message
+    assert ShipClass.objects.count() == 0
+    assert Faction.objects.count() == 0
+
+
+def test_a_file_without_faction_is_rejected(tmp_path):
+    path = tmp_path / "x.json"
+    path.write_text('{"classes": []}', encoding="utf-8")
+    with pytest.raises(CatalogueError, match="x.json: faction"):
+        catalogue_read(path)
+    path.write_text("{not json", encoding="utf-8")
+    with pytest.raises(CatalogueError, match="x.json"):
+        catalogue_read(path)
+
+
+def test_catalogue_light_units_by_faction():
+    units = catalogue_light_units()
+    assert {u["name"] for u in units["phalon"]} == {"Nith", "Tuus"}
+    assert {u["unit"] for u in units["collectif-g-plus"]} == {"battery"}
+    assert {u["variant"] for u in units["kongeriket-norge"]} == {"heavy-transport", "emp"}
