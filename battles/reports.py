@@ -196,7 +196,7 @@ def report_context(battle: Battle, *, asset_prefix: str | None = None) -> dict[s
     ``Event`` log grouped by game turn: list of ``{"turn": n, "events": [Event…]}``, empty
     when nothing was logged) and ``asset_prefix``. Costs a fixed number of queries.
     """
-    from .models import Participant
+    from .models import BattleSide, Event, Participant
 
     if asset_prefix is None:
         asset_prefix = "/" + settings.STATIC_URL.strip("/") + "/"
@@ -207,9 +207,9 @@ def report_context(battle: Battle, *, asset_prefix: str | None = None) -> dict[s
     participants = Participant.objects.select_related("ship__ship_class", "light_units").order_by(
         "pk"
     )
-    sides_qs = battle.sides.select_related("faction", "fleet").prefetch_related(
-        Prefetch("participants", queryset=participants)
-    )
+    # A fresh queryset, not ``battle.sides``: the caller may have prefetched that already.
+    sides_qs = BattleSide.objects.filter(battle=battle).select_related("faction", "fleet")
+    sides_qs = sides_qs.prefetch_related(Prefetch("participants", queryset=participants))
     sides = []
     winner = battle.winner
     for side in sides_qs:
@@ -220,7 +220,8 @@ def report_context(battle: Battle, *, asset_prefix: str | None = None) -> dict[s
             {
                 "side": side,
                 "faction": side.faction,
-                "fleet": side.fleet,
+                # A hidden fleet is never named in a report (reports are published).
+                "fleet": side.fleet if side.fleet and not side.fleet.hidden else None,
                 "is_winner": side.is_winner or (winner is not None and winner == side.faction),
                 "primary_objective_html": md(side.primary_objective),
                 "secondary_objectives_html": md(side.secondary_objectives),
@@ -230,7 +231,7 @@ def report_context(battle: Battle, *, asset_prefix: str | None = None) -> dict[s
             }
         )
     turns: list[dict[str, Any]] = []
-    for event in battle.events.order_by("sequence"):
+    for event in Event.objects.filter(battle=battle).order_by("sequence"):
         if not turns or turns[-1]["turn"] != event.game_turn:
             turns.append({"turn": event.game_turn, "events": []})
         turns[-1]["events"].append(event)
