@@ -1,0 +1,395 @@
+"""Auto-resolve: simple, documented tactics so two fleets fight a battle with no human input.
+
+The tactics (each a small function below, all deterministic given the state):
+
+- **Deployment** (§1): side A along y = 0 heading 0 (+y), side B 72 mu away along y = 72
+  heading 3, ships 8 mu apart in fleet order, starting speed 8 mu.
+- **Movement** (§3): each ship steers at the nearest enemy ship, turning as far towards it
+  as its turning cap allows, and sets its speed so the gap left after the move is its
+  *preferred range*: the upper bound of the first (most dice) band of its heavy weapons,
+  the smallest over its weapons (12 mu for beams and pulsers, 6 for torpedoes), never
+  slower than 2 mu. Orders always respect ``arcs + |Δspeed| ≤ T``.
+- **Withdrawal**: a *crippled* ship — a third of its hull or less left, or no working heavy
+  weapon and no squadron left to launch — is ordered out (it leaves at the end of the turn).
+- **Fire** (§6): after movement, each ship picks targets in priority order — the most
+  damaged enemy ship (lowest fraction of hull left) that any of its weapons can reach, ties
+  to the one more of its weapons reach, then the nearest — one target per free FC, and
+  every weapon that can reach a chosen target fires at the first one it reaches (focus
+  fire). Pulsers use the mode with most dice at the range.
+- **Light units**: carriers launch as many squadrons as they have launch tubes once an
+  enemy is within 60 mu, at the nearest enemy; missile launchers fire at the nearest enemy
+  within 36 mu. PD and ADAF always fire at incoming light units (the turn code does that).
+- **Phalon vapour veil** (§14): on while no enemy is within 48 mu (no fire possible next
+  turn), off otherwise so the FCs work.
+- **Damage control** (§12): crew go, 3 at a time, to damaged systems in this order: core,
+  life support, bridge, fire controls, drive, weapons, anything else; crew is kept back for
+  boarders when any are aboard.
+
+``resolve_battle`` plays turns until one side has no ship in action (destroyed, captured,
+withdrawn, derelict or dead in space) or ``max_turns`` is reached. Same seed and fleets →
+the identical event log.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from battles.rules.dice import Dice
+from battles.rules.movement import HEADINGS, MAX_END_SPEED, Manoeuvre, Orders
+from battles.rules.options import DEFAULT_OPTIONS, RuleOptions
+from battles.rules.sensors import bearing, distance, target_arcs
+from battles.rules.ships import ShipState, Status
+from battles.rules.turn import (
+    BattleState,
+    Event,
+    FireIntent,
+    ShipOrders,
+    fire_controls,
+    play_turn,
+)
+from battles.rules.weapons import get_weapon
+
+DEPLOY_GAP = 72.0  # mu between the fleets (§1)
+DEPLOY_SPACING = 8.0  # mu between ships of a fleet
+START_SPEED = 8  # mu (§1: 1–10)
+LAUNCH_RANGE = 60.0  # mu: squadrons launch once an enemy is this close
+MISSILE_RANGE = 36.0
+VEIL_RANGE = 48.0
+CRIPPLED = 1 / 3  # fraction of hull left at or below which a ship withdraws
+MIN_SPEED = 2
+REPAIR_ORDER = ("core", "life-support", "bridge", "fc", "drive", "weapon")
+
+
+@dataclass
+class BattleResult:
+    """The outcome of an auto-resolved battle.
+
+    ``winner``: the side still in action (or, at the turn limit, the side with more
+    surviving strength — sum of mass × hull fraction left — None when equal); ``reason``:
+    ``destruction`` (the loser has no ship left in action), ``turn-limit`` or ``mutual``
+    (both sides gone); ``turns`` played; ``events`` the whole log; ``ships`` the final
+    states by id; ``strength`` surviving strength per side.
+    """
+
+    winner: str | None
+    reason: str
+    turns: int
+    seed: int | str
+    events: list[Event]
+    ships: dict[str, ShipState]
+    strength: dict[str, float] = field(default_factory=dict)
+
+    def log_dicts(self) -> list[dict[str, Any]]:
+        """The event log as JSON-ready dicts."""
+        return [e.as_dict() for e in self.events]
+
+
+# ---- helpers -------------------------------------------------------------------------
+
+
+def _pos(ship: ShipState) -> tuple[float, float]:
+    return (ship.x, ship.y)
+
+
+def _heavy_weapons(ship: ShipState) -> list[Any]:
+    return [s for s in ship.systems.values() if s.kind == "weapon" and s.working and s.weapon]
+
+
+def _reach(weapon_id: str) -> int:
+    """Longest range of a weapon (pulsers: the long mode)."""
+    return get_weapon("pulser-long" if weapon_id == "pulser" else weapon_id).max_range
+
+
+def preferred_range(ship: ShipState) -> float:
+    """The smallest first-band upper bound over the ship's working heavy weapons (mu); 12
+    when it has none."""
+    bounds = []
+    for system in _heavy_weapons(ship):
+        weapon = get_weapon("pulser-short" if system.weapon == "pulser" else system.weapon)
+        if weapon.light_unit:
+            continue
+        bounds.append(weapon.bands[0].hi)
+    return float(min(bounds)) if bounds else 12.0
+
+
+def crippled(ship: ShipState) -> bool:
+    """A third of the hull or less left, or nothing left to fight with."""
+    if ship.hull_left <= ship.hull_max * CRIPPLED:
+        return True
+    can_launch = any(s.working and not s.data.get("launched") for s in ship.systems_of("bay"))
+    return not _heavy_weapons(ship) and not can_launch
+
+
+def _strength(state: BattleState, side: str) -> float:
+    return sum(s.mass * s.hull_left / s.hull_max for s in state.in_action(side) if s.hull_max > 0)
+
+
+def _nearest(state: BattleState, ship: ShipState) -> ShipState | None:
+    enemies = state.in_action(state.enemy_of(ship.side))
+    if not enemies:
+        return None
+    return min(enemies, key=lambda e: (distance(_pos(ship), _pos(e)), e.ship_id))
+
+
+# ---- orders --------------------------------------------------------------------------
+
+
+def steer(ship: ShipState, goal: tuple[float, float], gap: float, half_cap: bool = True) -> Orders:
+    """Orders turning ``ship`` towards ``goal`` and setting its speed so about ``gap`` mu is
+    left to close after the move (§3 limits respected)."""
+    thrust = ship.thrust
+    speed = int(ship.speed)
+    if thrust <= 0 or not ship.bridge_working:
+        return Orders(0)
+    cap = max(1, thrust // 2) if half_cap else thrust
+    relative = (bearing(_pos(ship), goal) - ship.heading * 60.0) % 360.0
+    if relative > 180.0:
+        relative -= 360.0
+    arcs = max(-cap, min(cap, round(relative / 60.0)))
+    spare = thrust - abs(arcs)
+    wanted = max(MIN_SPEED, min(MAX_END_SPEED, math.floor(distance(_pos(ship), goal) - gap)))
+    change = max(-spare, min(spare, wanted - speed))
+    change = max(change, -speed)
+    steps = (Manoeuvre(abs(arcs), "T" if arcs > 0 else "B"),) if arcs else ()
+    return Orders(change, steps)
+
+
+def ship_orders(state: BattleState, ship: ShipState) -> ShipOrders:
+    """Phase 1 orders for one ship under the tactics of this module."""
+    target = _nearest(state, ship)
+    if target is None:
+        return ShipOrders()
+    if crippled(ship):
+        away = (2 * ship.x - target.x, 2 * ship.y - target.y)
+        return ShipOrders(
+            movement=steer(ship, away, 0.0, state.options.half_thrust_turn_cap), withdraw=True
+        )
+    gap = distance(_pos(ship), _pos(target))
+    movement = steer(ship, _pos(target), preferred_range(ship), state.options.half_thrust_turn_cap)
+    launches: list[tuple[str, str]] = []
+    if gap <= LAUNCH_RANGE:
+        tubes = [s for s in ship.systems.values() if s.kind == "launch-tube"]
+        free = sum(1 for s in tubes if s.working) if tubes else 1
+        for bay in ship.systems_of("bay"):
+            if free <= 0:
+                break
+            if bay.data.get("squadron") and not bay.data.get("launched"):
+                launches.append((bay.id, target.ship_id))
+                free -= 1
+    if gap <= MISSILE_RANGE:
+        for system in _heavy_weapons(ship):
+            if system.weapon.startswith("missile") and _has_round(ship, system):
+                launches.append((system.id, target.ship_id))
+    # Each launch ties an FC (§6); keep one FC for the guns when there are two or more.
+    fcs = ship.fire_controls
+    launches = launches[: fcs - 1 if fcs > 1 else fcs]
+    veil = None
+    if ship.systems_of("vapour-veil"):
+        veil = gap > VEIL_RANGE
+    return ShipOrders(movement=movement, launches=launches, veil=veil)
+
+
+def _has_round(ship: ShipState, system: Any) -> bool:
+    if system.magazine:
+        magazine = ship.systems.get(system.magazine)
+        return bool(magazine and magazine.working and magazine.ammo)
+    return system.ammo is None or system.ammo > 0
+
+
+def ship_fire(state: BattleState, ship: ShipState) -> list[FireIntent]:
+    """Phase 9 fire for one ship: focus on the most damaged enemy ship it can reach."""
+    weapons = [
+        s
+        for s in _heavy_weapons(ship)
+        if not get_weapon(s.weapon).light_unit and _has_round(ship, s)
+    ]
+    if not weapons:
+        return []
+    free = fire_controls(state, ship) - len(_launched_this_turn(state, ship))
+    if free <= 0:
+        return []
+    here = _pos(ship)
+    reach: dict[str, list[Any]] = {}
+    ranges: dict[str, float] = {}
+    for enemy in state.in_action(state.enemy_of(ship.side)):
+        there = _pos(enemy)
+        gap = distance(here, there)
+        arcs = set(target_arcs(here, ship.heading, there))
+        if ship.thrust_used:
+            arcs.discard("A")  # §6: FCs are blind aft while the ship uses thrust
+            if not arcs:
+                continue
+        able = [w for w in weapons if gap <= _reach(w.weapon) and arcs & set(w.arcs)]
+        if able:
+            reach[enemy.ship_id] = able
+            ranges[enemy.ship_id] = gap
+    if not reach:
+        return []
+    ranked = sorted(
+        reach,
+        key=lambda sid: (
+            round(state.ships[sid].hull_left / max(1, state.ships[sid].hull_max), 6),
+            -len(reach[sid]),
+            ranges[sid],
+            sid,
+        ),
+    )
+    intents: list[FireIntent] = []
+    used: set[str] = set()
+    for sid in ranked:
+        if free <= 0:
+            break
+        fresh = [w for w in reach[sid] if w.id not in used]
+        lances = [w for w in fresh if w.weapon == "lance"]
+        others = [w for w in fresh if w.weapon != "lance"]
+        if others:
+            free -= 1
+            for w in others:
+                intents.append(FireIntent(w.id, sid))
+                used.add(w.id)
+        for w in lances:
+            if free <= 0:
+                break
+            free -= 1
+            intents.append(FireIntent(w.id, sid))
+            used.add(w.id)
+    return intents
+
+
+def _launched_this_turn(state: BattleState, ship: ShipState) -> list[str]:
+    return [
+        u.unit_id
+        for u in state.light_units.values()
+        if u.origin == ship.ship_id and u.launched_turn == state.turn
+    ]
+
+
+def crew_plan(state: BattleState, ship: ShipState) -> dict[str, int]:
+    """Phase 11 damage control: crew to damaged systems by priority, 3 per system; when
+    boarders are aboard, up to 3 crew per squad are kept back to repel them."""
+    reserve = min(ship.crew_left, 3 * len(ship.boarders))
+    crew = ship.crew_left - reserve
+    damaged = [s for s in ship.systems.values() if s.status is Status.DAMAGED]
+    rank = {kind: i for i, kind in enumerate(REPAIR_ORDER)}
+    damaged.sort(key=lambda s: rank.get(s.kind, len(REPAIR_ORDER)))
+    plan: dict[str, int] = {}
+    if ship.vampires and crew > 0:
+        plan["vampire"] = min(3, crew)
+        crew -= plan["vampire"]
+    for system in damaged:
+        if crew <= 0:
+            break
+        plan[system.id] = min(3, crew)
+        crew -= plan[system.id]
+    return plan
+
+
+# ---- the battle ----------------------------------------------------------------------
+
+
+def deploy(fleet: Sequence[ShipState], *, y: float, heading: int) -> None:
+    """Place a fleet on a line at ``y`` (§1), ``DEPLOY_SPACING`` mu apart, centred on x = 0."""
+    width = (len(fleet) - 1) * DEPLOY_SPACING
+    for i, ship in enumerate(fleet):
+        ship.x = -width / 2 + i * DEPLOY_SPACING
+        ship.y = y
+        ship.heading = heading % HEADINGS
+        ship.speed = START_SPEED
+
+
+def resolve_battle(
+    fleet_a: Sequence[ShipState],
+    fleet_b: Sequence[ShipState],
+    *,
+    seed: int | str,
+    max_turns: int = 20,
+    options: RuleOptions | Mapping[str, Any] | None = None,
+    deployed: bool = False,
+) -> BattleResult:
+    """Fight a whole battle with the tactics of this module; the fleets are not mutated.
+
+    ``fleet_a`` / ``fleet_b``: ship states (``ShipState.from_design``); every ship of a
+    fleet must share one ``side`` label, different from the other fleet's, and ship ids
+    must be unique. Unless ``deployed`` the fleets are placed as ``deploy`` says.
+    ``options``: ``RuleOptions`` or its dict form (§16). Raises ``ValueError`` for empty
+    fleets, mixed sides or duplicate ids.
+    """
+    ships_a = [copy.deepcopy(s) for s in fleet_a]
+    ships_b = [copy.deepcopy(s) for s in fleet_b]
+    if not ships_a or not ships_b:
+        raise ValueError("resolve_battle: both fleets need at least one ship")
+    sides = []
+    for label, fleet in (("fleet_a", ships_a), ("fleet_b", ships_b)):
+        found = {s.side for s in fleet}
+        if len(found) != 1:
+            raise ValueError(f"resolve_battle: {label} mixes sides {sorted(found)}")
+        sides.append(found.pop())
+    if sides[0] == sides[1]:
+        raise ValueError(f"resolve_battle: both fleets are side {sides[0]!r}")
+    ids = [s.ship_id for s in ships_a + ships_b]
+    if len(set(ids)) != len(ids):
+        raise ValueError("resolve_battle: ship ids must be unique across both fleets")
+    if not deployed:
+        deploy(ships_a, y=0.0, heading=0)
+        deploy(ships_b, y=DEPLOY_GAP, heading=3)
+    if options is None:
+        rule_options = DEFAULT_OPTIONS
+    elif isinstance(options, RuleOptions):
+        rule_options = options
+    else:
+        rule_options = RuleOptions.from_dict(dict(options))
+    state = BattleState(
+        ships={s.ship_id: s for s in ships_a + ships_b},
+        sides=(sides[0], sides[1]),
+        dice=Dice(seed),
+        options=rule_options,
+    )
+    state.log(0, "deploy", "fleets deployed", positions=_positions(state))
+    reason = "turn-limit"
+    while state.turn < max_turns:
+        orders = {ship.ship_id: ship_orders(state, ship) for ship in state.in_action()}
+        play_turn(state, orders, ship_fire=ship_fire, crew_plan=crew_plan)
+        alive = [side for side in state.sides if state.in_action(side)]
+        if len(alive) < 2:
+            reason = "destruction" if alive else "mutual"
+            break
+    strength = {side: round(_strength(state, side), 6) for side in state.sides}
+    a, b = state.sides
+    if reason == "destruction":
+        winner: str | None = a if state.in_action(a) else b
+    elif strength[a] == strength[b]:
+        winner = None
+    else:
+        winner = a if strength[a] > strength[b] else b
+    state.log(
+        state.turn and 11,
+        "result",
+        f"{winner or 'nobody'} wins ({reason}) after {state.turn} turn(s)",
+        winner=winner,
+        reason=reason,
+        strength=strength,
+    )
+    return BattleResult(winner, reason, state.turn, seed, state.events, state.ships, strength)
+
+
+def _positions(state: BattleState) -> dict[str, list[float]]:
+    return {
+        sid: [round(s.x, 3), round(s.y, 3), s.heading, s.speed] for sid, s in state.ships.items()
+    }
+
+
+__all__ = [
+    "BattleResult",
+    "crew_plan",
+    "crippled",
+    "deploy",
+    "preferred_range",
+    "resolve_battle",
+    "ship_fire",
+    "ship_orders",
+    "steer",
+]

@@ -1,0 +1,1166 @@
+"""The turn sequence of rules/ft-incursion.md §2 over a ``BattleState``.
+
+``play_turn(state, orders)`` runs the eleven phases once:
+
+ 1 orders (validated before any die is rolled)   7 sensors
+ 2 initiative 2d6, re-roll ties (D-1); screens   8 light-unit intent
+ 3 launches, then light units move                9 ship fire (+ PD/ADAF), damage at the end
+ 4 missiles and drones: second move              10 light-unit fire (a)–(d), damage per sub-phase
+ 5 ship movement                                 11 damage control, boarding, countdowns
+ 6 fighters and gunboats: second move
+
+Every die goes through ``state.dice``; every decision is an ``Event`` (turn, phase, kind,
+summary, data) with JSON-ready data, so a battle is replayed from its seed and audited from
+its log. The engine trusts orders only after phase 1 has validated them.
+
+Light-unit movement is a project reading where §2/§9 are silent (flagged ``provisional``):
+a unit's main move (phase 3) is the distance one endurance point buys (fighters and drones
+24 mu, gunboats 18, missiles 12); endurance is a budget in mu (E × that distance); a fighter
+or gunboat squadron also spends one endurance point per attack; a unit ending within 3 mu of
+its target ship attaches to it and then moves with it (§2 phase 3).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from battles.rules.damage import (
+    CORE_EXPLOSION_RADIUS,
+    DamageEvent,
+    apply_hits,
+    attach_vampire,
+    core_explosion_hit,
+    damage_control,
+    emp_hits,
+    lance_hit,
+    repel_boarders,
+    tick_countdowns,
+    tick_vampires,
+)
+from battles.rules.dice import Dice
+from battles.rules.errors import IllegalOrder, MagazineDestroyed, RulesError
+from battles.rules.movement import Orders, Plan, execute, validate_orders
+from battles.rules.options import DEFAULT_OPTIONS, RuleOptions
+from battles.rules.sensors import (
+    FireOrder,
+    allocate_fire_control,
+    distance,
+    sensor_range,
+    target_arcs,
+)
+from battles.rules.ships import COMMAND_SYSTEMS, ShipState, Status
+from battles.rules.weapons import fire, get_weapon
+
+PHASES = (
+    "orders",
+    "initiative",
+    "launch",
+    "missiles-drones-move",
+    "ship-movement",
+    "fighters-gunboats-move",
+    "sensors",
+    "light-unit-intent",
+    "ship-fire",
+    "light-unit-fire",
+    "end-of-turn",
+)
+
+ATTACH_RANGE = 3.0  # mu, §2 phase 3
+LIGHT_ATTACK_RANGE = 6.0  # mu, §9
+PD_RANGE = 6.0  # mu, §10
+
+# §9 endurance (E) and the distance one point buys, by kind; main and second moves.
+ENDURANCE: dict[str, int] = {
+    "missile-salvo": 1,
+    "missile-standard": 2,
+    "missile-heavy": 1,
+    "fighter-interceptor": 5,
+    "fighter-heavy": 4,
+    "fighter-long-range": 8,  # provisional: "long-range" read as more endurance
+    "drone": 5,
+    "drone-heavy": 4,
+    "gunboat-pd": 2,
+    "gunboat-mpc": 7,
+    "gunboat-assault": 6,
+    "gunboat-transport": 5,
+    "gunboat-heavy-transport": 6,
+    "gunboat-emp": 4,
+}
+MU_PER_ENDURANCE = {"missile": 12.0, "fighter": 24.0, "drone": 24.0, "gunboat": 18.0}
+SECOND_MOVE = {"missile": 12.0, "drone": 12.0, "fighter": 12.0, "gunboat": 9.0}
+
+
+def light_kind(weapon: str) -> str:
+    """``missile`` / ``drone`` / ``gunboat`` / ``fighter`` for a light-unit weapon id."""
+    for prefix in ("missile", "drone", "gunboat"):
+        if weapon.startswith(prefix):
+            return prefix
+    return "fighter"
+
+
+@dataclass
+class Event:
+    """One decision or roll-backed outcome: ``{turn, phase, kind, summary, data}``; ``data``
+    holds only JSON types (the ``Event`` rows of the battles app store it as is)."""
+
+    turn: int
+    phase: int
+    kind: str
+    summary: str
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON-ready record."""
+        return asdict(self)
+
+
+@dataclass
+class LightUnit:
+    """A fighter or gunboat squadron, a drone group or a missile marker on the table.
+
+    ``weapon`` is the catalogue id of its attack (``fighter-interceptor``, ``missile-heavy``…);
+    ``craft`` the craft left (a missile marker or salvo counts 1); ``endurance`` the mu it may
+    still fly; ``attached_to`` the ship it moves with (escorting a friend or attacking an
+    enemy); ``target`` the ship it is after.
+    """
+
+    unit_id: str
+    side: str
+    weapon: str
+    craft: int
+    endurance: float
+    x: float
+    y: float
+    origin: str = ""
+    target: str | None = None
+    attached_to: str | None = None
+    launched_turn: int = 0
+    destroyed: bool = False
+
+    @property
+    def kind(self) -> str:
+        """missile / drone / gunboat / fighter."""
+        return light_kind(self.weapon)
+
+    @property
+    def position(self) -> tuple[float, float]:
+        """(x, y) in mu."""
+        return (self.x, self.y)
+
+    @property
+    def active(self) -> bool:
+        """On the table with craft left."""
+        return not self.destroyed and self.craft > 0
+
+
+@dataclass(frozen=True)
+class FireIntent:
+    """One weapon system ordered to fire: ``system`` id, ``target`` (ship id or light-unit
+    id), optional ``mode`` (pulser fire mode id) and ``power_points`` (needle nodules)."""
+
+    system: str
+    target: str
+    mode: str | None = None
+    power_points: int | None = None
+
+
+@dataclass
+class ShipOrders:
+    """A ship's orders for one turn (§2 phase 1): movement notation, fire, launches (bay or
+    magazine-weapon system ids with their target ship), screens on/off, vapour veil on/off
+    (Phalon, §14), withdrawal (the ship leaves the battle at the end of the turn)."""
+
+    movement: str | Orders = ""
+    fire: list[FireIntent] = field(default_factory=list)
+    launches: list[tuple[str, str]] = field(default_factory=list)
+    screens: bool | None = None
+    veil: bool | None = None
+    withdraw: bool = False
+
+
+@dataclass
+class BattleState:
+    """Everything the engine knows about one battle between two sides.
+
+    ``ships`` by ship id (each ``ShipState.side`` is one of ``sides``); ``light_units`` by
+    unit id; ``dice`` the only random source; ``options`` the campaign rule options (§16);
+    ``turn`` the last turn played.
+    """
+
+    ships: dict[str, ShipState]
+    sides: tuple[str, str]
+    dice: Dice
+    options: RuleOptions = DEFAULT_OPTIONS
+    turn: int = 0
+    light_units: dict[str, LightUnit] = field(default_factory=dict)
+    events: list[Event] = field(default_factory=list)
+    initiative: str | None = None
+    contacts: dict[str, set[str]] = field(default_factory=dict)  # side -> ship ids seen
+    veiled: set[str] = field(default_factory=set)  # ships with their vapour veil on (§14)
+    _unit_counter: int = 0
+
+    def log(self, phase: int, kind: str, summary: str, **data: Any) -> Event:
+        """Append and return an event of the current turn."""
+        event = Event(self.turn, phase, kind, summary, data)
+        self.events.append(event)
+        return event
+
+    def in_action(self, side: str | None = None) -> list[ShipState]:
+        """Ships still fighting (optionally of one side), in id order of insertion."""
+        return [
+            s
+            for s in self.ships.values()
+            if not s.out_of_action and (side is None or s.side == side)
+        ]
+
+    def enemy_of(self, side: str) -> str:
+        """The other side."""
+        return self.sides[1] if side == self.sides[0] else self.sides[0]
+
+    def new_unit_id(self, prefix: str) -> str:
+        """A unit id unique in this battle."""
+        self._unit_counter += 1
+        return f"{prefix}-{self._unit_counter}"
+
+
+# ---- adapters to the resolution and damage modules -------------------------------------
+
+Resolver = Callable[..., Any]
+
+
+def _ship_pos(ship: ShipState) -> tuple[float, float]:
+    return (ship.x, ship.y)
+
+
+def _effective_weapon(system_weapon: str, mode: str | None, range_mu: float) -> str:
+    """Pulsers pick a fire mode each turn (§8): the given one, else the shortest mode whose
+    range covers ``range_mu`` (the one with most dice)."""
+    if system_weapon != "pulser":
+        return system_weapon
+    if mode:
+        return mode
+    for candidate in ("pulser-short", "pulser-medium", "pulser-long"):
+        if range_mu <= get_weapon(candidate).max_range:
+            return candidate
+    return "pulser-long"
+
+
+# ---- phases ----------------------------------------------------------------------------
+
+
+def _phase_orders(state: BattleState, orders: Mapping[str, ShipOrders]) -> dict[str, Plan]:
+    """Phase 1: validate every ship's orders before a die is rolled (raises RulesError)."""
+    plans: dict[str, Plan] = {}
+    for ship_id in orders:
+        if ship_id not in state.ships:
+            raise IllegalOrder(f"orders for unknown ship {ship_id!r} (rules §2 phase 1)")
+    half_cap = state.options.half_thrust_turn_cap
+    for ship in state.in_action():
+        order = orders.get(ship.ship_id, ShipOrders())
+        parsed = (
+            order.movement
+            if isinstance(order.movement, Orders)
+            else Orders.parse(order.movement, ship=ship.name)
+        )
+        plans[ship.ship_id] = validate_orders(
+            parsed,
+            ship=ship.name,
+            thrust=ship.thrust,
+            speed=int(ship.speed),
+            drive_working=ship.thrust > 0,
+            bridge_working=ship.bridge_working,
+            half_thrust_turn_cap=half_cap,
+        )
+        for intent in order.fire:
+            system = ship.systems.get(intent.system)
+            if system is None or system.kind != "weapon":
+                raise IllegalOrder(
+                    f"{ship.name}: no weapon system {intent.system!r} to fire (rules §2 phase 1)"
+                )
+            if not system.working:
+                raise IllegalOrder(
+                    f"{ship.name}: {intent.system} is {system.status} and cannot fire (rules §11)"
+                )
+        state.log(
+            1,
+            "orders",
+            f"{ship.name}: {parsed}",
+            ship=ship.ship_id,
+            movement=str(parsed),
+            fire=[asdict(f) for f in order.fire],
+            launches=[list(x) for x in order.launches],
+            withdraw=order.withdraw,
+        )
+    return plans
+
+
+def _phase_initiative(state: BattleState, orders: Mapping[str, ShipOrders]) -> list[str]:
+    """Phase 2: each side rolls 2d6, ties re-rolled (D-1); the winner goes first. Screens
+    are switched here. Returns the sides in acting order."""
+    a, b = state.sides
+    attempt = 0
+    while True:
+        attempt += 1
+        ra = sum(state.dice.roll(2, f"initiative {a}, roll {attempt}"))
+        rb = sum(state.dice.roll(2, f"initiative {b}, roll {attempt}"))
+        state.log(2, "initiative-roll", f"initiative: {a} {ra}, {b} {rb}", rolls={a: ra, b: rb})
+        if ra != rb:
+            break
+        if not state.options.initiative_reroll_ties:
+            # Option against D-1: a tie keeps the previous turn's first player (else a).
+            winner = state.initiative or a
+            ra, rb = (1, 0) if winner == a else (0, 1)
+            break
+    winner = a if ra > rb else b
+    state.initiative = winner
+    state.log(2, "initiative", f"{winner} has the initiative", winner=winner)
+    for ship in state.in_action():
+        wanted = orders.get(ship.ship_id, ShipOrders()).screens
+        if wanted is not None and wanted != ship.screens_on and ship.bridge_working:
+            ship.screens_on = wanted
+            state.log(
+                2,
+                "screens",
+                f"{ship.name} switches screens {'on' if wanted else 'off'}",
+                ship=ship.ship_id,
+                on=wanted,
+            )
+    for ship in state.in_action():
+        wanted = orders.get(ship.ship_id, ShipOrders()).veil
+        if wanted is None or wanted == (ship.ship_id in state.veiled):
+            continue
+        if wanted and not any(s.working for s in ship.systems_of("vapour-veil", working=False)):
+            continue
+        (state.veiled.add if wanted else state.veiled.discard)(ship.ship_id)
+        state.log(
+            2,
+            "veil",
+            f"{ship.name} vapour veil {'on' if wanted else 'off'}",
+            ship=ship.ship_id,
+            on=wanted,
+        )
+    return [winner, state.enemy_of(winner)]
+
+
+def screen_level(state: BattleState, ship: ShipState) -> int:
+    """Screen level a shot at ``ship`` meets: its screens, or 2 while its vapour veil is on
+    (§14)."""
+    if ship.ship_id in state.veiled:
+        return max(2, ship.screen_level)
+    return ship.screen_level
+
+
+def fire_controls(state: BattleState, ship: ShipState) -> int:
+    """Working FCs; none while the ship's own vapour veil is on (§14) or its bridge is out."""
+    return 0 if ship.ship_id in state.veiled else ship.fire_controls
+
+
+def _move_unit_towards(
+    unit: LightUnit, goal: tuple[float, float], budget: float, stop_short: float = 0.0
+) -> float:
+    """Fly ``unit`` straight at ``goal``, at most ``budget`` mu and its endurance, stopping
+    ``stop_short`` mu before it; returns mu flown."""
+    gap = distance(unit.position, goal) - stop_short
+    flown = max(0.0, min(budget, unit.endurance, gap))
+    if flown > 0:
+        dx, dy = goal[0] - unit.x, goal[1] - unit.y
+        norm = math.hypot(dx, dy)
+        unit.x += dx / norm * flown
+        unit.y += dy / norm * flown
+        unit.endurance -= flown
+    return flown
+
+
+def _light_unit_move(state: BattleState, unit: LightUnit, budget: float, phase: int) -> None:
+    """Move one light unit towards its target ship; attach within 3 mu (§2 phase 3)."""
+    if not unit.active:
+        return
+    if unit.attached_to is not None:
+        host = state.ships.get(unit.attached_to)
+        if host is not None and not host.destroyed:
+            unit.x, unit.y = host.x, host.y
+            return
+        unit.attached_to = None
+    target = state.ships.get(unit.target) if unit.target else None
+    if target is None or target.out_of_action:
+        target = _nearest_enemy_ship(state, unit.side, unit.position)
+        unit.target = target.ship_id if target else None
+    if target is None:
+        return
+    flown = _move_unit_towards(unit, _ship_pos(target), budget)
+    attach = unit.kind != "missile" and distance(unit.position, _ship_pos(target)) <= ATTACH_RANGE
+    if attach:
+        unit.attached_to = target.ship_id
+        unit.x, unit.y = target.x, target.y
+    state.log(
+        phase,
+        "light-unit-move",
+        f"{unit.unit_id} ({unit.weapon} ×{unit.craft}) flies {flown:.1f} mu towards "
+        f"{target.name}" + (", attaches" if attach else ""),
+        unit=unit.unit_id,
+        to=[round(unit.x, 3), round(unit.y, 3)],
+        flown=round(flown, 3),
+        endurance=round(unit.endurance, 3),
+        attached_to=unit.attached_to,
+    )
+
+
+def _nearest_enemy_ship(
+    state: BattleState, side: str, position: tuple[float, float]
+) -> ShipState | None:
+    enemies = state.in_action(state.enemy_of(side))
+    if not enemies:
+        return None
+    return min(enemies, key=lambda s: (distance(position, _ship_pos(s)), s.ship_id))
+
+
+def _launch_bays(ship: ShipState) -> int:
+    """Squadrons a ship may launch this turn: its working launch tubes, or one when the
+    design has none (provisional)."""
+    tubes = [s for s in ship.systems.values() if s.kind == "launch-tube"]
+    if not tubes:
+        return 1
+    return sum(1 for s in tubes if s.working)
+
+
+def _phase_launch(
+    state: BattleState, orders: Mapping[str, ShipOrders], acting: Sequence[str]
+) -> dict[str, list[str]]:
+    """Phase 3: launches (side with initiative first), a full move for each new unit, then
+    the units already in flight move. Returns the FC labels each ship tied up."""
+    tied: dict[str, list[str]] = {}
+    new_units: list[LightUnit] = []
+    for side in acting:
+        for ship in state.in_action(side):
+            launches = orders.get(ship.ship_id, ShipOrders()).launches
+            if not launches:
+                continue
+            if len(launches) > fire_controls(state, ship):
+                raise IllegalOrder(
+                    f"{ship.name}: {len(launches)} launches but "
+                    f"{fire_controls(state, ship)} working fire control(s); each launch ties "
+                    "one (rules §6)"
+                )
+            squadrons = 0
+            for system_id, target_id in launches:
+                unit = _launch_one(state, ship, system_id, target_id, squadrons)
+                if unit.kind != "missile":
+                    squadrons += 1
+                tied.setdefault(ship.ship_id, []).append(system_id)
+                new_units.append(unit)
+    for unit in new_units:
+        _light_unit_move(state, unit, MU_PER_ENDURANCE[unit.kind], 3)
+    fresh = {u.unit_id for u in new_units}
+    for unit in list(state.light_units.values()):
+        if unit.unit_id not in fresh and unit.kind != "missile":
+            _light_unit_move(state, unit, MU_PER_ENDURANCE[unit.kind], 3)
+        elif unit.unit_id not in fresh:
+            _light_unit_move(state, unit, MU_PER_ENDURANCE["missile"], 3)
+    return tied
+
+
+def _launch_one(
+    state: BattleState, ship: ShipState, system_id: str, target_id: str, squadrons: int
+) -> LightUnit:
+    """Launch one squadron from a bay, or one missile from a magazine-fed launcher."""
+    system = ship.systems.get(system_id)
+    where = f"{ship.name}: launch from {system_id!r}"
+    if system is None or not system.working:
+        raise IllegalOrder(f"{where}: no working system of that id (rules §2 phase 3)")
+    if target_id not in state.ships:
+        raise IllegalOrder(f"{where}: unknown target {target_id!r} (rules §2 phase 3)")
+    if system.kind == "bay":
+        squadron = system.data.get("squadron") or {}
+        if system.data.get("launched"):
+            raise IllegalOrder(f"{where}: the squadron is already out (rules §9)")
+        if squadrons >= _launch_bays(ship):
+            raise IllegalOrder(f"{where}: no free launch tube this turn (rules §9)")
+        weapon = get_weapon(str(squadron.get("unit", "fighter"))).id
+        craft = int(squadron.get("size", 6))
+        system.data["launched"] = True
+    elif system.kind == "weapon" and system.weapon and system.weapon.startswith("missile"):
+        weapon = system.weapon
+        craft = 1
+        _spend_magazine(ship, system, where)
+    else:
+        raise IllegalOrder(f"{where}: not a bay or a missile launcher (rules §2 phase 3)")
+    unit = LightUnit(
+        unit_id=state.new_unit_id(f"{ship.ship_id}.{system_id}"),
+        side=ship.side,
+        weapon=weapon,
+        craft=craft,
+        endurance=ENDURANCE.get(weapon, 1) * MU_PER_ENDURANCE[light_kind(weapon)],
+        x=ship.x,
+        y=ship.y,
+        origin=ship.ship_id,
+        target=target_id,
+        launched_turn=state.turn,
+    )
+    state.light_units[unit.unit_id] = unit
+    state.log(
+        3,
+        "launch",
+        f"{ship.name} launches {weapon} ×{craft} at {state.ships[target_id].name}",
+        ship=ship.ship_id,
+        system=system_id,
+        unit=unit.unit_id,
+        weapon=weapon,
+        craft=craft,
+        target=target_id,
+    )
+    return unit
+
+
+def _spend_magazine(ship: ShipState, system: Any, where: str) -> None:
+    """Take one round for a magazine-fed or single-use weapon (§8): from its linked
+    magazine, or from its own ``ammo``. Raises ``MagazineDestroyed`` when the magazine is
+    missing, damaged, destroyed or empty."""
+    needs_magazine = bool(system.weapon) and get_weapon(system.weapon).magazine
+    if system.magazine or needs_magazine:
+        magazine = ship.systems.get(system.magazine or "")
+        if magazine is None or not magazine.working or not magazine.ammo:
+            raise MagazineDestroyed(
+                f"{where}: magazine {system.magazine!r} is missing, destroyed or empty (rules §8)"
+            )
+        magazine.ammo -= 1
+    elif system.ammo is not None:
+        if system.ammo <= 0:
+            raise MagazineDestroyed(f"{where}: no rounds left (rules §8)")
+        system.ammo -= 1
+
+
+def _phase_second_move(state: BattleState, kinds: Iterable[str], phase: int) -> None:
+    """Phases 4 and 6: the second move of missiles/drones or fighters/gunboats."""
+    wanted = set(kinds)
+    for unit in state.light_units.values():
+        if unit.active and unit.kind in wanted:
+            _light_unit_move(state, unit, SECOND_MOVE[unit.kind], phase)
+
+
+def _phase_ship_movement(state: BattleState, plans: Mapping[str, Plan]) -> None:
+    """Phase 5: every ship executes its plan (§3); attached light units follow."""
+    for ship in state.in_action():
+        plan = plans.get(ship.ship_id)
+        if plan is None:
+            continue
+        moved = execute(plan, position=_ship_pos(ship), heading=ship.heading)
+        ship.x, ship.y = moved.position
+        ship.heading = moved.heading
+        ship.speed = moved.speed
+        ship.thrust_used = plan.thrust_used > 0
+        state.log(
+            5,
+            "move",
+            f"{ship.name} {plan.orders}: to ({ship.x:.1f}, {ship.y:.1f}) heading {ship.heading}",
+            ship=ship.ship_id,
+            orders=str(plan.orders),
+            path=[[round(c, 3) for c in p] for p in moved.path],
+            heading=ship.heading,
+            speed=ship.speed,
+            thrust_used=plan.thrust_used,
+        )
+    for unit in state.light_units.values():
+        if unit.active and unit.attached_to in state.ships:
+            host = state.ships[unit.attached_to]
+            unit.x, unit.y = host.x, host.y
+
+
+def _phase_sensors(state: BattleState, seen: dict[str, set[str]]) -> None:
+    """Phase 7: which enemy ships each side holds on sensors (§5); logs changes only."""
+    for side in state.sides:
+        now: set[str] = set()
+        observers = state.in_action(side)
+        for enemy in state.in_action(state.enemy_of(side)):
+            for obs in observers:
+                reach = sensor_range(obs.sensors, target_ecm=enemy.ecm)
+                if distance(_ship_pos(obs), _ship_pos(enemy)) <= reach:
+                    now.add(enemy.ship_id)
+                    break
+        before = seen.get(side, set())
+        for ship_id in sorted(now - before):
+            state.log(7, "contact", f"{side} has {state.ships[ship_id].name} on sensors", side=side)
+        for ship_id in sorted(before - now):
+            state.log(7, "contact-lost", f"{side} loses {state.ships[ship_id].name}", side=side)
+        seen[side] = now
+
+
+def _phase_intent(state: BattleState) -> None:
+    """Phase 8: fighters and missiles within 6 mu of an enemy ship declare their target."""
+    for unit in state.light_units.values():
+        if not unit.active or unit.kind == "gunboat":
+            continue
+        target = state.ships.get(unit.target or "")
+        if target is None or target.out_of_action:
+            continue
+        if distance(unit.position, _ship_pos(target)) <= LIGHT_ATTACK_RANGE:
+            state.log(
+                8,
+                "intent",
+                f"{unit.unit_id} marks {target.name}",
+                unit=unit.unit_id,
+                target=target.ship_id,
+            )
+
+
+def _unit_target_kind(unit: LightUnit) -> str:
+    """The ``weapons.fire`` target kind of a light unit."""
+    if unit.kind == "missile":
+        return "missile"
+    if unit.kind == "gunboat":
+        return "gunboat"
+    return "heavy-fighter" if unit.weapon in ("fighter-heavy", "drone-heavy") else "fighter"
+
+
+def _aim_point(state: BattleState, target_id: str) -> tuple[str, tuple[float, float]] | None:
+    """(name, position) of a ship or light unit still on the table, else None."""
+    ship = state.ships.get(target_id)
+    if ship is not None:
+        return None if ship.out_of_action and ship.destroyed else (ship.name, _ship_pos(ship))
+    unit = state.light_units.get(target_id)
+    if unit is not None and unit.active:
+        return unit.unit_id, unit.position
+    return None
+
+
+@dataclass
+class _Pending:
+    """Effects of a phase, applied together at its end (§2: simultaneous fire)."""
+
+    hits: dict[str, list[Any]] = field(default_factory=dict)  # ship id -> Hit list
+    systems: dict[str, int] = field(default_factory=dict)  # ship id -> lance successes
+    checks: dict[str, int] = field(default_factory=dict)  # ship id -> EMP system checks
+    kills: dict[str, int] = field(default_factory=dict)  # unit id -> craft lost
+    vampires: dict[str, int] = field(default_factory=dict)  # ship id -> vampires attached
+
+    def add_volley(self, target: str, volley: Any, *, is_unit: bool) -> None:
+        if is_unit:
+            lost = volley.kills or len(volley.hits)
+            if lost:
+                self.kills[target] = self.kills.get(target, 0) + lost
+            return
+        if volley.weapon == "vampire":
+            if volley.hits:
+                self.vampires[target] = self.vampires.get(target, 0) + len(volley.hits)
+            return
+        if volley.hits:
+            self.hits.setdefault(target, []).extend(volley.hits)
+        if volley.systems and volley.weapon == "lance":
+            self.systems[target] = self.systems.get(target, 0) + volley.systems
+        elif volley.systems:
+            self.checks[target] = self.checks.get(target, 0) + volley.systems
+
+
+def _phase_ship_fire(
+    state: BattleState,
+    ship_fire: Callable[[BattleState, ShipState], Sequence[FireIntent]],
+    acting: Sequence[str],
+    tied: Mapping[str, list[str]],
+) -> None:
+    """Phase 9: ships fire alternately (initiative side first), then PD/ADAF; all damage is
+    applied at the end of the phase. An order the geometry no longer allows (arc, range,
+    fire control after movement) is refused and logged, not raised."""
+    pending = _Pending()
+    for side in acting:
+        for ship in state.in_action(side):
+            _ship_volleys(state, ship, ship_fire(state, ship), tied.get(ship.ship_id, []), pending)
+    for side in acting:
+        for ship in state.in_action(side):
+            _point_defence(state, ship, pending)
+    _apply_pending(state, pending, 9)
+
+
+def _ship_volleys(
+    state: BattleState,
+    ship: ShipState,
+    intents: Sequence[FireIntent],
+    launches: Sequence[str],
+    pending: _Pending,
+) -> None:
+    """Resolve one ship's heavy-weapon fire: FC allocation (§6) then one volley per system."""
+    accepted: list[tuple[FireIntent, FireOrder, str, float, str]] = []
+    for intent in intents:
+        system = ship.systems.get(intent.system)
+        aim = _aim_point(state, intent.target)
+        if system is None or not system.working or not system.weapon or aim is None:
+            _refuse(state, ship, intent, "system out of action or target gone")
+            continue
+        name, where = aim
+        range_mu = distance(_ship_pos(ship), where)
+        weapon_id = _effective_weapon(system.weapon, intent.mode, range_mu)
+        try:
+            get_weapon(weapon_id).band(range_mu)
+        except RulesError as error:
+            _refuse(state, ship, intent, str(error))
+            continue
+        order = FireOrder(
+            intent.system,
+            weapon_id,
+            system.arcs,
+            intent.target,
+            target_arcs(_ship_pos(ship), ship.heading, where),
+        )
+        accepted.append((intent, order, weapon_id, range_mu, name))
+    try:
+        allocate_fire_control(
+            ship=ship.name,
+            fire_controls=fire_controls(state, ship),
+            orders=[a[1] for a in accepted],
+            launches=launches,
+            used_thrust=ship.thrust_used,
+        )
+    except RulesError:
+        kept: list[tuple[FireIntent, FireOrder, str, float, str]] = []
+        for item in accepted:
+            try:
+                allocate_fire_control(
+                    ship=ship.name,
+                    fire_controls=fire_controls(state, ship),
+                    orders=[k[1] for k in kept] + [item[1]],
+                    launches=launches,
+                    used_thrust=ship.thrust_used,
+                )
+            except RulesError as error:
+                _refuse(state, ship, item[0], str(error))
+                continue
+            kept.append(item)
+        accepted = kept
+    for intent, _order, weapon_id, range_mu, name in accepted:
+        system = ship.systems[intent.system]
+        try:
+            _spend_magazine(ship, system, f"{ship.name}: {intent.system}")
+        except RulesError as error:
+            _refuse(state, ship, intent, str(error))
+            continue
+        target_ship = state.ships.get(intent.target)
+        if target_ship is not None:
+            kind, screen = "ship", screen_level(state, target_ship)
+        else:
+            kind, screen = _unit_target_kind(state.light_units[intent.target]), 0
+        volley = _fire(
+            state,
+            9,
+            weapon_id,
+            range_mu=range_mu,
+            screen=screen,
+            target=kind,
+            target_name=name,
+            power_points=intent.power_points,
+        )
+        if volley is None:
+            continue
+        pending.add_volley(intent.target, volley, is_unit=target_ship is None)
+        state.log(
+            9,
+            "fire",
+            f"{ship.name} {intent.system} ({weapon_id}) at {name}, {range_mu:.1f} mu: "
+            f"{_volley_text(volley)}",
+            ship=ship.ship_id,
+            system=intent.system,
+            weapon=weapon_id,
+            target=intent.target,
+            range=round(range_mu, 3),
+            dice=volley.dice,
+            value=volley.value,
+        )
+
+
+def _volley_text(volley: Any) -> str:
+    if volley.kills:
+        return f"{volley.kills} killed"
+    if volley.systems:
+        return f"{volley.systems} system hit(s)"
+    return f"{volley.damage} damage" if volley.hits else "no effect"
+
+
+def _refuse(state: BattleState, ship: ShipState, intent: FireIntent, why: str) -> None:
+    state.log(
+        9,
+        "fire-refused",
+        f"{ship.name} {intent.system} at {intent.target}: {why}",
+        ship=ship.ship_id,
+        system=intent.system,
+        target=intent.target,
+        reason=why,
+    )
+
+
+def _fire(state: BattleState, phase: int, weapon_id: str, **kwargs: Any) -> Any:
+    """One volley through ``weapons.fire`` with the battle's dice and options; None (and an
+    event) when the weapon cannot engage that target kind."""
+    try:
+        return fire(weapon_id, state.dice, options=state.options, **kwargs)
+    except RulesError as error:
+        state.log(phase, "fire-refused", str(error), weapon=weapon_id)
+        return None
+
+
+def _point_defence(state: BattleState, ship: ShipState, pending: _Pending) -> None:
+    """PD fires at enemy light units attached to the ship or homing on it within 6 mu;
+    ADAF at any enemy light unit within 6 mu (§10). Each system engages the threat with the
+    most craft."""
+    enemies = [
+        u
+        for u in state.light_units.values()
+        if u.active and u.side != ship.side and distance(u.position, _ship_pos(ship)) <= PD_RANGE
+    ]
+    if not enemies:
+        return
+    for system in ship.systems.values():
+        if not system.working or system.kind not in ("pd", "adaf"):
+            continue
+        pool = (
+            enemies
+            if system.kind == "adaf"
+            else [u for u in enemies if ship.ship_id in (u.attached_to, u.target)]
+        )
+        pool = [u for u in pool if u.craft > pending.kills.get(u.unit_id, 0)]
+        if not pool:
+            continue
+        unit = max(pool, key=lambda u: (u.craft - pending.kills.get(u.unit_id, 0), u.unit_id))
+        range_mu = distance(unit.position, _ship_pos(ship))
+        volley = _fire(
+            state,
+            9,
+            system.kind,
+            range_mu=min(range_mu, PD_RANGE),
+            target=_unit_target_kind(unit),
+            target_name=unit.unit_id,
+        )
+        if volley is None:
+            continue
+        pending.add_volley(unit.unit_id, volley, is_unit=True)
+        state.log(
+            9,
+            "point-defence",
+            f"{ship.name} {system.id} at {unit.unit_id}: {volley.kills} killed",
+            ship=ship.ship_id,
+            system=system.id,
+            unit=unit.unit_id,
+            kills=volley.kills,
+        )
+
+
+def _apply_pending(state: BattleState, pending: _Pending, phase: int) -> None:
+    """Apply a phase's effects: kills on light units, lance and EMP hits, then damage."""
+    for unit_id, lost in pending.kills.items():
+        unit = state.light_units[unit_id]
+        unit.craft = max(0, unit.craft - lost)
+        if unit.craft == 0:
+            unit.destroyed = True
+        state.log(
+            phase,
+            "light-unit-losses",
+            f"{unit_id} loses {lost}, {unit.craft} left",
+            unit=unit_id,
+            lost=lost,
+            craft=unit.craft,
+        )
+    for ship_id, count in pending.systems.items():
+        _apply_lance(state, state.ships[ship_id], count, phase)
+    for ship_id, count in pending.checks.items():
+        _apply_system_checks(state, state.ships[ship_id], count, phase)
+    for ship_id, hits in pending.hits.items():
+        _apply_hits(state, state.ships[ship_id], hits, phase)
+    for ship_id, count in pending.vampires.items():
+        for _ in range(count):
+            ship = state.ships[ship_id]
+            _log_damage(state, phase, attach_vampire(ship, state.dice, options=state.options))
+
+
+# ---- damage: adapters onto damage.py ---------------------------------------------------
+
+
+def _log_damage(state: BattleState, phase: int, events: Iterable[DamageEvent]) -> None:
+    for event in events:
+        state.log(
+            phase,
+            f"damage-{event.kind}",
+            f"{state.ships[event.ship].name} {event.kind}: {event.detail}",
+            ship=event.ship,
+            detail=event.detail,
+            amount=event.amount,
+        )
+        if event.kind == "core-explosion":
+            _core_explosion(state, state.ships[event.ship], phase)
+
+
+def _apply_hits(state: BattleState, ship: ShipState, hits: list[Any], phase: int) -> None:
+    """§11 damage of a phase on one ship (threshold checks, destruction) via damage.py."""
+    events = apply_hits(ship, hits, state.dice, options=state.options, source=f"phase {phase}")
+    _log_damage(state, phase, events)
+
+
+def lance_choice(ship: ShipState) -> list[str]:
+    """The attacker's picks for lance hits (§8), best first: working weapons, then fire
+    controls, drive, screens and anything else; never a command system."""
+    rank = {"weapon": 0, "fc": 1, "drive": 2, "screen": 3}
+    candidates = [
+        s
+        for s in ship.systems.values()
+        if s.kind not in COMMAND_SYSTEMS and s.status is not Status.DESTROYED
+    ]
+    candidates.sort(key=lambda s: (not s.working, rank.get(s.kind, 4)))
+    return [s.id for s in candidates]
+
+
+def _apply_lance(state: BattleState, ship: ShipState, count: int, phase: int) -> None:
+    for system_id in lance_choice(ship)[:count]:
+        _log_damage(state, phase, lance_hit(ship, system_id))
+
+
+def _apply_system_checks(state: BattleState, ship: ShipState, count: int, phase: int) -> None:
+    _log_damage(state, phase, emp_hits(ship, count, state.dice))
+
+
+def _core_explosion(state: BattleState, ship: ShipState, phase: int) -> None:
+    """§4 (D-7): a core explosion deals its mass, semi-piercing, to every ship within 6 mu
+    and destroys the light units there."""
+    hit = core_explosion_hit(ship)
+    for other in state.ships.values():
+        if other is ship or other.destroyed:
+            continue
+        if distance(_ship_pos(other), _ship_pos(ship)) <= CORE_EXPLOSION_RADIUS:
+            _apply_hits(state, other, [hit], phase)
+    for unit in state.light_units.values():
+        if unit.active and distance(unit.position, _ship_pos(ship)) <= CORE_EXPLOSION_RADIUS:
+            unit.destroyed = True
+            state.log(phase, "light-unit-losses", f"{unit.unit_id} caught in the explosion")
+
+
+def _end_of_turn_ship(state: BattleState, ship: ShipState, assignment: Mapping[str, int]) -> None:
+    """Phase 11 for one ship: damage control (§12), vampires (§8), boarders (§13), command
+    countdowns (§4). Assignments the ship cannot make (more crew than it has, a system
+    not damaged) are dropped and logged."""
+    valid: dict[str, int] = {}
+    budget = ship.crew_left
+    for target, crew in assignment.items():
+        if target == "boarders":
+            continue
+        system = ship.systems.get(target)
+        damaged = system is not None and system.status is Status.DAMAGED
+        if (damaged or (target == "vampire" and ship.vampires)) and 1 <= crew <= budget:
+            crew = min(crew, 3)
+            valid[target] = crew
+            budget -= crew
+        else:
+            state.log(11, "crew-refused", f"{ship.name}: {crew} crew on {target} refused")
+    used = 0
+    if valid:
+        events, used = damage_control(ship, valid, state.dice)
+        for target, crew in valid.items():
+            state.log(
+                11,
+                "damage-control",
+                f"{ship.name}: {crew} crew on {target}",
+                ship=ship.ship_id,
+                system=target,
+                crew=crew,
+            )
+        _log_damage(state, 11, events)
+    _log_damage(state, 11, tick_vampires(ship, state.dice, options=state.options))
+    free = ship.crew_left if state.options.damage_control_crew_repel else ship.crew_left - used
+    _log_damage(
+        state,
+        11,
+        repel_boarders(ship, state.dice, crew_available=max(0, free), options=state.options),
+    )
+    _log_damage(state, 11, tick_countdowns(ship, state.dice))
+
+
+def _phase_light_fire(state: BattleState) -> None:
+    """Phase 10, four sub-phases, effects applied at the end of each (§2).
+
+    (a) fighters and gunboats escorting a friendly ship engage enemy fighters and gunboats
+    within 6 mu (project reading: one PD-table die per craft, −2 against gunboats; gunboats
+    leave light units attached to a ship alone); (b) fighters, drones and gunboats attack
+    their target ship within 6 mu (per craft, their catalogue profile); a fighter that
+    attacks spends one endurance point; (c) antimatter and plasma bursts: no weapon of the
+    catalogue makes one yet (rules §17), nothing to resolve; (d) missiles within their
+    to-hit bands strike their target and are spent.
+    """
+    pending = _Pending()
+    for unit in _units(state, ("fighter", "gunboat", "drone")):
+        host = state.ships.get(unit.attached_to or "")
+        if host is None or host.side != unit.side:
+            continue
+        foes = [
+            u
+            for u in _units(state, ("fighter", "gunboat", "drone"))
+            if u.side != unit.side
+            and distance(u.position, unit.position) <= LIGHT_ATTACK_RANGE
+            and not (unit.kind == "gunboat" and u.attached_to)
+        ]
+        if not foes:
+            continue
+        foe = max(foes, key=lambda u: (u.craft, u.unit_id))
+        volley = _fire(
+            state,
+            10,
+            "pd",
+            range_mu=0,
+            count=unit.craft,
+            target=_unit_target_kind(foe),
+            target_name=foe.unit_id,
+        )
+        if volley is not None:
+            pending.add_volley(foe.unit_id, volley, is_unit=True)
+            state.log(
+                10,
+                "dogfight",
+                f"{unit.unit_id} engages {foe.unit_id}: {volley.kills} killed",
+                unit=unit.unit_id,
+                target=foe.unit_id,
+                kills=volley.kills,
+                sub_phase="a",
+            )
+    _apply_pending(state, pending, 10)
+
+    pending = _Pending()
+    for unit in _units(state, ("fighter", "gunboat", "drone")):
+        target = state.ships.get(unit.target or "")
+        if target is None or target.side == unit.side or unit.endurance <= 0:
+            continue
+        range_mu = distance(unit.position, _ship_pos(target))
+        if range_mu > get_weapon(unit.weapon).max_range:
+            continue
+        if target.destroyed and unit.kind != "drone":
+            continue
+        volley = _fire(
+            state,
+            10,
+            unit.weapon,
+            range_mu=range_mu,
+            count=unit.craft,
+            screen=screen_level(state, target),
+            target="ship",
+            target_name=target.name,
+        )
+        if volley is None:
+            continue
+        unit.endurance = max(0.0, unit.endurance - MU_PER_ENDURANCE[unit.kind])
+        if target.destroyed:
+            # D-2: drones hit the wreck; rolled and logged, nothing changes.
+            state.log(10, "attack-wreck", f"{unit.unit_id} strikes the wreck of {target.name}")
+            continue
+        pending.add_volley(target.ship_id, volley, is_unit=False)
+        if unit.weapon in ("gunboat-transport", "gunboat-heavy-transport"):
+            squad = "fusiliers" if unit.weapon == "gunboat-heavy-transport" else "marines"
+            target.boarders.append(squad)
+        state.log(
+            10,
+            "attack",
+            f"{unit.unit_id} ({unit.weapon} ×{unit.craft}) attacks {target.name}: "
+            f"{_volley_text(volley)}",
+            unit=unit.unit_id,
+            target=target.ship_id,
+            dice=volley.dice,
+            value=volley.value,
+            sub_phase="b",
+        )
+    _apply_pending(state, pending, 10)
+
+    pending = _Pending()
+    for unit in _units(state, ("missile",)):
+        target = state.ships.get(unit.target or "")
+        if target is None or target.out_of_action:
+            continue
+        range_mu = distance(unit.position, _ship_pos(target))
+        if range_mu > get_weapon(unit.weapon).max_range:
+            continue
+        volley = _fire(
+            state,
+            10,
+            unit.weapon,
+            range_mu=range_mu,
+            count=unit.craft,
+            target="ship",
+            target_name=target.name,
+        )
+        unit.destroyed = True  # a missile strikes once
+        if volley is None:
+            continue
+        pending.add_volley(target.ship_id, volley, is_unit=False)
+        state.log(
+            10,
+            "missile-strike",
+            f"{unit.unit_id} ({unit.weapon}) strikes {target.name}: {_volley_text(volley)}",
+            unit=unit.unit_id,
+            target=target.ship_id,
+            value=volley.value,
+            sub_phase="d",
+        )
+    _apply_pending(state, pending, 10)
+
+
+def _units(state: BattleState, kinds: Sequence[str]) -> list[LightUnit]:
+    return [u for u in state.light_units.values() if u.active and u.kind in kinds]
+
+
+def _phase_end_of_turn(
+    state: BattleState,
+    orders: Mapping[str, ShipOrders],
+    crew_plan: Callable[[BattleState, ShipState], Mapping[str, int]] | None,
+) -> None:
+    """Phase 11: damage control and boarding (§12, §13), command countdowns and vampires
+    (§4, §8), withdrawals ordered in phase 1, spent light units leave the table."""
+    for ship in state.in_action():
+        assignment = dict(crew_plan(state, ship)) if crew_plan else {}
+        _end_of_turn_ship(state, ship, assignment)
+    for ship in state.in_action():
+        if orders.get(ship.ship_id, ShipOrders()).withdraw:
+            ship.withdrawn = True
+            state.log(11, "withdraw", f"{ship.name} withdraws", ship=ship.ship_id)
+    for unit in state.light_units.values():
+        if not unit.active:
+            continue
+        host = state.ships.get(unit.attached_to or "")
+        if host is not None and host.out_of_action:
+            unit.attached_to = None
+        if unit.endurance <= 0 and unit.attached_to is None:
+            unit.destroyed = True
+            state.log(11, "light-unit-spent", f"{unit.unit_id} is out of endurance")
+    state.light_units = {k: u for k, u in state.light_units.items() if u.active}
+
+
+def play_turn(
+    state: BattleState,
+    orders: Mapping[str, ShipOrders],
+    *,
+    ship_fire: Callable[[BattleState, ShipState], Sequence[FireIntent]] | None = None,
+    crew_plan: Callable[[BattleState, ShipState], Mapping[str, int]] | None = None,
+) -> list[Event]:
+    """Play one turn (§2) in place on ``state``; returns the turn's events.
+
+    ``orders`` by ship id (missing ships keep speed and heading). Fire is chosen in phase 9,
+    after movement: by ``ship_fire(state, ship)`` when given (auto-resolve), else from each
+    ship's ``ShipOrders.fire``. ``crew_plan(state, ship)`` maps damaged system ids (and
+    ``"boarders"``) to crew factors for phase 11; by default no crew is assigned.
+
+    Raises a ``RulesError`` (``IllegalOrder``, ``MagazineDestroyed`` …) from phase 1 or a
+    launch in phase 3, before the turn's fire; fire orders the geometry refuses after
+    movement are logged as ``fire-refused`` events instead. Keep a copy of the state if the
+    caller must undo a refused turn.
+    """
+    first = len(state.events)
+    state.turn += 1
+    plans = _phase_orders(state, orders)
+    acting = _phase_initiative(state, orders)
+    tied = _phase_launch(state, orders, acting)
+    _phase_second_move(state, ("missile", "drone"), 4)
+    _phase_ship_movement(state, plans)
+    _phase_second_move(state, ("fighter", "gunboat"), 6)
+    _phase_sensors(state, state.contacts)
+    _phase_intent(state)
+    by_orders = {sid: o.fire for sid, o in orders.items()}
+    _phase_ship_fire(
+        state,
+        ship_fire or (lambda _s, ship: by_orders.get(ship.ship_id, [])),
+        acting,
+        tied,
+    )
+    _phase_light_fire(state)
+    _phase_end_of_turn(state, orders, crew_plan)
+    return state.events[first:]

@@ -1,0 +1,104 @@
+"""``python -m bench``: figures for the rules engine (printed, not asserted).
+
+1. single beam volleys resolved with damage applied, per second;
+2. one auto-resolved battle, Qatzrin 5th fleet vs Phalon 68th fleet: turns per second;
+3. N such battles (default 1 000, seeds 0…N-1): who wins, and the wall time (target < 10 s
+   on one core).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections import Counter
+
+from battles.rules.ai import resolve_battle
+from battles.rules.damage import apply_hits
+from battles.rules.dice import Dice
+from battles.rules.ships import ShipState
+from battles.rules.weapons import fire
+from bench.fleets import phalon_68th, provisional_classes, qatzrin_5th
+
+TARGET = {
+    "format": "admiralty-design/1",
+    "name": "Target hulk",
+    "mass": 200,
+    "thrust": 0,
+    "hull": {"boxes": 200},
+    "armour": {"layers": [10]},
+    "fire_controls": 0,
+    "command": ["bridge", "life-support", "core"],
+    "systems": [
+        {"id": f"s{i}", "kind": "weapon", "weapon": "beam-2", "arcs": ["F"]} for i in range(8)
+    ],
+}
+
+
+def bench_volleys(seconds: float) -> tuple[int, float]:
+    """Beam-1 volleys at 10 mu against screen 1, damage applied to a big hulk (replaced
+    when destroyed). Returns (volleys, elapsed s)."""
+    dice = Dice("bench-volleys")
+    target = ShipState.from_design(TARGET, ship_id="t", side="b")
+    fresh = target.copy()
+    count = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        for _ in range(200):
+            volley = fire("beam-1", dice, range_mu=10, screen=1, target_name="hulk")
+            apply_hits(target, volley.hits, dice)
+            if target.destroyed:
+                target = fresh.copy()
+            count += 1
+        dice.log.clear()  # keep memory flat: the log is not what is measured
+        if time.perf_counter() >= deadline:
+            break
+    return count, time.perf_counter() - start
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
+    parser.add_argument("--battles", type=int, default=1000, help="Monte-Carlo battles")
+    parser.add_argument("--seconds", type=float, default=1.0, help="volley benchmark length")
+    parser.add_argument("--max-turns", type=int, default=20)
+    args = parser.parse_args(argv)
+
+    qatzrin, phalon = qatzrin_5th(), phalon_68th()
+    print(f"fleets: Qatzrin 5th ({len(qatzrin)} ships) vs Phalon 68th ({len(phalon)} ships)")
+    if provisional_classes():
+        print(f"  provisional bench stats used for: {', '.join(provisional_classes())}")
+
+    volleys, elapsed = bench_volleys(args.seconds)
+    print(f"beam volleys with damage applied: {volleys / elapsed:,.0f} per second")
+
+    start = time.perf_counter()
+    result = resolve_battle(qatzrin, phalon, seed=0, max_turns=args.max_turns)
+    elapsed = time.perf_counter() - start
+    print(
+        f"one battle (seed 0): {result.turns} turns, {len(result.events)} events, "
+        f"{result.winner or 'draw'} ({result.reason}) in {elapsed * 1000:.1f} ms "
+        f"= {result.turns / elapsed:,.0f} turns per second"
+    )
+
+    wins: Counter[str] = Counter()
+    reasons: Counter[str] = Counter()
+    turns = 0
+    start = time.perf_counter()
+    for seed in range(args.battles):
+        outcome = resolve_battle(qatzrin, phalon, seed=seed, max_turns=args.max_turns)
+        wins[outcome.winner or "draw"] += 1
+        reasons[outcome.reason] += 1
+        turns += outcome.turns
+    elapsed = time.perf_counter() - start
+    n = max(1, args.battles)
+    print(
+        f"{args.battles} battles in {elapsed:.2f} s ({elapsed / n * 1000:.1f} ms each, "
+        f"{turns / n:.1f} turns on average; target < 10 s)"
+    )
+    for side, count in wins.most_common():
+        print(f"  {side}: {count} ({count / n:.1%})")
+    print("  endings: " + ", ".join(f"{k} {v}" for k, v in reasons.most_common()))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,342 @@
+"""The turn sequence (rules/ft-incursion.md §2) over a BattleState."""
+
+import json
+
+import pytest
+
+from battles.rules.dice import Dice, Roll
+from battles.rules.errors import IllegalOrder, MagazineDestroyed
+from battles.rules.options import RuleOptions
+from battles.rules.ships import ShipState, Status
+from battles.rules.turn import (
+    BattleState,
+    FireIntent,
+    LightUnit,
+    ShipOrders,
+    fire_controls,
+    play_turn,
+    screen_level,
+)
+
+
+class ScriptedDice(Dice):
+    """Dice showing scripted faces in order (then 3s), still logging every roll."""
+
+    def __init__(self, faces):
+        super().__init__(0)
+        self.faces = list(faces)
+
+    def die(self, sides, purpose):
+        face = self.faces.pop(0) if self.faces else 3
+        self.log.append(Roll(purpose, sides, face))
+        return face
+
+    def d6(self, purpose):
+        return self.die(6, purpose)
+
+
+def design(name, *, mass=20, thrust=4, hull=(2, 2, 2, 2), armour=(), fcs=1, systems=(), **kw):
+    return {
+        "format": "admiralty-design/1",
+        "name": name,
+        "faction": "test",
+        "mass": mass,
+        "thrust": thrust,
+        "hull": {"boxes": sum(hull), "rows": list(hull)},
+        "armour": {"layers": list(armour)},
+        "screens": kw.pop("screens", 0),
+        "fire_controls": fcs,
+        "command": kw.pop("command", []),
+        "systems": list(systems),
+        **kw,
+    }
+
+
+BEAM1 = {"id": "beam-a", "kind": "weapon", "weapon": "beam-1", "arcs": ["F", "FS", "FP"]}
+
+
+def ship(ship_id, side, d, *, x=0.0, y=0.0, heading=0, speed=0):
+    s = ShipState.from_design(d, ship_id=ship_id, side=side, name=ship_id.upper())
+    s.x, s.y, s.heading, s.speed = x, y, heading, speed
+    return s
+
+
+def battle(*ships, dice=None, options=None):
+    return BattleState(
+        ships={s.ship_id: s for s in ships},
+        sides=("a", "b"),
+        dice=dice or Dice(7),
+        options=options or RuleOptions(),
+    )
+
+
+def kinds(events, phase=None):
+    return [e.kind for e in events if phase is None or e.phase == phase]
+
+
+def test_phases_run_in_order_and_events_are_json():
+    a = ship("a1", "a", design("A", systems=[BEAM1]), y=0)
+    b = ship("b1", "b", design("B", systems=[BEAM1]), y=20, heading=3)
+    state = battle(a, b)
+    events = play_turn(
+        state,
+        {"a1": ShipOrders("+2", fire=[FireIntent("beam-a", "b1")]), "b1": ShipOrders("+2")},
+    )
+    phases = [e.phase for e in events]
+    assert phases == sorted(phases)
+    assert {1, 2, 5, 9} <= set(phases)
+    assert state.turn == 1 and all(e.turn == 1 for e in events)
+    payload = json.dumps([e.as_dict() for e in events])
+    assert '"kind": "initiative"' in payload
+
+
+def test_initiative_reroll_ties():
+    a = ship("a1", "a", design("A"))
+    b = ship("b1", "b", design("B"), y=50)
+    # a: 3+4, b: 5+2 (tie) then a: 1+1, b: 6+6
+    state = battle(a, b, dice=ScriptedDice([3, 4, 5, 2, 1, 1, 6, 6]))
+    events = play_turn(state, {})
+    assert kinds(events, 2).count("initiative-roll") == 2
+    assert state.initiative == "b"
+    assert [r.purpose for r in state.dice.log[:4]] == [
+        "initiative a, roll 1, die 1",
+        "initiative a, roll 1, die 2",
+        "initiative b, roll 1, die 1",
+        "initiative b, roll 1, die 2",
+    ]
+
+
+def test_initiative_tie_option_keeps_previous_first_player():
+    a = ship("a1", "a", design("A"))
+    b = ship("b1", "b", design("B"), y=50)
+    state = battle(
+        a, b, dice=ScriptedDice([3, 4, 5, 2]), options=RuleOptions(initiative_reroll_ties=False)
+    )
+    state.initiative = "b"
+    play_turn(state, {})
+    assert state.initiative == "b"
+
+
+def test_illegal_movement_order_raises_before_any_die():
+    a = ship("a1", "a", design("A", thrust=2), speed=5)
+    b = ship("b1", "b", design("B"), y=50)
+    state = battle(a, b)
+    with pytest.raises(IllegalOrder, match="A1.*§3"):
+        play_turn(state, {"a1": ShipOrders("+1, 2T")})
+    assert state.dice.log == []
+
+
+def test_orders_for_unknown_ship_or_system_are_refused():
+    a = ship("a1", "a", design("A", systems=[BEAM1]))
+    b = ship("b1", "b", design("B"), y=50)
+    with pytest.raises(IllegalOrder, match="unknown ship"):
+        play_turn(battle(a, b), {"zz": ShipOrders()})
+    with pytest.raises(IllegalOrder, match="no weapon system 'torp'"):
+        play_turn(battle(a, b), {"a1": ShipOrders(fire=[FireIntent("torp", "b1")])})
+
+
+def test_movement_phase_moves_ships_and_records_thrust():
+    a = ship("a1", "a", design("A", thrust=6), speed=15)
+    b = ship("b1", "b", design("B"), y=100)
+    state = battle(a, b)
+    play_turn(state, {"a1": ShipOrders("+3, 1B, 2T, 18")})
+    assert (round(a.x, 9), round(a.y, 9), a.heading, a.speed) == (0.0, 9.0, 1, 18)
+    assert a.thrust_used
+    assert b.y == 100 and not b.thrust_used
+
+
+def test_ship_fire_is_simultaneous():
+    # Two one-box ships 5 mu apart, each firing a beam-1 (3 dice at 0–12 mu): both hit
+    # and both are destroyed, though one fires first.
+    one_box = {"hull": (1,), "systems": [BEAM1]}
+    a = ship("a1", "a", design("A", **one_box), y=0)
+    b = ship("b1", "b", design("B", **one_box), y=5, heading=3)
+    faces = [6, 1, 3, 1]  # initiative a 7, b 4
+    faces += [5, 1, 1] + [5, 1, 1]  # each beam: one hit
+    state = battle(a, b, dice=ScriptedDice(faces))
+    events = play_turn(
+        state,
+        {
+            "a1": ShipOrders(fire=[FireIntent("beam-a", "b1")]),
+            "b1": ShipOrders(fire=[FireIntent("beam-a", "a1")]),
+        },
+    )
+    assert kinds(events, 9).count("fire") == 2
+    assert a.destroyed and b.destroyed
+    fire_at = max(i for i, e in enumerate(events) if e.kind == "fire")
+    first_damage = min(i for i, e in enumerate(events) if e.kind.startswith("damage-"))
+    assert first_damage > fire_at
+
+
+def test_fire_beyond_fire_controls_or_arc_is_refused_and_logged():
+    d = design(
+        "A",
+        fcs=1,
+        systems=[BEAM1, {"id": "beam-b", "kind": "weapon", "weapon": "beam-1", "arcs": ["F"]}],
+    )
+    a = ship("a1", "a", d)
+    b1 = ship("b1", "b", design("B"), y=10)
+    b2 = ship("b2", "b", design("B"), x=3, y=10)
+    b3 = ship("b3", "b", design("B"), y=-10)
+    state = battle(a, b1, b2, b3)
+    events = play_turn(
+        state,
+        {
+            "a1": ShipOrders(
+                fire=[FireIntent("beam-a", "b1"), FireIntent("beam-b", "b2")],
+            )
+        },
+    )
+    refused = [e for e in events if e.kind == "fire-refused"]
+    assert len(refused) == 1 and "no free fire control" in refused[0].summary
+    events = play_turn(state, {"a1": ShipOrders(fire=[FireIntent("beam-a", "b3")])})
+    refused = [e for e in events if e.kind == "fire-refused"]
+    assert len(refused) == 1 and "§6" in refused[0].data["reason"]
+
+
+def test_aft_arc_is_blind_while_thrusting():
+    all_round = {**BEAM1, "arcs": ["F", "FS", "AS", "A", "AP", "FP"]}
+    a = ship("a1", "a", design("A", systems=[all_round]), speed=4)
+    b = ship("b1", "b", design("B"), y=-20)
+    state = battle(a, b)
+    events = play_turn(state, {"a1": ShipOrders("+1", fire=[FireIntent("beam-a", "b1")])})
+    assert "aft arc" in next(e for e in events if e.kind == "fire-refused").summary
+    events = play_turn(state, {"a1": ShipOrders("", fire=[FireIntent("beam-a", "b1")])})
+    assert "fire" in kinds(events, 9)
+
+
+def test_out_of_range_fire_is_refused():
+    a = ship("a1", "a", design("A", systems=[BEAM1]))
+    b = ship("b1", "b", design("B"), y=40)
+    events = play_turn(battle(a, b), {"a1": ShipOrders(fire=[FireIntent("beam-a", "b1")])})
+    assert "beyond its last band" in next(e for e in events if e.kind == "fire-refused").summary
+
+
+def test_torpedo_needs_its_magazine():
+    torp = {
+        "id": "torp-a",
+        "kind": "weapon",
+        "weapon": "plasma-torpedo",
+        "arcs": ["F"],
+        "magazine": "mag-a",
+    }
+    mag = {"id": "mag-a", "kind": "magazine", "capacity": 1}
+    a = ship("a1", "a", design("A", fcs=2, systems=[torp, mag]))
+    b = ship("b1", "b", design("B", hull=(5, 5, 5, 5)), y=10)
+    state = battle(a, b)
+    order = {"a1": ShipOrders(fire=[FireIntent("torp-a", "b1")])}
+    events = play_turn(state, order)
+    assert "fire" in kinds(events, 9)
+    assert a.systems["mag-a"].ammo == 0
+    events = play_turn(state, order)
+    refused = next(e for e in events if e.kind == "fire-refused")
+    assert "magazine" in refused.summary and "§8" in refused.summary
+
+
+def test_missile_launch_from_a_destroyed_magazine_raises():
+    launcher = {
+        "id": "mis-a",
+        "kind": "weapon",
+        "weapon": "missile-heavy",
+        "arcs": ["F"],
+        "magazine": "mag-a",
+    }
+    mag = {"id": "mag-a", "kind": "magazine", "capacity": 2}
+    a = ship("a1", "a", design("A", systems=[launcher, mag]))
+    a.systems["mag-a"].status = Status.DESTROYED
+    b = ship("b1", "b", design("B"), y=30)
+    with pytest.raises(MagazineDestroyed, match="A1.*§8"):
+        play_turn(battle(a, b), {"a1": ShipOrders(launches=[("mis-a", "b1")])})
+
+
+def test_launched_fighters_attach_attack_and_meet_point_defence():
+    bay = {"id": "bay-a", "kind": "bay", "squadron": {"unit": "interceptor", "size": 6}}
+    carrier = ship("a1", "a", design("Carrier", fcs=1, systems=[bay]))
+    target = ship(
+        "b1",
+        "b",
+        design("Target", hull=(9, 9, 9, 9), systems=[{"id": "pd-a", "kind": "pd"}]),
+        y=20,
+    )
+    state = battle(carrier, target)
+    events = play_turn(state, {"a1": ShipOrders(launches=[("bay-a", "b1")])})
+    (unit,) = state.light_units.values()
+    assert unit.attached_to == "b1" and unit.position == (0.0, 20.0)
+    assert carrier.systems["bay-a"].data["launched"]
+    order = kinds(events)
+    assert order.index("launch") < order.index("point-defence") < order.index("attack")
+    attack = next(e for e in events if e.kind == "attack")
+    assert attack.phase == 10 and attack.data["sub_phase"] == "b"
+    with pytest.raises(IllegalOrder, match="already out"):
+        play_turn(state, {"a1": ShipOrders(launches=[("bay-a", "b1")])})
+
+
+def test_launch_needs_a_free_fire_control():
+    bay = {"id": "bay-a", "kind": "bay", "squadron": {"unit": "interceptor", "size": 6}}
+    carrier = ship("a1", "a", design("Carrier", fcs=0, systems=[bay]))
+    b = ship("b1", "b", design("B"), y=20)
+    with pytest.raises(IllegalOrder, match="§6"):
+        play_turn(battle(carrier, b), {"a1": ShipOrders(launches=[("bay-a", "b1")])})
+
+
+def test_missiles_do_not_strike_a_ship_destroyed_in_an_earlier_sub_phase():
+    a = ship("a1", "a", design("A"))
+    b = ship("b1", "b", design("B", hull=(1,)), y=30)
+    state = battle(a, b, dice=ScriptedDice([6, 6, 1, 1] + [5] * 6))
+    state.light_units["f"] = LightUnit(
+        "f", "a", "fighter-interceptor", 6, 100.0, 0, 28, target="b1"
+    )
+    state.light_units["m"] = LightUnit("m", "a", "missile-heavy", 1, 24.0, 0, 25, target="b1")
+    events = play_turn(state, {})
+    assert b.destroyed
+    assert "attack" in kinds(events, 10) and "missile-strike" not in kinds(events)
+
+
+def test_vapour_veil_screens_and_blinds():
+    d = design("Phyaa", systems=[BEAM1, {"id": "veil", "kind": "vapour-veil"}])
+    a = ship("a1", "a", d)
+    b = ship("b1", "b", design("B"), y=10)
+    state = battle(a, b)
+    events = play_turn(state, {"a1": ShipOrders(veil=True, fire=[FireIntent("beam-a", "b1")])})
+    assert "veil" in kinds(events, 2)
+    assert screen_level(state, a) == 2 and fire_controls(state, a) == 0
+    assert "no free fire control" in next(e for e in events if e.kind == "fire-refused").summary
+    play_turn(state, {"a1": ShipOrders(veil=False)})
+    assert screen_level(state, a) == 0 and fire_controls(state, a) == 1
+
+
+def test_damage_control_repairs_in_phase_11():
+    a = ship("a1", "a", design("A", mass=60, systems=[BEAM1]))
+    a.systems["beam-a"].status = Status.DAMAGED
+    b = ship("b1", "b", design("B"), y=80)
+    state = battle(a, b, dice=ScriptedDice([6, 6, 1, 1, 4]))
+    events = play_turn(state, {}, crew_plan=lambda _s, ship: {"beam-a": 3} if ship is a else {})
+    assert "damage-control" in kinds(events, 11) and "damage-repair" in kinds(events, 11)
+    assert a.systems["beam-a"].working
+
+
+def test_withdrawal_takes_the_ship_out_at_the_end_of_the_turn():
+    a = ship("a1", "a", design("A"))
+    b = ship("b1", "b", design("B"), y=80)
+    state = battle(a, b)
+    events = play_turn(state, {"a1": ShipOrders(withdraw=True)})
+    assert a.withdrawn and events[-1].kind == "withdraw"
+    assert state.in_action("a") == []
+
+
+def test_same_seed_same_turn_log():
+    def run(seed):
+        a = ship("a1", "a", design("A", systems=[BEAM1]))
+        b = ship("b1", "b", design("B", systems=[BEAM1]), y=10, heading=3)
+        state = battle(a, b, dice=Dice(seed))
+        for _ in range(3):
+            orders = {
+                s.ship_id: ShipOrders(fire=[FireIntent("beam-a", other)])
+                for s, other in ((a, "b1"), (b, "a1"))
+                if s.systems["beam-a"].working and not s.out_of_action
+            }
+            play_turn(state, orders)
+        return json.dumps([e.as_dict() for e in state.events]), state.dice.transcript()
+
+    assert run(3) == run(3)
+    assert run(3) != run(4)
