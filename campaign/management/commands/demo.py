@@ -1,0 +1,64 @@
+"""``python manage.py demo --site DIR``: render every concluded battle's report, bake the site.
+
+Run by ``make demo`` after ``migrate`` and ``load_sample``. Reports go through the Celery
+task ``battles.render_report`` (eager in-process by default; a real worker when
+``CELERY_BROKER_URL`` is set) to ``MEDIA_ROOT/reports/<campaign>/<battle>.{html,pdf}``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+
+from battles.models import Battle
+from battles.services import REPORT_FORMATS
+from battles.tasks import render_report
+from campaign.publish import SiteBuildError, site_build
+
+WORKER_TIMEOUT = 600  # seconds to wait for a real worker's result
+
+
+class Command(BaseCommand):
+    help = "Render the reports of all concluded battles (HTML + PDF) and bake the site."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--site", type=Path, default=Path("site"), help="site folder")
+
+    def _render(self, battle_id: int, fmt: str) -> dict:
+        if settings.CELERY_TASK_ALWAYS_EAGER or settings.CELERY_RESULT_BACKEND:
+            return render_report.delay(battle_id, fmt).get(timeout=WORKER_TIMEOUT)
+        # A broker but no result backend: we could not wait for the worker, so run here.
+        return render_report.apply(args=(battle_id, fmt)).get()
+
+    def handle(self, *args, site: Path, **options):
+        battles = list(
+            Battle.objects.filter(status=Battle.Status.CONCLUDED)
+            .select_related("campaign")
+            .order_by("campaign__name", "campaign_turn", "name")
+        )
+        if not battles:
+            self.stdout.write(self.style.WARNING("No concluded battle: run load_sample first?"))
+        mode = "eager" if settings.CELERY_TASK_ALWAYS_EAGER else "worker"
+        media = Path(settings.MEDIA_ROOT)
+        for battle in battles:
+            for fmt in REPORT_FORMATS:
+                info = self._render(battle.pk, fmt)
+                self.stdout.write(
+                    f"  report [{mode}] {battle.campaign.slug}/{battle.name} "
+                    f"v{info['version']} {fmt}: {media / info['file']}"
+                )
+        try:
+            result = site_build(out_dir=site)
+        except SiteBuildError as exc:
+            raise CommandError(str(exc)) from exc
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Site: {len(result.pages)} pages, {len(result.pdfs)} PDFs in {result.out_dir}"
+            )
+        )
+        self.stdout.write("Where to look:")
+        self.stdout.write(f"  open {result.out_dir / 'index.html'}  (works from file://)")
+        self.stdout.write(f"  reports in {media / 'reports'}")
+        self.stdout.write("  `make run` serves the live pages on http://127.0.0.1:8000")

@@ -1,0 +1,51 @@
+"""``manage.py demo``: every concluded battle's report through the task, then the site."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.management import call_command
+from pypdf import PdfReader
+
+from battles import reports
+from battles.models import Report
+from tests.battles.report_fixtures import make_battle
+
+
+@pytest.mark.django_db
+def test_demo_renders_reports_and_bakes_the_site(settings, tmp_path, capsys, monkeypatch):
+    settings.MEDIA_ROOT = media = tmp_path / "media"
+    battle = make_battle()
+    make_battle(battle.campaign, status="draft", name="Unfinished", slug="unfinished")
+    renders = []
+    original = reports.render_pdf
+    monkeypatch.setattr(reports, "render_pdf", lambda b: renders.append(b.pk) or original(b))
+    site = tmp_path / "site"
+
+    call_command("demo", "--site", str(site))
+
+    out = capsys.readouterr().out
+    base = media / "reports" / "test-league"
+    pdf = base / "colonisation-compromise.pdf"
+    assert (base / "colonisation-compromise.html").is_file()
+    text = PdfReader(str(pdf)).pages[0].extract_text()
+    assert "Colonisation compromise" in text and "Phalon" in text
+    assert not (base / "unfinished.pdf").exists()
+    assert (site / "index.html").is_file()
+    assert (site / "battles/test-league/colonisation-compromise.pdf").read_bytes() == (
+        pdf.read_bytes()
+    )
+    assert str(site / "index.html") in out
+    assert Report.objects.count() == 2
+    assert renders == [battle.pk]  # the site reused the cached PDF
+
+    call_command("demo", "--site", str(site))  # safe to run twice: nothing re-rendered
+    assert renders == [battle.pk]
+    assert Report.objects.count() == 2
+
+
+@pytest.mark.django_db
+def test_demo_without_battles_still_bakes_a_site(settings, tmp_path, capsys):
+    settings.MEDIA_ROOT = tmp_path / "media"
+    call_command("demo", "--site", str(tmp_path / "site"))
+    assert "No concluded battle" in capsys.readouterr().out
+    assert (tmp_path / "site" / "index.html").is_file()
