@@ -1,5 +1,10 @@
-"""URL patterns of the league pages (index and campaigns)."""
+"""URL patterns of the league pages (index, campaigns, logging in and out).
 
+Players are not staff, so the admin's login form (staff only) cannot serve them: the
+league has its own login page using Django's ``LoginView``.
+"""
+
+from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from . import views
@@ -7,4 +12,12 @@ from . import views
 urlpatterns = [
     path("", views.home, name="home"),
     path("campaigns/<slug:slug>/", views.campaign_detail, name="campaign-detail"),
+    path(
+        "login/",
+        auth_views.LoginView.as_view(
+            template_name="campaign/login.html", redirect_authenticated_user=True
+        ),
+        name="login",
+    ),
+    path("logout/", auth_views.LogoutView.as_view(next_page="home"), name="logout"),
 ]

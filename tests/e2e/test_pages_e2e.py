@@ -1,0 +1,72 @@
+"""Real flows in headless Chromium: browse to a ship's SSD, log in as a player, switch
+language, and a screenshot of a fleet page (written to media/e2e/fleet.png)."""
+
+import pytest
+
+from tests.e2e.conftest import SCREENSHOT_DIR
+from tests.e2e.world import build_world
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture
+def world(cast):
+    return build_world(cast)
+
+
+def test_browse_home_faction_fleet_ship_and_see_the_ssd(live_server, page, world):
+    pytest.importorskip("factions.ssd")
+    page.goto(live_server.url + "/")
+    page.get_by_role("link", name="Qatzrin").first.click()
+    page.wait_for_url("**/factions/qatzrin/")
+    assert page.locator("h1").inner_text() == "Qatzrin"
+    page.get_by_role("link", name="5e flotte d'incursion").click()
+    page.wait_for_url("**/fleets/qatzrin-5th/")
+    page.get_by_role("link", name="Nimrod", exact=True).click()
+    page.wait_for_url(f"**/ships/{world.damaged_ship.pk}/")
+    svg = page.locator("figure.ssd svg")
+    svg.wait_for(state="visible")
+    box = svg.bounding_box()
+    assert box["width"] > 200 and box["height"] > 100
+    assert page.locator('figure.ssd [data-system="beam-a"]').count() >= 1
+
+
+def test_player_sees_own_hidden_fleet_but_not_the_rivals(live_server, page, world):
+    page.goto(live_server.url + "/factions/kongeriket-norge/")
+    assert page.get_by_text("Skyggeflåten").count() == 0
+    page.locator("a.login").click()
+    page.fill("#id_username", "norge_player")
+    page.fill("#id_password", "pw-12345!")
+    page.locator(".login-form button[type=submit]").click()
+    page.wait_for_url("**/factions/kongeriket-norge/")
+    assert page.locator(".who").inner_text() == "norge_player"
+    page.get_by_role("link", name="Skyggeflåten").click()
+    page.wait_for_url("**/fleets/norge-shadow/")
+    assert page.get_by_text("Fenrir").count() >= 1
+
+    page.goto(live_server.url + "/factions/qatzrin/")
+    assert page.get_by_text("Flotte de l'ombre").count() == 0
+    response = page.goto(live_server.url + "/fleets/qatzrin-shadow/")
+    assert response.status == 404
+
+
+def test_switch_language_to_english_and_back(live_server, page, world):
+    page.goto(live_server.url + "/")
+    assert page.locator("html").get_attribute("lang") == "fr"
+    with page.expect_navigation():
+        page.select_option("#lang-select", "en")
+    assert page.locator("html").get_attribute("lang") == "en"
+    assert page.get_by_role("heading", name="Recent battles").count() == 1
+    with page.expect_navigation():
+        page.select_option("#lang-select", "fr")
+    assert page.locator("html").get_attribute("lang") == "fr"
+
+
+def test_screenshot_of_a_fleet_page(live_server, page, world):
+    page.goto(live_server.url + "/fleets/qatzrin-5th/")
+    SCREENSHOT_DIR.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOT_DIR / "fleet.png"
+    page.screenshot(path=str(path), full_page=True)
+    assert path.stat().st_size > 10_000
+    # Nothing overflows the viewport horizontally.
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1280
