@@ -100,7 +100,7 @@ WEAPONS: dict[str, WeaponSpec] = {
         WeaponSpec("beam-2", "0–12 2d6, 13–24 1d6", "FB1 class-2 beam", _stepped((3, 1), (6, 2))),
         WeaponSpec("beam-3", "0–12 1d6", "FB1 class-1 beam", _stepped((6, 1))),
         WeaponSpec("lance", "0–9 1d6, 6 destroys a system", "FB1 needle beam", _linear(2, 1),
-                   max_arcs=3),
+                   max_arcs=3, reading=True),
         WeaponSpec("needle-nodule", "power-bought dice to 72", "FB2 Sa'vasku needle nodule",
                    _stepped((6, 2)), reading=True),
         WeaponSpec("pulser", "short 6d6/12, medium 2d6/24, long 1d6/36", "FB2 Phalon pulser",
@@ -113,11 +113,12 @@ WEAPONS: dict[str, WeaponSpec] = {
         WeaponSpec("plasma-torpedo", "to-hit 3+…6 to 24 mu, 1d6 semi-piercing",
                    "FB1 pulse torpedo", _linear(4, 1), max_arcs=3, needs_magazine=True),
         WeaponSpec("rocket-pack", "0–6 3d6, 7–12 2d6, 13–18 1d6 semi-piercing",
-                   "FB2 rocket pod", _stepped((3, 1)), max_arcs=3, needs_magazine=True),
+                   "FB2 rocket pod", _stepped((3, 1)), max_arcs=3, needs_magazine=True,
+                   reading=True),
         WeaponSpec("mpc", "0–12 1d6, 4 damage per hit", "FB2 MKP", _stepped((1, 1)),
-                   max_arcs=1),
+                   max_arcs=1, reading=True),
         WeaponSpec("scattergun", "6 mu anti-light-unit burst", "FB2 scattergun",
-                   _stepped((6, 1)), points_per_mass=4),
+                   _stepped((6, 1)), points_per_mass=4, reading=True),
         WeaponSpec("penetrator", "to-hit 3+…6 to 24, 1d6 piercing", "FB2 Sa'vasku launcher",
                    _stepped((6, 2)), reading=True),
         WeaponSpec("vampire", "to-hit 3+…6 to 24, 2 + 2/turn", "FB2 Sa'vasku launcher",
@@ -126,11 +127,11 @@ WEAPONS: dict[str, WeaponSpec] = {
                    _stepped((6, 2)), points_per_mass=4, reading=True),
         WeaponSpec("spicule", "PD, all arcs", "FB1 PDS", _stepped((6, 1))),
         WeaponSpec("missile-standard", "2d6 to 36", "FB1 missile rack", _stepped((6, 2)),
-                   needs_magazine=True),
+                   needs_magazine=True, reading=True),
         WeaponSpec("missile-heavy", "3d6 to 36", "FB1 heavy missile rack", _stepped((6, 3)),
-                   needs_magazine=True),
+                   needs_magazine=True, reading=True),
         WeaponSpec("missile-salvo", "6d6 salvo to 36", "FB1 salvo missile launcher",
-                   _stepped((6, 3)), needs_magazine=True),
+                   _stepped((6, 3)), needs_magazine=True, reading=True),
         # Grasers (G+): named by the seed ("more effective than beams, the big classes
         # costly") without a profile. Project reading shared with the engine
         # (battles.rules.weapons): a graser has the dice of the beam of its class and ignores
@@ -167,6 +168,7 @@ def weapon_spec(weapon: str) -> WeaponSpec:
             f"class {cls} kinetic gun, {_KGUN_BAND[variant or '']}-mu bands",
             "FB2 Kra'vak K-gun",
             lambda arcs, _c, cls=cls, shift=shift: max(1, 2 * cls - 1 + shift) + (arcs - 1),
+            reading=True,
         )
     raise UnknownSystem(f"unknown weapon '{weapon}'")
 

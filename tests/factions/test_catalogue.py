@@ -13,7 +13,7 @@ from factions.catalogue_loader import (
     catalogue_load,
     catalogue_read,
 )
-from factions.construction import design_points, squadron_points
+from factions.construction import design_points, squadron_points, weapon_spec
 from factions.designs import design_validate
 from factions.models import Faction, ShipClass
 
@@ -201,3 +201,11 @@ def test_catalogue_light_units_by_faction():
     assert {u["name"] for u in units["phalon"]} == {"Nith", "Tuus"}
     assert {u["unit"] for u in units["collectif-g-plus"]} == {"battery"}
     assert {u["variant"] for u in units["kongeriket-norge"]} == {"heavy-transport", "emp"}
+
+
+@pytest.mark.parametrize("doc", _designs())
+def test_designs_flag_the_project_readings_they_rely_on(doc):
+    readings = " ".join(doc.get("readings", []))
+    for system in doc["systems"]:
+        if system["kind"] == "weapon" and weapon_spec(system["weapon"]).reading:
+            assert f"{system['weapon']}: project reading" in readings
