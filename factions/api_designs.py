@@ -1,5 +1,244 @@
-"""Ship designs API: list, read, create, validate, import (django-ninja router)."""
+"""Ship designs API (django-ninja router mounted at ``/api/designs``).
 
-from ninja import Router
+- ``GET  /api/designs``               every ship class, summary (public)
+- ``GET  /api/designs/{id}``          one class with its design document (public)
+- ``GET  /api/designs/{id}/ssd.svg``  its ship system diagram (``factions.ssd``)
+- ``POST /api/designs``               create a class from a design document (organisers)
+- ``POST /api/designs/validate``      every error of a design, each with its field (anyone)
+- ``POST /api/designs/import``        ftLibShip or admiralty JSON (organisers)
+
+Handlers are thin: check access through ``campaign.access``, call ``factions.designs`` /
+``factions.imports``, serialise. Errors carry the field they are about
+(``systems[3].magazine``), as ``factions.designs.design_validate`` names them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404
+from django.utils.text import slugify
+from ninja import Body, Router, Schema, Status
+from ninja.security import django_auth
+
+from campaign import access
+
+from . import construction
+from .designs import design_validate
+from .imports import FORMATS, ImportFormatError, designs_parse, designs_save
+from .models import Faction, ShipClass
+from .ssd import design_svg
 
 router = Router(tags=["designs"])
+
+
+class DesignSummaryOut(Schema):
+    id: int
+    name: str
+    slug: str
+    faction: str
+    type_word: str
+    mass: int
+    hull_boxes: int
+    armour: int
+    thrust: int
+    points: int | None
+    provisional: bool
+
+    @staticmethod
+    def resolve_faction(obj: ShipClass) -> str:
+        return obj.faction.slug
+
+
+class DesignDetailOut(DesignSummaryOut):
+    crew_factors: int
+    design: dict[str, Any]
+    ssd_url: str
+
+    @staticmethod
+    def resolve_ssd_url(obj: ShipClass) -> str:
+        return f"/api/designs/{obj.pk}/ssd.svg"
+
+
+class FieldError(Schema):
+    field: str
+    message: str
+
+
+class ValidationOut(Schema):
+    """``valid`` and every error with its field; ``points`` (one ship, without the squadrons
+    in its bays) and ``mass`` (systems total) when the design is valid."""
+
+    valid: bool
+    errors: list[FieldError]
+    points: int | None = None
+    mass: int | None = None
+
+
+class ErrorOut(Schema):
+    detail: str
+    errors: list[FieldError] = []
+
+
+class ImportIn(Schema):
+    """``data`` is the parsed JSON file (ftLibShip ships or admiralty designs)."""
+
+    faction: str
+    data: Any
+    format: str = "auto"
+    dry_run: bool = False
+
+
+class UnmappedOut(Schema):
+    ship: str
+    system: str
+    reason: str
+
+
+class InvalidOut(Schema):
+    ship: str
+    field: str
+    message: str
+
+
+class ImportedDesignOut(Schema):
+    name: str
+    type_word: str
+    mass: int
+    points: int | None
+    provisional: bool
+
+
+class ImportOut(Schema):
+    detail: str
+    format: str = ""
+    designs: list[ImportedDesignOut] = []
+    unmapped: list[UnmappedOut] = []
+    invalid: list[InvalidOut] = []
+    written: int = 0
+
+
+@router.get("", response=list[DesignSummaryOut])
+def design_list(request: HttpRequest):
+    """Every ship class (designs are public: the published catalogue)."""
+    return ShipClass.objects.select_related("faction").order_by("faction__name", "mass", "name")
+
+
+@router.get("/{int:design_id}", response=DesignDetailOut)
+def design_detail(request: HttpRequest, design_id: int):
+    """One ship class with its full design document."""
+    return get_object_or_404(ShipClass.objects.select_related("faction"), pk=design_id)
+
+
+@router.get("/{int:design_id}/ssd.svg")
+def design_ssd(request: HttpRequest, design_id: int) -> HttpResponse:
+    """The class's SSD as SVG (``factions.ssd.design_svg``), 190 mm wide for A4."""
+    sc = get_object_or_404(ShipClass.objects.select_related("faction"), pk=design_id)
+    design = sc.design or {"name": sc.name, "mass": sc.mass, "hull": {"boxes": sc.hull_boxes}}
+    return HttpResponse(design_svg(design), content_type="image/svg+xml")
+
+
+@router.post("/validate", response=ValidationOut)
+def design_validate_view(request: HttpRequest, payload: dict[str, Any] = Body(...)):  # noqa: B008
+    """Validate a design document; 200 with ``valid`` and every error with its field."""
+    design, errors = design_validate(payload)
+    if design is None or errors:
+        return {
+            "valid": False,
+            "errors": [{"field": e.field, "message": e.message} for e in errors],
+        }
+    return {
+        "valid": True,
+        "errors": [],
+        "points": construction.design_points(design),
+        "mass": construction.design_mass(design),
+    }
+
+
+@router.post(
+    "",
+    response={201: DesignDetailOut, 400: ErrorOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut},
+    auth=django_auth,
+)
+def design_create(request: HttpRequest, payload: dict[str, Any] = Body(...)):  # noqa: B008
+    """Create a ship class from a design document (organisers only).
+
+    The faction is the design's ``faction`` slug. 400 lists every error with its field;
+    409 when the faction already has a class of that name; nothing is written then.
+    """
+    if not access.is_organiser(request.user):
+        return Status(403, {"detail": "only organisers may create designs"})
+    slug = str(payload.get("faction") or "")
+    faction = Faction.objects.filter(slug=slug).first()
+    if faction is None:
+        return Status(404, {"detail": f"unknown faction '{slug}'"})
+    result = designs_parse(payload, faction=faction.slug, format="admiralty")
+    if result.invalid:
+        errors = [{"field": e.field, "message": e.message} for e in result.invalid]
+        return Status(400, {"detail": "invalid design", "errors": errors})
+    name = result.designs[0]["name"]
+    if ShipClass.objects.filter(faction=faction, slug=slugify(name)).exists():
+        return Status(409, {"detail": f"{faction.name} already has a class named '{name}'"})
+    (ship_class,) = designs_save(faction=faction, result=result)
+    return Status(201, ship_class)
+
+
+@router.post(
+    "/import",
+    response={
+        200: ImportOut,
+        201: ImportOut,
+        400: ImportOut,
+        403: ErrorOut,
+        404: ErrorOut,
+    },
+    auth=django_auth,
+)
+def design_import(request: HttpRequest, payload: ImportIn):
+    """Import designs (organisers only), as ``manage.py import_designs`` does.
+
+    ftLibShip ships are all written, each one that does not validate marked provisional;
+    admiralty designs are written only if every one validates (else 400, nothing written).
+    The answer lists every system not mapped and every validation error, per ship.
+    """
+    if not access.is_organiser(request.user):
+        return Status(403, {"detail": "only organisers may import designs"})
+    faction = Faction.objects.filter(slug=payload.faction).first()
+    if faction is None:
+        return Status(404, {"detail": f"unknown faction '{payload.faction}'"})
+    if payload.format not in FORMATS:
+        return Status(
+            400, {"detail": f"unknown format '{payload.format}' (one of {', '.join(FORMATS)})"}
+        )
+    try:
+        result = designs_parse(payload.data, faction=faction.slug, format=payload.format)
+    except ImportFormatError as exc:
+        return Status(400, {"detail": str(exc)})
+    body: dict[str, Any] = {
+        "format": result.format,
+        "designs": [
+            {
+                "name": d["name"],
+                "type_word": d.get("type_word", ""),
+                "mass": d["mass"],
+                "points": d.get("points"),
+                "provisional": d.get("provisional", True),
+            }
+            for d in result.designs
+        ],
+        "unmapped": [u._asdict() for u in result.unmapped],
+        "invalid": [e._asdict() for e in result.invalid],
+        "written": 0,
+    }
+    if payload.dry_run:
+        return Status(200, {**body, "detail": "dry run, nothing written"})
+    try:
+        saved = designs_save(
+            faction=faction, result=result, allow_invalid=result.format == "ftlibship"
+        )
+    except ValueError as exc:
+        return Status(400, {**body, "detail": f"nothing written: {exc}"})
+    return Status(
+        201, {**body, "detail": f"{len(saved)} ship class(es) written", "written": len(saved)}
+    )
