@@ -65,7 +65,12 @@ class Dice:
         """Roll ``n`` dice (default d6); each is logged as ``"<purpose>, die i"`` (1-based)."""
         if n < 0:
             raise ValueError(f"cannot roll a negative number of dice ({n}, {purpose})")
-        return [self.die(sides, f"{purpose}, die {i}") for i in range(1, n + 1)]
+        if sides < 1:
+            raise ValueError(f"a die needs at least one side, got {sides} ({purpose})")
+        rand, log = self._rng.random, self.log
+        faces = [int(rand() * sides) + 1 for _ in range(n)]
+        log.extend(Roll(f"{purpose}, die {i}", sides, f) for i, f in enumerate(faces, 1))
+        return faces
 
     def reroll_chain(self, first: int, purpose: str, *, on: int = 6) -> Iterator[int]:
         """Yield the re-rolls granted by ``first`` and each following face equal to ``on``.

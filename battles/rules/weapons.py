@@ -660,9 +660,18 @@ _FIGHTER_IDS = frozenset(
 )
 
 
-@lru_cache(maxsize=512)
 def apply_options(weapon: Weapon, options: RuleOptions = DEFAULT_OPTIONS) -> Weapon:
-    """The weapon as the campaign's rule options make it (D-13, D-14, D-16, D-19)."""
+    """The weapon as the campaign's rule options make it (D-13, D-14, D-16, D-19).
+
+    The catalogue holds the reference readings, so the default options change nothing.
+    """
+    if options is DEFAULT_OPTIONS:
+        return weapon
+    return _apply_options(weapon, options)
+
+
+@lru_cache(maxsize=512)
+def _apply_options(weapon: Weapon, options: RuleOptions) -> Weapon:
     if weapon.id == "rocket-pack" and options.rocket_pack_reroll:
         return replace(weapon, reroll=True)
     if weapon.id == "mpc" and options.mpc_dice != 1:
