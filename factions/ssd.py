@@ -110,8 +110,31 @@ class _Canvas:
         clean = {k.rstrip("_").replace("__", "-"): str(v) for k, v in attrs.items()}
         return ET.SubElement(self.root if parent is None else parent, tag, clean)
 
-    def text(self, parent: ET.Element | None, x: float, y: float, s: str, cls: str) -> None:
-        self.el(parent, "text", x=f"{x:.1f}", y=f"{y:.1f}", class_=cls).text = s
+    def text(
+        self,
+        parent: ET.Element | None,
+        x: float,
+        y: float,
+        s: str,
+        cls: str,
+        *,
+        fit: float | None = None,
+        size: float = 0,
+    ) -> None:
+        """A text; with ``fit`` (width in units) it is shrunk from ``size`` px to fit."""
+        attrs: dict[str, Any] = {"x": f"{x:.1f}", "y": f"{y:.1f}", "class_": cls}
+        if fit is not None and size:
+            # ~0.6 em per character in DejaVu Sans: shrink long titles instead of clipping.
+            attrs["style"] = f"font-size:{min(size, fit / (0.62 * max(1, len(s)))):.1f}px"
+        self.el(parent, "text", **attrs).text = s
+
+    def label(self, parent: ET.Element, x: float, y: float, s: str, width: int) -> None:
+        """A centred label cut to ``width`` characters; the full text goes in a tooltip."""
+        short = s if len(s) <= width else s[: width - 1] + "…"
+        el = self.el(parent, "text", x=f"{x:.1f}", y=f"{y:.1f}", class_="label")
+        el.text = short
+        if short != s:
+            ET.SubElement(el, "title").text = s
 
     def cross(self, parent: ET.Element, x: float, y: float, w: float, h: float) -> None:
         self.el(
@@ -166,6 +189,7 @@ def _box_size(longest_row: int) -> float:
 def _draw_hull(c: _Canvas, design: dict, lost: int) -> None:
     hull = design.get("hull") or {}
     rows = list(hull.get("rows") or hull_rows_for(int(hull.get("boxes") or 0)))
+    rows = [int(n) for n in rows if n]  # a small hull may leave rows empty ([1, 1, 0, 0])
     if not rows:
         return
     g = c.el(None, "g", class_="hull", id="hull")
@@ -311,10 +335,9 @@ def _system_text(system: dict) -> tuple[str, str]:
     kind = system.get("kind", "?")
     if kind == "weapon":
         weapon = str(system.get("weapon", "?"))
-        label = weapon
-        if system.get("magazine"):
-            label += f" ← {system['magazine']}"
-        return _weapon_text(weapon), label
+        if system.get("class"):
+            weapon += f" class {system['class']}"
+        return _weapon_text(str(system.get("weapon", "?"))), weapon
     if kind == "magazine":
         return "MAG", f"magazine ({system.get('capacity', 0)})"
     if kind == "marines":
@@ -341,6 +364,7 @@ def _draw_system(
     label: str,
     arcs: list[str] | None,
     destroyed: bool,
+    magazine: str | None = None,
 ) -> None:
     g = c.el(
         parent,
@@ -363,9 +387,11 @@ def _draw_system(
                 class_="arc covered" if arc in arcs else "arc",
                 data__arc=arc,
             )
-    c.text(g, x + CELL_W / 2, y + 56, sid, "label")
+    c.label(g, x + CELL_W / 2, y + 56, sid, 20)
     if label != sid:
-        c.text(g, x + CELL_W / 2, y + 70, label, "label")
+        c.label(g, x + CELL_W / 2, y + 70, label, 20)
+    if magazine:
+        c.label(g, x + CELL_W / 2, y + 84, f"fed by {magazine}", 20)
     if destroyed:
         c.cross(g, icon_x - 2, y - 2, 44, 44)
 
@@ -395,6 +421,7 @@ def _draw_systems(c: _Canvas, design: dict, lost: frozenset[str]) -> None:
                 "icon_text": icon_text,
                 "label": label,
                 "arcs": list(arcs) if arcs is not None else None,
+                "magazine": system.get("magazine"),
             }
         )
     for i, cell in enumerate(cells):
@@ -424,7 +451,10 @@ def _draw_bays(c: _Canvas, design: dict, lost: frozenset[str]) -> None:
         bg = c.el(g, "g", class_=cls, data__bay=sid)
         c.el(bg, "rect", x=MARGIN, y=c.y, width=WIDTH - 2 * MARGIN, height=30, class_="bay-frame")
         if sq:
-            text = f"{sid}: {sq.get('name', '')} — {sq.get('unit', '')} ×{sq.get('size', 6)}"
+            unit = str(sq.get("unit", ""))
+            if sq.get("variant"):
+                unit += f" ({sq['variant']})"
+            text = f"{sid}: {sq.get('name', '')} — {unit} ×{sq.get('size', 6)}"
         else:
             text = f"{sid}: empty"
         c.text(bg, MARGIN + 8, c.y + 19, text, "stats")
@@ -454,15 +484,17 @@ def design_svg(
     title = caption or name
     sub = ", ".join(str(p) for p in (design.get("type_word"), design.get("faction")) if p)
     heading = f"{title} — {sub}" if sub else title
-    c.text(None, MARGIN, c.y + 24, heading, "title")
+    usable = WIDTH - 2 * MARGIN
+    c.text(None, MARGIN, c.y + 24, heading, "title", fit=usable, size=26)
     c.y += 34
-    c.text(None, MARGIN, c.y + 12, _stats_line(design), "stats")
+    c.text(None, MARGIN, c.y + 12, _stats_line(design), "stats", fit=usable, size=13)
     c.y += 20
     if design.get("provisional"):
         note = "Provisional design"
         if design.get("rationale"):
             note += f": {design['rationale']}"
-        c.text(None, MARGIN, c.y + 10, note, "provisional")
+        note = note if len(note) <= 130 else note[:129] + "…"
+        c.text(None, MARGIN, c.y + 10, note, "provisional", fit=usable, size=11)
         c.y += 18
     c.y += 6
     _draw_hull(c, design, damage.hull_lost)

@@ -198,3 +198,23 @@ def test_ship_svg_of_a_class_without_design_uses_the_summary_fields(damaged_ship
     rows = root.findall(".//s:g[@class='hull-row']", NS)
     assert [len(find_class(r, "hull-box")) for r in rows] == [3, 2, 2, 2]
     assert len(find_class(root, "armour-box")) == 5
+
+
+def catalogue_designs():
+    import json
+    from pathlib import Path
+
+    folder = Path(__file__).resolve().parents[2] / "factions" / "catalogue"
+    for path in sorted(folder.glob("*.json")):
+        for design in json.loads(path.read_text(encoding="utf-8"))["classes"]:
+            yield pytest.param(design, id=f"{path.stem}:{design['name']}")
+
+
+@pytest.mark.parametrize("design", list(catalogue_designs()))
+def test_every_catalogue_design_draws_on_one_a4_page(design):
+    root = parse(design_svg(design))
+    assert float(root.get("height")[:-2]) < 277
+    drawn = {g.get("data-system") for g in find_class(root, "system")}
+    assert {s["id"] for s in design["systems"]} <= drawn
+    assert len(find_class(root, "hull-box")) == design["hull"]["boxes"]
+    assert len(find_class(root, "armour-box")) == sum(design.get("armour", {}).get("layers", []))
