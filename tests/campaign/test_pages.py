@@ -69,6 +69,7 @@ def test_campaign_page_of_unknown_slug_is_404(client, db):
 def test_pages_are_french_by_default_and_switch_to_english(client, world):
     html = client.get(reverse("home")).content.decode()
     assert '<html lang="fr">' in html
+    assert "Batailles récentes" in html and "Campagnes" in html
     assert 'action="/i18n/setlang/"' in html
     response = client.post(
         "/i18n/setlang/", {"language": "en", "next": reverse("home")}, follow=True

@@ -27,13 +27,6 @@ CHROMIUM_ARGS = [
 SCREENSHOT_DIR = Path(__file__).resolve().parents[2] / "media" / "e2e"
 
 
-def pytest_collection_modifyitems(config, items):
-    here = Path(__file__).resolve().parent
-    for item in items:
-        if Path(str(item.fspath)).resolve().parent == here:
-            item.add_marker(pytest.mark.e2e)
-
-
 @pytest.fixture(scope="session")
 def browser():
     if not CHROMIUM.exists():

@@ -53,6 +53,7 @@ def test_player_sees_own_hidden_fleet_but_not_the_rivals(live_server, page, worl
 def test_switch_language_to_english_and_back(live_server, page, world):
     page.goto(live_server.url + "/")
     assert page.locator("html").get_attribute("lang") == "fr"
+    assert page.get_by_role("heading", name="Batailles récentes").count() == 1
     with page.expect_navigation():
         page.select_option("#lang-select", "en")
     assert page.locator("html").get_attribute("lang") == "en"
@@ -60,6 +61,7 @@ def test_switch_language_to_english_and_back(live_server, page, world):
     with page.expect_navigation():
         page.select_option("#lang-select", "fr")
     assert page.locator("html").get_attribute("lang") == "fr"
+    assert page.get_by_role("heading", name="Campagnes").count() == 1
 
 
 def test_screenshot_of_a_fleet_page(live_server, page, world):
