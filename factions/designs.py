@@ -339,6 +339,19 @@ def _rule_errors(design: Design) -> list[DesignError]:
                     )
         elif s.magazine is not None:
             errors.append(DesignError(f"{where}.magazine", f"{s.weapon} takes no magazine"))
+    fed: dict[str, tuple[int, str]] = {}
+    for i, s in enumerate(design.systems):
+        if s.kind != "weapon" or s.magazine is None:
+            continue
+        first = fed.setdefault(s.magazine, (i, s.weapon))
+        if first[1] != s.weapon:
+            errors.append(
+                DesignError(
+                    f"systems[{i}].magazine",
+                    f"'{s.magazine}' already feeds {first[1]} (systems[{first[0]}]); "
+                    "a magazine holds one kind of load",
+                )
+            )
     if has_weapon and design.fire_controls == 0:
         errors.append(
             DesignError(

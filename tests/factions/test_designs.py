@@ -200,3 +200,10 @@ def test_non_object_is_rejected():
     design, errors = design_validate(["not", "a", "design"])
     assert design is None
     assert errors[0].field == "design"
+
+
+def test_a_magazine_holds_one_kind_of_load():
+    doc = torpedo_boat()
+    doc["systems"][2] = {"id": "pack-a", "kind": "weapon", "weapon": "rocket-pack",
+                         "arcs": ["F"], "magazine": "mag-a"}  # fmt: skip
+    assert "one kind of load" in fields(doc)["systems[2].magazine"]
