@@ -444,27 +444,32 @@ def _draw_bays(c: _Canvas, design: dict, lost: frozenset[str]) -> None:
     g = c.el(None, "g", class_="bays", id="bays")
     c.text(g, MARGIN, c.y + 12, "Bays and squadrons", "section-label")
     c.y += 22
-    for bay in bays:
+    col_w = (WIDTH - 2 * MARGIN - 10) / 2  # two bays per line
+    for i, bay in enumerate(bays):
+        x0 = MARGIN + (i % 2) * (col_w + 10)
+        y0 = c.y + (i // 2) * 46
         sid = str(bay.get("id", "?"))
         sq = bay.get("squadron") or {}
         cls = "bay destroyed" if sid in lost else "bay"
         bg = c.el(g, "g", class_=cls, data__bay=sid)
-        c.el(bg, "rect", x=MARGIN, y=c.y, width=WIDTH - 2 * MARGIN, height=30, class_="bay-frame")
+        c.el(bg, "rect", x=f"{x0:.1f}", y=y0, width=f"{col_w:.1f}", height=40, class_="bay-frame")
+        size = int(sq.get("size", 0) or 0)
+        room = col_w - 16 * size - 14
+        c.text(
+            bg, x0 + 6, y0 + 16, f"{sid}: {sq.get('name') or 'empty'}", "stats", fit=room, size=12
+        )
         if sq:
             unit = str(sq.get("unit", ""))
             if sq.get("variant"):
                 unit += f" ({sq['variant']})"
-            text = f"{sid}: {sq.get('name', '')} — {unit} ×{sq.get('size', 6)}"
-        else:
-            text = f"{sid}: empty"
-        c.text(bg, MARGIN + 8, c.y + 19, text, "stats")
-        x = WIDTH - MARGIN - 12
-        for _ in range(int(sq.get("size", 0) or 0)):
-            c.el(bg, "path", d=f"M{x},{c.y + 8} l6,14 l-12,0 Z", class_="craft")
+            c.text(bg, x0 + 6, y0 + 32, f"{unit} ×{size}", "stats", fit=room, size=11)
+        x = x0 + col_w - 12
+        for _ in range(size):
+            c.el(bg, "path", d=f"M{x:.1f},{y0 + 13} l6,14 l-12,0 Z", class_="craft")
             x -= 16
         if sid in lost:
-            c.cross(bg, MARGIN, c.y, WIDTH - 2 * MARGIN, 30)
-        c.y += 36
+            c.cross(bg, x0, y0, col_w, 40)
+    c.y += 46 * (-(-len(bays) // 2))
 
 
 def design_svg(
