@@ -72,6 +72,31 @@ class Dice:
         log.extend(Roll(f"{purpose}, die {i}", sides, f) for i, f in enumerate(faces, 1))
         return faces
 
+    def roll_chained(
+        self, n: int, purpose: str, *, chain: bool = True, max_rerolls: int | None = None
+    ) -> list[list[int]]:
+        """Roll ``n`` d6, each followed by its §7 re-roll chain (D-11): a 6 re-rolls that die,
+        again on each further 6, at most ``max_rerolls`` times (None = no limit).
+
+        Returns one list of faces per die, first face first. Logged as
+        ``"<purpose>, die i"`` then ``"<purpose>, die i, re-roll k"``.
+        """
+        rand, log = self._rng.random, self.log
+        out: list[list[int]] = []
+        for i in range(1, n + 1):
+            face = int(rand() * 6) + 1
+            label = f"{purpose}, die {i}"
+            log.append(Roll(label, 6, face))
+            faces = [face]
+            k = 0
+            while chain and face == 6 and (max_rerolls is None or k < max_rerolls):
+                k += 1
+                face = int(rand() * 6) + 1
+                log.append(Roll(f"{label}, re-roll {k}", 6, face))
+                faces.append(face)
+            out.append(faces)
+        return out
+
     def reroll_chain(self, first: int, purpose: str, *, on: int = 6) -> Iterator[int]:
         """Yield the re-rolls granted by ``first`` and each following face equal to ``on``.
 

@@ -805,21 +805,6 @@ def _check_ship_target(w: Weapon, target: str) -> None:
         raise RulesError(f"{w.id} cannot engage a {target} ({w.section})")
 
 
-def _beam_die(
-    dice: Dice, purpose: str, table: tuple[int, ...], chain: bool, max_rerolls: int | None
-) -> tuple[int, int]:
-    """One §7 die: (hits from the first face, hits from its re-roll chain)."""
-    face = dice.d6(purpose)
-    first = table[face - 1]
-    extra = 0
-    k = 0
-    while chain and face == REROLL_FACE and (max_rerolls is None or k < max_rerolls):
-        k += 1
-        face = dice.d6(f"{purpose}, re-roll {k}")
-        extra += table[face - 1]
-    return first, extra
-
-
 def _fire_beam(
     w: Weapon,
     dice: Dice,
@@ -843,10 +828,10 @@ def _fire_beam(
     max_rerolls = None if options.reroll_chains else 1
     hits: list[Hit] = []
     first_total = reroll_total = 0
-    for i in range(1, n + 1):
-        first, extra = _beam_die(dice, f"{purpose}, die {i}", table, chain, max_rerolls)
-        first_total += first
-        reroll_total += extra
+    for faces in dice.roll_chained(n, purpose, chain=chain, max_rerolls=max_rerolls):
+        first_total += table[faces[0] - 1]
+        for face in faces[1:]:
+            reroll_total += table[face - 1]
     total = first_total + reroll_total
     if w.effect is Effect.SYSTEM_CHECK:
         return Volley(w.id, range_mu, level, target, n, systems=total, value=total)

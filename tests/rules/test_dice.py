@@ -50,3 +50,18 @@ def test_reroll_chain_continues_on_sixes_only():
 
 def test_roll_notation():
     assert Roll("beam-1 vs Ra'am, die 2", 6, 4).notation() == "beam-1 vs Ra'am, die 2: d6=4"
+
+
+def test_roll_chained_follows_sixes_and_logs_rerolls():
+    dice = Dice(11)
+    chains = dice.roll_chained(2000, "beam-1 vs Ra'am")
+    assert len(chains) == 2000
+    for faces in chains:
+        assert all(f == 6 for f in faces[:-1]) and faces[-1] != 6
+    assert len(dice.log) == sum(len(c) for c in chains)
+    assert any(len(c) > 2 for c in chains)
+    again = Dice(11)
+    assert again.roll_chained(2000, "beam-1 vs Ra'am") == chains
+    capped = Dice(11).roll_chained(2000, "x", max_rerolls=1)
+    assert max(len(c) for c in capped) == 2
+    assert all(len(c) == 1 for c in Dice(11).roll_chained(50, "x", chain=False))

@@ -32,6 +32,18 @@ class FixedDice(Dice):
     def die(self, sides, purpose):
         return self.d6(purpose)
 
+    def roll(self, n, purpose, sides=6):
+        return [self.die(sides, f"{purpose}, die {i}") for i in range(1, n + 1)]
+
+    def roll_chained(self, n, purpose, *, chain=True, max_rerolls=None):
+        out = []
+        for i in range(1, n + 1):
+            faces = [self.d6(f"{purpose}, die {i}")]
+            while chain and faces[-1] == 6 and (max_rerolls is None or len(faces) <= max_rerolls):
+                faces.append(self.d6(f"{purpose}, die {i}, re-roll {len(faces)}"))
+            out.append(faces)
+        return out
+
 
 def dice_of(w, r, **kw):
     return get_weapon(w).dice_at(r, **kw)
