@@ -218,3 +218,30 @@ def test_every_catalogue_design_draws_on_one_a4_page(design):
     assert {s["id"] for s in design["systems"]} <= drawn
     assert len(find_class(root, "hull-box")) == design["hull"]["boxes"]
     assert len(find_class(root, "armour-box")) == sum(design.get("armour", {}).get("layers", []))
+
+
+@pytest.mark.django_db
+def test_damaged_ships_of_the_sample_show_exactly_their_damage():
+    services = pytest.importorskip("campaign.services")
+    if not hasattr(services, "sample_load"):
+        pytest.skip("sample loader not available")
+    from factions.models import Ship
+
+    services.sample_load()
+    damaged = [
+        s
+        for s in Ship.objects.select_related("ship_class__faction")
+        if s.hull_lost or s.armour_lost or s.systems_lost
+    ]
+    if not damaged:
+        pytest.skip("the sample has no damaged ship")
+    for ship in damaged:
+        root = parse(ship_svg(ship))
+        hull = [("lost" in classes(b)) for b in find_class(root, "hull-box")]
+        assert hull == [True] * ship.hull_lost + [False] * (len(hull) - ship.hull_lost), ship
+        armour = [("lost" in classes(b)) for b in find_class(root, "armour-box")]
+        assert sum(armour) == min(ship.armour_lost, len(armour)), ship
+        destroyed = {
+            g.get("data-system") for g in find_class(root, "system") if "destroyed" in classes(g)
+        }
+        assert destroyed == set(ship.systems_lost), ship
