@@ -9,6 +9,8 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.db import transaction
+from django.test import override_settings
 from pypdf import PdfReader
 
 from campaign.models import Campaign
@@ -45,8 +47,7 @@ def all_text(out: Path) -> str:
     return "\n".join(chunks)
 
 
-@pytest.fixture
-def league(db):
+def make_league() -> Campaign:
     """A campaign with two more factions (no users: the site is built as the public)."""
     campaign = Campaign.objects.create(name="Test league", slug="test-league")
     for name, slug in (("Kongeriket Norge", "kongeriket-norge"), ("Qatzrin", "qatzrin")):
@@ -55,21 +56,34 @@ def league(db):
 
 
 @pytest.fixture
-def built(settings, tmp_path, league):
-    settings.MEDIA_ROOT = tmp_path / "media"
-    battle = make_battle(league, narrative=HOSTILE_MARKDOWN)
-    phalon = battle.winner
-    hidden = Fleet.objects.get(slug="secret-reserve")
-    silith = ShipClass.objects.get(slug="silith")
-    Ship.objects.create(ship_class=silith, fleet=hidden, name="Whisper of Ptath")
-    out = tmp_path / "site"
-    result = site_build(out_dir=out)
-    return out, result, battle, phalon
+def league(db):
+    return make_league()
 
 
-@pytest.mark.django_db
+@pytest.fixture(scope="module")
+def built(django_db_setup, django_db_blocker, tmp_path_factory):
+    """One site baked for the read-only tests of this module (PDF rendering is slow).
+
+    The data is rolled back afterwards; the baked files stay in a temporary folder.
+    """
+    tmp = tmp_path_factory.mktemp("publish")
+    out = tmp / "site"
+    with (
+        django_db_blocker.unblock(),
+        override_settings(MEDIA_ROOT=tmp / "media"),
+        transaction.atomic(),
+    ):
+        battle = make_battle(make_league(), narrative=HOSTILE_MARKDOWN)
+        hidden = Fleet.objects.get(slug="secret-reserve")
+        silith = ShipClass.objects.get(slug="silith")
+        Ship.objects.create(ship_class=silith, fleet=hidden, name="Whisper of Ptath")
+        result = site_build(out_dir=out)
+        transaction.set_rollback(True)
+    return out, result, battle
+
+
 def test_site_has_index_and_a_page_per_faction_fleet_and_battle(built):
-    out, result, battle, _ = built
+    out, result, battle = built
     assert (out / "index.html").is_file()
     for slug in ("kongeriket-norge", "qatzrin", "phalon", "collectif-g-plus"):
         assert (out / "factions" / f"{slug}.html").is_file()
@@ -87,7 +101,6 @@ def test_site_has_index_and_a_page_per_faction_fleet_and_battle(built):
     ]
 
 
-@pytest.mark.django_db
 def test_fleet_page_lists_ships_and_their_state(built):
     out, *_ = built
     html = (out / "fleets" / "test-ganesha.html").read_text()
@@ -96,7 +109,6 @@ def test_fleet_page_lists_ships_and_their_state(built):
     assert "Mijna 1" in html and "2 / 6" in html
 
 
-@pytest.mark.django_db
 def test_every_link_and_source_in_every_page_resolves_to_a_file(built):
     out, result, *_ = built
     pages = sorted(out.rglob("*.html"))
@@ -116,8 +128,7 @@ def test_every_link_and_source_in_every_page_resolves_to_a_file(built):
     assert checked > 30
 
 
-@pytest.mark.django_db
-def test_a_hidden_fleet_never_appears_in_the_output(built, settings, tmp_path):
+def test_a_hidden_fleet_never_appears_in_the_output(built):
     out, *_ = built
     text = all_text(out)
     assert "Secret Reserve Squadron" not in text
@@ -137,7 +148,6 @@ def test_a_hidden_fleet_that_fought_is_not_named_in_the_report(settings, tmp_pat
     assert "Vishnu Prime" in (out / "battles/test-league" / f"{battle.slug}.html").read_text()
 
 
-@pytest.mark.django_db
 def test_hostile_markdown_is_inert_in_the_baked_pages(built):
     out, *_ = built
     for page in out.rglob("*.html"):
@@ -160,11 +170,14 @@ def test_draft_battles_are_not_published(settings, tmp_path, league):
 
 
 @pytest.mark.django_db
-def test_rebuild_replaces_the_site_but_refuses_a_foreign_folder(built, tmp_path):
-    out, *_ = built
+def test_rebuild_replaces_the_site_but_refuses_a_foreign_folder(settings, tmp_path, league):
+    settings.MEDIA_ROOT = tmp_path / "media"
+    out = tmp_path / "site"
+    site_build(out_dir=out)
     (out / "stale.html").write_text("old")
     site_build(out_dir=out)
     assert not (out / "stale.html").exists()
+    assert (out / "factions" / "qatzrin.html").is_file()
     foreign = tmp_path / "home"
     foreign.mkdir()
     (foreign / "thesis.txt").write_text("precious")
@@ -174,10 +187,13 @@ def test_rebuild_replaces_the_site_but_refuses_a_foreign_folder(built, tmp_path)
 
 
 @pytest.mark.django_db
-def test_build_site_command_and_campaign_filter(built, tmp_path, capsys):
-    out2 = tmp_path / "site2"
-    call_command("build_site", str(out2), "--campaign", "test-league")
+def test_build_site_command_and_campaign_filter(settings, tmp_path, capsys, league):
+    settings.MEDIA_ROOT = tmp_path / "media"
+    Campaign.objects.create(name="Other league", slug="other-league")
+    out = tmp_path / "site"
+    call_command("build_site", str(out), "--campaign", "test-league")
     assert "Site baked in" in capsys.readouterr().out
-    assert (out2 / "campaigns" / "test-league.html").is_file()
+    assert (out / "campaigns" / "test-league.html").is_file()
+    assert not (out / "campaigns" / "other-league.html").exists()
     with pytest.raises(CommandError, match="no campaign with slug 'nope'"):
         call_command("build_site", str(tmp_path / "site3"), "--campaign", "nope")
