@@ -163,11 +163,12 @@ def weapon_spec(weapon: str) -> WeaponSpec:
     if m:
         variant, cls = m.group(1), int(m.group(2))
         shift = {"hv": 1, "lv": -1}.get(variant or "", 0)
+        base = max(1, 2 * cls - 1 + shift)
         return WeaponSpec(
             weapon,
             f"class {cls} kinetic gun, {_KGUN_BAND[variant or '']}-mu bands",
             "FB2 Kra'vak K-gun",
-            lambda arcs, _c, cls=cls, shift=shift: max(1, 2 * cls - 1 + shift) + (arcs - 1),
+            _linear(base, 1),
             reading=True,
         )
     raise UnknownSystem(f"unknown weapon '{weapon}'")

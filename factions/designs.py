@@ -14,16 +14,17 @@ Units: mass in mass points, hull and armour in boxes, thrust in thrust points.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-FORMAT = "admiralty-design/1"
+FORMAT: Final = "admiralty-design/1"
 
 # The six 60° arcs, clockwise from the bow (rules/ft-incursion.md §6).
 ARCS: tuple[str, ...] = ("F", "FS", "AS", "A", "AP", "FP")
 Arc = Literal["F", "FS", "AS", "A", "AP", "FP"]
 CommandSystem = Literal["bridge", "life-support", "core"]
+COMMAND_SYSTEMS: tuple[CommandSystem, ...] = ("bridge", "life-support", "core")
 # Light-unit kinds, as factions.models.LightUnitGroup.Kind (§9).
 UnitKind = Literal[
     "fighter",
@@ -171,6 +172,10 @@ System = Annotated[
 ]
 
 
+def _all_command_systems() -> list[CommandSystem]:
+    return list(COMMAND_SYSTEMS)
+
+
 class Design(_Strict):
     """One ship class design (``ShipClass.design``), format ``admiralty-design/1``."""
 
@@ -187,7 +192,7 @@ class Design(_Strict):
     fire_controls: int = Field(default=0, ge=0, le=12)
     sensors: Literal["standard", "advanced"] = "standard"
     ecm: int = Field(default=0, ge=0, le=3)
-    command: list[CommandSystem] = Field(default_factory=lambda: ["bridge", "life-support", "core"])
+    command: list[CommandSystem] = Field(default_factory=_all_command_systems)
     systems: list[System] = Field(default_factory=list)
     power: Power = Field(default_factory=Power)
     tech_cost: int = Field(default=0, ge=0)
