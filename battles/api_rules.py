@@ -34,6 +34,8 @@ class OddsOut(Schema):
     weapon: str
     range: float
     screen: int
+    resolved_as: str
+    screens_apply: bool
     target: str
     dice: int
     value_kind: str

@@ -54,11 +54,15 @@ class Odds:
     ``distribution``: value → probability for ``0..K`` (values with probability 0 omitted);
     ``tail``: exact probability of a value above ``K``; ``mean``: exact expected value.
     ``value_kind``: ``"damage"``, ``"hits"``, ``"systems"`` or ``"kills"``.
+    ``weapon`` and ``screen`` echo the request; ``resolved_as`` is the catalogue entry used
+    (a pulser's mode); ``screens_apply`` says whether the screen level changed the odds.
     """
 
     weapon: str
     range_mu: float
     screen: int
+    resolved_as: str
+    screens_apply: bool
     target: str
     dice: int
     value_kind: str
@@ -72,6 +76,8 @@ class Odds:
             "weapon": self.weapon,
             "range": self.range_mu,
             "screen": self.screen,
+            "resolved_as": self.resolved_as,
+            "screens_apply": self.screens_apply,
             "target": self.target,
             "dice": self.dice,
             "value_kind": self.value_kind,
@@ -315,6 +321,7 @@ def odds(
     ``OutOfRange`` and ``RulesError`` exactly as ``fire`` does.
     """
     w = apply_options(get_weapon(weapon) if isinstance(weapon, str) else weapon, options)
+    requested = w.id
     target = target or ("fighter" if as_pd else default_target(w))
     if target not in TARGET_KINDS:
         from .errors import RulesError
@@ -326,14 +333,16 @@ def odds(
         power_points = 6
     plan = _plan(w, range_mu, screen, target, power_points, count, as_pd, options)
     dist, tail = _distribution(plan)
-    level = screen if (w.screens and w.family is Family.BEAM and not as_pd) else 0
+    screens_apply = w.screens and w.family is Family.BEAM and not as_pd
     kind = plan.value_kind
     if kind == "damage" and w.damage_type is None:
         kind = "hits"
     return Odds(
-        weapon=w.id,
+        weapon=requested,
         range_mu=range_mu,
-        screen=level,
+        screen=screen,
+        resolved_as=w.id,
+        screens_apply=screens_apply,
         target=target,
         dice=plan.units,
         value_kind=kind,

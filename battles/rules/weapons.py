@@ -158,7 +158,7 @@ class Weapon:
         band = self.band(range_mu)
         if self.power_points:
             if power_points is None or power_points < 0:
-                raise OutOfRange(
+                raise RulesError(
                     f"{self.id}: needs a number of power points ≥ 0, got {power_points} "
                     f"({self.section})"
                 )

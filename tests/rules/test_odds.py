@@ -61,7 +61,7 @@ def test_to_hit_families():
 
 def test_rocket_pack_and_mpc():
     o = odds("rocket-pack", range_mu=6, screen=3)
-    assert o.screen == 0 and o.mean == 3 * F(4, 6) and o.tail == 0
+    assert o.screen == 3 and not o.screens_apply and o.mean == 3 * F(4, 6) and o.tail == 0
     assert max(o.distribution) == 6
     assert odds("mpc", range_mu=12).mean == 4 * F(4, 5)
     assert set(odds("mpc", range_mu=12).distribution) <= set(range(0, 400, 4))
@@ -93,6 +93,12 @@ def test_every_weapon_has_odds_that_sum_to_one(wid):
     assert sum(o.distribution.values()) + o.tail == 1
     assert o.mean == mean_value(wid, range_mu=0, target=o.target)
     assert o.mean >= 0
+
+
+def test_pulser_reports_the_mode_used():
+    o = odds("pulser", range_mu=20, screen=1)
+    assert o.weapon == "pulser" and o.resolved_as == "pulser-medium" and o.screens_apply
+    assert o.mean == 2 * F(3, 5)
 
 
 def test_errors():

@@ -40,3 +40,22 @@ def test_damage_control_and_boarding_thresholds():
 def test_area_and_scattergun_tables():
     assert t.AREA_PLASMA_TABLE == (0, 0, 0, 1, 1, 2)
     assert t.SCATTERGUN_SHIP_TABLE == (0, 0, 0, 1, 1, 2)
+
+
+def test_rule_options_defaults_and_parsing():
+    from battles.rules.errors import RulesError
+    from battles.rules.options import DEFAULT_OPTIONS, OPTION_HELP, RuleOptions
+
+    assert RuleOptions() == DEFAULT_OPTIONS and DEFAULT_OPTIONS.non_default() == {}
+    # every §16 D-n is an option
+    assert {"D-1", "D-3", "D-11", "D-14", "D-16", "D-19", "D-21"} <= set(OPTION_HELP.values())
+    assert set(OPTION_HELP) == set(DEFAULT_OPTIONS.to_dict())
+    opts = RuleOptions.from_dict({"rocket_pack_reroll": True, "mpc_dice": 2})
+    assert opts.non_default() == {"rocket_pack_reroll": True, "mpc_dice": 2}
+    assert RuleOptions.from_dict(None) == DEFAULT_OPTIONS
+    with pytest.raises(RulesError, match="unknown rule option 'laser'"):
+        RuleOptions.from_dict({"laser": 1})
+    with pytest.raises(RulesError, match="true or false"):
+        RuleOptions.from_dict({"rocket_pack_reroll": 1})
+    with pytest.raises(RulesError, match="1–6"):
+        RuleOptions.from_dict({"mpc_dice": 0})
