@@ -134,6 +134,39 @@ class Contact:
             ecm=int(design.get("ecm", 0)),
         )
 
+    @classmethod
+    def from_ship(cls, ship: Any) -> Contact:
+        """Read an engine ship state (``ships.ShipState``: systems, hull, mass…) as it is
+        now; damaged systems still show (sensors see hardware, not its status)."""
+        weapons, missiles, units = [], [], []
+        adaf = False
+        fcs = 0
+        for system in ship.systems.values():
+            if system.kind == "weapon" and system.weapon:
+                weapons.append((system.weapon, tuple(system.arcs)))
+                if system.weapon.startswith("missile-"):
+                    missiles.append(system.weapon)
+            elif system.kind == "adaf":
+                adaf = True
+            elif system.kind == "fc":
+                fcs += 1
+            elif system.kind == "bay" and "squadron" in system.data:
+                squadron = system.data["squadron"]
+                units.append((str(squadron["unit"]), int(squadron.get("size", 6))))
+        return cls(
+            name=ship.name,
+            class_name=ship.class_name,
+            mass=ship.mass,
+            hull_left=ship.hull_left,
+            hull_max=ship.hull_max,
+            weapons=tuple(weapons),
+            fire_controls=fcs,
+            adaf=adaf,
+            missile_types=tuple(sorted(set(missiles))),
+            light_units=tuple(units),
+            ecm=ship.ecm,
+        )
+
 
 def hull_state(hull_left: int, hull_max: int) -> str:
     """Approximate hull damage as an observer sees it: intact / light / heavy / crippled

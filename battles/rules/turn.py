@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
+from functools import cache
 from typing import Any
 
 from battles.rules.damage import (
@@ -32,6 +33,7 @@ from battles.rules.damage import (
     DamageEvent,
     apply_hits,
     attach_vampire,
+    board,
     core_explosion_hit,
     damage_control,
     emp_hits,
@@ -45,9 +47,11 @@ from battles.rules.errors import IllegalOrder, MagazineDestroyed, RulesError
 from battles.rules.movement import Orders, Plan, execute, validate_orders
 from battles.rules.options import DEFAULT_OPTIONS, RuleOptions
 from battles.rules.sensors import (
+    Contact,
     FireOrder,
     allocate_fire_control,
     distance,
+    observe,
     sensor_range,
     target_arcs,
 )
@@ -187,7 +191,8 @@ class BattleState:
 
     ``ships`` by ship id (each ``ShipState.side`` is one of ``sides``); ``light_units`` by
     unit id; ``dice`` the only random source; ``options`` the campaign rule options (§16);
-    ``turn`` the last turn played.
+    ``turn`` the last turn played; ``known_classes`` per side, the ship classes that side
+    has already met in the campaign (§5: sensors name only those).
     """
 
     ships: dict[str, ShipState]
@@ -198,9 +203,18 @@ class BattleState:
     light_units: dict[str, LightUnit] = field(default_factory=dict)
     events: list[Event] = field(default_factory=list)
     initiative: str | None = None
-    contacts: dict[str, set[str]] = field(default_factory=dict)  # side -> ship ids seen
+    contacts: dict[str, dict[str, str]] = field(default_factory=dict)  # side -> id -> sensors
+    known_classes: dict[str, set[str]] = field(default_factory=dict)  # side -> classes met
     veiled: set[str] = field(default_factory=set)  # ships with their vapour veil on (§14)
     _unit_counter: int = 0
+    _hold: bool = field(default=False, repr=False)
+    _roster: list[ShipState] | None = field(default=None, repr=False)
+
+    def hold_roster(self, hold: bool) -> None:
+        """Serve ``in_action`` from a snapshot (True) or recompute it every call (False).
+        Only for stretches of the turn where no ship can be destroyed or leave."""
+        self._hold = hold
+        self._roster = None
 
     def log(self, phase: int, kind: str, summary: str, **data: Any) -> Event:
         """Append and return an event of the current turn."""
@@ -209,12 +223,15 @@ class BattleState:
         return event
 
     def in_action(self, side: str | None = None) -> list[ShipState]:
-        """Ships still fighting (optionally of one side), in id order of insertion."""
-        return [
-            s
-            for s in self.ships.values()
-            if not s.out_of_action and (side is None or s.side == side)
-        ]
+        """Ships still fighting (optionally of one side), in insertion order. A new list
+        each call; while ``play_turn`` holds the roster still (phases 1–8 and phase 9
+        before its damage, when no ship can drop out) it is served from a snapshot."""
+        roster = self._roster
+        if roster is None:
+            roster = [s for s in self.ships.values() if not s.out_of_action]
+            if self._hold:
+                self._roster = roster
+        return [s for s in roster if side is None or s.side == side]
 
     def enemy_of(self, side: str) -> str:
         """The other side."""
@@ -518,8 +535,9 @@ def _spend_magazine(ship: ShipState, system: Any, where: str) -> None:
     """Take one round for a magazine-fed or single-use weapon (§8): from its linked
     magazine, or from its own ``ammo``. Raises ``MagazineDestroyed`` when the magazine is
     missing, damaged, destroyed or empty."""
-    needs_magazine = bool(system.weapon) and get_weapon(system.weapon).magazine
-    if system.magazine or needs_magazine:
+    if system.magazine is None and system.ammo is None and not _needs_magazine(system.weapon):
+        return
+    if system.magazine or _needs_magazine(system.weapon):
         magazine = ship.systems.get(system.magazine or "")
         if magazine is None or not magazine.working or not magazine.ammo:
             raise MagazineDestroyed(
@@ -530,6 +548,11 @@ def _spend_magazine(ship: ShipState, system: Any, where: str) -> None:
         if system.ammo <= 0:
             raise MagazineDestroyed(f"{where}: no rounds left (rules §8)")
         system.ammo -= 1
+
+
+@cache
+def _needs_magazine(weapon_id: str | None) -> bool:
+    return bool(weapon_id) and get_weapon(weapon_id or "").magazine
 
 
 def _phase_second_move(state: BattleState, kinds: Iterable[str], phase: int) -> None:
@@ -568,22 +591,53 @@ def _phase_ship_movement(state: BattleState, plans: Mapping[str, Plan]) -> None:
             unit.x, unit.y = host.x, host.y
 
 
-def _phase_sensors(state: BattleState, seen: dict[str, set[str]]) -> None:
-    """Phase 7: which enemy ships each side holds on sensors (§5); logs changes only."""
+def _phase_sensors(state: BattleState, seen: dict[str, dict[str, str]]) -> None:
+    """Phase 7: which enemy ships each side holds on sensors (§5), and how well.
+
+    Logs only changes: a ``contact`` event (data: the ``sensors.observe`` report, the class
+    shown only when in ``state.known_classes`` of that side) when a ship is first seen or
+    seen better, ``contact-lost`` when it drops back to a blip.
+    """
     for side in state.sides:
-        now: set[str] = set()
+        now: dict[str, str] = {}
         observers = state.in_action(side)
+        before = seen.get(side, {})
         for enemy in state.in_action(state.enemy_of(side)):
+            best: tuple[float, str] | None = None
             for obs in observers:
-                reach = sensor_range(obs.sensors, target_ecm=enemy.ecm)
-                if distance(_ship_pos(obs), _ship_pos(enemy)) <= reach:
-                    now.add(enemy.ship_id)
-                    break
-        before = seen.get(side, set())
-        for ship_id in sorted(now - before):
-            state.log(7, "contact", f"{side} has {state.ships[ship_id].name} on sensors", side=side)
-        for ship_id in sorted(before - now):
-            state.log(7, "contact-lost", f"{side} loses {state.ships[ship_id].name}", side=side)
+                gap = distance(_ship_pos(obs), _ship_pos(enemy))
+                seen_here = gap <= sensor_range(obs.sensors, target_ecm=enemy.ecm)
+                if seen_here and (best is None or obs.sensors == "advanced"):
+                    best = (gap, obs.sensors)
+                    if obs.sensors == "advanced":
+                        break
+            if best is None:
+                continue
+            now[enemy.ship_id] = best[1]
+            if before.get(enemy.ship_id) in (best[1], "advanced"):
+                continue
+            report = observe(
+                Contact.from_ship(enemy),
+                range_mu=best[0],
+                sensors=best[1],
+                encountered_classes=state.known_classes.get(side, ()),
+            )
+            state.log(
+                7,
+                "contact",
+                f"{side} has {enemy.name} on {best[1]} sensors",
+                side=side,
+                ship=enemy.ship_id,
+                report=report,
+            )
+        for ship_id in sorted(set(before) - set(now)):
+            state.log(
+                7,
+                "contact-lost",
+                f"{side} loses {state.ships[ship_id].name}",
+                side=side,
+                ship=ship_id,
+            )
         seen[side] = now
 
 
@@ -669,6 +723,7 @@ def _phase_ship_fire(
     for side in acting:
         for ship in state.in_action(side):
             _point_defence(state, ship, pending)
+    state.hold_roster(False)
     _apply_pending(state, pending, 9)
 
 
@@ -1047,8 +1102,9 @@ def _phase_light_fire(state: BattleState) -> None:
             continue
         pending.add_volley(target.ship_id, volley, is_unit=False)
         if unit.weapon in ("gunboat-transport", "gunboat-heavy-transport"):
+            # §9: a transport squadron lands one squad; boarding is fought in phase 11.
             squad = "fusiliers" if unit.weapon == "gunboat-heavy-transport" else "marines"
-            target.boarders.append(squad)
+            _log_damage(state, 10, board(target, squad))
         state.log(
             10,
             "attack",
@@ -1146,6 +1202,21 @@ def play_turn(
     """
     first = len(state.events)
     state.turn += 1
+    state.hold_roster(True)  # no ship can drop out before the end of phase 9
+    try:
+        _phases_1_to_9(state, orders, ship_fire)
+    finally:
+        state.hold_roster(False)
+    _phase_light_fire(state)
+    _phase_end_of_turn(state, orders, crew_plan)
+    return state.events[first:]
+
+
+def _phases_1_to_9(
+    state: BattleState,
+    orders: Mapping[str, ShipOrders],
+    ship_fire: Callable[[BattleState, ShipState], Sequence[FireIntent]] | None,
+) -> None:
     plans = _phase_orders(state, orders)
     acting = _phase_initiative(state, orders)
     tied = _phase_launch(state, orders, acting)
@@ -1161,6 +1232,3 @@ def play_turn(
         acting,
         tied,
     )
-    _phase_light_fire(state)
-    _phase_end_of_turn(state, orders, crew_plan)
-    return state.events[first:]

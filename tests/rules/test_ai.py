@@ -234,3 +234,29 @@ def test_bench_fleets_fight_to_a_result():
     result = resolve_battle(qatzrin_5th(), phalon_68th(), seed=3)
     assert result.reason in {"destruction", "turn-limit", "mutual"}
     assert any(e.kind == "launch" for e in result.events)
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 10**6))
+def test_any_seed_keeps_states_sane_and_the_dead_silent(seed):
+    result = resolve_battle(fleet("a", ESCORT, CRUISER), fleet("b", CRUISER, ESCORT), seed=seed)
+    for s in result.ships.values():
+        assert s.hull_left >= 0 and s.armour_left >= 0 and 0 <= s.crew_left <= s.crew_max
+    gone: set[str] = set()
+    for event in result.events:
+        if event.kind == "damage-destroyed":
+            gone.add(event.data["ship"])
+        elif event.kind in ("fire", "move", "orders", "launch"):
+            assert event.data["ship"] not in gone, event
+
+
+def test_the_engine_imports_without_the_web_framework():
+    code = (
+        "import sys; sys.modules['django'] = None;"
+        "import battles.rules.ai, battles.rules.turn, battles.rules.movement,"
+        " battles.rules.sensors, bench.fleets; print('ok')"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.strip() == "ok"

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from battles.rules.dice import Dice, Roll
+from battles.rules.dice import Dice
 from battles.rules.errors import IllegalOrder, MagazineDestroyed
 from battles.rules.options import RuleOptions
 from battles.rules.ships import ShipState, Status
@@ -19,20 +19,23 @@ from battles.rules.turn import (
 )
 
 
-class ScriptedDice(Dice):
-    """Dice showing scripted faces in order (then 3s), still logging every roll."""
+class _ScriptedRandom:
+    """Stands in for ``random.Random`` inside ``Dice``: each call gives the value that makes
+    the next d6 show the next scripted face (then 3s)."""
 
     def __init__(self, faces):
-        super().__init__(0)
         self.faces = list(faces)
 
-    def die(self, sides, purpose):
+    def random(self):
         face = self.faces.pop(0) if self.faces else 3
-        self.log.append(Roll(purpose, sides, face))
-        return face
+        return (face - 0.5) / 6
 
-    def d6(self, purpose):
-        return self.die(6, purpose)
+
+def ScriptedDice(faces):
+    """Real ``Dice`` (every roll logged as usual) whose d6 show ``faces`` in order."""
+    dice = Dice(0)
+    dice._rng = _ScriptedRandom(faces)
+    return dice
 
 
 def design(name, *, mass=20, thrust=4, hull=(2, 2, 2, 2), armour=(), fcs=1, systems=(), **kw):
@@ -340,3 +343,33 @@ def test_same_seed_same_turn_log():
 
     assert run(3) == run(3)
     assert run(3) != run(4)
+
+
+def test_sensors_phase_reports_contacts_with_what_is_learnt():
+    a = ship("a1", "a", design("A", systems=[BEAM1]))
+    b = ship("b1", "b", design("Bravo", mass=60, systems=[BEAM1]), y=30)
+    state = battle(a, b)
+    state.known_classes = {"b": {"A"}}
+    events = play_turn(state, {})
+    assert "contact" not in kinds(events)  # 30 mu: beyond standard sensors, blips only
+    events = play_turn(state, {"a1": ShipOrders("+4")})  # now 26 mu... still out
+    events += play_turn(state, {"a1": ShipOrders("+4")})
+    contacts = [e for e in events if e.kind == "contact"]
+    by_side = {e.data["side"]: e.data["report"] for e in contacts}
+    assert by_side["a"]["class"] is None and by_side["a"]["mass"] == 60
+    assert by_side["b"]["class"] == "A"
+    assert by_side["a"]["weapon_types"] == ["beam-1"]
+    # Seen again next turn: no new event.
+    assert "contact" not in kinds(play_turn(state, {}))
+
+
+def test_transport_gunboats_land_boarders_fought_in_phase_11():
+    a = ship("a1", "a", design("A"))
+    b = ship("b1", "b", design("B", mass=60, hull=(5, 5, 5, 5)), y=40)
+    state = battle(a, b)
+    state.light_units["g"] = LightUnit(
+        "g", "a", "gunboat-transport", 6, 90.0, 0, 38, target="b1", attached_to="b1"
+    )
+    events = play_turn(state, {})
+    assert "damage-boarding" in kinds(events, 10)
+    assert any(e.kind == "damage-boarding" and e.phase == 11 for e in events)
