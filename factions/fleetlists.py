@@ -137,9 +137,11 @@ class FleetList:
     def as_text(self) -> str:
         """The list in the notation, one unit per line; parses back to an equal list
         (line numbers aside)."""
-        parts = [e.as_text() for e in self.ships]
-        for section in dict.fromkeys(lu.section for lu in self.light_units):
-            parts.append(f"{section or 'Soutien'} :")
+        # Units based nowhere in particular come first: after a carrier they would be carried.
+        parts = [lu.as_text() for lu in self.light_units if not lu.section]
+        parts += [e.as_text() for e in self.ships]
+        for section in dict.fromkeys(lu.section for lu in self.light_units if lu.section):
+            parts.append(f"{section} :")
             parts += [lu.as_text() for lu in self.light_units if lu.section == section]
         return "\n".join(parts) + "\n"
 

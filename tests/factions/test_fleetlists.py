@@ -8,6 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from factions.fleetlists import (
+    MAX_COUNT,
     FleetList,
     FleetListError,
     LightUnitEntry,
@@ -209,14 +210,30 @@ _squadrons = st.builds(
 _ships = st.builds(
     ShipEntry,
     line=st.just(0),
-    count=st.integers(1, MAX := 100),
+    count=st.integers(1, MAX_COUNT),
     type_word=st.sampled_from(["corvettes", "porte-nef lourd", "grand guerrier", ""]),
     class_name=_names,
 )
 
 
-@given(st.lists(st.tuples(_ships, st.lists(_squadrons, max_size=3)), min_size=1, max_size=8))
-def test_any_list_round_trips_through_its_text(rows):
+_based = st.builds(
+    LightUnitEntry,
+    line=st.just(0),
+    count=st.integers(1, 3),
+    kind=st.sampled_from(["fighter", "heavy-fighter", "battery"]),
+    unit_type=st.sampled_from(["Nith", "Tuus"]),
+    section=st.sampled_from(["", "Station Petra IV", "Colonies"]),
+).map(lambda lu: replace(lu, unit_type="beam-2") if lu.kind == "battery" else lu)
+
+
+@given(
+    st.lists(st.tuples(_ships, st.lists(_squadrons, max_size=3)), min_size=1, max_size=8),
+    st.lists(_based, max_size=4),
+)
+def test_any_list_round_trips_through_its_text(rows, based):
     ships = tuple(replace(s, light_units=tuple(lus) if s.is_carrier else ()) for s, lus in rows)
-    fleet = FleetList(ships=ships)
-    assert _strip_lines(fleet_list_parse(fleet.as_text())) == fleet
+    fleet = FleetList(ships=ships, light_units=tuple(based))
+    parsed = _strip_lines(fleet_list_parse(fleet.as_text()))
+    assert parsed.ships == fleet.ships
+    # based units come back grouped by section (the text groups them under headings)
+    assert sorted(parsed.light_units, key=repr) == sorted(fleet.light_units, key=repr)
