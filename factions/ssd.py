@@ -23,6 +23,7 @@ on A4 with margins. Every text is escaped by ``xml.etree.ElementTree``.
 from __future__ import annotations
 
 import math
+import re
 import xml.etree.ElementTree as ET  # noqa: S405 - we only build and serialise, never parse
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -99,15 +100,18 @@ def covered_arcs_path(cx: float, cy: float, r: float, arc: str) -> str:
 class _Canvas:
     """A growing SVG drawing; ``y`` is the next free line (drawing units)."""
 
-    def __init__(self) -> None:
+    def __init__(self, id_prefix: str = "") -> None:
+        self.id_prefix = id_prefix  # element ids stay unique when several SSDs share a page
         self.root = ET.Element(
             "svg", {"xmlns": SVG_NS, "class": "ssd", "version": "1.1", "role": "img"}
         )
         ET.SubElement(self.root, "style").text = STYLE
-        self.y = MARGIN
+        self.y: float = MARGIN
 
     def el(self, parent: ET.Element | None, tag: str, **attrs: Any) -> ET.Element:
         clean = {k.rstrip("_").replace("__", "-"): str(v) for k, v in attrs.items()}
+        if "id" in clean:
+            clean["id"] = self.id_prefix + clean["id"]
         return ET.SubElement(self.root if parent is None else parent, tag, clean)
 
     def text(
@@ -149,7 +153,7 @@ class _Canvas:
 
     def finish(self, title: str) -> str:
         height = self.y + MARGIN
-        self.root.set("viewBox", f"0 0 {WIDTH} {height}")
+        self.root.set("viewBox", f"0 0 {WIDTH} {height:g}")
         self.root.set("width", f"{WIDTH / UNITS_PER_MM:g}mm")
         self.root.set("height", f"{height / UNITS_PER_MM:g}mm")
         t = ET.Element("title")
@@ -200,7 +204,7 @@ def _draw_hull(c: _Canvas, design: dict, lost: int) -> None:
     crossed = 0
     for n, count in enumerate(rows, start=1):
         row_g = c.el(g, "g", class_="hull-row", data__row=n)
-        x = MARGIN
+        x: float = MARGIN
         for _ in range(count):
             is_lost = crossed < lost
             crossed += 1
@@ -244,7 +248,7 @@ def _draw_armour(c: _Canvas, design: dict, lost: int) -> None:
     crossed = 0
     for n, count in enumerate(layers, start=1):  # outermost first (D-25)
         layer_g = c.el(g, "g", class_="armour-layer", data__layer=n)
-        x = MARGIN
+        x: float = MARGIN
         r = size / 2
         for _ in range(count):
             is_lost = crossed < lost
@@ -270,7 +274,7 @@ def _draw_crew(c: _Canvas, design: dict, lost: int) -> None:
         return
     g = c.el(None, "g", class_="crew", id="crew")
     c.text(g, MARGIN, c.y + 12, f"Crew factors ({crew})", "section-label")
-    x = MARGIN + 140
+    x: float = MARGIN + 140
     for i in range(crew):
         c.el(
             g,
@@ -473,19 +477,27 @@ def _draw_bays(c: _Canvas, design: dict, lost: frozenset[str]) -> None:
 
 
 def design_svg(
-    design: dict, *, damage: ShipDamage | None = None, caption: str | None = None
+    design: dict,
+    *,
+    damage: ShipDamage | None = None,
+    caption: str | None = None,
+    id_prefix: str | None = None,
 ) -> str:
     """Draw ``design`` (an ``admiralty-design/1`` document) as an SVG string.
 
     ``damage`` crosses out lost hull boxes (first row first), armour boxes (outer layer
     first), crew factors, and marks the systems it names destroyed. ``caption`` replaces
-    the title (a ship's name). Missing fields fall back to zero / empty so a partial
+    the title (a ship's name). Element ids start with ``id_prefix`` (default: the design
+    name as a slug and ``-``) so several SSDs can share one page. Missing fields fall back
+    to zero / empty so a partial
     design still draws. Sources: rules/ft-incursion.md §4, §6, §11, D-6, D-25.
     Returns a standalone ``<svg>`` element (no XML declaration), 190 mm wide.
     """
     damage = damage or ShipDamage()
-    c = _Canvas()
     name = str(design.get("name") or "?")
+    if id_prefix is None:
+        id_prefix = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") + "-"
+    c = _Canvas(id_prefix)
     title = caption or name
     sub = ", ".join(str(p) for p in (design.get("type_word"), design.get("faction")) if p)
     heading = f"{title} — {sub}" if sub else title
@@ -539,4 +551,6 @@ def ship_svg(ship: Ship) -> str:
         systems_lost=frozenset(str(s) for s in ship.systems_lost or []),
     )
     caption = f"{ship.name} ({ship.ship_class.name})" if ship.name else None
-    return design_svg(_design_of(ship), damage=damage, caption=caption)
+    return design_svg(
+        _design_of(ship), damage=damage, caption=caption, id_prefix=f"ship-{ship.pk}-"
+    )

@@ -143,6 +143,13 @@ def test_bays_show_their_squadrons():
     assert len(find_class(bay, "craft")) == 6
 
 
+def test_element_ids_do_not_clash_between_two_ssds_on_one_page():
+    ids_a = {el.get("id") for el in parse(design_svg(saar())).iter() if el.get("id")}
+    ids_b = {el.get("id") for el in parse(design_svg(saar(name="Ra'am"))).iter() if el.get("id")}
+    assert "sa-ar-x-sys-beam-a" in ids_a
+    assert ids_a and ids_b and not ids_a & ids_b
+
+
 def test_hull_rows_split_larger_rows_first():
     assert hull_rows_for(9) == [3, 2, 2, 2]
     assert hull_rows_for(2) == [1, 1]
@@ -180,6 +187,9 @@ def damaged_ship(cast):
 def test_ship_svg_shows_exactly_the_ships_damage(damaged_ship):
     root = parse(ship_svg(damaged_ship))
     assert root.find("s:title", NS).text.startswith("Hanit (Sa'ar)")
+    assert root.find(".//s:g[@data-system='torp-a']", NS).get("id") == (
+        f"ship-{damaged_ship.pk}-sys-torp-a"
+    )
     hull = find_class(root, "hull-box")
     assert ["lost" in classes(b) for b in hull] == [True] * 5 + [False] * 4
     armour = find_class(root, "armour-box")
