@@ -200,6 +200,8 @@ UNIT_POINTS: dict[str, int] = {
 }
 # Variants are the engine's ``gunboat-<variant>`` ids; only the seed's two have a price.
 GUNBOAT_POINTS: dict[str, int] = {"heavy-transport": 72, "emp": 54}
+# Spellings found in fleet lists and LightUnitGroup.unit_type ("EMP launcher").
+_VARIANT_ALIASES: dict[str, str] = {"emp-launcher": "emp", "heavy-transports": "heavy-transport"}
 FIGHTER_BAY_MASS = 9
 GUNBOAT_BAY_MASS = 18
 
@@ -208,10 +210,13 @@ def squadron_points(unit: str, *, size: int = 6, variant: str | None = None) -> 
     """Points of a light-unit squadron of ``size`` craft (pro rata of a squadron of 6).
 
     ``unit`` is a LightUnitGroup kind; gunboats need ``variant`` (``heavy-transport``,
-    ``emp``); a battery's ``variant`` is its weapon id, priced on an all-arc mount.
+    ``emp``; spellings such as "EMP launcher" or "heavy transport" are accepted); a
+    battery's ``variant`` is its weapon id, priced on an all-arc mount.
     Raises :class:`UnknownSystem`.
     """
     if unit == "gunboat":
+        variant = (variant or "").strip().lower().replace(" ", "-")
+        variant = _VARIANT_ALIASES.get(variant, variant)
         if variant not in GUNBOAT_POINTS:
             raise UnknownSystem(f"unknown gunboat variant '{variant}'")
         full = GUNBOAT_POINTS[variant]

@@ -1,6 +1,8 @@
 """Fleet Book masses and points (D-24): rounding, each system's bill, the weapon table, fleets."""
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from battles.rules.weapons import get_weapon, weapon_ids
 from factions.construction import (
@@ -18,7 +20,7 @@ from factions.construction import (
     weapon_points,
     weapon_spec,
 )
-from factions.designs import Design, DesignInvalid
+from factions.designs import Design, DesignInvalid, design_validate
 
 ALL_ARCS = ["F", "FS", "AS", "A", "AP", "FP"]
 
@@ -190,3 +192,64 @@ def test_pricing_an_invalid_document_raises_with_its_errors():
     with pytest.raises(DesignInvalid) as info:
         design_points(doc)
     assert info.value.errors[0].field == "mass"
+
+
+def test_gunboat_variant_spellings_of_fleet_lists_are_accepted():
+    assert squadron_points("gunboat", variant="EMP launcher") == 54
+    assert squadron_points("gunboat", variant="heavy transport") == 72
+
+
+_MOUNTABLE = sorted(WEAPONS)
+
+
+@st.composite
+def buildable_designs(draw):
+    """A random design whose hull takes up whatever mass its systems leave."""
+    systems = []
+    magazines: dict[str, str] = {}
+    for i in range(draw(st.integers(0, 6))):
+        weapon = draw(st.sampled_from(_MOUNTABLE))
+        spec = weapon_spec(weapon)
+        n = draw(st.integers(1, spec.max_arcs))
+        start = draw(st.integers(0, 5))
+        entry = {"id": f"w{i}", "kind": "weapon", "weapon": weapon,
+                 "arcs": [ALL_ARCS[(start + k) % 6] for k in range(n)]}  # fmt: skip
+        if spec.classed:
+            entry["class"] = draw(st.integers(1, 3))
+        if spec.needs_magazine:
+            if weapon not in magazines:
+                magazines[weapon] = f"mag-{len(magazines)}"
+                systems.append({"id": magazines[weapon], "kind": "magazine",
+                                "capacity": draw(st.integers(1, 4))})  # fmt: skip
+            entry["magazine"] = magazines[weapon]
+        systems.append(entry)
+    systems += [{"id": f"pd{i}", "kind": "pd"} for i in range(draw(st.integers(0, 2)))]
+    doc = {
+        "name": "Random",
+        "faction": "test",
+        "mass": draw(st.integers(60, 300)),
+        "thrust": draw(st.integers(0, 8)),
+        "ftl": draw(st.booleans()),
+        "hull": {"boxes": 1, "rows": [1]},
+        "armour": {"layers": draw(st.lists(st.integers(0, 8), max_size=3))},
+        "screens": draw(st.integers(0, 2)),
+        "fire_controls": draw(st.integers(1, 3)),
+        "systems": systems,
+    }
+    others = sum(line.mass for line in design_breakdown(Design.model_validate(doc))) - 1
+    hull = doc["mass"] - others
+    assume(hull >= 1)
+    doc["hull"] = {"boxes": hull, "rows": [hull - 3 * (hull // 4)] + [hull // 4] * 3}
+    return doc
+
+
+@settings(max_examples=60, deadline=None)
+@given(buildable_designs())
+def test_a_design_whose_systems_fill_its_mass_validates_and_prices_consistently(doc):
+    assert design_validate(doc)[1] == []
+    lines = design_breakdown(Design.model_validate(doc))
+    assert sum(line.mass for line in lines) == doc["mass"]
+    assert design_points(doc) == sum(line.points for line in lines) >= doc["mass"]
+    first, *rest = doc["hull"]["rows"]
+    heavier = {**doc, "hull": {"boxes": doc["hull"]["boxes"] + 1, "rows": [first + 1, *rest]}}
+    assert "mass" in {e.field for e in design_validate(heavier)[1]}
