@@ -72,6 +72,10 @@ def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
     visible_ship_ids = set(
         access.visible_ships(request.user).filter(pk__in=ship_ids).values_list("pk", flat=True)
     )
+    for side in sides:
+        side.visible_ships = [
+            p.ship for p in side.participants.all() if p.ship_id in visible_ship_ids
+        ]
     visible_fleet_ids = set(
         access.visible_fleets(request.user)
         .filter(pk__in=[s.fleet_id for s in sides if s.fleet_id])

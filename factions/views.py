@@ -83,6 +83,11 @@ def faction_detail(request: HttpRequest, slug: str) -> HttpResponse:
         {
             "faction": faction,
             "description_html": render_markdown(faction.description),
+            # Profile texts may carry Markdown emphasis and lists, as the seed's sheet does.
+            "profile_html": {
+                name: render_markdown(getattr(faction, name))
+                for name in ("government", "political_blocs", "economy")
+            },
             "territories": territories,
             "fleets": fleets,
             "ship_classes": faction.ship_classes.annotate(ship_count=Count("ships")),
