@@ -3,6 +3,8 @@
 - ``GET  /api/designs``               every ship class, summary (public)
 - ``GET  /api/designs/{id}``          one class with its design document (public)
 - ``GET  /api/designs/{id}/ssd.svg``  its ship system diagram (``factions.ssd``)
+- ``GET  /api/designs/{id}/export``   its design document, our format (public)
+- ``GET  /api/designs/export?faction=SLUG``  a faction's catalogue file, our format (public)
 - ``POST /api/designs``               create a class from a design document (organisers)
 - ``POST /api/designs/validate``      every error of a design, each with its field (anyone)
 - ``POST /api/designs/import``        ftLibShip or admiralty JSON (organisers)
@@ -26,7 +28,14 @@ from campaign import access
 
 from . import construction
 from .designs import design_validate
-from .imports import FORMATS, ImportFormatError, designs_parse, designs_save
+from .imports import (
+    FORMATS,
+    ImportFormatError,
+    designs_parse,
+    designs_save,
+    export_catalogue,
+    export_design,
+)
 from .models import Faction, ShipClass
 from .ssd import design_svg
 
@@ -129,6 +138,23 @@ def design_list(request: HttpRequest):
 def design_detail(request: HttpRequest, design_id: int):
     """One ship class with its full design document."""
     return get_object_or_404(ShipClass.objects.select_related("faction"), pk=design_id)
+
+
+@router.get("/export", response={200: dict[str, Any], 404: ErrorOut})
+def design_export_catalogue(request: HttpRequest, faction: str):
+    """Every class of a faction as a catalogue file in our format (import it back as is)."""
+    found = Faction.objects.filter(slug=faction).first()
+    if found is None:
+        return Status(404, {"detail": f"unknown faction '{faction}'"})
+    return Status(200, export_catalogue(found))
+
+
+@router.get("/{int:design_id}/export", response=dict[str, Any])
+def design_export(request: HttpRequest, design_id: int):
+    """One class's design document in our format (``factions.imports.export_design``)."""
+    return export_design(
+        get_object_or_404(ShipClass.objects.select_related("faction"), pk=design_id)
+    )
 
 
 @router.get("/{int:design_id}/ssd.svg")

@@ -251,3 +251,17 @@ def test_export_of_a_created_class_round_trips_through_create(hanit, cast):
     response = post(client_for(cast.organiser), "/api/designs", copy.deepcopy(exported))
     assert response.status_code == 201
     assert response.json()["design"] == exported
+
+
+def test_export_endpoints_give_back_what_import_takes(hanit, cast):
+    client = client_for()
+    one = client.get(f"/api/designs/{hanit.pk}/export").json()
+    assert one == hanit.design
+    catalogue = client.get("/api/designs/export", {"faction": "qatzrin"}).json()
+    assert catalogue["classes"] == [one]
+    assert client.get("/api/designs/export", {"faction": "nobody"}).status_code == 404
+    body = {"faction": "kongeriket-norge", "data": catalogue, "format": "admiralty"}
+    response = post(client_for(cast.organiser), "/api/designs/import", body)
+    assert response.status_code == 201
+    copied = ShipClass.objects.get(faction=cast.norge)
+    assert copied.design == {**one, "faction": "kongeriket-norge"}

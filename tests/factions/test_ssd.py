@@ -3,6 +3,8 @@
 import xml.etree.ElementTree as ET
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from factions.ssd import ARCS, ShipDamage, design_svg, hull_rows_for, ship_svg
 
@@ -255,3 +257,29 @@ def test_damaged_ships_of_the_sample_show_exactly_their_damage():
             g.get("data-system") for g in find_class(root, "system") if "destroyed" in classes(g)
         }
         assert destroyed == set(ship.systems_lost), ship
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    rows=st.lists(st.integers(0, 30), min_size=1, max_size=6),
+    layers=st.lists(st.integers(0, 12), max_size=4),
+    hull_lost=st.integers(0, 200),
+    armour_lost=st.integers(0, 60),
+    mass=st.integers(1, 300),
+    crew_lost=st.integers(0, 20),
+)
+def test_any_damage_crosses_a_prefix_of_the_boxes(
+    rows, layers, hull_lost, armour_lost, mass, crew_lost
+):
+    design = saar(hull={"boxes": sum(rows), "rows": rows}, armour={"layers": layers}, mass=mass)
+    damage = ShipDamage(hull_lost=hull_lost, armour_lost=armour_lost, crew_lost=crew_lost)
+    root = parse(design_svg(design, damage=damage))
+    for cls, total, lost in (
+        ("hull-box", sum(rows), hull_lost),
+        ("armour-box", sum(layers), armour_lost),
+        ("crew-dot", -(-mass // 20), crew_lost),
+    ):
+        marks = ["lost" in classes(b) for b in find_class(root, cls)]
+        n = min(total, lost)
+        assert marks == [True] * n + [False] * (total - n), cls
+    assert len(find_class(root, "threshold")) == max(0, len([r for r in rows if r]) - 1)
