@@ -722,6 +722,16 @@ class Volley:
         """Total damage boxes carried by ``hits``."""
         return sum(h.damage for h in self.hits)
 
+    def notation(self) -> str:
+        """One log line, e.g. ``"beam-2 @12mu s1 vs ship: 2 dice → 3 damage (1 re-roll)"``."""
+        kind = "kills" if self.kills else "systems" if self.systems else "damage"
+        rerolls = sum(1 for h in self.hits if h.reroll)
+        extra = f" ({rerolls} re-roll)" if rerolls else ""
+        return (
+            f"{self.weapon} @{self.range_mu:g}mu s{self.screen} vs {self.target}: "
+            f"{self.dice} dice → {self.value} {kind}{extra}"
+        )
+
 
 def reroll_allowed(weapon: Weapon, screen: int, options: RuleOptions) -> bool:
     """§7 (D-11): does a natural 6 of ``weapon`` re-roll against ``screen``?"""

@@ -170,6 +170,7 @@ def test_class_2_beam_seed_example():
     v = fire("beam-2", dice, range_mu=12, screen=0, target_name="Ra'am")
     assert v.value == 4 and v.dice == 2
     assert [h.reroll for h in v.hits] == [False, False, False, True]
+    assert v.notation() == "beam-2 @12mu s0 vs ship: 2 dice → 4 damage (1 re-roll)"
     assert [r.purpose for r in dice.log] == [
         "beam-2 vs Ra'am, die 1",
         "beam-2 vs Ra'am, die 1, re-roll 1",
