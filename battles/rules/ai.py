@@ -211,7 +211,7 @@ def ship_orders(state: BattleState, ship: ShipState) -> ShipOrders:
             tubes += 1
             free_tubes += system.working
         elif kind == "weapon":
-            missile = system.working and system.weapon.startswith("missile")
+            missile = system.working and (system.weapon or "").startswith("missile")
             if missile and _has_round(ship, system):
                 missiles.append(system.id)
         elif kind == "vapour-veil":

@@ -245,8 +245,6 @@ class BattleState:
 
 # ---- adapters to the resolution and damage modules -------------------------------------
 
-Resolver = Callable[..., Any]
-
 
 def _ship_pos(ship: ShipState) -> tuple[float, float]:
     return (ship.x, ship.y)
@@ -301,6 +299,13 @@ def _phase_orders(state: BattleState, orders: Mapping[str, ShipOrders]) -> dict[
                 raise IllegalOrder(
                     f"{ship.name}: {intent.system} is {system.status} and cannot fire (rules §11)"
                 )
+            modes = get_weapon(system.weapon or "").modes
+            if intent.mode is not None and intent.mode not in modes:
+                raise IllegalOrder(
+                    f"{ship.name}: {intent.system} ({system.weapon}) has no fire mode "
+                    f"{intent.mode!r} (modes: {', '.join(modes) or 'none'}; rules §8)"
+                )
+        _check_launches(state, ship, order.launches)
         state.log(
             1,
             "orders",
@@ -347,9 +352,12 @@ def _phase_initiative(state: BattleState, orders: Mapping[str, ShipOrders]) -> l
             )
     for ship in state.in_action():
         wanted = orders.get(ship.ship_id, ShipOrders()).veil
-        if wanted is None or wanted == (ship.ship_id in state.veiled):
-            continue
-        if wanted and not any(s.working for s in ship.systems_of("vapour-veil", working=False)):
+        has_veil = bool(ship.systems_of("vapour-veil"))
+        if ship.ship_id in state.veiled and not has_veil:
+            wanted = False  # the veil system was knocked out: it drops
+        elif wanted is None or not ship.bridge_working or (wanted and not has_veil):
+            continue  # §4: no screen changes while the bridge is out
+        if wanted == (ship.ship_id in state.veiled):
             continue
         (state.veiled.add if wanted else state.veiled.discard)(ship.ship_id)
         state.log(
@@ -375,12 +383,10 @@ def fire_controls(state: BattleState, ship: ShipState) -> int:
     return 0 if ship.ship_id in state.veiled else ship.fire_controls
 
 
-def _move_unit_towards(
-    unit: LightUnit, goal: tuple[float, float], budget: float, stop_short: float = 0.0
-) -> float:
-    """Fly ``unit`` straight at ``goal``, at most ``budget`` mu and its endurance, stopping
-    ``stop_short`` mu before it; returns mu flown."""
-    gap = distance(unit.position, goal) - stop_short
+def _move_unit_towards(unit: LightUnit, goal: tuple[float, float], budget: float) -> float:
+    """Fly ``unit`` straight at ``goal``, at most ``budget`` mu and its endurance (mu left);
+    returns mu flown."""
+    gap = distance(unit.position, goal)
     flown = max(0.0, min(budget, unit.endurance, gap))
     if flown > 0:
         dx, dy = goal[0] - unit.x, goal[1] - unit.y
@@ -452,58 +458,77 @@ def _phase_launch(
     new_units: list[LightUnit] = []
     for side in acting:
         for ship in state.in_action(side):
-            launches = orders.get(ship.ship_id, ShipOrders()).launches
-            if not launches:
-                continue
-            if len(launches) > fire_controls(state, ship):
-                raise IllegalOrder(
-                    f"{ship.name}: {len(launches)} launches but "
-                    f"{fire_controls(state, ship)} working fire control(s); each launch ties "
-                    "one (rules §6)"
-                )
-            squadrons = 0
-            for system_id, target_id in launches:
-                unit = _launch_one(state, ship, system_id, target_id, squadrons)
-                if unit.kind != "missile":
-                    squadrons += 1
+            for system_id, target_id in orders.get(ship.ship_id, ShipOrders()).launches:
+                new_units.append(_launch_one(state, ship, system_id, target_id))
                 tied.setdefault(ship.ship_id, []).append(system_id)
-                new_units.append(unit)
     for unit in new_units:
         _light_unit_move(state, unit, MU_PER_ENDURANCE[unit.kind], 3)
     fresh = {u.unit_id for u in new_units}
     for unit in list(state.light_units.values()):
-        if unit.unit_id not in fresh and unit.kind != "missile":
+        if unit.unit_id not in fresh:
             _light_unit_move(state, unit, MU_PER_ENDURANCE[unit.kind], 3)
-        elif unit.unit_id not in fresh:
-            _light_unit_move(state, unit, MU_PER_ENDURANCE["missile"], 3)
     return tied
 
 
-def _launch_one(
-    state: BattleState, ship: ShipState, system_id: str, target_id: str, squadrons: int
-) -> LightUnit:
-    """Launch one squadron from a bay, or one missile from a magazine-fed launcher."""
-    system = ship.systems.get(system_id)
-    where = f"{ship.name}: launch from {system_id!r}"
-    if system is None or not system.working:
-        raise IllegalOrder(f"{where}: no working system of that id (rules §2 phase 3)")
-    if target_id not in state.ships:
-        raise IllegalOrder(f"{where}: unknown target {target_id!r} (rules §2 phase 3)")
+def _check_launches(
+    state: BattleState, ship: ShipState, launches: Sequence[tuple[str, str]]
+) -> None:
+    """Phase 1 check of a ship's launch orders, so phase 3 cannot fail half-way: each
+    launch ties a working FC (§6); a bay launches its squadron once, at most one squadron
+    per working launch tube per turn (§9; one when the design has no tube); a missile
+    launcher needs a round in its magazine (§8); the target must be an enemy ship."""
+    if not launches:
+        return
+    if len(launches) > fire_controls(state, ship):
+        raise IllegalOrder(
+            f"{ship.name}: {len(launches)} launches but {fire_controls(state, ship)} working "
+            "fire control(s); each launch ties one (rules §6)"
+        )
+    squadrons = 0
+    rounds: dict[str, int] = {}
+    for system_id, target_id in launches:
+        system = ship.systems.get(system_id)
+        where = f"{ship.name}: launch from {system_id!r}"
+        if system is None or not system.working:
+            raise IllegalOrder(f"{where}: no working system of that id (rules §2 phase 3)")
+        target = state.ships.get(target_id)
+        if target is None or target.side == ship.side:
+            raise IllegalOrder(f"{where}: {target_id!r} is not an enemy ship (rules §2 phase 3)")
+        if system.kind == "bay":
+            if not system.data.get("squadron") or system.data.get("launched"):
+                raise IllegalOrder(f"{where}: no squadron aboard to launch (rules §9)")
+            squadrons += 1
+            if squadrons > _launch_bays(ship):
+                raise IllegalOrder(f"{where}: no free launch tube this turn (rules §9)")
+        elif system.kind == "weapon" and (system.weapon or "").startswith("missile"):
+            key = system.magazine or system.id
+            rounds[key] = rounds.get(key, 0) + 1
+            magazine = ship.systems.get(system.magazine) if system.magazine else system
+            left = magazine.ammo if magazine is not None and magazine.working else 0
+            if system.magazine and (magazine is None or not magazine.working):
+                left = 0
+            if left is not None and left < rounds[key]:
+                raise MagazineDestroyed(
+                    f"{where}: magazine {system.magazine or system.id!r} is destroyed or "
+                    "empty (rules §8)"
+                )
+        else:
+            raise IllegalOrder(f"{where}: not a bay or a missile launcher (rules §2 phase 3)")
+
+
+def _launch_one(state: BattleState, ship: ShipState, system_id: str, target_id: str) -> LightUnit:
+    """Launch one squadron from a bay, or one missile from a magazine-fed launcher (orders
+    checked in phase 1 by ``_check_launches``)."""
+    system = ship.systems[system_id]
     if system.kind == "bay":
-        squadron = system.data.get("squadron") or {}
-        if system.data.get("launched"):
-            raise IllegalOrder(f"{where}: the squadron is already out (rules §9)")
-        if squadrons >= _launch_bays(ship):
-            raise IllegalOrder(f"{where}: no free launch tube this turn (rules §9)")
+        squadron = system.data["squadron"]
         weapon = get_weapon(str(squadron.get("unit", "fighter"))).id
         craft = int(squadron.get("size", 6))
         system.data["launched"] = True
-    elif system.kind == "weapon" and system.weapon and system.weapon.startswith("missile"):
-        weapon = system.weapon
-        craft = 1
-        _spend_magazine(ship, system, where)
     else:
-        raise IllegalOrder(f"{where}: not a bay or a missile launcher (rules §2 phase 3)")
+        weapon = str(system.weapon)
+        craft = 1
+        _spend_magazine(ship, system, f"{ship.name}: launch from {system_id!r}")
     unit = LightUnit(
         unit_id=state.new_unit_id(f"{ship.ship_id}.{system_id}"),
         side=ship.side,
@@ -672,7 +697,8 @@ def _aim_point(state: BattleState, target_id: str) -> tuple[str, tuple[float, fl
     """(name, position) of a ship or light unit still on the table, else None."""
     ship = state.ships.get(target_id)
     if ship is not None:
-        return None if ship.out_of_action and ship.destroyed else (ship.name, _ship_pos(ship))
+        gone = ship.destroyed or ship.withdrawn or ship.captured
+        return None if gone else (ship.name, _ship_pos(ship))
     unit = state.light_units.get(target_id)
     if unit is not None and unit.active:
         return unit.unit_id, unit.position
@@ -741,6 +767,9 @@ def _ship_volleys(
         aim = _aim_point(state, intent.target)
         if system is None or not system.working or not system.weapon or aim is None:
             _refuse(state, ship, intent, "system out of action or target gone")
+            continue
+        if _side_of(state, intent.target) == ship.side:
+            _refuse(state, ship, intent, "a friendly unit is not a target (rules §6)")
             continue
         name, where = aim
         range_mu = distance(_ship_pos(ship), where)
@@ -820,6 +849,14 @@ def _ship_volleys(
             dice=volley.dice,
             value=volley.value,
         )
+
+
+def _side_of(state: BattleState, target_id: str) -> str | None:
+    ship = state.ships.get(target_id)
+    if ship is not None:
+        return ship.side
+    unit = state.light_units.get(target_id)
+    return unit.side if unit is not None else None
 
 
 def _volley_text(volley: Any) -> str:
@@ -1195,16 +1232,22 @@ def play_turn(
     ship's ``ShipOrders.fire``. ``crew_plan(state, ship)`` maps damaged system ids (and
     ``"boarders"``) to crew factors for phase 11; by default no crew is assigned.
 
-    Raises a ``RulesError`` (``IllegalOrder``, ``MagazineDestroyed`` …) from phase 1 or a
-    launch in phase 3, before the turn's fire; fire orders the geometry refuses after
-    movement are logged as ``fire-refused`` events instead. Keep a copy of the state if the
-    caller must undo a refused turn.
+    Raises a ``RulesError`` (``IllegalOrder``, ``MagazineDestroyed`` …) from phase 1, before
+    any die is rolled, leaving the state as it was; fire orders the geometry refuses after
+    movement are logged as ``fire-refused`` events instead.
     """
     first = len(state.events)
     state.turn += 1
     state.hold_roster(True)  # no ship can drop out before the end of phase 9
     try:
-        _phases_1_to_9(state, orders, ship_fire)
+        try:
+            plans = _phase_orders(state, orders)
+        except RulesError:
+            # Phase 1 rolls nothing and changes nothing else: undo its log and the count.
+            del state.events[first:]
+            state.turn -= 1
+            raise
+        _phases_2_to_9(state, orders, plans, ship_fire)
     finally:
         state.hold_roster(False)
     _phase_light_fire(state)
@@ -1212,12 +1255,12 @@ def play_turn(
     return state.events[first:]
 
 
-def _phases_1_to_9(
+def _phases_2_to_9(
     state: BattleState,
     orders: Mapping[str, ShipOrders],
+    plans: Mapping[str, Plan],
     ship_fire: Callable[[BattleState, ShipState], Sequence[FireIntent]] | None,
 ) -> None:
-    plans = _phase_orders(state, orders)
     acting = _phase_initiative(state, orders)
     tied = _phase_launch(state, orders, acting)
     _phase_second_move(state, ("missile", "drone"), 4)

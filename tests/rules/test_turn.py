@@ -126,7 +126,7 @@ def test_illegal_movement_order_raises_before_any_die():
     state = battle(a, b)
     with pytest.raises(IllegalOrder, match="A1.*§3"):
         play_turn(state, {"a1": ShipOrders("+1, 2T")})
-    assert state.dice.log == []
+    assert state.dice.log == [] and state.events == [] and state.turn == 0
 
 
 def test_orders_for_unknown_ship_or_system_are_refused():
@@ -270,7 +270,7 @@ def test_launched_fighters_attach_attack_and_meet_point_defence():
     assert order.index("launch") < order.index("point-defence") < order.index("attack")
     attack = next(e for e in events if e.kind == "attack")
     assert attack.phase == 10 and attack.data["sub_phase"] == "b"
-    with pytest.raises(IllegalOrder, match="already out"):
+    with pytest.raises(IllegalOrder, match="no squadron aboard"):
         play_turn(state, {"a1": ShipOrders(launches=[("bay-a", "b1")])})
 
 
@@ -373,3 +373,25 @@ def test_transport_gunboats_land_boarders_fought_in_phase_11():
     events = play_turn(state, {})
     assert "damage-boarding" in kinds(events, 10)
     assert any(e.kind == "damage-boarding" and e.phase == 11 for e in events)
+
+
+def test_pulser_modes_are_checked_and_used():
+    pulser = {"id": "p", "kind": "weapon", "weapon": "pulser", "arcs": ["F"]}
+    a = ship("a1", "a", design("A", systems=[pulser]))
+    b = ship("b1", "b", design("B", hull=(9, 9, 9, 9)), y=10)
+    with pytest.raises(IllegalOrder, match="no fire mode 'beam-1'"):
+        play_turn(battle(a, b), {"a1": ShipOrders(fire=[FireIntent("p", "b1", mode="beam-1")])})
+    state = battle(a, b)
+    events = play_turn(state, {"a1": ShipOrders(fire=[FireIntent("p", "b1", mode="pulser-long")])})
+    fired = next(e for e in events if e.kind == "fire")
+    assert fired.data["weapon"] == "pulser-long" and fired.data["dice"] == 1
+    events = play_turn(state, {"a1": ShipOrders(fire=[FireIntent("p", "b1")])})
+    assert next(e for e in events if e.kind == "fire").data["weapon"] == "pulser-short"
+
+
+def test_friendly_targets_are_refused():
+    a = ship("a1", "a", design("A", systems=[BEAM1]))
+    a2 = ship("a2", "a", design("A"), y=5)
+    b = ship("b1", "b", design("B"), y=80)
+    events = play_turn(battle(a, a2, b), {"a1": ShipOrders(fire=[FireIntent("beam-a", "a2")])})
+    assert "friendly" in next(e for e in events if e.kind == "fire-refused").summary
