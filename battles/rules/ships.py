@@ -18,6 +18,7 @@ from enum import StrEnum
 from typing import Any
 
 from .errors import MagazineDestroyed, RulesError
+from .weapons import get_weapon
 
 __all__ = [
     "ARCS",
@@ -204,11 +205,8 @@ class ShipState:
             if sid in systems:
                 raise DesignError(f"design {design.get('name')!r}: duplicate system id {sid!r}")
             ammo = entry.get("capacity") if kind == "magazine" else entry.get("ammo")
-            if kind == "weapon" and ammo is None:
-                from .weapons import get_weapon  # local: weapons imports nothing from here
-
-                if get_weapon(entry.get("weapon", "")).single_use:
-                    ammo = 1
+            if kind == "weapon" and ammo is None and get_weapon(entry.get("weapon", "")).single_use:
+                ammo = 1  # MPC, scattergun: fire once (§8, §10)
             extra = {
                 k: v
                 for k, v in entry.items()
@@ -282,8 +280,18 @@ class ShipState:
         return ship
 
     def copy(self) -> ShipState:
-        """A deep copy (states are mutable; keep the old one before applying damage)."""
-        return _copy.deepcopy(self)
+        """An independent copy (states are mutable; keep the old one before applying damage).
+
+        Every mutable part is copied; a system's ``data`` (design fields, never changed by
+        the engine) is shared.
+        """
+        new = _copy.copy(self)
+        new.hull_rows = list(self.hull_rows)
+        new.armour = list(self.armour)
+        new.systems = {k: _copy.copy(v) for k, v in self.systems.items()}
+        new.countdowns = dict(self.countdowns)
+        new.boarders = list(self.boarders)
+        return new
 
     # ---- low-level box bookkeeping (no threshold checks; see damage.py) ----
 

@@ -128,3 +128,16 @@ def test_notation_and_repr():
         },
     )
     assert rebuilt == ship
+
+
+def test_copy_is_independent():
+    ship = ShipState.from_design(SAAR, ship_id="q1", side="qatzrin")
+    twin = ship.copy()
+    assert twin == ship
+    twin.hull_rows[0] = 0
+    twin.armour[0] = 0
+    twin.systems["beam-a"].status = Status.DESTROYED
+    twin.countdowns["core"] = 2
+    twin.boarders.append("marines")
+    assert ship.hull_rows[0] == 2 and ship.armour == [2] and ship.systems["beam-a"].working
+    assert ship.countdowns == {} and ship.boarders == []
