@@ -144,8 +144,9 @@ def render_markdown(text: str, *, asset_prefix: str | None = None) -> SafeString
 def _participant_row(participant: Any) -> dict[str, Any]:
     ship, group = participant.ship, participant.light_units
     if ship is not None:
+        # An unnamed ship is known by its class: then show the type word beside it.
         name = ship.name or ship.ship_class.name
-        unit_class = str(ship.ship_class)
+        unit_class = str(ship.ship_class) if ship.name else ship.ship_class.type_word
     else:
         name = group.name
         unit_class = group.get_kind_display() + (f" ({group.unit_type})" if group.unit_type else "")

@@ -27,11 +27,27 @@ def report_file_name(battle: Battle, fmt: str) -> str:
     return f"reports/{battle.campaign.slug}/{battle.slug}.{fmt}"
 
 
+def _renderer_mtime() -> float:
+    """Newest modification time of what shapes a report (templates, CSS, reports.py).
+
+    A report file older than this was made by an older renderer and is rendered again
+    even at the same battle version (e.g. after an upgrade changed the layout).
+    """
+    base = Path(settings.BASE_DIR)
+    sources = [
+        Path(__file__).with_name("reports.py"),
+        *(base / "templates" / "reports").glob("*.html"),
+        base / "static" / "css" / "report.css",
+    ]
+    return max((p.stat().st_mtime for p in sources if p.exists()), default=0.0)
+
+
 def report_render(*, battle_id: int, fmt: str) -> Report:
     """Render ``battle_id``'s report as ``fmt`` ("html" or "pdf") unless already current.
 
     Idempotent: when a ``Report`` for this battle and format exists at the battle's current
-    ``version`` and its file is on disk, it is returned untouched (no re-rendering). Else the
+    ``version`` and its file is on disk (and newer than the report templates and CSS), it
+    is returned untouched (no re-rendering). Else the
     report is rendered (battles/reports.py), written to a temporary file and moved into
     place atomically (so two concurrent runs never leave a half-written file), then the
     ``Report`` row is created or updated.
@@ -51,6 +67,7 @@ def report_render(*, battle_id: int, fmt: str) -> Report:
         and current.version == battle.version
         and current.file.name == name
         and target.is_file()
+        and target.stat().st_mtime >= _renderer_mtime()
     ):
         return current
 

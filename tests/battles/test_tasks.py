@@ -149,3 +149,14 @@ def test_render_report_command_copies_the_file(media, tmp_path):
     assert "Colonisation compromise" in html_out.read_text()
     with pytest.raises(CommandError, match="no battle with id"):
         call_command("render_report", "99999", "--format", "pdf")
+
+
+@pytest.mark.django_db
+def test_a_report_older_than_the_renderer_is_rendered_again(media, pdf_renders, monkeypatch):
+    import time
+
+    battle = make_battle()
+    render_report.delay(battle.pk, "pdf").get()
+    monkeypatch.setattr("battles.services._renderer_mtime", lambda: time.time() + 60)
+    render_report.delay(battle.pk, "pdf").get()
+    assert len(pdf_renders) == 2
