@@ -10,10 +10,9 @@ and return events; call :meth:`ShipState.copy` first to keep the old state.
 
 from __future__ import annotations
 
-import copy as _copy
 import math
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from typing import Any
 
@@ -285,10 +284,17 @@ class ShipState:
         Every mutable part is copied; a system's ``data`` (design fields, never changed by
         the engine) is shared.
         """
-        new = _copy.copy(self)
+        new = object.__new__(ShipState)
+        for name in _SHIP_FIELDS:
+            setattr(new, name, getattr(self, name))
         new.hull_rows = list(self.hull_rows)
         new.armour = list(self.armour)
-        new.systems = {k: _copy.copy(v) for k, v in self.systems.items()}
+        new.systems = {
+            k: SystemState(
+                v.id, v.kind, v.weapon, v.arcs, v.status, v.magazine, v.ammo, v.squads, v.data
+            )
+            for k, v in self.systems.items()
+        }
         new.countdowns = dict(self.countdowns)
         new.boarders = list(self.boarders)
         return new
@@ -491,3 +497,6 @@ class ShipState:
 
     def __str__(self) -> str:
         return self.notation()
+
+
+_SHIP_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(ShipState))
