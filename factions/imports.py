@@ -170,6 +170,8 @@ FTLIBSHIP_SYSTEMS: dict[str, Callable[[dict[str, Any]], Mapped]] = {
     "bay": _no("cargo/passenger/troop bays have no Incursion system"),
     "damageControl": _no("Incursion damage control uses crew factors, not a system"),
     "amt": _no("antimatter missiles have no Incursion profile"),
+    "turret": _no("turrets are not modelled; the weapons in it keep their own arcs"),
+    "gunboatRack": _no("gunboat racks are not mapped (Incursion gunboats use bays)"),
 }
 
 # Prefix of our system ids, by kind or weapon family ("beam-a", "mag-a", "tube-a").
@@ -462,6 +464,10 @@ def designs_parse(data: Any, *, faction: str, format: str = "auto") -> ImportRes
     docs: list[Any]
     if isinstance(data, dict) and "classes" in data:
         docs = list(data["classes"])
+        if data.get("light_units"):
+            n = len(data["light_units"])
+            reason = "free squadrons and batteries are not ship designs (catalogue loader)"
+            result.unmapped.append(Unmapped("(catalogue)", f"light_units ({n})", reason))
     elif isinstance(data, list):
         docs = list(data)
     else:

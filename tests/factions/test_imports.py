@@ -269,3 +269,18 @@ def test_command_errors_name_the_problem(cast, tmp_path):
     with pytest.raises(CommandError, match="nothing written: .*mass"):
         call_command("import_designs", str(path), "--faction", "qatzrin", stdout=StringIO())
     assert not ShipClass.objects.exists()
+
+
+def test_a_catalogue_file_imports_its_classes_and_reports_its_light_units():
+    import factions.catalogue_loader as loader
+
+    files = loader.catalogue_files()
+    if not files:
+        pytest.skip("no catalogue files")
+    for path in files:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        result = designs_parse(data, faction=data["faction"]["slug"])
+        assert result.invalid == [], path.name
+        assert [d["name"] for d in result.designs] == [c["name"] for c in data["classes"]]
+        if data.get("light_units"):
+            assert any(u.system.startswith("light_units") for u in result.unmapped)
