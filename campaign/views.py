@@ -7,9 +7,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from battles.models import Battle, Participant
+from battles.reports import render_markdown
 from factions.models import Faction
 
-from .markdown import render_markdown
 from .models import Campaign
 
 RECENT_BATTLES = 10

@@ -17,8 +17,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.safestring import SafeString, mark_safe
 
+from battles.reports import render_markdown
 from campaign import access
-from campaign.markdown import render_markdown
 
 from .models import Faction, LightUnitGroup, Ship, ShipClass, Squadron
 
@@ -182,7 +182,14 @@ def ship_detail(request: HttpRequest, pk: int) -> HttpResponse:
         pk=pk,
     )
     systems = {s.get("id"): s for s in ship.ship_class.design.get("systems", [])}
-    lost_systems = [systems.get(sid, {"id": sid}) for sid in ship.systems_lost or []]
+    # Core systems (drive, ftl, bridge…) are not in the design's list: the id names them.
+    lost_systems = [
+        {
+            "id": sid,
+            "label": systems.get(sid, {}).get("weapon") or systems.get(sid, {}).get("kind") or sid,
+        }
+        for sid in ship.systems_lost or []
+    ]
     participations = ship.participations.select_related("side__battle", "side__faction").order_by(
         "side__battle__date", "side__battle__pk"
     )

@@ -72,3 +72,23 @@ def test_battle_page_links_the_pdf_report_when_rendered(client, world, settings,
 
 def test_battle_page_of_unknown_pk_is_404(client, db):
     assert client.get(reverse("battle-detail", kwargs={"pk": 999})).status_code == 404
+
+
+def test_battle_page_costs_the_same_queries_for_many_participants(
+    client, world, django_assert_num_queries
+):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from battles.models import Participant
+    from tests.e2e.world import add_ships
+
+    with CaptureQueriesContext(connection) as ctx:
+        client.get(battle_url(world))
+    baseline = len(ctx.captured_queries)
+    side = world.battle.sides.get(faction=world.cast.qatzrin)
+    for ship in add_ships(world.public_fleet, world.saar, 40, prefix="Extra"):
+        Participant.objects.create(side=side, ship=ship, fate="unharmed")
+    with django_assert_num_queries(baseline):
+        response = client.get(battle_url(world))
+    assert "Extra 40" in response.content.decode()

@@ -77,3 +77,25 @@ def test_pages_are_french_by_default_and_switch_to_english(client, world):
     assert response.status_code == 200
     assert '<html lang="en">' in response.content.decode()
     assert "Recent battles" in response.content.decode()
+
+
+def test_every_page_of_the_sample_campaign_renders(client, db):
+    """The seed's campaign as ``load_sample`` builds it: every linked page answers 200."""
+    from battles.models import Battle
+    from campaign.services import sample_load
+    from factions.models import Faction, Fleet, Ship, ShipClass
+
+    sample_load()
+    urls = [reverse("home"), reverse("campaign-detail", kwargs={"slug": "sample"})]
+    urls += [f.get_absolute_url() for f in Faction.objects.all()]
+    urls += [f.get_absolute_url() for f in Fleet.objects.filter(hidden=False)]
+    urls += [s.get_absolute_url() for s in Ship.objects.filter(fleet__hidden=False)]
+    urls += [k.get_absolute_url() for k in ShipClass.objects.all()]
+    urls += [b.get_absolute_url() for b in Battle.objects.all()]
+    assert len(urls) > 50
+    for url in urls:
+        response = client.get(url)
+        assert response.status_code == 200, url
+    battle = Battle.objects.get(slug="colonisation-compromise")
+    html = client.get(battle.get_absolute_url()).content.decode()
+    assert "Phalon" in html and battle.name in html
