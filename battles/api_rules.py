@@ -22,6 +22,7 @@ class OddsQuery(Schema):
     target: str | None = None
     power_points: int | None = None
     count: int = 1
+    as_pd: bool = False
 
 
 class OddsPoint(Schema):
@@ -61,4 +62,5 @@ def rules_odds(request: HttpRequest, q: Query[OddsQuery]) -> dict[str, object]:
         target=q.target,
         power_points=q.power_points,
         count=q.count,
+        as_pd=q.as_pd,
     ).as_dict()

@@ -61,3 +61,12 @@ def test_odds_command_prints_the_same_json(client):
 def test_odds_command_reports_errors():
     with pytest.raises(CommandError, match="beyond its last band"):
         call_command("odds", "--weapon", "lance", "--range", "10", stdout=StringIO())
+
+
+@pytest.mark.django_db
+def test_class_one_beam_as_pd(client):
+    body = client.get(
+        "/api/rules/odds", {"weapon": "beam-1", "range": 4, "as_pd": True, "target": "gunboat"}
+    ).json()
+    # 5+ kills one, −2 against gunboats: only a 6 kills.
+    assert body["mean"] == "1/6" and body["value_kind"] == "kills"

@@ -24,6 +24,7 @@ class Command(BaseCommand):
         parser.add_argument("--target", default=None, help="ship, fighter, gunboat, ...")
         parser.add_argument("--power-points", type=int, default=None, help="needle nodule PP")
         parser.add_argument("--count", type=int, default=1, help="identical weapons firing")
+        parser.add_argument("--as-pd", action="store_true", help="class-1 weapon firing as PD")
 
     def handle(self, *args: Any, **opts: Any) -> None:
         try:
@@ -34,6 +35,7 @@ class Command(BaseCommand):
                 target=opts["target"],
                 power_points=opts["power_points"],
                 count=opts["count"],
+                as_pd=opts["as_pd"],
             )
         except RulesError as exc:
             raise CommandError(str(exc)) from exc
