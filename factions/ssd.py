@@ -513,6 +513,13 @@ def design_svg(
         note = note if len(note) <= 130 else note[:129] + "…"
         c.text(None, MARGIN, c.y + 10, note, "provisional", fit=usable, size=11)
         c.y += 18
+    # Only what each reading is about ("graser-2"): the full text is on the design page.
+    readings = [str(r).split(":")[0] for r in design.get("readings") or []]
+    if readings:
+        note = "Project readings: " + ", ".join(readings)
+        note = note if len(note) <= 130 else note[:129] + "…"
+        c.text(None, MARGIN, c.y + 10, note, "provisional readings", fit=usable, size=11)
+        c.y += 18
     c.y += 6
     _draw_hull(c, design, damage.hull_lost)
     _draw_armour(c, design, damage.armour_lost)

@@ -283,3 +283,11 @@ def test_any_damage_crosses_a_prefix_of_the_boxes(
         n = min(total, lost)
         assert marks == [True] * n + [False] * (total - n), cls
     assert len(find_class(root, "threshold")) == max(0, len([r for r in rows if r]) - 1)
+
+
+def test_project_readings_are_flagged_on_the_drawing():
+    design = saar(readings=["graser-2: project reading (long explanation)", "plasma-bolt: x"])
+    root = parse(design_svg(design))
+    (line,) = find_class(root, "readings")
+    assert line.text == "Project readings: graser-2, plasma-bolt"
+    assert not find_class(parse(design_svg(saar())), "readings")
