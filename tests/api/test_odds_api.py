@@ -65,8 +65,9 @@ def test_odds_command_reports_errors():
 
 @pytest.mark.django_db
 def test_class_one_beam_as_pd(client):
+    body = client.get("/api/rules/odds", {"weapon": "beam-1", "range": 4, "as_pd": True}).json()
+    assert body["mean"] == "1/3" and body["value_kind"] == "kills"  # 5+ kills one
     body = client.get(
         "/api/rules/odds", {"weapon": "beam-1", "range": 4, "as_pd": True, "target": "gunboat"}
     ).json()
-    # 5+ kills one, −2 against gunboats: only a 6 kills.
-    assert body["mean"] == "1/6" and body["value_kind"] == "kills"
+    assert body["mean"] == "0"  # −2 against gunboats: even a 6 falls short of 5+
