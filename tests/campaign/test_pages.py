@@ -99,3 +99,21 @@ def test_every_page_of_the_sample_campaign_renders(client, db):
     battle = Battle.objects.get(slug="colonisation-compromise")
     html = client.get(battle.get_absolute_url()).content.decode()
     assert "Phalon" in html and battle.name in html
+
+
+def test_a_player_logs_in_on_the_league_login_page_and_out_again(client, world):
+    page = reverse("faction-detail", kwargs={"slug": "kongeriket-norge"})
+    response = client.post(
+        reverse("login"), {"username": "norge_player", "password": "wrong", "next": page}
+    )
+    assert response.status_code == 200 and "_auth_user_id" not in client.session
+    response = client.post(
+        reverse("login"),
+        {"username": "norge_player", "password": "pw-12345!", "next": page},
+        follow=True,
+    )
+    assert response.redirect_chain[-1][0] == page
+    assert "Skyggeflåten" in response.content.decode()  # own hidden fleet, now visible
+    response = client.post(reverse("logout"), follow=True)
+    assert "_auth_user_id" not in client.session
+    assert "Skyggeflåten" not in client.get(page).content.decode()
