@@ -97,11 +97,15 @@ def _weapon(weapon: str, **extra: Any) -> Callable[[dict[str, Any]], Mapped]:
     return lambda e: {"kind": "weapon", "weapon": weapon, "arcs": _arcs(e), **extra}
 
 
+# Fleet Book beam class -> Incursion weapon id with the same dice (D-24, §15b).
+FLEET_BOOK_BEAMS = {1: "beam-3", 2: "beam-2", 3: "beam-1"}
+
+
 def _beam(e: dict[str, Any]) -> Mapped:
     cls = int(e.get("class", 0))
-    if cls not in (1, 2, 3):
+    if cls not in FLEET_BOOK_BEAMS:
         return f"Fleet Book class-{cls} beam has no Incursion class (classes 1–3 only)"
-    return {"kind": "weapon", "weapon": f"beam-{4 - cls}", "arcs": _arcs(e)}
+    return {"kind": "weapon", "weapon": FLEET_BOOK_BEAMS[cls], "arcs": _arcs(e)}
 
 
 def _kgun(e: dict[str, Any]) -> Mapped:
@@ -550,6 +554,7 @@ def export_catalogue(faction: Faction) -> dict[str, Any]:
 
 
 __all__ = [
+    "FLEET_BOOK_BEAMS",
     "FTLIBSHIP_SYSTEMS",
     "ImportFormatError",
     "ImportResult",
