@@ -23,6 +23,12 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(skip_unit)
 
 
+@pytest.fixture(autouse=True)
+def _fast_password_hasher(settings):
+    """Hash test passwords with MD5: the production hasher is slow by design."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture
 def cast(db, django_user_model):
     """An organiser, two players of rival factions, a chronicler and an outsider."""
