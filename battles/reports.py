@@ -184,6 +184,29 @@ def _losses(rows: list[dict[str, Any]]) -> dict[str, int]:
     }
 
 
+def _damage_diagrams(ships: list[Any]) -> list[dict[str, Any]]:
+    """SSDs of the damaged ships (``factions.ssd.ship_svg``), when that module exists.
+
+    A drawing failure is logged and skipped: a report must render without diagrams.
+    """
+    try:
+        from factions.ssd import ship_svg
+    except ImportError:
+        return []
+    diagrams = []
+    for ship in ships:
+        if ship is None:
+            continue
+        try:
+            svg = ship_svg(ship)
+        except Exception:  # the diagram is decoration; never lose the report for it
+            logger.exception("SSD of ship %s could not be drawn", ship.pk)
+            continue
+        # ship_svg builds the SVG with ElementTree, which escapes every text.
+        diagrams.append({"ship": ship, "svg": mark_safe(svg)})  # noqa: S308
+    return diagrams
+
+
 def report_context(battle: Battle, *, asset_prefix: str | None = None) -> dict[str, Any]:
     """Everything a report shows about ``battle``, for every rendering.
 
@@ -193,7 +216,8 @@ def report_context(battle: Battle, *, asset_prefix: str | None = None) -> dict[s
     ``fleet``, ``is_winner``, ``primary_objective_html``, ``secondary_objectives_html``,
     ``analysis_html``, ``participants`` — dicts with ``name``, ``unit_class``, ``fate``,
     ``fate_label``, hull/armour boxes, crew factors, systems and craft lost — and
-    ``losses``), ``losses`` (list of ``(faction name, losses dict)``), ``turns`` (the
+    ``losses``), ``losses`` (list of ``(faction name, losses dict)``), ``diagrams`` (SSDs
+    of damaged ships: ``{"ship", "svg"}``), ``turns`` (the
     ``Event`` log grouped by game turn: list of ``{"turn": n, "events": [Event…]}``, empty
     when nothing was logged) and ``asset_prefix``. Costs a fixed number of queries.
     """
@@ -205,9 +229,9 @@ def report_context(battle: Battle, *, asset_prefix: str | None = None) -> dict[s
     def md(text: str) -> SafeString:
         return render_markdown(text, asset_prefix=asset_prefix)
 
-    participants = Participant.objects.select_related("ship__ship_class", "light_units").order_by(
-        "pk"
-    )
+    participants = Participant.objects.select_related(
+        "ship__ship_class__faction", "light_units"
+    ).order_by("pk")
     # A fresh queryset, not ``battle.sides``: the caller may have prefetched that already.
     sides_qs = BattleSide.objects.filter(battle=battle).select_related("faction", "fleet")
     sides_qs = sides_qs.prefetch_related(Prefetch("participants", queryset=participants))
@@ -231,6 +255,9 @@ def report_context(battle: Battle, *, asset_prefix: str | None = None) -> dict[s
                 "losses": _losses(rows),
             }
         )
+    diagrams = _damage_diagrams(
+        [r["ship"] for side in sides for r in side["participants"] if r["fate"] == "damaged"]
+    )
     turns: list[dict[str, Any]] = []
     for event in Event.objects.filter(battle=battle).order_by("sequence"):
         if not turns or turns[-1]["turn"] != event.game_turn:
@@ -248,6 +275,7 @@ def report_context(battle: Battle, *, asset_prefix: str | None = None) -> dict[s
         "losses": [(s["faction"].name, s["losses"]) for s in sides],
         "has_analysis": bool(battle.analysis.strip() or any(s.analysis.strip() for s in sides_qs)),
         "turns": turns,
+        "diagrams": diagrams,
         "asset_prefix": asset_prefix,
     }
 

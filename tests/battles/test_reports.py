@@ -242,3 +242,35 @@ def test_pdf_names_the_battle_and_the_winner_and_embeds_nothing_hostile(monkeypa
     assert "pwned" not in text
     assert pdf_image_count(data) == 0
     assert fetched == ["admiralty-static:css/report.css"]
+
+
+# --- ship diagrams (factions.ssd, guarded) ------------------------------------------
+
+
+@pytest.mark.django_db
+def test_damaged_ships_get_their_damage_diagram():
+    pytest.importorskip("factions.ssd")
+    context = report_context(make_battle())
+    assert [d["ship"].name for d in context["diagrams"]] == ["Vishnu Second"]
+    assert context["diagrams"][0]["svg"].lstrip().startswith("<svg")
+    html = render_to_string("reports/battle.html", context)
+    assert html.count('<figure class="ssd">') == 1
+
+
+@pytest.mark.django_db
+def test_reports_render_without_the_diagram_module_or_when_a_drawing_fails(monkeypatch):
+    import sys
+
+    battle = make_battle()
+    monkeypatch.setitem(sys.modules, "factions.ssd", None)  # import raises ImportError
+    assert report_context(battle)["diagrams"] == []
+    monkeypatch.undo()
+    ssd = pytest.importorskip("factions.ssd")
+
+    def broken(ship):
+        raise KeyError("hull")
+
+    monkeypatch.setattr(ssd, "ship_svg", broken)
+    context = report_context(battle)
+    assert context["diagrams"] == []
+    assert "Colonisation compromise" in render_to_string("reports/battle.html", context)
