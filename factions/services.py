@@ -11,7 +11,14 @@ from collections import Counter
 from django.db import transaction
 from django.utils.text import slugify
 
-from .fleetlists import SQUADRON_SIZE, FleetList, LightUnitEntry, fleet_list_parse
+from .fleetlists import (
+    SQUADRON_SIZE,
+    FleetList,
+    FleetListError,
+    LightUnitEntry,
+    LineError,
+    fleet_list_parse,
+)
 from .models import Faction, Fleet, LightUnitGroup, Ship, ShipClass
 
 
@@ -51,6 +58,29 @@ def _light_unit_names(fleet_list: FleetList) -> dict[str, list[str]]:
     }
 
 
+def _bay_errors(fleet_list: FleetList, classes: dict[str, ShipClass]) -> list[LineError]:
+    """Squadrons a carrier line puts on each ship beyond the bays of its class design
+    (``"kind": "bay"`` systems); classes without a design are not checked."""
+    errors = []
+    for entry in fleet_list.ships:
+        systems = (classes[entry.class_name].design or {}).get("systems")
+        if not systems or not entry.light_units:
+            continue
+        bays = sum(1 for s in systems if s.get("kind") == "bay")
+        carried = 0
+        for lu in entry.light_units:
+            carried += lu.count
+            if carried > bays:
+                errors.append(
+                    LineError(
+                        lu.line,
+                        f"a {entry.class_name} has {bays} bays: {carried} squadrons do not fit",
+                    )
+                )
+                break
+    return errors
+
+
 def fleet_import(
     *,
     faction: Faction,
@@ -67,8 +97,8 @@ def fleet_import(
     or based at the heading's place) and one per battery. The fleet's slug is
     ``slugify(fleet_name)``.
 
-    Raises ``FleetListError`` (every line error) or :class:`FleetImportError` (empty name,
-    slug already used); nothing is written in either case.
+    Raises ``FleetListError`` (every line error, or squadrons beyond a carrier's bays) or
+    :class:`FleetImportError` (empty name, slug already used); nothing is written then.
     """
     name = fleet_name.strip()
     slug = slugify(name)
@@ -76,6 +106,8 @@ def fleet_import(
         raise FleetImportError("the fleet needs a name")
     classes = {c.name: c for c in ShipClass.objects.filter(faction=faction)}
     fleet_list = fleet_list_parse(text, class_names=classes)
+    if errors := _bay_errors(fleet_list, classes):
+        raise FleetListError(errors)
     with transaction.atomic():
         if Fleet.objects.filter(slug=slug).exists():
             raise FleetImportError(f'a fleet with the slug "{slug}" already exists')

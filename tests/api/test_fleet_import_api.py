@@ -46,7 +46,8 @@ def fast_passwords(settings):
 
 
 def make_classes(faction, specs):
-    for name, type_word, mass in specs:
+    for name, type_word, mass, *bays in specs:
+        systems = [{"id": f"bay-{i}", "kind": "bay"} for i in range(bays[0] if bays else 0)]
         ShipClass.objects.create(
             faction=faction,
             name=name,
@@ -54,6 +55,7 @@ def make_classes(faction, specs):
             type_word=type_word,
             mass=mass,
             hull_boxes=mass // 3,
+            design={"systems": systems + [{"id": "pd-a", "kind": "pd"}]},
         )
 
 
@@ -74,7 +76,7 @@ def classes(cast):
     cast.g_plus = Faction.objects.create(name="Collectif G+", slug="collectif-g-plus")
     make_classes(
         cast.g_plus,
-        [("Kajna", "porte-nef lourd", 150), ("Brima", "porte-nef léger", 80)]
+        [("Kajna", "porte-nef lourd", 150, 4), ("Brima", "porte-nef léger", 80, 1)]
         + [("Mahida", "destroyer", 40)],
     )
     return cast
@@ -118,6 +120,18 @@ def test_import_error_lists_every_line_and_writes_nothing(classes):
     assert [str(e) for e in info.value.errors] == [
         'line 7: unknown ship class "Sa\'arr" (did you mean "Sa\'ar"?)',
         'line 8: bad count "0" (a whole number from 1 to 100)',
+    ]
+    assert counts() == before
+
+
+def test_squadrons_beyond_a_carriers_bays_are_refused(classes):
+    text = GANESHA_PART.replace("1\nescadrille d'intercepteurs Avna", "2\nescadrilles d'inter")
+    text = text.replace("escadrilles d'inter", "escadrilles d'intercepteurs Avna")
+    before = counts()
+    with pytest.raises(FleetListError) as info:
+        fleet_import(faction=classes.g_plus, text=text, fleet_name="Too many")
+    assert [str(e) for e in info.value.errors] == [
+        "line 9: a Brima has 1 bays: 2 squadrons do not fit"
     ]
     assert counts() == before
 
