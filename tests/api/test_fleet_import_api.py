@@ -125,13 +125,13 @@ def test_import_error_lists_every_line_and_writes_nothing(classes):
 
 
 def test_squadrons_beyond_a_carriers_bays_are_refused(classes):
-    text = GANESHA_PART.replace("1\nescadrille d'intercepteurs Avna", "2\nescadrilles d'inter")
-    text = text.replace("escadrilles d'inter", "escadrilles d'intercepteurs Avna")
+    text = "1 porte-nef léger classe Brima\n1 escadrille d'intercepteurs Avna\n"
+    text += "1 escadrille de chasseurs Mijna\n"
     before = counts()
     with pytest.raises(FleetListError) as info:
         fleet_import(faction=classes.g_plus, text=text, fleet_name="Too many")
     assert [str(e) for e in info.value.errors] == [
-        "line 9: a Brima has 1 bays: 2 squadrons do not fit"
+        "line 3: a Brima has 1 bays: 2 squadrons do not fit"
     ]
     assert counts() == before
 
