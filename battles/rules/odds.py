@@ -18,6 +18,7 @@ How re-roll chains are summed (documented choice):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -25,7 +26,6 @@ from .options import DEFAULT_OPTIONS, RuleOptions
 from .tables import BEAM_TABLE, PD_GUNBOAT_MODIFIER, PD_TABLE
 from .weapons import (
     TARGET_KINDS,
-    DamageType,
     Effect,
     Family,
     Weapon,
@@ -193,7 +193,7 @@ def _nd6_sum(n: int) -> Dist:
 class _Plan:
     weapon: Weapon
     units: int  # independent identical units (dice or shots)
-    unit: object  # callable(cap) -> Dist
+    unit: Callable[[int], Dist]  # cap -> exact distribution for values ≤ cap
     unit_mean: Fraction
     bounded: bool  # True when the unit's support is finite
     value_kind: str
@@ -356,14 +356,14 @@ def _distribution(plan: _Plan) -> tuple[dict[int, Fraction], Fraction]:
     if plan.units == 0:
         return {0: Fraction(1)}, Fraction(0)
     if plan.bounded:
-        unit: Dist = plan.unit(10**9)  # type: ignore[operator]
+        unit: Dist = plan.unit(10**9)
         cap = max(unit) * plan.units
         dist = _power(unit, plan.units, cap)
         return _finish(_scale(dist, plan.scale) if plan.scale != 1 else dist, Fraction(0))
     # Unbounded support: raise the cap until the exact remainder is below TAIL_LIMIT.
     cap = max(8, 4 * plan.units)
     while True:
-        unit = plan.unit(cap)  # type: ignore[operator]
+        unit = plan.unit(cap)
         dist = _power(unit, plan.units, cap)
         tail = 1 - sum(dist.values(), Fraction(0))
         if tail < TAIL_LIMIT:
@@ -396,7 +396,3 @@ def mean_value(
         power_points = 6
     plan = _plan(w, range_mu, screen, target, power_points, count, False, options)
     return plan.unit_mean * plan.units
-
-
-# Semi-piercing weapons report total damage; the split happens in damage.py.
-_ = DamageType

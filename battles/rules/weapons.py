@@ -13,7 +13,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from fractions import Fraction
 from functools import lru_cache
 
 from .dice import Dice
@@ -793,26 +792,25 @@ def fire(
 
 
 def best_mode(weapon: Weapon, range_mu: float, screen: int, options: RuleOptions) -> Weapon:
-    """For a multi-mode weapon (pulser), the in-range mode with the highest mean (§8)."""
-    from .odds import mean_value  # odds imports this module; import on use
+    """For a multi-mode weapon (pulser), the in-range mode with the highest mean (§8).
 
-    best: tuple[Fraction, Weapon] | None = None
+    A weapon's modes share one per-die table, screens and re-roll rule, so the mean is
+    proportional to the dice rolled: the mode with the most dice at ``range_mu`` wins (the
+    first listed on a tie). ``screen`` and ``options`` scale every mode alike.
+    """
+    best: Weapon | None = None
+    most = -1
     for mode_id in weapon.modes:
         mode = CATALOGUE[mode_id]
         if range_mu > mode.max_range:
             continue
-        mean = mean_value(mode, range_mu=range_mu, screen=screen, options=options)
-        if best is None or mean > best[0]:
-            best = (mean, mode)
+        dice = mode.dice_at(range_mu) * mode.damage_per_hit
+        if dice > most:
+            best, most = mode, dice
     if best is None:
         weapon.band(range_mu)  # raises OutOfRange with the weapon's section
         raise AssertionError("unreachable")
-    return best[1]
-
-
-def _check_ship_target(w: Weapon, target: str) -> None:
-    if target != "ship" and w.effect is not Effect.DAMAGE:
-        raise RulesError(f"{w.id} cannot engage a {target} ({w.section})")
+    return best
 
 
 def _fire_beam(
