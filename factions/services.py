@@ -74,7 +74,8 @@ def _bay_errors(fleet_list: FleetList, classes: dict[str, ShipClass]) -> list[Li
                 errors.append(
                     LineError(
                         lu.line,
-                        f"a {entry.class_name} has {bays} bays: {carried} squadrons do not fit",
+                        f"a {entry.class_name} has {bays} bay{'s' * (bays != 1)}: "
+                        f"{carried} squadrons do not fit",
                     )
                 )
                 break

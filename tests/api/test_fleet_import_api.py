@@ -131,7 +131,7 @@ def test_squadrons_beyond_a_carriers_bays_are_refused(classes):
     with pytest.raises(FleetListError) as info:
         fleet_import(faction=classes.g_plus, text=text, fleet_name="Too many")
     assert [str(e) for e in info.value.errors] == [
-        "line 3: a Brima has 1 bays: 2 squadrons do not fit"
+        "line 3: a Brima has 1 bay: 2 squadrons do not fit"
     ]
     assert counts() == before
 
