@@ -189,3 +189,19 @@ def test_battle_list_query_count_does_not_grow_with_battles(
         BattleSide.objects.create(battle=copy, faction=world.norge, fleet=world.public)
     with django_assert_num_queries(3):
         assert len(as_user(None).get("/api/battles").json()) == 11
+
+
+def test_battle_detail_query_count_does_not_grow_with_participants(
+    battle, world, django_assert_num_queries
+):
+    # battle, sides, participants (with ships, classes, light units), visible fleet ids
+    with django_assert_num_queries(4):
+        assert as_user(None).get(f"/api/battles/{battle.pk}").status_code == 200
+    side = battle.sides.get(faction=world.norge)
+    big = fleet_with_ships(world.norge, "reserve", 50)
+    for ship in big.ships.all():
+        Participant.objects.create(side=side, ship=ship)
+    Participant.objects.create(side=side, light_units=big.light_units.get())
+    with django_assert_num_queries(4):
+        body = as_user(None).get(f"/api/battles/{battle.pk}").json()
+    assert len(body["sides"][0]["participants"]) == 3 + 50 + 1
