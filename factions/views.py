@@ -10,6 +10,7 @@ SVG); the pages still render, without the diagram, when it is missing or fails o
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from django.db.models import Count, Q
@@ -20,6 +21,7 @@ from django.utils.safestring import SafeString, mark_safe
 from battles.reports import render_markdown
 from campaign import access
 
+from . import construction
 from .models import Faction, LightUnitGroup, Ship, ShipClass, Squadron
 
 logger = logging.getLogger(__name__)
@@ -108,29 +110,68 @@ class SquadronRows:
 class FleetTotals:
     """Totals of a fleet page: ship counts, mass (mass points) and points.
 
-    ``points`` sums ``ShipClass.points`` over the ships whose class has points;
-    ``unpriced`` counts the ships whose class has none (the total is then partial).
+    ``ship_points`` sums ``ShipClass.points`` (one ship, bays empty); ``squadron_points``
+    prices the squadrons in the ships' bays and the fleet's light units based on no carrier
+    (station fighters, colony batteries) with ``factions.construction`` (Fleet Book figures,
+    issue 3 §2); ``points`` is the whole. ``unpriced`` counts ships whose class has no points
+    and light-unit groups that cannot be priced: the total is then partial.
     """
 
     ships: int = 0
     afloat: int = 0
     mass: int = 0
-    points: int = 0
+    ship_points: int = 0
+    squadron_points: int = 0
     unpriced: int = 0
 
+    @property
+    def points(self) -> int:
+        return self.ship_points + self.squadron_points
 
-def fleet_totals(ships: list[Ship]) -> FleetTotals:
-    """Count ``ships`` (afloat = not destroyed nor captured), their mass and points."""
+
+def _embarked_points(ship_class: ShipClass, cache: dict[int, int | None]) -> int | None:
+    """Points of the squadrons in the bays of ``ship_class``'s design (None: cannot price)."""
+    if ship_class.pk not in cache:
+        try:
+            cache[ship_class.pk] = (
+                construction.embarked_points(ship_class.design) if ship_class.design else 0
+            )
+        except ValueError as exc:  # DesignInvalid, UnknownSystem
+            logger.warning("squadrons of class %s cannot be priced: %s", ship_class.pk, exc)
+            cache[ship_class.pk] = None
+    return cache[ship_class.pk]
+
+
+def fleet_totals(ships: list[Ship], light_units: Sequence[LightUnitGroup] = ()) -> FleetTotals:
+    """Count ``ships`` (afloat = not destroyed nor captured), their mass and points.
+
+    Runs no query: ``ships`` come with their ``ship_class``. Light units on a carrier are
+    already priced as its bays' squadrons, so only those without a carrier are added.
+    """
     totals = FleetTotals()
+    cache: dict[int, int | None] = {}
     for ship in ships:
         totals.ships += 1
         if ship.status not in (Ship.Status.DESTROYED, Ship.Status.CAPTURED):
             totals.afloat += 1
         totals.mass += ship.ship_class.mass
-        if ship.ship_class.points is None:
+        embarked = _embarked_points(ship.ship_class, cache)
+        if ship.ship_class.points is None or embarked is None:
             totals.unpriced += 1
         else:
-            totals.points += ship.ship_class.points
+            totals.ship_points += ship.ship_class.points
+            totals.squadron_points += embarked
+    for group in light_units:
+        if group.carrier_id is not None:
+            continue
+        variant = group.unit_type if group.kind in ("battery", "gunboat") else None
+        try:
+            totals.squadron_points += construction.squadron_points(
+                group.kind, size=group.size, variant=variant
+            )
+        except ValueError as exc:  # UnknownSystem
+            logger.warning("light units %s cannot be priced: %s", group.pk, exc)
+            totals.unpriced += 1
     return totals
 
 
@@ -153,7 +194,7 @@ def fleet_detail(request: HttpRequest, slug: str) -> HttpResponse:
         ship.crew_left = max(0, ship.ship_class.crew_factors - ship.crew_lost)
         groups.get(ship.squadron_id, loose).ships.append(ship)
     squadrons = list(groups.values()) + ([loose] if loose.ships else [])
-    light_units = (
+    light_units = list(
         LightUnitGroup.objects.filter(Q(fleet=fleet) | Q(carrier__fleet=fleet))
         .select_related("carrier__ship_class", "territory")
         .distinct()
@@ -168,7 +209,7 @@ def fleet_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "description_html": render_markdown(fleet.description),
             "squadrons": squadrons,
             "light_units": light_units,
-            "totals": fleet_totals(ships),
+            "totals": fleet_totals(ships, light_units),
         },
     )
 

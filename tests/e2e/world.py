@@ -8,7 +8,9 @@ Used by the page tests and the end-to-end tests.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 HOSTILE_MARKDOWN = (
@@ -18,52 +20,32 @@ HOSTILE_MARKDOWN = (
     "[cliquez](javascript:window.pwned=3)\n"
 )
 
-SAAR_DESIGN: dict[str, Any] = {
-    "format": "admiralty-design/1",
-    "name": "Sa'ar",
-    "faction": "qatzrin",
-    "type_word": "corvette",
-    "mass": 16,
-    "thrust": 6,
-    "ftl": True,
-    "hull": {"boxes": 5, "rows": [2, 1, 1, 1]},
-    "armour": {"layers": [2]},
-    "screens": 0,
-    "fire_controls": 1,
-    "sensors": "standard",
-    "ecm": 0,
-    "command": ["bridge", "life-support", "core"],
-    "systems": [
-        {"id": "beam-a", "kind": "weapon", "weapon": "beam-2", "arcs": ["F", "FS", "FP"]},
-        {"id": "torp-a", "kind": "weapon", "weapon": "plasma-torpedo", "arcs": ["F"],
-         "magazine": "mag-a"},
-        {"id": "mag-a", "kind": "magazine", "capacity": 4},
-        {"id": "pd-a", "kind": "pd"},
-    ],
-    "power": {"power_points": 0, "biomass": 0},
-    "tech_cost": 0,
-    "provisional": True,
-    "rationale": "Test corvette.",
-    "points": 56,
-}  # fmt: skip
+CATALOGUE = Path(__file__).resolve().parents[2] / "factions" / "catalogue" / "qatzrin.json"
 
-KINERET_DESIGN: dict[str, Any] = {
-    **SAAR_DESIGN,
-    "name": "Kineret",
-    "type_word": "porte-nef léger",
-    "mass": 60,
-    "thrust": 4,
-    "hull": {"boxes": 18, "rows": [5, 5, 4, 4]},
-    "armour": {"layers": [4]},
-    "fire_controls": 1,
-    "systems": [
-        {"id": "pd-a", "kind": "pd"},
-        {"id": "bay-a", "kind": "bay",
-         "squadron": {"name": "Najna", "unit": "long-range-fighter", "size": 6}},
-    ],
-    "rationale": "Test light carrier.",
-    "points": 210,
-}  # fmt: skip
+
+def catalogue_design(name: str) -> dict[str, Any]:
+    """The design of class ``name`` from the project's Qatzrin catalogue (valid, priced)."""
+    classes = json.loads(CATALOGUE.read_text(encoding="utf-8"))["classes"]
+    return next(c for c in classes if c["name"] == name)
+
+
+def class_from_design(faction, design: dict[str, Any], slug: str):
+    """A ShipClass whose summary fields are read from ``design``."""
+    from factions.models import ShipClass
+
+    return ShipClass.objects.create(
+        faction=faction,
+        name=design["name"],
+        slug=slug,
+        type_word=design["type_word"],
+        mass=design["mass"],
+        hull_boxes=design["hull"]["boxes"],
+        armour=sum(design["armour"]["layers"]),
+        thrust=design["thrust"],
+        design=design,
+        provisional=design.get("provisional", True),
+        points=design.get("points"),
+    )
 
 
 @dataclass
@@ -108,14 +90,8 @@ def build_world(cast) -> World:
     Territory.objects.create(
         faction=norge, name="Fjordheim", slug="fjordheim", kind="planet", has_shipyard=True
     )
-    saar = ShipClass.objects.create(
-        faction=qatzrin, name="Sa'ar", slug="saar", type_word="corvette", mass=16,
-        hull_boxes=5, armour=2, thrust=6, design=SAAR_DESIGN, points=56,
-    )  # fmt: skip
-    kineret = ShipClass.objects.create(
-        faction=qatzrin, name="Kineret", slug="kineret", type_word="porte-nef léger", mass=60,
-        hull_boxes=18, armour=4, thrust=4, design=KINERET_DESIGN, points=210,
-    )  # fmt: skip
+    saar = class_from_design(qatzrin, catalogue_design("Sa'ar"), "saar")
+    kineret = class_from_design(qatzrin, catalogue_design("Kineret"), "kineret")
     escort = ShipClass.objects.create(
         faction=norge, name="Draug", slug="draug", type_word="escorte", mass=20,
         hull_boxes=6, armour=0, thrust=6, design={},
@@ -139,6 +115,10 @@ def build_world(cast) -> World:
         size=6,
         strength=4,
     )
+    LightUnitGroup.objects.create(
+        name="Battery Ari", kind="battery", unit_type="beam-2", faction=qatzrin,
+        fleet=public_fleet, size=1, strength=1,
+    )  # fmt: skip
     hidden_fleet = Fleet.objects.create(
         faction=qatzrin, name="Flotte de l'ombre", slug="qatzrin-shadow", hidden=True
     )

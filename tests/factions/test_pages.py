@@ -81,12 +81,22 @@ def test_fleet_page_lists_squadrons_ships_state_light_units_and_points(client, w
     assert "Nimrod" in html and "Namadira 1" in html and "Lydia" in html
     assert reverse("ship-detail", kwargs={"pk": world.damaged_ship.pk}) in html
     assert reverse("shipclass-detail", kwargs={"pk": world.saar.pk}) in html
-    # Nimrod lost 2 of 5 hull boxes and 1 of 2 armour boxes.
-    assert "3/5" in html and "1/2" in html
+    # Nimrod lost 2 hull boxes and 1 armour box.
+    saar = world.saar
+    assert f"{saar.hull_boxes - 2}/{saar.hull_boxes}" in html
+    assert f"{saar.armour - 1}/{saar.armour}" in html
     assert "Najna-1" in html and "4/6" in html
-    # Three Sa'ar at 56 points and a Kineret at 210.
-    assert response.context["totals"].points == 3 * 56 + 210
-    assert f">{3 * 56 + 210}<" in html.replace(" ", "").replace("\n", "")
+    # Three Sa'ar and a Kineret at their catalogue points; the Kineret's four bays hold
+    # long-range fighter squadrons (24 points each, Fleet Book figure); plus a beam-2 battery.
+    from factions.construction import squadron_points
+
+    totals = response.context["totals"]
+    battery = squadron_points("battery", size=1, variant="beam-2")
+    assert battery > 0
+    ships = 3 * saar.points + world.kineret.points
+    assert (totals.ship_points, totals.squadron_points) == (ships, 4 * 24 + battery)
+    assert totals.points == ships + 4 * 24 + battery and totals.unpriced == 0
+    assert f">{totals.points}<" in html.replace(" ", "").replace("\n", "")
     assert "Tzel" not in html  # the ship of the hidden fleet
 
 
@@ -153,7 +163,7 @@ def test_ship_page_shows_state_and_its_damaged_ssd(client, world):
     assert response.status_code == 200
     html = response.content.decode()
     assert "Nimrod" in html and "5e flotte d&#x27;incursion" in html
-    assert "3/5" in html  # hull left
+    assert f"{world.saar.hull_boxes - 2}/{world.saar.hull_boxes}" in html  # hull left
     assert "beam-a" in html and "pd-a" in html  # systems lost are named
     figure = html.split('<figure class="ssd"', 1)[1].split("</figure>", 1)[0]
     assert "<svg" in figure
@@ -186,7 +196,9 @@ def test_ship_class_page_shows_stats_systems_ssd_and_only_visible_ships(client, 
     url = reverse("shipclass-detail", kwargs={"pk": world.saar.pk})
     html = client.get(url).content.decode()
     assert "Sa&#x27;ar" in html and "corvette" in html
-    assert "plasma-torpedo" in html and "mag-a" in html
+    for system in world.saar.design["systems"]:
+        assert f"<code>{system['id']}</code>" in html
+        assert system.get("weapon", "") in html
     assert "<svg" in html.split('<figure class="ssd"', 1)[1]
     assert "Nimrod" in html
     assert "Tzel" not in html  # in Qatzrin's hidden fleet
