@@ -130,15 +130,27 @@ class FleetTotals:
 
 
 def _embarked_points(ship_class: ShipClass, cache: dict[int, int | None]) -> int | None:
-    """Points of the squadrons in the bays of ``ship_class``'s design (None: cannot price)."""
+    """Points of the squadrons in the bays of ``ship_class``'s design (None: cannot price).
+
+    Reads the bays straight from the design document rather than re-validating the whole
+    design: a class whose stored design no longer passes the construction checks still
+    shows its stored points and its squadrons.
+    """
     if ship_class.pk not in cache:
+        total: int | None = 0
         try:
-            cache[ship_class.pk] = (
-                construction.embarked_points(ship_class.design) if ship_class.design else 0
-            )
-        except ValueError as exc:  # DesignInvalid, UnknownSystem
+            for system in (ship_class.design or {}).get("systems", []):
+                squadron = system.get("squadron") if system.get("kind") == "bay" else None
+                if squadron:
+                    total += construction.squadron_points(
+                        squadron["unit"],
+                        size=int(squadron.get("size", 6)),
+                        variant=squadron.get("variant"),
+                    )
+        except (ValueError, KeyError, TypeError) as exc:  # UnknownSystem, malformed bay
             logger.warning("squadrons of class %s cannot be priced: %s", ship_class.pk, exc)
-            cache[ship_class.pk] = None
+            total = None
+        cache[ship_class.pk] = total
     return cache[ship_class.pk]
 
 
