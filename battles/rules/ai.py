@@ -34,15 +34,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields
 from functools import cache
 from typing import Any
 
 from battles.rules.dice import Dice
 from battles.rules.movement import HEADINGS, MAX_END_SPEED, Manoeuvre, Orders
 from battles.rules.options import DEFAULT_OPTIONS, RuleOptions
-from battles.rules.sensors import bearing, distance, target_arcs
-from battles.rules.ships import ShipState, Status
+from battles.rules.sensors import ALL_ARCS, bearing, distance, target_arcs
+from battles.rules.ships import ShipState, Status, SystemState
 from battles.rules.turn import (
     BattleState,
     Event,
@@ -70,9 +70,10 @@ class BattleResult:
 
     ``winner``: the side still in action (or, at the turn limit, the side with more
     surviving strength — sum of mass × hull fraction left — None when equal); ``reason``:
-    ``destruction`` (the loser has no ship left in action), ``turn-limit`` or ``mutual``
-    (both sides gone); ``turns`` played; ``events`` the whole log; ``ships`` the final
-    states by id; ``strength`` surviving strength per side.
+    ``destruction`` (the loser has no ship left in action), ``withdrawal`` (the same, and
+    at least one of its ships withdrew), ``turn-limit`` or ``mutual`` (both sides gone);
+    ``turns`` played; ``events`` the whole log; ``ships`` the final states by id;
+    ``strength`` surviving strength per side.
     """
 
     winner: str | None
@@ -92,29 +93,30 @@ class BattleResult:
 
 
 def clone(ship: ShipState) -> ShipState:
-    """An independent copy of a ship state for a new battle: every mutable part copied
-    (``ShipState.copy`` is a generic deep copy, several times slower; the Monte-Carlo
-    benchmark clones 29 ships per battle)."""
-    systems = {
-        k: replace(s, data=dict(s.data)) if s.data else replace(s, data={})
-        for k, s in ship.systems.items()
-    }
-    return replace(
-        ship,
-        hull_rows=list(ship.hull_rows),
-        armour=list(ship.armour),
-        systems=systems,
-        countdowns=dict(ship.countdowns),
-        boarders=list(ship.boarders),
-    )
+    """An independent copy of a ship state for a new battle: every mutable part copied.
+    (``ShipState.copy`` is a generic deep copy, far slower; the Monte-Carlo benchmark
+    clones 29 ships per battle.) Field lists are read from the dataclasses, so new fields
+    are carried over."""
+    systems = {}
+    for key, system in ship.systems.items():
+        copied = SystemState(*[getattr(system, name) for name in _SYSTEM_FIELDS])
+        copied.data = dict(system.data)
+        systems[key] = copied
+    new = ShipState(*[getattr(ship, name) for name in _SHIP_FIELDS])
+    new.hull_rows = list(ship.hull_rows)
+    new.armour = list(ship.armour)
+    new.systems = systems
+    new.countdowns = dict(ship.countdowns)
+    new.boarders = list(ship.boarders)
+    return new
+
+
+_SYSTEM_FIELDS = tuple(f.name for f in fields(SystemState) if f.init)
+_SHIP_FIELDS = tuple(f.name for f in fields(ShipState) if f.init)
 
 
 def _pos(ship: ShipState) -> tuple[float, float]:
     return (ship.x, ship.y)
-
-
-def _heavy_weapons(ship: ShipState) -> list[Any]:
-    return [s for s in ship.systems.values() if s.kind == "weapon" and s.working and s.weapon]
 
 
 @cache
@@ -128,26 +130,60 @@ def _is_light(weapon_id: str) -> bool:
     return get_weapon(weapon_id).light_unit
 
 
-def preferred_range(ship: ShipState) -> float:
+@dataclass
+class _Loadout:
+    """One pass over a ship's systems: what the tactics need to know."""
+
+    guns: list[Any] = field(default_factory=list)  # working heavy weapons (not missiles)
+    missiles: list[str] = field(default_factory=list)  # missile launchers with a round
+    bays: list[str] = field(default_factory=list)  # bays whose squadron is still aboard
+    tubes: int = 0
+    free_tubes: int = 0
+    veil: bool = False
+
+
+def _loadout(ship: ShipState) -> _Loadout:
+    out = _Loadout()
+    for system in ship.systems.values():
+        kind = system.kind
+        if kind == "weapon":
+            if system.working and system.weapon:
+                if _is_light(system.weapon):
+                    if _has_round(ship, system):
+                        out.missiles.append(system.id)
+                else:
+                    out.guns.append(system)
+        elif kind == "bay":
+            if system.working and system.data.get("squadron") and not system.data.get("launched"):
+                out.bays.append(system.id)
+        elif kind == "launch-tube":
+            out.tubes += 1
+            out.free_tubes += system.working
+        elif kind == "vapour-veil":
+            out.veil = True
+    return out
+
+
+def preferred_range(ship: ShipState, loadout: _Loadout | None = None) -> float:
     """The smallest first-band upper bound over the ship's working heavy weapons (mu); 12
     when it has none."""
-    bounds = [b for b in map(_first_band, (s.weapon for s in _heavy_weapons(ship))) if b]
-    return float(min(bounds)) if bounds else 12.0
+    guns = (loadout or _loadout(ship)).guns
+    return float(min(_first_band(g.weapon) for g in guns)) if guns else 12.0
 
 
 @cache
 def _first_band(weapon_id: str) -> int:
-    """Upper bound of a ship weapon's first band (mu); 0 for light-unit weapons."""
-    weapon = get_weapon("pulser-short" if weapon_id == "pulser" else weapon_id)
-    return 0 if weapon.light_unit else weapon.bands[0].hi
+    """Upper bound of a ship weapon's first band (mu)."""
+    return get_weapon("pulser-short" if weapon_id == "pulser" else weapon_id).bands[0].hi
 
 
-def crippled(ship: ShipState) -> bool:
-    """A third of the hull or less left, or nothing left to fight with."""
+def crippled(ship: ShipState, loadout: _Loadout | None = None) -> bool:
+    """A third of the hull or less left, or nothing left to fight with (no working heavy
+    weapon, no missile round, no squadron aboard)."""
     if ship.hull_left <= ship.hull_max * CRIPPLED:
         return True
-    can_launch = any(s.working and not s.data.get("launched") for s in ship.systems_of("bay"))
-    return not _heavy_weapons(ship) and not can_launch
+    kit = loadout or _loadout(ship)
+    return not kit.guns and not kit.missiles and not kit.bays
 
 
 def _strength(state: BattleState, side: str) -> float:
@@ -194,37 +230,22 @@ def ship_orders(state: BattleState, ship: ShipState) -> ShipOrders:
     if target is None:
         return ShipOrders()
     half_cap = state.options.half_thrust_turn_cap
-    if crippled(ship):
+    kit = _loadout(ship)
+    if crippled(ship, kit):
         away = (2 * ship.x - target.x, 2 * ship.y - target.y)
         return ShipOrders(movement=steer(ship, away, 0.0, half_cap), withdraw=True)
     gap = distance(_pos(ship), _pos(target))
-    movement = steer(ship, _pos(target), preferred_range(ship), half_cap)
-    bays, missiles = [], []
-    tubes = free_tubes = 0
-    veil = None
-    for system in ship.systems.values():
-        kind = system.kind
-        if kind == "bay":
-            if system.working and system.data.get("squadron") and not system.data.get("launched"):
-                bays.append(system.id)
-        elif kind == "launch-tube":
-            tubes += 1
-            free_tubes += system.working
-        elif kind == "weapon":
-            missile = system.working and (system.weapon or "").startswith("missile")
-            if missile and _has_round(ship, system):
-                missiles.append(system.id)
-        elif kind == "vapour-veil":
-            veil = gap > VEIL_RANGE
+    movement = steer(ship, _pos(target), preferred_range(ship, kit), half_cap)
     launches: list[tuple[str, str]] = []
-    if bays and gap <= LAUNCH_RANGE:
-        launches += [(b, target.ship_id) for b in bays[: free_tubes if tubes else 1]]
-    if missiles and gap <= MISSILE_RANGE:
-        launches += [(m, target.ship_id) for m in missiles]
+    if kit.bays and gap <= LAUNCH_RANGE:
+        launches += [(b, target.ship_id) for b in kit.bays[: kit.free_tubes if kit.tubes else 1]]
+    if kit.missiles and gap <= MISSILE_RANGE:
+        launches += [(m, target.ship_id) for m in kit.missiles]
     if launches:
         # Each launch ties an FC (§6); keep one FC for the guns when there are two or more.
         fcs = ship.fire_controls
         launches = launches[: fcs - 1 if fcs > 1 else fcs]
+    veil = gap > VEIL_RANGE if kit.veil else None
     return ShipOrders(movement=movement, launches=launches, veil=veil)
 
 
@@ -238,30 +259,35 @@ def _has_round(ship: ShipState, system: Any) -> bool:
 def ship_fire(state: BattleState, ship: ShipState) -> list[FireIntent]:
     """Phase 9 fire for one ship: focus on the most damaged enemy ship it can reach."""
     weapons = [
-        (s, _reach(s.weapon), frozenset(s.arcs))
-        for s in _heavy_weapons(ship)
-        if not _is_light(s.weapon) and _has_round(ship, s)
+        (s, _reach(s.weapon), frozenset(s.arcs)) for s in _loadout(ship).guns if _has_round(ship, s)
     ]
     if not weapons:
         return []
     free = fire_controls(state, ship) - len(_launched_this_turn(state, ship))
     if free <= 0:
         return []
-    longest = max(r for _, r, _ in weapons)
+    longest2 = max(r for _, r, _ in weapons) ** 2
+    # Arcs matter only when some weapon does not cover all six, or aft is blind (§6).
+    covered = frozenset().union(*(a for _, _, a in weapons))
+    all_round = covered == ALL_ARCS and not ship.thrust_used
     here = _pos(ship)
+    x, y = here
     reach: dict[str, list[Any]] = {}
     ranges: dict[str, float] = {}
     for enemy in state.in_action(state.enemy_of(ship.side)):
-        there = _pos(enemy)
-        gap = distance(here, there)
-        if gap > longest:
+        d2 = (enemy.x - x) ** 2 + (enemy.y - y) ** 2
+        if d2 > longest2:
             continue
-        arcs = set(target_arcs(here, ship.heading, there))
-        if ship.thrust_used:
-            arcs.discard("A")  # §6: FCs are blind aft while the ship uses thrust
-            if not arcs:
-                continue
-        able = [w for w, r, a in weapons if gap <= r and not arcs.isdisjoint(a)]
+        gap = math.sqrt(d2)
+        if all_round and all(a == ALL_ARCS for _, _, a in weapons):
+            able = [w for w, r, _ in weapons if gap <= r]
+        else:
+            arcs = set(target_arcs(here, ship.heading, (enemy.x, enemy.y)))
+            if ship.thrust_used:
+                arcs.discard("A")  # §6: FCs are blind aft while the ship uses thrust
+                if not arcs:
+                    continue
+            able = [w for w, r, a in weapons if gap <= r and not arcs.isdisjoint(a)]
         if able:
             reach[enemy.ship_id] = able
             ranges[enemy.ship_id] = gap
@@ -390,15 +416,22 @@ def resolve_battle(
     state.log(0, "deploy", "fleets deployed", positions=_positions(state))
     reason = "turn-limit"
     while state.turn < max_turns:
+        state.hold_roster(True)  # nobody drops out while orders are written
         orders = {ship.ship_id: ship_orders(state, ship) for ship in state.in_action()}
+        state.hold_roster(False)
         play_turn(state, orders, ship_fire=ship_fire, crew_plan=crew_plan)
         alive = [side for side in state.sides if state.in_action(side)]
         if len(alive) < 2:
-            reason = "destruction" if alive else "mutual"
+            if not alive:
+                reason = "mutual"
+            elif any(s.withdrawn for s in state.ships.values() if s.side != alive[0]):
+                reason = "withdrawal"
+            else:
+                reason = "destruction"
             break
     strength = {side: round(_strength(state, side), 6) for side in state.sides}
     a, b = state.sides
-    if reason == "destruction":
+    if reason in ("destruction", "withdrawal"):
         winner: str | None = a if state.in_action(a) else b
     elif strength[a] == strength[b]:
         winner = None

@@ -189,10 +189,9 @@ def validate_orders(
 
     Raises ``IllegalOrder`` naming the ship, the order and the rule section.
     """
-    text = str(orders)
 
     def bad(why: str, section: str = "§3") -> IllegalOrder:
-        return IllegalOrder(f"{ship}: order {text!r}: {why} (rules {section})")
+        return IllegalOrder(f"{ship}: order {str(orders)!r}: {why} (rules {section})")
 
     if orders.speed_change is None:
         assert orders.final_speed is not None

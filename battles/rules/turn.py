@@ -257,10 +257,15 @@ def _effective_weapon(system_weapon: str, mode: str | None, range_mu: float) -> 
         return system_weapon
     if mode:
         return mode
-    for candidate in ("pulser-short", "pulser-medium", "pulser-long"):
-        if range_mu <= get_weapon(candidate).max_range:
+    for candidate, longest in _PULSER_MODES:
+        if range_mu <= longest:
             return candidate
     return "pulser-long"
+
+
+_PULSER_MODES = tuple(
+    (m, get_weapon(m).max_range) for m in ("pulser-short", "pulser-medium", "pulser-long")
+)
 
 
 # ---- phases ----------------------------------------------------------------------------
@@ -306,12 +311,13 @@ def _phase_orders(state: BattleState, orders: Mapping[str, ShipOrders]) -> dict[
                     f"{intent.mode!r} (modes: {', '.join(modes) or 'none'}; rules §8)"
                 )
         _check_launches(state, ship, order.launches)
+        text = str(parsed)
         state.log(
             1,
             "orders",
-            f"{ship.name}: {parsed}",
+            f"{ship.name}: {text}",
             ship=ship.ship_id,
-            movement=str(parsed),
+            movement=text,
             fire=[asdict(f) for f in order.fire],
             launches=[list(x) for x in order.launches],
             withdraw=order.withdraw,
@@ -599,13 +605,19 @@ def _phase_ship_movement(state: BattleState, plans: Mapping[str, Plan]) -> None:
         ship.heading = moved.heading
         ship.speed = moved.speed
         ship.thrust_used = plan.thrust_used > 0
+        text = str(plan.orders)
+        (x0, y0), (x1, y1), (x2, y2) = moved.path
         state.log(
             5,
             "move",
-            f"{ship.name} {plan.orders}: to ({ship.x:.1f}, {ship.y:.1f}) heading {ship.heading}",
+            f"{ship.name} {text}: to ({ship.x:.1f}, {ship.y:.1f}) heading {ship.heading}",
             ship=ship.ship_id,
-            orders=str(plan.orders),
-            path=[[round(c, 3) for c in p] for p in moved.path],
+            orders=text,
+            path=[
+                [round(x0, 3), round(y0, 3)],
+                [round(x1, 3), round(y1, 3)],
+                [round(x2, 3), round(y2, 3)],
+            ],
             heading=ship.heading,
             speed=ship.speed,
             thrust_used=plan.thrust_used,
@@ -623,18 +635,21 @@ def _phase_sensors(state: BattleState, seen: dict[str, dict[str, str]]) -> None:
     shown only when in ``state.known_classes`` of that side) when a ship is first seen or
     seen better, ``contact-lost`` when it drops back to a blip.
     """
+    reach: dict[tuple[str, int], float] = {}
     for side in state.sides:
         now: dict[str, str] = {}
-        observers = state.in_action(side)
+        observers = [(s.x, s.y, s.sensors) for s in state.in_action(side)]
         before = seen.get(side, {})
         for enemy in state.in_action(state.enemy_of(side)):
             best: tuple[float, str] | None = None
-            for obs in observers:
-                gap = distance(_ship_pos(obs), _ship_pos(enemy))
-                seen_here = gap <= sensor_range(obs.sensors, target_ecm=enemy.ecm)
-                if seen_here and (best is None or obs.sensors == "advanced"):
-                    best = (gap, obs.sensors)
-                    if obs.sensors == "advanced":
+            for x, y, kind in observers:
+                key = (kind, enemy.ecm)
+                if key not in reach:
+                    reach[key] = float(sensor_range(kind, target_ecm=enemy.ecm)) ** 2
+                d2 = (enemy.x - x) ** 2 + (enemy.y - y) ** 2
+                if d2 <= reach[key] and (best is None or kind == "advanced"):
+                    best = (math.sqrt(d2), kind)
+                    if kind == "advanced":
                         break
             if best is None:
                 continue

@@ -74,10 +74,10 @@ def small_battle(seed, **kw):
 
 def test_a_battle_ends_and_names_a_result():
     result = small_battle(11)
-    assert result.reason in {"destruction", "turn-limit", "mutual"}
+    assert result.reason in {"destruction", "withdrawal", "turn-limit", "mutual"}
     assert 1 <= result.turns <= 20
     assert result.events[-1].kind == "result"
-    if result.reason == "destruction":
+    if result.reason in ("destruction", "withdrawal"):
         loser = "b" if result.winner == "a" else "a"
         assert all(s.out_of_action for s in result.ships.values() if s.side == loser)
     json.dumps(result.log_dicts())
@@ -94,6 +94,15 @@ def test_fleets_passed_in_are_not_mutated():
     before = [s.notation() for s in a + b]
     resolve_battle(a, b, seed=1)
     assert [s.notation() for s in a + b] == before
+
+
+def test_a_fleet_that_starts_crippled_withdraws():
+    battered = [
+        ShipState.from_design(ESCORT, ship_id=f"b{i}", side="b", hull_lost=9) for i in (1, 2)
+    ]
+    result = resolve_battle(fleet("a", ESCORT), battered, seed=4)
+    assert (result.winner, result.reason, result.turns) == ("a", "withdrawal", 1)
+    assert all(result.ships[f"b{i}"].withdrawn for i in (1, 2))
 
 
 def test_turn_limit_is_respected():
@@ -232,7 +241,7 @@ def test_bench_fleets_fight_to_a_result():
     from bench.fleets import phalon_68th, qatzrin_5th
 
     result = resolve_battle(qatzrin_5th(), phalon_68th(), seed=3)
-    assert result.reason in {"destruction", "turn-limit", "mutual"}
+    assert result.reason in {"destruction", "withdrawal", "turn-limit", "mutual"}
     assert any(e.kind == "launch" for e in result.events)
 
 
