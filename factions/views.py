@@ -93,7 +93,6 @@ def faction_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "territories": territories,
             "fleets": fleets,
             "ship_classes": faction.ship_classes.annotate(ship_count=Count("ships")),
-            "can_see_secrets": access.can_see_faction_secrets(request.user, faction),
         },
     )
 

@@ -70,6 +70,24 @@ def test_hostile_markdown_in_a_faction_description_is_inert(client, world):
     assert "javascript:" not in html
 
 
+def test_faction_page_costs_the_same_queries_for_many_fleets_and_classes(
+    client, world, django_assert_num_queries
+):
+    from factions.models import Fleet, Territory
+
+    url = reverse("faction-detail", kwargs={"slug": "qatzrin"})
+    with CaptureQueriesContext(connection) as ctx:
+        client.get(url)
+    baseline = len(ctx.captured_queries)
+    for i in range(30):
+        fleet = Fleet.objects.create(faction=world.cast.qatzrin, name=f"F{i}", slug=f"f-{i}")
+        add_ships(fleet, world.saar, 2)
+        Territory.objects.create(faction=world.cast.qatzrin, name=f"T{i}", slug=f"t-{i}")
+    with django_assert_num_queries(baseline):
+        response = client.get(url)
+    assert "F29" in response.content.decode()
+
+
 # --- fleet page ---------------------------------------------------------------------------
 
 
@@ -98,6 +116,23 @@ def test_fleet_page_lists_squadrons_ships_state_light_units_and_points(client, w
     assert totals.points == ships + 4 * 24 + battery and totals.unpriced == 0
     assert f">{totals.points}<" in html.replace(" ", "").replace("\n", "")
     assert "Tzel" not in html  # the ship of the hidden fleet
+
+
+def test_hostile_markdown_in_fleet_and_territory_descriptions_is_inert(client, world):
+    from factions.models import Territory
+    from tests.e2e.world import HOSTILE_MARKDOWN
+
+    world.public_fleet.description = HOSTILE_MARKDOWN
+    world.public_fleet.save()
+    Territory.objects.filter(faction=world.cast.norge).update(description=HOSTILE_MARKDOWN)
+    for url in (
+        reverse("fleet-detail", kwargs={"slug": "qatzrin-5th"}),
+        reverse("faction-detail", kwargs={"slug": "kongeriket-norge"}),
+    ):
+        html = client.get(url).content.decode()
+        assert "<strong>puissance</strong>" in html
+        assert "<script>window" not in html and "onerror" not in html
+        assert "javascript:" not in html
 
 
 def test_fleet_points_say_when_some_classes_have_no_points(client, world):
