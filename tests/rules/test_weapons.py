@@ -249,3 +249,10 @@ def test_pulser_picks_its_best_mode():
     assert fire("pulser", Dice(1), range_mu=30).weapon == "pulser-long"
     with pytest.raises(OutOfRange):
         fire("pulser", Dice(1), range_mu=37)
+
+
+def test_needle_nodule_needs_power_points():
+    with pytest.raises(RulesError, match="power points"):
+        fire("needle-nodule", Dice(0), range_mu=5)
+    v = fire("needle-nodule", Dice(0), range_mu=30, power_points=8)
+    assert v.dice == 2  # 8 PP at 25–36 mu: 4 PP per die
