@@ -265,7 +265,7 @@ def ship_fire(state: BattleState, ship: ShipState) -> list[FireIntent]:
         return []
     free = fire_controls(state, ship) - len(_launched_this_turn(state, ship))
     if free <= 0:
-        return []
+        return _point_defence_fire(state, ship, [w for w, _, _ in weapons])
     longest2 = max(r for _, r, _ in weapons) ** 2
     # Arcs matter only when some weapon does not cover all six, or aft is blind (§6).
     covered = frozenset().union(*(a for _, _, a in weapons))
@@ -292,7 +292,7 @@ def ship_fire(state: BattleState, ship: ShipState) -> list[FireIntent]:
             reach[enemy.ship_id] = able
             ranges[enemy.ship_id] = gap
     if not reach:
-        return []
+        return _point_defence_fire(state, ship, [w for w, _, _ in weapons])
     ships = state.ships
     ranked = sorted(
         reach,
@@ -322,7 +322,30 @@ def ship_fire(state: BattleState, ship: ShipState) -> list[FireIntent]:
             free -= 1
             intents.append(FireIntent(w.id, sid))
             used.add(w.id)
-    return intents
+    return intents + _point_defence_fire(
+        state, ship, [w for w, _, _ in weapons if w.id not in used]
+    )
+
+
+def _point_defence_fire(state: BattleState, ship: ShipState, idle: list[Any]) -> list[FireIntent]:
+    """Idle class-1 weapons (beam-1, kgun-1, pulsers) fire as PD at the enemy light unit
+    attached to the ship with most craft left (§6: no FC needed)."""
+    boarders = [
+        u
+        for u in state.light_units.values()
+        if u.active and u.side != ship.side and u.attached_to == ship.ship_id
+    ]
+    if not boarders:
+        return []
+    worst = max(boarders, key=lambda u: (u.craft, u.unit_id))
+    return [FireIntent(w.id, worst.unit_id) for w in idle if _pd_capable(w.weapon)]
+
+
+@cache
+def _pd_capable(weapon_id: str) -> bool:
+    if weapon_id == "pulser":
+        return True
+    return get_weapon(weapon_id).pd_threshold is not None
 
 
 def _launched_this_turn(state: BattleState, ship: ShipState) -> list[str]:

@@ -800,6 +800,7 @@ def _ship_volleys(
             system.arcs,
             intent.target,
             target_arcs(_ship_pos(ship), ship.heading, where),
+            point_defence=_as_point_defence(state, ship, intent.target, weapon_id, range_mu),
         )
         accepted.append((intent, order, weapon_id, range_mu, name))
     try:
@@ -826,7 +827,7 @@ def _ship_volleys(
                 continue
             kept.append(item)
         accepted = kept
-    for intent, _order, weapon_id, range_mu, name in accepted:
+    for intent, order, weapon_id, range_mu, name in accepted:
         system = ship.systems[intent.system]
         try:
             _spend_magazine(ship, system, f"{ship.name}: {intent.system}")
@@ -847,6 +848,7 @@ def _ship_volleys(
             target=kind,
             target_name=name,
             power_points=intent.power_points,
+            **({"as_pd": True, "count": 1} if order.point_defence else {}),
         )
         if volley is None:
             continue
@@ -864,6 +866,20 @@ def _ship_volleys(
             dice=volley.dice,
             value=volley.value,
         )
+
+
+def _as_point_defence(
+    state: BattleState, ship: ShipState, target_id: str, weapon_id: str, range_mu: float
+) -> bool:
+    """§6, §8, §10: a class-1 weapon (beam-1, kgun-1, pulser) firing at an enemy light unit
+    attached to its own ship within 6 mu acts as PD: no FC, 5+ kills one."""
+    unit = state.light_units.get(target_id)
+    return (
+        unit is not None
+        and unit.attached_to == ship.ship_id
+        and range_mu <= PD_RANGE
+        and get_weapon(weapon_id).pd_threshold is not None
+    )
 
 
 def _side_of(state: BattleState, target_id: str) -> str | None:

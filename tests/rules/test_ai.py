@@ -269,3 +269,16 @@ def test_the_engine_imports_without_the_web_framework():
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
     )
     assert done.stdout.strip() == "ok"
+
+
+def test_idle_class_1_weapons_shoot_at_attached_fighters():
+    from battles.rules.turn import LightUnit
+
+    (a1,) = fleet("a", ESCORT)
+    (b1,) = fleet("b", ESCORT)
+    place(a1, 0, 0)
+    place(b1, 0, 80)  # out of reach: no ship target
+    state = state_of(a1, b1)
+    state.light_units["f"] = LightUnit("f", "b", "fighter-heavy", 4, 50.0, 0, 0, attached_to="a1")
+    intents = ship_fire(state, a1)
+    assert [(i.system, i.target) for i in intents] == [("beam-a", "f")]  # beam-2 is no PD

@@ -395,3 +395,25 @@ def test_friendly_targets_are_refused():
     b = ship("b1", "b", design("B"), y=80)
     events = play_turn(battle(a, a2, b), {"a1": ShipOrders(fire=[FireIntent("beam-a", "a2")])})
     assert "friendly" in next(e for e in events if e.kind == "fire-refused").summary
+
+
+def test_class_1_weapons_fire_as_point_defence_without_fire_control():
+    a = ship("a1", "a", design("A", fcs=0, hull=(9, 9, 9, 9), systems=[BEAM1]))
+    b = ship("b1", "b", design("B"), y=60)
+    state = battle(a, b, dice=ScriptedDice([6, 6, 1, 1, 5]))
+    state.light_units["f"] = LightUnit(
+        "f", "b", "fighter-interceptor", 6, 100.0, 0, 0, target="a1", attached_to="a1"
+    )
+    events = play_turn(state, {"a1": ShipOrders(fire=[FireIntent("beam-a", "f")])})
+    fired = next(e for e in events if e.kind == "fire")
+    assert fired.data["dice"] == 1 and fired.data["value"] == 1  # one die, 5+ kills one
+    assert state.light_units["f"].craft == 5
+
+
+def test_heavy_weapons_need_a_fire_control_for_a_light_unit_not_attached():
+    a = ship("a1", "a", design("A", fcs=0, systems=[BEAM1]))
+    b = ship("b1", "b", design("B"), y=60)
+    state = battle(a, b)
+    state.light_units["g"] = LightUnit("g", "b", "gunboat-assault", 6, 0.0, 0, 10)  # cannot fly
+    events = play_turn(state, {"a1": ShipOrders(fire=[FireIntent("beam-a", "g")])})
+    assert "no free fire control" in next(e for e in events if e.kind == "fire-refused").summary
