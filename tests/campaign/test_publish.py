@@ -197,3 +197,28 @@ def test_build_site_command_and_campaign_filter(settings, tmp_path, capsys, leag
     assert not (out / "campaigns" / "other-league.html").exists()
     with pytest.raises(CommandError, match="no campaign with slug 'nope'"):
         call_command("build_site", str(tmp_path / "site3"), "--campaign", "nope")
+
+
+@pytest.mark.django_db
+def test_site_build_queries_do_not_grow_with_ships(settings, tmp_path, league):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    settings.MEDIA_ROOT = tmp_path / "media"
+    make_battle(league)
+    out = tmp_path / "site"
+    site_build(out_dir=out)  # renders the PDF once; later builds reuse it
+
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as ctx:
+            site_build(out_dir=out)
+        return len(ctx.captured_queries)
+
+    before = queries()
+    fleet = Fleet.objects.get(slug="test-reprisal")
+    silith = ShipClass.objects.get(slug="silith")
+    Ship.objects.bulk_create(
+        Ship(ship_class=silith, fleet=fleet, name=f"Extra {i}") for i in range(40)
+    )
+    assert queries() == before
+    assert "Extra 39" in (out / "fleets" / "test-reprisal.html").read_text()
