@@ -104,16 +104,18 @@ def test_fleet_page_lists_squadrons_ships_state_light_units_and_points(client, w
     assert f"{saar.hull_boxes - 2}/{saar.hull_boxes}" in html
     assert f"{saar.armour - 1}/{saar.armour}" in html
     assert "Najna-1" in html and "4/6" in html
-    # Three Sa'ar and a Kineret at their catalogue points; the Kineret's four bays hold
-    # long-range fighter squadrons (24 points each, Fleet Book figure); plus a beam-2 battery.
+    # Three Sa'ar and a Kineret at their catalogue points; the Kineret's four bays hold a
+    # squadron of 6 long-range fighters each (priced by factions.construction, whose figures
+    # are tested there); plus a beam-2 battery based on no carrier.
     from factions.construction import squadron_points
 
     totals = response.context["totals"]
+    bays = 4 * squadron_points("long-range-fighter", size=6)
     battery = squadron_points("battery", size=1, variant="beam-2")
-    assert battery > 0
+    assert bays > 0 and battery > 0
     ships = 3 * saar.points + world.kineret.points
-    assert (totals.ship_points, totals.squadron_points) == (ships, 4 * 24 + battery)
-    assert totals.points == ships + 4 * 24 + battery and totals.unpriced == 0
+    assert (totals.ship_points, totals.squadron_points) == (ships, bays + battery)
+    assert totals.points == ships + bays + battery and totals.unpriced == 0
     assert f">{totals.points}<" in html.replace(" ", "").replace("\n", "")
     assert "Tzel" not in html  # the ship of the hidden fleet
 
