@@ -18,6 +18,7 @@ How re-roll chains are summed (documented choice):
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -104,7 +105,7 @@ def _convolve(a: Dist, b: Dist, cap: int) -> Dist:
     return out
 
 
-def _power(unit: Dist, n: int, cap: int) -> Dist:
+def _power_fractions(unit: Dist, n: int, cap: int) -> Dist:
     result: Dist = {0: Fraction(1)}
     base = unit
     while n:
@@ -114,6 +115,49 @@ def _power(unit: Dist, n: int, cap: int) -> Dist:
         if n:
             base = _convolve(base, base, cap)
     return result
+
+
+def _convolve_ints(a: list[int], b: list[int], cap: int) -> list[int]:
+    out = [0] * (cap + 1)
+    nonzero_b = [(j, y) for j, y in enumerate(b) if y]
+    for i, x in enumerate(a):
+        if not x:
+            continue
+        room = cap - i
+        for j, y in nonzero_b:
+            if j > room:
+                break
+            out[i + j] += x * y
+    return out
+
+
+def _power(unit: Dist, n: int, cap: int) -> Dist:
+    """The ``n``-fold convolution of ``unit``, exact for every value ≤ ``cap``.
+
+    Fast path on plain integers: every unit built here has ``P(k)·6^(1+k)`` integral (an
+    outcome worth k never takes more than k + 1 dice), so the n-fold sum has
+    ``P(k)·6^(n+k)`` integral and each value is divided once at the end. Any other unit
+    falls back to Fraction arithmetic.
+    """
+    scaled = [0] * (cap + 1)
+    for k, p in unit.items():
+        if k > cap:
+            continue
+        v = p * 6 ** (1 + k)
+        if v.denominator != 1:
+            return _power_fractions(unit, n, cap)
+        scaled[k] = v.numerator
+    result = [1] + [0] * cap  # the empty sum: value 0 with certainty, over 6^0
+    result_n, base, base_n = 0, scaled, 1
+    while n:
+        if n & 1:
+            result = _convolve_ints(result, base, cap)
+            result_n += base_n
+        n >>= 1
+        if n:
+            base = _convolve_ints(base, base, cap)
+            base_n *= 2
+    return {k: Fraction(x, 6 ** (result_n + k)) for k, x in enumerate(result) if x}
 
 
 def _chain(faces: tuple[int, ...], cap: int, depth: int | None) -> Dist:
@@ -360,8 +404,12 @@ def _distribution(plan: _Plan) -> tuple[dict[int, Fraction], Fraction]:
         cap = max(unit) * plan.units
         dist = _power(unit, plan.units, cap)
         return _finish(_scale(dist, plan.scale) if plan.scale != 1 else dist, Fraction(0))
-    # Unbounded support: raise the cap until the exact remainder is below TAIL_LIMIT.
-    cap = max(8, 4 * plan.units)
+    # Unbounded support: start the cap some ten standard deviations above the mean (from the
+    # unit's own distribution), then raise it until the exact remainder is below TAIL_LIMIT.
+    probe = plan.unit(64)
+    m = sum(float(p) * k for k, p in probe.items())
+    var = sum(float(p) * (k - m) ** 2 for k, p in probe.items())
+    cap = math.ceil(plan.units * m + 10 * math.sqrt(plan.units * var) + 16)
     while True:
         unit = plan.unit(cap)
         dist = _power(unit, plan.units, cap)
@@ -370,7 +418,7 @@ def _distribution(plan: _Plan) -> tuple[dict[int, Fraction], Fraction]:
             if plan.scale != 1:
                 dist = _scale(dist, plan.scale)
             return _finish(dist, tail)
-        cap *= 2
+        cap += cap // 2
 
 
 def _finish(dist: Dist, tail: Fraction) -> tuple[dict[int, Fraction], Fraction]:

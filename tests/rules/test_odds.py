@@ -106,3 +106,21 @@ def test_errors():
         odds("death-ray", range_mu=1)
     with pytest.raises(OutOfRange, match="§8"):
         odds("beam-1", range_mu=37)
+
+
+def test_integer_convolution_matches_fraction_convolution():
+    from battles.rules.odds import _chain, _power, _power_fractions
+
+    for faces in [(0, 0, 0, 1, 1, 2), (0, 0, 0, 0, 0, 1), (6, 6, 6, 3, 3, 3)]:
+        unit = _chain(faces, 40, None)
+        for n in (1, 2, 5):
+            assert _power(unit, n, 40) == _power_fractions(unit, n, 40)
+    # a unit outside the integer invariant falls back to fractions and stays exact
+    odd = {0: F(1, 3), 1: F(2, 3)}
+    assert _power(odd, 3, 3) == {0: F(1, 27), 1: F(6, 27), 2: F(12, 27), 3: F(8, 27)}
+
+
+def test_large_volleys_stay_exact():
+    o = odds("beam-1", range_mu=5, count=20)
+    assert o.dice == 60 and o.mean == 48
+    assert sum(o.distribution.values()) + o.tail == 1 and o.tail < TAIL_LIMIT
