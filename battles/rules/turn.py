@@ -803,10 +803,11 @@ def _ship_volleys(
             point_defence=_as_point_defence(state, ship, intent.target, weapon_id, range_mu),
         )
         accepted.append((intent, order, weapon_id, range_mu, name))
+    fcs = fire_controls(state, ship)
     try:
         allocate_fire_control(
             ship=ship.name,
-            fire_controls=fire_controls(state, ship),
+            fire_controls=fcs,
             orders=[a[1] for a in accepted],
             launches=launches,
             used_thrust=ship.thrust_used,
@@ -817,7 +818,7 @@ def _ship_volleys(
             try:
                 allocate_fire_control(
                     ship=ship.name,
-                    fire_controls=fire_controls(state, ship),
+                    fire_controls=fcs,
                     orders=[k[1] for k in kept] + [item[1]],
                     launches=launches,
                     used_thrust=ship.thrust_used,
@@ -827,6 +828,7 @@ def _ship_volleys(
                 continue
             kept.append(item)
         accepted = kept
+    screens: dict[str, int] = {}
     for intent, order, weapon_id, range_mu, name in accepted:
         system = ship.systems[intent.system]
         try:
@@ -836,7 +838,9 @@ def _ship_volleys(
             continue
         target_ship = state.ships.get(intent.target)
         if target_ship is not None:
-            kind, screen = "ship", screen_level(state, target_ship)
+            if intent.target not in screens:
+                screens[intent.target] = screen_level(state, target_ship)
+            kind, screen = "ship", screens[intent.target]
         else:
             kind, screen = _unit_target_kind(state.light_units[intent.target]), 0
         volley = _fire(
@@ -1050,7 +1054,14 @@ def _core_explosion(state: BattleState, ship: ShipState, phase: int) -> None:
     for unit in state.light_units.values():
         if unit.active and distance(unit.position, _ship_pos(ship)) <= CORE_EXPLOSION_RADIUS:
             unit.destroyed = True
-            state.log(phase, "light-unit-losses", f"{unit.unit_id} caught in the explosion")
+            state.log(
+                phase,
+                "light-unit-losses",
+                f"{unit.unit_id} caught in the explosion",
+                unit=unit.unit_id,
+                lost=unit.craft,
+                craft=0,
+            )
 
 
 def _end_of_turn_ship(state: BattleState, ship: ShipState, assignment: Mapping[str, int]) -> None:
@@ -1069,7 +1080,14 @@ def _end_of_turn_ship(state: BattleState, ship: ShipState, assignment: Mapping[s
             valid[target] = crew
             budget -= crew
         else:
-            state.log(11, "crew-refused", f"{ship.name}: {crew} crew on {target} refused")
+            state.log(
+                11,
+                "crew-refused",
+                f"{ship.name}: {crew} crew on {target} refused (rules §12)",
+                ship=ship.ship_id,
+                system=target,
+                crew=crew,
+            )
     used = 0
     if valid:
         events, used = damage_control(ship, valid, state.dice)
@@ -1166,7 +1184,15 @@ def _phase_light_fire(state: BattleState) -> None:
         unit.endurance = max(0.0, unit.endurance - MU_PER_ENDURANCE[unit.kind])
         if target.destroyed:
             # D-2: drones hit the wreck; rolled and logged, nothing changes.
-            state.log(10, "attack-wreck", f"{unit.unit_id} strikes the wreck of {target.name}")
+            state.log(
+                10,
+                "attack-wreck",
+                f"{unit.unit_id} strikes the wreck of {target.name}",
+                unit=unit.unit_id,
+                target=target.ship_id,
+                value=volley.value,
+                sub_phase="b",
+            )
             continue
         pending.add_volley(target.ship_id, volley, is_unit=False)
         if unit.weapon in ("gunboat-transport", "gunboat-heavy-transport"):
@@ -1243,9 +1269,13 @@ def _phase_end_of_turn(
         host = state.ships.get(unit.attached_to or "")
         if host is not None and host.out_of_action:
             unit.attached_to = None
-        if unit.endurance <= 0 and unit.attached_to is None:
+        if unit.endurance <= 0:
+            # §9: no endurance, no weapons: the unit is out of the fight (project reading:
+            # it leaves the table rather than drifting as a target).
             unit.destroyed = True
-            state.log(11, "light-unit-spent", f"{unit.unit_id} is out of endurance")
+            state.log(
+                11, "light-unit-spent", f"{unit.unit_id} is out of endurance", unit=unit.unit_id
+            )
     state.light_units = {k: u for k, u in state.light_units.items() if u.active}
 
 
