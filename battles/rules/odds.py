@@ -11,9 +11,11 @@ How re-roll chains are summed (documented choice):
 - **Each listed probability is exact.** ``P(X = k) = a(k) + P(X = k − t(6)) / 6`` with
   ``t(6) ≥ 1`` is a finite recursion for every k, so ``P(value = k)`` for any k is an exact
   Fraction (convolutions keep exactness for every value up to the cut).
-- **The listing stops** at the first value ``K`` after which the remaining probability
-  (``tail``, exact: ``1 − Σ_{k ≤ K} P(k)``) is below ``TAIL_LIMIT`` (10⁻¹²). Nothing is
-  dropped silently: ``tail`` is reported with the distribution.
+- **The listing stops** at a cap ``K`` (first guess ten standard deviations above the
+  mean, raised by half until it suffices) where the remaining probability (``tail``,
+  exact: ``1 − Σ_{k ≤ K} P(k)``) is below ``TAIL_LIMIT`` (10⁻¹²). Nothing is dropped
+  silently: ``tail`` is reported with the distribution. Weapons without a re-roll chain
+  list their whole support and have ``tail == 0``.
 """
 
 from __future__ import annotations
