@@ -53,8 +53,11 @@ def rules_odds(request: HttpRequest, q: Query[OddsQuery]) -> dict[str, object]:
     against screen level ``screen`` (rules/ft-incursion.md §7–§10). Probabilities are
     fractions as strings (``"4/5"``) with float companions; ``tail`` is the exact probability
     beyond the last listed value (see ``battles/rules/odds.py``)."""
+    # Bounds keep one request cheap (exact odds of 300 beam dice take about a second).
     if not 1 <= q.count <= 100:
         raise RulesError(f"count must be 1–100, got {q.count}")
+    if q.power_points is not None and not 0 <= q.power_points <= 256:
+        raise RulesError(f"power_points must be 0–256, got {q.power_points} (§8)")
     return odds(
         q.weapon,
         range_mu=q.range,
