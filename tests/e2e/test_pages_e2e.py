@@ -28,7 +28,8 @@ def test_browse_home_faction_fleet_ship_and_see_the_ssd(live_server, page, world
     svg.wait_for(state="visible")
     box = svg.bounding_box()
     assert box["width"] > 200 and box["height"] > 100
-    assert page.locator('figure.ssd [data-system="beam-a"]').count() >= 1
+    lost = world.damaged_ship.systems_lost[0]
+    assert page.locator(f'figure.ssd [data-system="{lost}"]').count() >= 1
 
 
 def test_player_sees_own_hidden_fleet_but_not_the_rivals(live_server, page, world):

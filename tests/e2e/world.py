@@ -103,7 +103,7 @@ def build_world(cast) -> World:
     damaged = Ship.objects.create(
         name="Nimrod", ship_class=saar, fleet=public_fleet, squadron=squadron,
         status=Ship.Status.DAMAGED, hull_lost=2, armour_lost=1, crew_lost=0,
-        systems_lost=["beam-a", "pd-a"],
+        systems_lost=[system["id"] for system in saar.design["systems"][:2]],
     )  # fmt: skip
     add_ships(public_fleet, saar, 2, squadron=squadron, prefix="Namadira")
     carrier = Ship.objects.create(name="Lydia", ship_class=kineret, fleet=public_fleet)
