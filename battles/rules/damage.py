@@ -118,15 +118,19 @@ def apply_hits(
     events: list[DamageEvent] = []
     if ship.destroyed or ship.captured:
         return events
-    armour_total = hull_total = 0
-    rows: list[int] = []
+    # Split every packet against the armour left so far, then cross off in one go: rows
+    # fill first row first either way, so one call gives the same completed rows.
+    armour_left = ship.armour_left
+    to_armour_total = to_hull_total = 0
     for hit in hits:
-        to_armour, to_hull = _split(hit, ship.armour_left, options)
-        armour_total += ship.cross_off_armour(to_armour)
-        if to_hull:
-            before = ship.hull_left
-            rows += ship.cross_off_hull(to_hull)
-            hull_total += before - ship.hull_left
+        to_armour, to_hull = _split(hit, armour_left, options)
+        armour_left -= to_armour
+        to_armour_total += to_armour
+        to_hull_total += to_hull
+    armour_total = ship.cross_off_armour(to_armour_total)
+    before = ship.hull_left
+    rows = ship.cross_off_hull(to_hull_total) if to_hull_total else []
+    hull_total = before - ship.hull_left
     if armour_total:
         events.append(
             DamageEvent("armour", ship.ship_id, f"{source}: -{armour_total} armour", armour_total)

@@ -848,9 +848,9 @@ def _fire_beam(
     if dtype is DamageType.SEMI_PIERCING:
         if total:
             hits.append(Hit(total * per, dtype))
-    else:
-        hits.extend(Hit(per, dtype) for _ in range(first_total))
-        hits.extend(Hit(per, dtype, reroll=True) for _ in range(reroll_total))
+    elif first_total or reroll_total:
+        # Hits are immutable: one instance per kind, repeated.
+        hits = [Hit(per, dtype)] * first_total + [Hit(per, dtype, reroll=True)] * reroll_total
     return Volley(w.id, range_mu, level, target, n, tuple(hits), value=total * per)
 
 
