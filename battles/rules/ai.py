@@ -41,7 +41,7 @@ from typing import Any
 from battles.rules.dice import Dice
 from battles.rules.movement import HEADINGS, MAX_END_SPEED, Manoeuvre, Orders
 from battles.rules.options import DEFAULT_OPTIONS, RuleOptions
-from battles.rules.sensors import ALL_ARCS, bearing, distance, target_arcs
+from battles.rules.sensors import ALL_ARCS, bearing, distance
 from battles.rules.ships import ShipState, Status, SystemState
 from battles.rules.turn import (
     BattleState,
@@ -268,21 +268,20 @@ def ship_fire(state: BattleState, ship: ShipState) -> list[FireIntent]:
         return _point_defence_fire(state, ship, [w for w, _, _ in weapons])
     longest2 = max(r for _, r, _ in weapons) ** 2
     # Arcs matter only when some weapon does not cover all six, or aft is blind (§6).
-    covered = frozenset().union(*(a for _, _, a in weapons))
-    all_round = covered == ALL_ARCS and not ship.thrust_used
-    here = _pos(ship)
-    x, y = here
+    all_round = not ship.thrust_used and all(a == ALL_ARCS for _, _, a in weapons)
+    x, y = ship.x, ship.y
     reach: dict[str, list[Any]] = {}
     ranges: dict[str, float] = {}
     for enemy in state.in_action(state.enemy_of(ship.side)):
         d2 = (enemy.x - x) ** 2 + (enemy.y - y) ** 2
         if d2 > longest2:
             continue
-        gap = math.sqrt(d2)
-        if all_round and all(a == ALL_ARCS for _, _, a in weapons):
+        if all_round:
+            gap = math.sqrt(d2)
             able = [w for w, r, _ in weapons if gap <= r]
         else:
-            arcs = set(target_arcs(here, ship.heading, (enemy.x, enemy.y)))
+            gap, seen_in = state.sight(ship, enemy.ship_id, (enemy.x, enemy.y))
+            arcs = set(seen_in)
             if ship.thrust_used:
                 arcs.discard("A")  # §6: FCs are blind aft while the ship uses thrust
                 if not arcs:

@@ -210,11 +210,30 @@ class BattleState:
     _hold: bool = field(default=False, repr=False)
     _roster: list[ShipState] | None = field(default=None, repr=False)
 
+    _sight: dict[tuple[str, str], tuple[float, tuple[str, ...]]] = field(
+        default_factory=dict, repr=False
+    )
+
     def hold_roster(self, hold: bool) -> None:
         """Serve ``in_action`` from a snapshot (True) or recompute it every call (False).
         Only for stretches of the turn where no ship can be destroyed or leave."""
         self._hold = hold
         self._roster = None
+        self._sight.clear()
+
+    def sight(
+        self, ship: ShipState, target_id: str, where: tuple[float, float]
+    ) -> tuple[float, tuple[str, ...]]:
+        """(range in mu, arcs of ``ship`` the target at ``where`` lies in); remembered
+        while the roster is held (nothing moves in phase 9)."""
+        key = (ship.ship_id, target_id)
+        found = self._sight.get(key) if self._hold else None
+        if found is None:
+            here = (ship.x, ship.y)
+            found = (distance(here, where), target_arcs(here, ship.heading, where))
+            if self._hold:
+                self._sight[key] = found
+        return found
 
     def log(self, phase: int, kind: str, summary: str, **data: Any) -> Event:
         """Append and return an event of the current turn."""
@@ -787,7 +806,7 @@ def _ship_volleys(
             _refuse(state, ship, intent, "a friendly unit is not a target (rules §6)")
             continue
         name, where = aim
-        range_mu = distance(_ship_pos(ship), where)
+        range_mu, arcs = state.sight(ship, intent.target, where)
         weapon_id = _effective_weapon(system.weapon, intent.mode, range_mu)
         try:
             get_weapon(weapon_id).band(range_mu)
@@ -799,7 +818,7 @@ def _ship_volleys(
             weapon_id,
             system.arcs,
             intent.target,
-            target_arcs(_ship_pos(ship), ship.heading, where),
+            arcs,
             point_defence=_as_point_defence(state, ship, intent.target, weapon_id, range_mu),
         )
         accepted.append((intent, order, weapon_id, range_mu, name))
