@@ -36,6 +36,8 @@ from campaign.access import visible_fleets
 from campaign.models import Campaign
 from factions.models import Faction, Fleet, LightUnitGroup, Ship
 
+from .charts import losses_chart, standings_chart
+
 MARKER = ".admiralty-site"
 
 
@@ -204,6 +206,7 @@ def _bake(staging, result, campaigns, campaign_slug, report_context, report_rend
         },
     )
     for campaign in campaigns:
+        standings = _standings(battles_by_campaign[campaign.pk])
         writer.page(
             f"campaigns/{campaign.slug}.html",
             "site/campaign.html",
@@ -211,7 +214,8 @@ def _bake(staging, result, campaigns, campaign_slug, report_context, report_rend
                 "campaign": campaign,
                 "description_html": _md(campaign.description, "../"),
                 "battles": battles_by_campaign[campaign.pk],
-                "standings": _standings(battles_by_campaign[campaign.pk]),
+                "standings": standings,
+                "standings_chart": standings_chart(standings),
             },
         )
     for faction in factions:
@@ -258,6 +262,7 @@ def _bake(staging, result, campaigns, campaign_slug, report_context, report_rend
             {
                 **context,
                 "pdf_name": f"{battle.slug}.pdf",
+                "losses_chart": losses_chart(context["losses"]),
                 "public_fleet_ids": public_fleet_ids,
             },
         )

@@ -222,3 +222,24 @@ def test_site_build_queries_do_not_grow_with_ships(settings, tmp_path, league):
     )
     assert queries() == before
     assert "Extra 39" in (out / "fleets" / "test-reprisal.html").read_text()
+
+
+def test_campaign_and_battle_pages_carry_inline_svg_charts_without_scripts(built):
+    out, *_ = built
+    for page in ("campaigns/test-league.html", "battles/test-league/colonisation-compromise.html"):
+        html = (out / page).read_text()
+        assert '<figure class="chart"><svg' in html, page
+        assert "Collectif G+" in html.split('<figure class="chart">', 1)[1]
+        assert "<script" not in html
+
+
+def test_charts_escape_hostile_labels_and_hold_no_script():
+    from campaign.publish.charts import standings_chart
+
+    class F:
+        name = '</script><script>alert(1)</script><b onmouseover="x">'
+
+    svg = standings_chart([{"faction": F(), "won": 1, "lost": 0}])
+    assert "<script" not in svg.lower()
+    assert "<b onmouseover" not in svg
+    assert "&lt;b onmouseover" in svg
