@@ -9,13 +9,15 @@ The tactics (each a small function below, all deterministic given the state):
   *preferred range*: the upper bound of the first (most dice) band of its heavy weapons,
   the smallest over its weapons (12 mu for beams and pulsers, 6 for torpedoes), never
   slower than 2 mu. Orders always respect ``arcs + |Δspeed| ≤ T``.
-- **Withdrawal**: a *crippled* ship — a third of its hull or less left, or no working heavy
-  weapon and no squadron left to launch — is ordered out (it leaves at the end of the turn).
+- **Withdrawal**: a *crippled* ship — a third of its hull or less left, or nothing left to
+  fight with (no working heavy weapon, missile round or squadron aboard) — turns away and
+  is ordered out (it leaves at the end of the turn, §2 phase 11).
 - **Fire** (§6): after movement, each ship picks targets in priority order — the most
   damaged enemy ship (lowest fraction of hull left) that any of its weapons can reach, ties
   to the one more of its weapons reach, then the nearest — one target per free FC, and
   every weapon that can reach a chosen target fires at the first one it reaches (focus
-  fire). Pulsers use the mode with most dice at the range.
+  fire). Pulsers use the mode with most dice at the range. Class-1 weapons left idle fire
+  as PD at the enemy squadron attached to the ship (no FC needed).
 - **Light units**: carriers launch as many squadrons as they have launch tubes once an
   enemy is within 60 mu, at the nearest enemy; missile launchers fire at the nearest enemy
   within 36 mu. PD and ADAF always fire at incoming light units (the turn code does that).
@@ -26,8 +28,9 @@ The tactics (each a small function below, all deterministic given the state):
   boarders when any are aboard.
 
 ``resolve_battle`` plays turns until one side has no ship in action (destroyed, captured,
-withdrawn, derelict or dead in space) or ``max_turns`` is reached. Same seed and fleets →
-the identical event log.
+withdrawn, derelict or dead in space) or ``max_turns`` is reached; the result names the
+winner and why (``destruction``, ``withdrawal``, ``turn-limit``, ``mutual``). Same seed and
+fleets → the identical event log (tested across processes with different hash seeds).
 """
 
 from __future__ import annotations

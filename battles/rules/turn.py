@@ -13,6 +13,15 @@ Every die goes through ``state.dice``; every decision is an ``Event`` (turn, pha
 summary, data) with JSON-ready data, so a battle is replayed from its seed and audited from
 its log. The engine trusts orders only after phase 1 has validated them.
 
+Event kinds, by phase: 1 ``orders``; 2 ``initiative-roll``, ``initiative``, ``screens``,
+``veil``; 3–6 ``launch``, ``light-unit-move``, ``move``; 7 ``contact``, ``contact-lost``;
+8 ``intent``; 9 ``fire``, ``fire-refused``, ``point-defence``; 10 ``dogfight``, ``attack``,
+``attack-wreck``, ``missile-strike``; 11 ``damage-control``, ``crew-refused``, ``withdraw``,
+``light-unit-spent``; in 9–11 ``light-unit-losses`` and ``damage-<kind>`` for every
+``damage.DamageEvent`` (``damage-hull``, ``damage-destroyed``, ``damage-captured`` …).
+``ai.resolve_battle`` adds ``deploy`` (phase 0) and a closing ``result``. Ship ids are in
+``data["ship"]``, targets in ``data["target"]``, light units in ``data["unit"]``.
+
 Light-unit movement is a project reading where §2/§9 are silent (flagged ``provisional``):
 a unit's main move (phase 3) is the distance one endurance point buys (fighters and drones
 24 mu, gunboats 18, missiles 12); endurance is a budget in mu (E × that distance); a fighter
