@@ -3,8 +3,8 @@
 
 A hidden fleet and its ships are 404 for anyone who may not see them
 (``campaign.access.visible_fleets`` / ``visible_ships``): the page does not even admit
-that they exist. Ship system diagrams come from ``factions.ssd`` (another module, drawn as
-SVG); the pages still render, without the diagram, when it is missing or fails on a design.
+that they exist. Ship system diagrams are drawn as SVG by ``factions.ssd``; a page still
+renders, without its diagram, when the drawing fails on a design.
 """
 
 from __future__ import annotations
@@ -21,19 +21,10 @@ from django.utils.safestring import SafeString, mark_safe
 from battles.reports import render_markdown
 from campaign import access
 
-from . import construction
+from . import construction, ssd
 from .models import Faction, LightUnitGroup, Ship, ShipClass, Squadron
 
 logger = logging.getLogger(__name__)
-
-
-def _ssd():
-    """The SSD drawing module, or None while it is not there (written by another helper)."""
-    try:
-        from factions import ssd
-    except ImportError:
-        return None
-    return ssd
 
 
 def _svg(draw, subject, label: str) -> SafeString | None:
@@ -53,16 +44,14 @@ def _svg(draw, subject, label: str) -> SafeString | None:
 
 def ship_diagram(ship: Ship) -> SafeString | None:
     """The SSD of ``ship`` with its damage (SVG markup), or None when unavailable."""
-    ssd = _ssd()
-    if ssd is None or not ship.ship_class.design:
+    if not ship.ship_class.design:
         return None
     return _svg(ssd.ship_svg, ship, f"ship {ship.pk}")
 
 
 def design_diagram(ship_class: ShipClass) -> SafeString | None:
     """The SSD of the design of ``ship_class`` (SVG markup), or None when unavailable."""
-    ssd = _ssd()
-    if ssd is None or not ship_class.design:
+    if not ship_class.design:
         return None
     return _svg(ssd.design_svg, ship_class.design, f"class {ship_class.pk}")
 

@@ -15,7 +15,6 @@ def world(cast):
 
 
 def test_browse_home_faction_fleet_ship_and_see_the_ssd(live_server, page, world):
-    pytest.importorskip("factions.ssd")
     page.goto(live_server.url + "/")
     page.get_by_role("link", name="Qatzrin").first.click()
     page.wait_for_url("**/factions/qatzrin/")

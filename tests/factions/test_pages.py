@@ -195,7 +195,6 @@ def test_fleet_page_of_100_ships_costs_the_same_queries_as_3(
 
 
 def test_ship_page_shows_state_and_its_damaged_ssd(client, world):
-    pytest.importorskip("factions.ssd")
     response = client.get(reverse("ship-detail", kwargs={"pk": world.damaged_ship.pk}))
     assert response.status_code == 200
     html = response.content.decode()
@@ -218,7 +217,7 @@ def test_ship_page_renders_without_a_design(client, world):
 
 
 def test_ship_page_survives_an_ssd_that_cannot_be_drawn(client, world, monkeypatch):
-    ssd = pytest.importorskip("factions.ssd")
+    from factions import ssd
 
     def broken(ship):
         raise ValueError("unreadable design")
@@ -230,7 +229,6 @@ def test_ship_page_survives_an_ssd_that_cannot_be_drawn(client, world, monkeypat
 
 
 def test_ship_class_page_shows_stats_systems_ssd_and_only_visible_ships(client, world):
-    pytest.importorskip("factions.ssd")
     url = reverse("shipclass-detail", kwargs={"pk": world.saar.pk})
     html = client.get(url).content.decode()
     assert "Sa&#x27;ar" in html and "corvette" in html
