@@ -52,7 +52,8 @@ def report_render(*, battle_id: int, fmt: str) -> Report:
     place atomically (so two concurrent runs never leave a half-written file), then the
     ``Report`` row is created or updated.
 
-    Raises ``ValueError`` for an unknown format and ``Battle.DoesNotExist`` for a bad id.
+    Raises ``ValueError`` for an unknown format or a slug that would leave
+    ``MEDIA_ROOT/reports``, and ``Battle.DoesNotExist`` for a bad id.
     """
     from .reports import render_html_document, render_pdf
 
@@ -60,7 +61,11 @@ def report_render(*, battle_id: int, fmt: str) -> Report:
         raise ValueError(f"format {fmt!r}: expected one of {', '.join(REPORT_FORMATS)}")
     battle = Battle.objects.select_related("campaign", "winner").get(pk=battle_id)
     name = report_file_name(battle, fmt)
+    reports_root = (Path(settings.MEDIA_ROOT) / "reports").resolve()
     target = Path(settings.MEDIA_ROOT) / name
+    if not target.resolve().is_relative_to(reports_root):
+        # Slugs are not validated on every write path (loaders, admin edits via SQL…).
+        raise ValueError(f"battle {battle.pk}: slug {battle.slug!r} is not a safe file name")
     current = Report.objects.filter(battle=battle, format=fmt).first()
     if (
         current is not None

@@ -74,10 +74,18 @@ class _Writer:
         depth = relative.count("/")
         root = "../" * depth
         html = render_to_string(template, {**self.base, **context, "root": root})
-        target = self.staging / relative
+        target = _inside(self.staging, relative)
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(html, encoding="utf-8")
         self.result.pages.append(relative)
+
+
+def _inside(root: Path, relative: str) -> Path:
+    """``root / relative``, refusing a path that a strange slug would lead out of root."""
+    target = root / relative
+    if not target.resolve().is_relative_to(root.resolve()):
+        raise SiteBuildError(f"{relative!r}: a slug is not a safe file name")
+    return target
 
 
 def _standings(battles: list[Battle]) -> list[dict[str, Any]]:
@@ -251,7 +259,7 @@ def _bake(staging, result, campaigns, campaign_slug, report_context, report_rend
     for battle in battles:
         base = f"battles/{battle.campaign.slug}/{battle.slug}"
         report = report_render(battle_id=battle.pk, fmt="pdf")
-        pdf_target = staging / f"{base}.pdf"
+        pdf_target = _inside(staging, f"{base}.pdf")
         pdf_target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(report.file.path, pdf_target)
         result.pdfs.append(f"{base}.pdf")

@@ -160,3 +160,11 @@ def test_a_report_older_than_the_renderer_is_rendered_again(media, pdf_renders, 
     monkeypatch.setattr("battles.services._renderer_mtime", lambda: time.time() + 60)
     render_report.delay(battle.pk, "pdf").get()
     assert len(pdf_renders) == 2
+
+
+@pytest.mark.django_db
+def test_a_slug_that_would_escape_the_reports_folder_is_refused(media):
+    battle = make_battle(slug="../../escape")
+    with pytest.raises(ValueError, match="not a safe file name"):
+        report_render(battle_id=battle.pk, fmt="html")
+    assert not (media.parent / "escape.html").exists()

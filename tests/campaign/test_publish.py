@@ -243,3 +243,13 @@ def test_charts_escape_hostile_labels_and_hold_no_script():
     assert "<script" not in svg.lower()
     assert "<b onmouseover" not in svg
     assert "&lt;b onmouseover" in svg
+
+
+@pytest.mark.django_db
+def test_a_slug_that_would_escape_the_site_folder_is_refused(settings, tmp_path, league):
+    settings.MEDIA_ROOT = tmp_path / "media"
+    Faction.objects.create(name="Escapee", slug="../../../escapee")
+    with pytest.raises(SiteBuildError, match="not a safe file name"):
+        site_build(out_dir=tmp_path / "site")
+    assert not list(tmp_path.rglob("escapee.html"))
+    assert not (tmp_path / "site").exists()
