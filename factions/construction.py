@@ -7,13 +7,20 @@ reproduces the books' published points):
 
 - basic hull: 1 point per ship mass; hull boxes 1 mass each, 2 points each on 4 rows (3 on 3
   rows or fewer, 1.5 on 5 rows, 1 on 6+ rows);
-- armour: 1 mass per box; layer *k* (k = 1 for the first listed) costs 2·k points per box
-  (Fleet Book 2 layered armour, D-25 Phalon shells);
+- armour: 1 mass per box; counting layers from the innermost (k = 1, the last listed, since
+  designs list the outermost first), layer *k* costs 2·k points per box (layered armour as
+  ftLibShip prices the Fleet Book 2 Phalon shells, D-25);
 - drive: ``round(5 % × mass × thrust)`` mass; FTL ``round(10 % × mass)``; 2 points per mass;
 - fire control 1 mass / 4 points; PD 1 / 3; ADAF 2 / 8; screens ``max(3, round(5 % × mass))``
   per level, 3 points per mass; vapour veil ``round(5 % × mass)``, 3 points per mass;
 - fighter bay 9 mass / 27 points; launch tube 3 / 9; marines 1 mass / 3 points per squad;
-- weapons: one table, :data:`WEAPONS`, pricing each Incursion weapon by its dice profile.
+- weapons: one table, :data:`WEAPONS`, pricing each Incursion weapon by its dice profile;
+  kinetic guns by :func:`kgun_mass`.
+
+Checked against the 91 published ships of ftLibShip's preset fleets (FB1 human fleets, FB2
+Kra'vak and Phalon; source ``Perlkonig/ftLibShip`` ``src/lib/systems/*.ts``): every ship whose
+systems all have an Incursion equivalent adds up to its published mass and points
+(``tests/factions/test_fleetbook_points.py``).
 
 "round" is half-up, as in the books (and JavaScript's ``Math.round``), not Python's ``round``.
 Crew factors are derived, never stored: ``ceil(mass / 20)`` (§4, D-5).
@@ -90,14 +97,20 @@ class WeaponSpec:
     reading: bool = False
 
 
-# One table: Incursion weapon -> Fleet Book price by dice profile. Incursion numbers beams the
-# other way round from the Fleet Books (D-24): its class 1 rolls a Fleet Book class-3's dice.
+# One table: Incursion weapon -> Fleet Book price by dice profile. Incursion numbers beams
+# (and, by the project reading, grasers) the other way round from the Fleet Books (D-24): its
+# class 1 rolls a Fleet Book class-3's dice. Masses and points per mass are ftLibShip's
+# (beam.ts, graser.ts, pulser.ts, pbl.ts, mkp.ts, scatterGun.ts...).
 WEAPONS: dict[str, WeaponSpec] = {
     w.weapon: w
     for w in (
         WeaponSpec("beam-1", "0–12 3d6, 13–24 2d6, 25–36 1d6", "FB1 class-3 beam",
                    _linear(4, 1)),
-        WeaponSpec("beam-2", "0–12 2d6, 13–24 1d6", "FB1 class-2 beam", _stepped((3, 1), (6, 2))),
+        # FB1 class-2 beam: 1 mass as a two-arc broadside, 2 on three arcs, 3 all round
+        # (ftLibShip beam.ts; checked on the 91 published ships, e.g. Minerva 18 mass / 61
+        # points). Four or five arcs are bought as the all-round mount.
+        WeaponSpec("beam-2", "0–12 2d6, 13–24 1d6", "FB1 class-2 beam",
+                   _stepped((2, 1), (3, 2), (6, 3))),
         WeaponSpec("beam-3", "0–12 1d6", "FB1 class-1 beam", _stepped((6, 1))),
         WeaponSpec("lance", "0–9 1d6, 6 destroys a system", "FB1 needle beam", _linear(2, 1),
                    max_arcs=3, reading=True),
@@ -115,10 +128,12 @@ WEAPONS: dict[str, WeaponSpec] = {
         WeaponSpec("rocket-pack", "0–6 3d6, 7–12 2d6, 13–18 1d6 semi-piercing",
                    "FB2 rocket pod", _stepped((3, 1)), max_arcs=3, needs_magazine=True,
                    reading=True),
+        # FB2 MKP 1 mass / 4 points, scattergun 1 mass / 5 points (ftLibShip mkp.ts,
+        # scatterGun.ts; checked on the published Kra'vak ships).
         WeaponSpec("mpc", "0–12 1d6, 4 damage per hit", "FB2 MKP", _stepped((1, 1)),
-                   max_arcs=1, reading=True),
+                   points_per_mass=4, max_arcs=1, reading=True),
         WeaponSpec("scattergun", "6 mu anti-light-unit burst", "FB2 scattergun",
-                   _stepped((6, 1)), points_per_mass=4, reading=True),
+                   _stepped((6, 1)), points_per_mass=5, reading=True),
         WeaponSpec("penetrator", "to-hit 3+…6 to 24, 1d6 piercing", "FB2 Sa'vasku launcher",
                    _stepped((6, 2)), reading=True),
         WeaponSpec("vampire", "to-hit 3+…6 to 24, 2 + 2/turn", "FB2 Sa'vasku launcher",
@@ -134,15 +149,18 @@ WEAPONS: dict[str, WeaponSpec] = {
                    _stepped((6, 3)), needs_magazine=True, reading=True),
         # Grasers (G+): named by the seed ("more effective than beams, the big classes
         # costly") without a profile. Project reading shared with the engine
-        # (battles.rules.weapons): a graser has the dice of the beam of its class and ignores
-        # screens; priced as that beam at 4 points per mass instead of 3 (the Fleet Book's
-        # premium for high-intensity grasers).
-        WeaponSpec("graser-1", "beam-1 dice, screens ignored", "FB1 class-3 beam, ×4/mass",
-                   _linear(4, 1), points_per_mass=4, reading=True),
-        WeaponSpec("graser-2", "beam-2 dice, screens ignored", "FB1 class-2 beam, ×4/mass",
-                   _stepped((3, 1), (6, 2)), points_per_mass=4, reading=True),
-        WeaponSpec("graser-3", "beam-3 dice, screens ignored", "FB1 class-1 beam, ×4/mass",
-                   _stepped((6, 1)), points_per_mass=4, reading=True),
+        # (battles.rules.weapons): graser-c has the dice of beam-c and ignores screens. Like
+        # beams, Incursion numbers them the other way round from the Fleet Books: graser-1
+        # is the big FB2 class-3 graser, graser-3 the small class 1 (factions.imports maps FB
+        # class N to graser-(4-N)). Masses are FB2's standard grasers (ftLibShip graser.ts):
+        # class 1 1 mass on up to three arcs, 2 all round; class 2 4 / 6; class 3 8 mass on
+        # one arc, +2 per further arc; 3 points per mass.
+        WeaponSpec("graser-1", "beam-1 dice, screens ignored", "FB2 class-3 graser",
+                   _linear(8, 2), reading=True),
+        WeaponSpec("graser-2", "beam-2 dice, screens ignored", "FB2 class-2 graser",
+                   _stepped((3, 4), (6, 6)), reading=True),
+        WeaponSpec("graser-3", "beam-3 dice, screens ignored", "FB2 class-1 graser",
+                   _stepped((3, 1), (6, 2)), reading=True),
     )
 }  # fmt: skip
 
@@ -150,25 +168,49 @@ _KGUN = re.compile(r"^kgun(?:-(hv|lv))?-([1-6])$")
 _KGUN_BAND = {"": 6, "hv": 9, "lv": 4}
 
 
+def kgun_mass(cls: int, arcs: int, variant: str = "") -> int:
+    """Mass of a class-``cls`` kinetic gun mount on ``arcs`` arcs (FB2 Kra'vak K-guns).
+
+    Source: ftLibShip ``kgun.ts``, checked on the 16 published Kra'vak ships of the preset
+    file: class 1 is 2 mass and always covers every arc; class 2 is 3 mass on one arc, +1
+    for a second (two at most); class c ≥ 3 is ``5 + 3(c − 3)`` on one arc only. A
+    high-velocity (FB2 long-range) gun doubles the mass; a low-velocity (short-range) one
+    halves it, rounded up — class 1 low-velocity is 1.5 in the book, rounded half up to 2
+    here since our masses are whole (project reading).
+    """
+    if cls == 1:
+        base = 2
+    elif cls == 2:
+        base = 3 + (arcs - 1)
+    else:
+        base = 5 + 3 * (cls - 3)
+    if variant == "hv":
+        return 2 * base
+    if variant == "lv":
+        return 2 if cls == 1 else -(-base // 2)  # FB2 class 1: 1.5, rounded half up
+    return base
+
+
 def weapon_spec(weapon: str) -> WeaponSpec:
     """The pricing entry for an engine weapon id (``beam-2``, ``kgun-hv-3``…).
 
-    Kinetic guns class c (FB2 Kra'vak K-guns): ``2c − 1`` mass on one arc (class 1: 1), +1 per
-    further arc; high-velocity +1 mass, low-velocity −1 (min 1). Raises :class:`UnknownSystem`.
+    Kinetic guns ``kgun[-hv|-lv]-<c>`` (c = 1…6) are priced by :func:`kgun_mass` at 4 points
+    per mass (FB2); class 1 covers up to 6 arcs, class 2 up to 2, larger classes 1.
+    Raises :class:`UnknownSystem`.
     """
     spec = WEAPONS.get(weapon)
     if spec is not None:
         return spec
     m = _KGUN.match(weapon)
     if m:
-        variant, cls = m.group(1), int(m.group(2))
-        shift = {"hv": 1, "lv": -1}.get(variant or "", 0)
-        base = max(1, 2 * cls - 1 + shift)
+        variant, cls = m.group(1) or "", int(m.group(2))
         return WeaponSpec(
             weapon,
-            f"class {cls} kinetic gun, {_KGUN_BAND[variant or '']}-mu bands",
+            f"class {cls} kinetic gun, {_KGUN_BAND[variant]}-mu bands",
             "FB2 Kra'vak K-gun",
-            _linear(base, 1),
+            lambda arcs, _cls: kgun_mass(cls, arcs, variant),
+            points_per_mass=4,
+            max_arcs={1: 6, 2: 2}.get(cls, 1),
             reading=True,
         )
     raise UnknownSystem(f"unknown weapon '{weapon}'")
@@ -272,8 +314,12 @@ def design_breakdown(design: Design) -> list[Line]:
     num, den = _hull_points_per_box(len(design.hull.rows))
     lines.append(Line("hull", "hull boxes", design.hull.boxes,
                       round_half_up(design.hull.boxes * num, den)))  # fmt: skip
-    for k, boxes in enumerate(design.armour.layers, start=1):
-        lines.append(Line(f"armour.layers[{k - 1}]", f"armour layer {k}", boxes, boxes * 2 * k))
+    # Layers are listed outermost first; the innermost costs 2 points per box, each layer
+    # further out 2 more (ftLibShip armour.ts prices its rows innermost first).
+    layers = design.armour.layers
+    for i, boxes in enumerate(layers):
+        k = len(layers) - i
+        lines.append(Line(f"armour.layers[{i}]", f"armour layer {i + 1}", boxes, boxes * 2 * k))
     drive = round_half_up(m * design.thrust, 20)
     lines.append(Line("thrust", f"drive {design.thrust}", drive, drive * 2))
     if design.ftl:

@@ -113,11 +113,15 @@ def _kgun(e: dict[str, Any]) -> Mapped:
     return {"kind": "weapon", "weapon": f"kgun-{variant}{int(e['class'])}", "arcs": _arcs(e)}
 
 
+# Grasers are numbered like beams (factions.construction): FB2 class N -> graser-(4-N).
+FLEET_BOOK_GRASERS = {1: "graser-3", 2: "graser-2", 3: "graser-1"}
+
+
 def _graser(e: dict[str, Any]) -> Mapped:
     cls = int(e.get("class", 0))
-    if e.get("heavy") or e.get("highIntensity") or cls not in (1, 2, 3):
+    if e.get("heavy") or e.get("highIntensity") or cls not in FLEET_BOOK_GRASERS:
         return "only standard graser classes 1–3 have a project profile"
-    return {"kind": "weapon", "weapon": f"graser-{cls}", "arcs": _arcs(e)}
+    return {"kind": "weapon", "weapon": FLEET_BOOK_GRASERS[cls], "arcs": _arcs(e)}
 
 
 def _pbl(e: dict[str, Any]) -> Mapped:
@@ -555,6 +559,7 @@ def export_catalogue(faction: Faction) -> dict[str, Any]:
 
 __all__ = [
     "FLEET_BOOK_BEAMS",
+    "FLEET_BOOK_GRASERS",
     "FTLIBSHIP_SYSTEMS",
     "ImportFormatError",
     "ImportResult",

@@ -21,6 +21,7 @@ from factions.construction import (
     weapon_spec,
 )
 from factions.designs import Design, DesignInvalid, design_validate
+from factions.imports import FLEET_BOOK_GRASERS, design_from_ftlibship
 
 ALL_ARCS = ["F", "FS", "AS", "A", "AP", "FP"]
 
@@ -77,13 +78,18 @@ def test_fleet_book_protector_bill_line_by_line():
     assert design_points(phalon_protector()) == 89
 
 
-def test_shell_layers_cost_more_the_deeper_the_layer():
+def test_shell_layers_cost_more_the_further_out_the_layer():
+    # Layers are listed outermost first; the innermost costs 2 points per box, each layer
+    # further out 2 more (ftLibShip prices its rows, listed innermost first, 2/4/6...).
     doc = phalon_protector()
     doc["armour"] = {"layers": [8, 4, 4]}
     lines = bill(doc)
-    assert lines["armour.layers[0]"] == (8, 16)
+    assert lines["armour.layers[0]"] == (8, 48)
     assert lines["armour.layers[1]"] == (4, 16)
-    assert lines["armour.layers[2]"] == (4, 24)
+    assert lines["armour.layers[2]"] == (4, 8)
+    # FB2 Ptath: 8 inner boxes, then 4 and 4 -> 16 + 16 + 24 = 56 points
+    doc["armour"] = {"layers": [4, 4, 8]}
+    assert sum(p for f, (_, p) in bill(doc).items() if f.startswith("armour")) == 56
 
 
 @pytest.mark.parametrize(
@@ -111,10 +117,37 @@ def test_beams_are_priced_by_their_incursion_dice_not_their_class_number():
     assert WEAPONS["beam-1"].fleet_book == "FB1 class-3 beam"
     assert weapon_mass("beam-1", 1) == 4
     assert weapon_mass("beam-1", 3) == 6
-    assert weapon_mass("beam-2", 3) == 1
-    assert weapon_mass("beam-2", 6) == 2
-    assert weapon_mass("beam-3", 6) == 1
+    assert weapon_mass("beam-1", 6) == 9
+    # FB1 class-2 beam (ftLibShip beam.ts): broadside 1, three arcs 2, all round 3
+    assert [weapon_mass("beam-2", n) for n in range(1, 7)] == [1, 1, 2, 3, 3, 3]
+    assert [weapon_mass("beam-3", n) for n in (1, 6)] == [1, 1]
+    assert weapon_points("beam-2", 3) == 6
     assert weapon_points("beam-1", 6) > weapon_points("beam-2", 6) > weapon_points("beam-3", 6)
+
+
+def minerva() -> dict:
+    """FB1's NAC Minerva frigate (published 18 mass, 61 points), written from scratch."""
+    return {
+        "name": "Minerva",
+        "faction": "test",
+        "mass": 18,
+        "thrust": 6,
+        "ftl": True,
+        "hull": {"boxes": 5, "rows": [2, 1, 1, 1]},
+        "fire_controls": 1,
+        "systems": [
+            {"id": "pd-a", "kind": "pd"},
+            {"id": "beam-a", "kind": "weapon", "weapon": "beam-3", "arcs": ALL_ARCS},
+            {"id": "beam-b", "kind": "weapon", "weapon": "beam-3", "arcs": ALL_ARCS},
+            {"id": "beam-c", "kind": "weapon", "weapon": "beam-2", "arcs": ["FP", "F", "FS"]},
+        ],
+    }
+
+
+def test_fleet_book_minerva_adds_up_to_its_published_mass_and_points():
+    assert design_validate(minerva())[1] == []
+    assert bill(minerva())["systems[3]"] == (2, 6)
+    assert (design_mass(minerva()), design_points(minerva())) == (18, 61)
 
 
 def test_every_ship_weapon_of_the_engine_has_a_price():
@@ -125,17 +158,49 @@ def test_every_ship_weapon_of_the_engine_has_a_price():
         assert weapon_points(weapon, 1) > 0, weapon
 
 
-def test_grasers_cost_more_than_the_beam_with_the_same_dice():
+def test_grasers_are_numbered_like_beams_and_priced_as_fleet_book_grasers():
+    # graser-c has beam-c's dice; graser-1 is the big FB2 class-3 graser (ftLibShip graser.ts)
+    assert [weapon_mass("graser-1", n) for n in (1, 3, 6)] == [8, 12, 18]
+    assert [weapon_mass("graser-2", n) for n in (1, 3, 4, 6)] == [4, 4, 6, 6]
+    assert [weapon_mass("graser-3", n) for n in (1, 3, 4, 6)] == [1, 1, 2, 2]
+    assert FLEET_BOOK_GRASERS == {1: "graser-3", 2: "graser-2", 3: "graser-1"}
     for c in (1, 2, 3):
-        assert weapon_mass(f"graser-{c}", 3) == weapon_mass(f"beam-{c}", 3)
-        assert weapon_points(f"graser-{c}", 3) > weapon_points(f"beam-{c}", 3)
+        assert WEAPONS[f"graser-{c}"].fleet_book == f"FB2 class-{4 - c} graser"
+        assert weapon_points(f"graser-{c}", 3) == 3 * weapon_mass(f"graser-{c}", 3)
+        assert weapon_points(f"graser-{c}", 6) > weapon_points(f"beam-{c}", 6)
+        assert weapon_mass(f"graser-{c}", 3) >= weapon_mass(f"beam-{c}", 3)
         assert weapon_spec(f"graser-{c}").reading
 
 
-def test_kinetic_gun_ids_are_parsed_and_unknown_weapons_raise():
-    assert weapon_mass("kgun-1", 1) == 1
-    assert weapon_mass("kgun-3", 1) == 5
-    assert weapon_mass("kgun-hv-3", 2) == 7
+def test_a_fleet_book_graser_imports_as_the_graser_with_its_incursion_number():
+    ship = {
+        "name": "G", "mass": 20, "hull": {"points": 4, "rows": 4},
+        "systems": [{"name": "drive", "thrust": 4}, {"name": "fireControl"}],
+        "weapons": [{"name": "graser", "class": 3, "leftArc": "F", "numArcs": 1},
+                    {"name": "graser", "class": 1, "leftArc": "F", "numArcs": 6},
+                    {"name": "graser", "class": 4, "leftArc": "F", "numArcs": 1}],
+    }  # fmt: skip
+    design, unmapped = design_from_ftlibship(ship, faction="test")
+    assert [s["weapon"] for s in design["systems"]] == ["graser-1", "graser-3"]
+    assert [u.system for u in unmapped] == ["graser class 4"]
+    # hull 4 + drive 4 + FC 1 + class-3 graser 8 + class-1 graser all round 2 = 19
+    assert design_mass(design | {"mass": 19}) == 19
+
+
+def test_kinetic_guns_are_priced_as_fleet_book_k_guns():
+    # ftLibShip kgun.ts: class 1 = 2 all round, class 2 = 3 + 1 per further arc (2 at most),
+    # class c >= 3 = 5 + 3(c - 3) on one arc; 4 points per mass
+    assert [weapon_mass("kgun-1", n) for n in (1, 6)] == [2, 2]
+    assert [weapon_mass("kgun-2", n) for n in (1, 2)] == [3, 4]
+    assert [weapon_mass(f"kgun-{c}", 1) for c in (3, 4, 5, 6)] == [5, 8, 11, 14]
+    assert [weapon_spec(f"kgun-{c}").max_arcs for c in (1, 2, 3, 6)] == [6, 2, 1, 1]
+    assert weapon_points("kgun-3", 1) == 20
+    assert weapon_mass("kgun-hv-3", 1) == 10  # long range: double
+    assert weapon_mass("kgun-lv-3", 1) == 3  # short range: half, rounded up
+    assert weapon_mass("kgun-lv-1", 6) == 2  # 1.5 in the book; our masses are whole
+
+
+def test_unknown_weapons_raise():
     with pytest.raises(UnknownSystem):
         weapon_spec("kgun-9")
     with pytest.raises(UnknownSystem):
@@ -149,7 +214,7 @@ def test_squadron_points():
     assert squadron_points("long-range-fighter") == 24
     assert squadron_points("gunboat", variant="heavy-transport") == 72
     assert squadron_points("gunboat", variant="emp") == 54
-    assert squadron_points("battery", size=1, variant="beam-2") == 6
+    assert squadron_points("battery", size=1, variant="beam-2") == 9  # all round: 3 mass
     with pytest.raises(UnknownSystem):
         squadron_points("gunboat", variant="pirate")
     with pytest.raises(UnknownSystem):
@@ -166,8 +231,8 @@ def carrier() -> dict:
         {"id": "pd", "kind": "pd"},
         {"id": "b", "kind": "weapon", "weapon": "beam-2", "arcs": ["FP", "F", "FS"]},
     ]
-    # hull 12 + armour 6 + drive 12 + FTL 6 + FC 1 + bays 18 + tube 3 + PD 1 + beam 1 = 60
-    doc["armour"] = {"layers": [6]}
+    # hull 12 + armour 5 + drive 12 + FTL 6 + FC 1 + bays 18 + tube 3 + PD 1 + beam 2 = 60
+    doc["armour"] = {"layers": [5]}
     return doc
 
 
@@ -181,7 +246,7 @@ def test_carrier_bays_and_embarked_squadrons():
 def test_fleet_points_add_ships_squadrons_and_light_units():
     ships = [phalon_protector(), phalon_protector(), carrier()]
     units = [{"unit": "fighter", "size": 6}, {"unit": "battery", "size": 1, "variant": "beam-2"}]
-    expected = 2 * 89 + design_points(carrier()) + 54 + 18 + 6
+    expected = 2 * 89 + design_points(carrier()) + 54 + 18 + 9
     assert fleet_points(ships, units) == expected
     assert fleet_points([]) == 0
 
@@ -199,7 +264,7 @@ def test_gunboat_variant_spellings_of_fleet_lists_are_accepted():
     assert squadron_points("gunboat", variant="heavy transport") == 72
 
 
-_MOUNTABLE = sorted(WEAPONS)
+_MOUNTABLE = sorted(WEAPONS) + ["kgun-1", "kgun-2", "kgun-hv-3", "kgun-lv-5"]
 
 
 @st.composite

@@ -8,7 +8,7 @@ from factions.designs import Design, DesignInvalid, design_parse, design_validat
 
 
 def corvette() -> dict:
-    """A valid 16-mass corvette: hull 4 + armour 1 + drive 5 + FTL 2 + FC 1 + 3 systems."""
+    """A valid 16-mass corvette: hull 3 + armour 1 + drive 5 + FTL 2 + FC 1 + 3 systems (4)."""
     return {
         "format": "admiralty-design/1",
         "name": "Test corvette",
@@ -17,7 +17,7 @@ def corvette() -> dict:
         "mass": 16,
         "thrust": 6,
         "ftl": True,
-        "hull": {"boxes": 4, "rows": [1, 1, 1, 1]},
+        "hull": {"boxes": 3, "rows": [1, 1, 1, 0]},
         "armour": {"layers": [1]},
         "fire_controls": 1,
         "systems": [
@@ -161,7 +161,7 @@ def test_unknown_kind_and_unknown_field_are_rejected():
 def test_weapons_need_a_fire_control():
     doc = corvette()
     doc["fire_controls"] = 0
-    doc["hull"] = {"boxes": 5, "rows": [2, 1, 1, 1]}
+    doc["hull"] = {"boxes": 4, "rows": [1, 1, 1, 1]}
     assert "fire_controls" in fields(doc)
 
 
