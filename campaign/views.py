@@ -32,9 +32,10 @@ def recent_battles(campaign: Campaign | None = None) -> QuerySet[Battle]:
 def campaign_standings(campaign: Campaign) -> list[Faction]:
     """The factions of ``campaign`` with their record in its concluded battles.
 
-    Each faction gets ``fought``, ``won`` and ``lost`` (battles) and ``ships_lost``
-    (participants destroyed or captured); a side wins when it is marked ``is_winner`` or
-    its faction is the battle's ``winner``. Sorted by wins, then fewest losses, then name.
+    Each faction gets ``fought``, ``won`` and ``lost`` (battles) and ``ships_lost`` (ships
+    destroyed or captured; light units do not count); a side wins when it is marked
+    ``is_winner`` or its faction is the battle's ``winner``. Sorted by wins, then fewest
+    losses, then name.
     One query whatever the number of battles.
     """
     in_campaign = Q(
@@ -52,7 +53,11 @@ def campaign_standings(campaign: Campaign) -> list[Faction]:
         decided=Count("battle_sides", filter=decided, distinct=True),
         ships_lost=Count(
             "battle_sides__participants",
-            filter=in_campaign & Q(battle_sides__participants__fate__in=LOST_FATES),
+            filter=in_campaign
+            & Q(
+                battle_sides__participants__fate__in=LOST_FATES,
+                battle_sides__participants__ship__isnull=False,
+            ),
             distinct=True,
         ),
     )

@@ -46,7 +46,8 @@ def test_campaign_page_shows_factions_battles_and_standings(client, world):
 
 
 def test_standings_ignore_draft_battles_and_count_draws_as_neither(client, world):
-    from battles.models import Battle, BattleSide
+    from battles.models import Battle, BattleSide, Participant
+    from factions.models import LightUnitGroup
 
     draft = Battle.objects.create(
         campaign=world.cast.campaign, name="Draft", slug="draft", winner=world.cast.norge
@@ -56,10 +57,16 @@ def test_standings_ignore_draft_battles_and_count_draws_as_neither(client, world
         campaign=world.cast.campaign, name="Draw", slug="draw", status=Battle.Status.CONCLUDED
     )
     BattleSide.objects.create(battle=draw, faction=world.cast.norge)
-    BattleSide.objects.create(battle=draw, faction=world.cast.qatzrin)
+    q_side = BattleSide.objects.create(battle=draw, faction=world.cast.qatzrin)
+    # A fighter group wiped out is not a ship lost.
+    Participant.objects.create(
+        side=q_side, light_units=LightUnitGroup.objects.first(), fate="destroyed"
+    )
     response = client.get(reverse("campaign-detail", kwargs={"slug": "test-league"}))
-    standings = {f.slug: (f.fought, f.won, f.lost) for f in response.context["standings"]}
-    assert standings == {"qatzrin": (2, 1, 0), "kongeriket-norge": (2, 0, 1)}
+    standings = {
+        f.slug: (f.fought, f.won, f.lost, f.ships_lost) for f in response.context["standings"]
+    }
+    assert standings == {"qatzrin": (2, 1, 0, 0), "kongeriket-norge": (2, 0, 1, 1)}
 
 
 def test_campaign_page_of_unknown_slug_is_404(client, db):
