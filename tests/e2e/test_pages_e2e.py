@@ -73,5 +73,6 @@ def test_screenshot_of_a_fleet_page(live_server, page, world):
     # Nothing overflows the viewport horizontally, on a desktop or on a phone.
     assert page.evaluate("document.documentElement.scrollWidth") <= 1280
     page.set_viewport_size({"width": 400, "height": 800})
-    page.reload()
-    assert page.evaluate("document.documentElement.scrollWidth") <= 400
+    for url in ("/fleets/qatzrin-5th/", f"/battles/{world.battle.pk}/", "/factions/qatzrin/"):
+        page.goto(live_server.url + url)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 400, url
