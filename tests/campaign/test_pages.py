@@ -124,3 +124,32 @@ def test_a_player_logs_in_on_the_league_login_page_and_out_again(client, world):
     response = client.post(reverse("logout"), follow=True)
     assert "_auth_user_id" not in client.session
     assert "Skyggeflåten" not in client.get(page).content.decode()
+
+
+def test_home_and_campaign_pages_cost_the_same_queries_for_many_battles(
+    client, world, django_assert_num_queries
+):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from battles.models import Battle, BattleSide
+
+    urls = (reverse("home"), reverse("campaign-detail", kwargs={"slug": "test-league"}))
+    baselines = []
+    for url in urls:
+        with CaptureQueriesContext(connection) as ctx:
+            client.get(url)
+        baselines.append(len(ctx.captured_queries))
+    for i in range(25):
+        battle = Battle.objects.create(
+            campaign=world.cast.campaign, name=f"B{i}", slug=f"b-{i}", winner=world.cast.norge,
+            status=Battle.Status.CONCLUDED, campaign_turn=3,
+        )  # fmt: skip
+        BattleSide.objects.create(battle=battle, faction=world.cast.norge, is_winner=True)
+        BattleSide.objects.create(battle=battle, faction=world.cast.qatzrin)
+    for url, baseline in zip(urls, baselines, strict=True):
+        with django_assert_num_queries(baseline):
+            response = client.get(url)
+        assert "B24" in response.content.decode()
+    standings = {f.slug: (f.won, f.lost) for f in response.context["standings"]}
+    assert standings == {"kongeriket-norge": (25, 1), "qatzrin": (1, 25)}
