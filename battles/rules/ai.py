@@ -42,6 +42,7 @@ from functools import cache
 from typing import Any
 
 from battles.rules.dice import Dice
+from battles.rules.errors import RulesError
 from battles.rules.movement import HEADINGS, MAX_END_SPEED, Manoeuvre, Orders
 from battles.rules.options import DEFAULT_OPTIONS, RuleOptions
 from battles.rules.sensors import ALL_ARCS, bearing, distance
@@ -53,6 +54,7 @@ from battles.rules.turn import (
     ShipOrders,
     fire_controls,
     play_turn,
+    squadron_weapon,
 )
 from battles.rules.weapons import get_weapon
 
@@ -157,7 +159,9 @@ def _loadout(ship: ShipState) -> _Loadout:
                 else:
                     out.guns.append(system)
         elif kind == "bay":
-            if system.working and system.data.get("squadron") and not system.data.get("launched"):
+            squadron = system.data.get("squadron")
+            aboard = system.working and not system.data.get("launched")
+            if aboard and squadron and _launchable(squadron):
                 out.bays.append(system.id)
         elif kind == "launch-tube":
             out.tubes += 1
@@ -261,9 +265,20 @@ def _has_round(ship: ShipState, system: Any) -> bool:
 
 def ship_fire(state: BattleState, ship: ShipState) -> list[FireIntent]:
     """Phase 9 fire for one ship: focus on the most damaged enemy ship it can reach."""
-    weapons = [
-        (s, _reach(s.weapon), frozenset(s.arcs)) for s in _loadout(ship).guns if _has_round(ship, s)
-    ]
+    weapons = []
+    rounds: dict[str, int] = {}  # magazine id -> rounds not yet promised this turn
+    for gun in _loadout(ship).guns:
+        if gun.magazine:
+            magazine = ship.systems.get(gun.magazine)
+            if magazine is None or not magazine.working:
+                continue
+            left = rounds.setdefault(gun.magazine, magazine.ammo or 0)
+            if left <= 0:
+                continue
+            rounds[gun.magazine] = left - 1
+        elif not _has_round(ship, gun):
+            continue
+        weapons.append((gun, _reach(gun.weapon), frozenset(gun.arcs)))
     if not weapons:
         return []
     free = fire_controls(state, ship) - len(_launched_this_turn(state, ship))
@@ -341,6 +356,14 @@ def _point_defence_fire(state: BattleState, ship: ShipState, idle: list[Any]) ->
         return []
     worst = max(boarders, key=lambda u: (u.craft, u.unit_id))
     return [FireIntent(w.id, worst.unit_id) for w in idle if _pd_capable(w.weapon)]
+
+
+def _launchable(squadron: Mapping[str, Any]) -> bool:
+    try:
+        squadron_weapon(squadron)
+    except RulesError:
+        return False
+    return True
 
 
 @cache

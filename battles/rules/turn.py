@@ -52,7 +52,7 @@ from battles.rules.damage import (
     tick_vampires,
 )
 from battles.rules.dice import Dice
-from battles.rules.errors import IllegalOrder, MagazineDestroyed, RulesError
+from battles.rules.errors import IllegalOrder, MagazineDestroyed, RulesError, UnknownWeapon
 from battles.rules.movement import Orders, Plan, execute, validate_orders
 from battles.rules.options import DEFAULT_OPTIONS, RuleOptions
 from battles.rules.sensors import (
@@ -531,6 +531,7 @@ def _check_launches(
         if system.kind == "bay":
             if not system.data.get("squadron") or system.data.get("launched"):
                 raise IllegalOrder(f"{where}: no squadron aboard to launch (rules §9)")
+            squadron_weapon(system.data["squadron"], where=where)
             squadrons += 1
             if squadrons > _launch_bays(ship):
                 raise IllegalOrder(f"{where}: no free launch tube this turn (rules §9)")
@@ -550,13 +551,30 @@ def _check_launches(
             raise IllegalOrder(f"{where}: not a bay or a missile launcher (rules §2 phase 3)")
 
 
+def squadron_weapon(squadron: Mapping[str, Any], *, where: str = "squadron") -> str:
+    """The catalogue id a bay's squadron attacks with (§9): its ``unit`` word through the
+    weapon aliases (``long-range-fighter`` → ``fighter-long-range``), or for ``gunboat``
+    the ``variant`` (``{"unit": "gunboat", "variant": "emp"}`` → ``gunboat-emp``, the
+    design catalogue's spelling). Raises ``UnknownWeapon`` naming ``where`` otherwise."""
+    unit = str(squadron.get("unit", ""))
+    if unit == "gunboat" and squadron.get("variant"):
+        unit = f"gunboat-{squadron['variant']}"
+    try:
+        weapon = get_weapon(unit)
+    except UnknownWeapon as error:
+        raise UnknownWeapon(f"{where}: {error}") from error
+    if not weapon.light_unit:
+        raise UnknownWeapon(f"{where}: {unit!r} is not a launchable light unit (rules §9)")
+    return weapon.id
+
+
 def _launch_one(state: BattleState, ship: ShipState, system_id: str, target_id: str) -> LightUnit:
     """Launch one squadron from a bay, or one missile from a magazine-fed launcher (orders
     checked in phase 1 by ``_check_launches``)."""
     system = ship.systems[system_id]
     if system.kind == "bay":
         squadron = system.data["squadron"]
-        weapon = get_weapon(str(squadron.get("unit", "fighter"))).id
+        weapon = squadron_weapon(squadron)
         craft = int(squadron.get("size", 6))
         system.data["launched"] = True
     else:

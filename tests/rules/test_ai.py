@@ -282,3 +282,23 @@ def test_idle_class_1_weapons_shoot_at_attached_fighters():
     state.light_units["f"] = LightUnit("f", "b", "fighter-heavy", 4, 50.0, 0, 0, attached_to="a1")
     intents = ship_fire(state, a1)
     assert [(i.system, i.target) for i in intents] == [("beam-a", "f")]  # beam-2 is no PD
+
+
+@pytest.mark.skipif(not CATALOGUE.exists(), reason="catalogue absent")
+def test_every_catalogue_pair_fights_with_legal_orders_only():
+    slugs = sorted(p.stem for p in CATALOGUE.glob("*.json"))
+    fleets = {}
+    for slug in slugs:
+        classes = json.loads((CATALOGUE / f"{slug}.json").read_text(encoding="utf-8"))["classes"]
+        fleets[slug] = classes
+    for i, a in enumerate(slugs):
+        for b in slugs[i:]:
+            side_a = [
+                ShipState.from_design(c, ship_id=f"x{n}", side="x") for n, c in enumerate(fleets[a])
+            ]
+            side_b = [
+                ShipState.from_design(c, ship_id=f"y{n}", side="y") for n, c in enumerate(fleets[b])
+            ]
+            result = resolve_battle(side_a, side_b, seed=1)
+            refused = [e.summary for e in result.events if e.kind == "fire-refused"]
+            assert refused == [], (a, b, refused[:3])

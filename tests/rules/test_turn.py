@@ -5,7 +5,7 @@ import json
 import pytest
 
 from battles.rules.dice import Dice
-from battles.rules.errors import IllegalOrder, MagazineDestroyed
+from battles.rules.errors import IllegalOrder, MagazineDestroyed, UnknownWeapon
 from battles.rules.options import RuleOptions
 from battles.rules.ships import ShipState, Status
 from battles.rules.turn import (
@@ -16,6 +16,7 @@ from battles.rules.turn import (
     fire_controls,
     play_turn,
     screen_level,
+    squadron_weapon,
 )
 
 
@@ -417,3 +418,29 @@ def test_heavy_weapons_need_a_fire_control_for_a_light_unit_not_attached():
     state.light_units["g"] = LightUnit("g", "b", "gunboat-assault", 6, 0.0, 0, 10)  # cannot fly
     events = play_turn(state, {"a1": ShipOrders(fire=[FireIntent("beam-a", "g")])})
     assert "no free fire control" in next(e for e in events if e.kind == "fire-refused").summary
+
+
+@pytest.mark.parametrize(
+    ("squadron", "weapon"),
+    [
+        ({"unit": "long-range-fighter"}, "fighter-long-range"),
+        ({"unit": "interceptor"}, "fighter-interceptor"),
+        ({"unit": "gunboat", "variant": "heavy-transport"}, "gunboat-heavy-transport"),
+        ({"unit": "gunboat", "variant": "emp"}, "gunboat-emp"),
+    ],
+)
+def test_squadron_unit_words_map_to_catalogue_ids(squadron, weapon):
+    assert squadron_weapon(squadron) == weapon
+
+
+@pytest.mark.parametrize("squadron", [{"unit": "battery"}, {"unit": "beam-1"}, {"unit": ""}])
+def test_unlaunchable_squadrons_are_refused_in_phase_1(squadron):
+    with pytest.raises(UnknownWeapon, match="bay-a"):
+        squadron_weapon(squadron, where="A1: launch from 'bay-a'")
+    bay = {"id": "bay-a", "kind": "bay", "squadron": squadron}
+    a = ship("a1", "a", design("A", systems=[bay]))
+    b = ship("b1", "b", design("B"), y=20)
+    state = battle(a, b)
+    with pytest.raises(UnknownWeapon):
+        play_turn(state, {"a1": ShipOrders(launches=[("bay-a", "b1")])})
+    assert state.turn == 0 and state.dice.log == []
