@@ -6,3 +6,6 @@ class BattlesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "battles"
     verbose_name = _("battles")
+
+    def ready(self) -> None:
+        from . import checks  # noqa: F401  (registers the system checks)

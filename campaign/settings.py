@@ -141,9 +141,10 @@ MEDIA_ROOT = Path(env_str("MEDIA_ROOT", str(BASE_DIR / "media")))
 LOGIN_URL = "admin:login"
 
 # Celery: eager in-process unless a broker is configured (DESIGN.md §7).
-CELERY_BROKER_URL = env_str("CELERY_BROKER_URL")
+# Eager mode still builds a broker connection object; "memory://" keeps it in-process.
+CELERY_TASK_ALWAYS_EAGER = not env_str("CELERY_BROKER_URL")
+CELERY_BROKER_URL = env_str("CELERY_BROKER_URL") or "memory://"
 CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND") or None
-CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_TIME_LIMIT = 300
 CELERY_TASK_SOFT_TIME_LIMIT = 240

@@ -40,9 +40,14 @@ def test_bad_boolean_names_the_variable():
 
 
 def test_defaults_are_sqlite_and_eager_celery(settings):
+    import os
+
     from django.conf import settings as live
 
-    if not live.CELERY_BROKER_URL:
+    if not os.environ.get("CELERY_BROKER_URL"):
         assert live.CELERY_TASK_ALWAYS_EAGER is True
+        assert live.CELERY_BROKER_URL == "memory://"
+    else:
+        assert live.CELERY_TASK_ALWAYS_EAGER is False
     assert live.USE_TZ is True and live.TIME_ZONE == "UTC"
     assert live.LANGUAGE_CODE == "fr"
