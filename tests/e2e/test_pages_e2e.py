@@ -76,3 +76,35 @@ def test_screenshot_of_a_fleet_page(live_server, page, world):
     for url in ("/fleets/qatzrin-5th/", f"/battles/{world.battle.pk}/", "/factions/qatzrin/"):
         page.goto(live_server.url + url)
         assert page.evaluate("document.documentElement.scrollWidth") <= 400, url
+
+
+def test_sample_campaign_from_home_to_the_battle_and_a_damaged_ships_ssd(
+    live_server, page, transactional_db
+):
+    """The seed's campaign as ``load_sample`` builds it, browsed as the public."""
+    from campaign.models import Campaign
+    from campaign.services import sample_load
+    from factions.models import Ship
+
+    sample_load()
+    campaign = Campaign.objects.get(slug="sample")
+    ship = (
+        Ship.objects.filter(status=Ship.Status.DAMAGED, participations__isnull=False)
+        .exclude(systems_lost=[])
+        .order_by("pk")
+        .first()
+    )
+    assert ship is not None
+
+    page.goto(live_server.url + "/")
+    page.get_by_role("link", name=campaign.name).click()
+    page.wait_for_url("**/campaigns/sample/")
+    page.get_by_role("link", name="Colonisation compromise").first.click()
+    page.wait_for_url("**/battles/*/")
+    assert "Phalon" in page.locator(".report-winner").inner_text()
+    page.locator(f'a[href="{ship.get_absolute_url()}"]').first.click()
+    page.wait_for_url(f"**{ship.get_absolute_url()}")
+    page.locator("figure.ssd svg").wait_for(state="visible")
+    # The diagram crosses exactly the boxes and systems the ship lost.
+    assert page.locator("figure.ssd .hull-box.lost").count() == ship.hull_lost
+    assert page.locator("figure.ssd .system.destroyed").count() == len(set(ship.systems_lost))
