@@ -8,7 +8,7 @@ SITE_DIR ?= site
 HOST ?= 127.0.0.1:8000
 # Integration tests use these services (started by .ci/run in CI).
 INTEGRATION_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/admiralty
-INTEGRATION_BROKER_URL ?= redis://127.0.0.1:6379/0
+INTEGRATION_BROKER_URLS ?= redis://127.0.0.1:6379/0 amqp://guest:guest@127.0.0.1:5672//
 
 .DEFAULT_GOAL := help
 .PHONY: help venv migrate sample demo run test lint test-integration e2e bench clean
@@ -50,9 +50,12 @@ ifeq ($(CI),true)
 	$(MAKE) test-integration
 endif
 
-test-integration: venv ## tests against PostgreSQL + Redis with a real Celery worker
-	DATABASE_URL=$(INTEGRATION_DATABASE_URL) CELERY_BROKER_URL=$(INTEGRATION_BROKER_URL) \
-		ADMIRALTY_INTEGRATION=1 $(PY) -m pytest -m integration -p no:cacheprovider
+test-integration: venv ## tests on PostgreSQL with a real Celery worker, on Redis then RabbitMQ
+	set -e; for broker in $(INTEGRATION_BROKER_URLS); do \
+		echo "== integration tests, broker $$broker"; \
+		DATABASE_URL=$(INTEGRATION_DATABASE_URL) CELERY_BROKER_URL=$$broker \
+			ADMIRALTY_INTEGRATION=1 $(PY) -m pytest -m integration -p no:cacheprovider; \
+	done
 
 bench: venv ## benchmarks of the rules engine (prints figures)
 	$(PY) -m bench
