@@ -81,7 +81,7 @@ def faction_detail(request: HttpRequest, slug: str) -> HttpResponse:
             },
             "territories": territories,
             "fleets": fleets,
-            "ship_classes": faction.ship_classes.annotate(ship_count=Count("ships")),
+            "ship_classes": faction.ship_classes.all(),
         },
     )
 
