@@ -217,7 +217,7 @@ class BattleState:
     veiled: set[str] = field(default_factory=set)  # ships with their vapour veil on (§14)
     _unit_counter: int = 0
     _hold: bool = field(default=False, repr=False)
-    _roster: list[ShipState] | None = field(default=None, repr=False)
+    _roster: dict[str | None, list[ShipState]] | None = field(default=None, repr=False)
 
     _sight: dict[tuple[str, str], tuple[float, tuple[str, ...]]] = field(
         default_factory=dict, repr=False
@@ -256,10 +256,14 @@ class BattleState:
         before its damage, when no ship can drop out) it is served from a snapshot."""
         roster = self._roster
         if roster is None:
-            roster = [s for s in self.ships.values() if not s.out_of_action]
+            everyone = [s for s in self.ships.values() if not s.out_of_action]
+            roster = {None: everyone}
+            for name in self.sides:
+                roster[name] = [s for s in everyone if s.side == name]
             if self._hold:
                 self._roster = roster
-        return [s for s in roster if side is None or s.side == side]
+        found = roster.get(side)
+        return list(found) if found is not None else []
 
     def enemy_of(self, side: str) -> str:
         """The other side."""
