@@ -197,7 +197,7 @@ def test_illegal_order_is_a_rules_error():
     side=st.sampled_from("BT"),
     heading=st.integers(0, 5),
 )
-def test_valid_orders_move_exactly_their_distance_when_not_turning(
+def test_valid_orders_travel_their_distance_and_turn_their_arcs(
     thrust, speed, change, arcs, side, heading
 ):
     steps = (Manoeuvre(arcs, side),) if arcs else ()
