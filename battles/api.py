@@ -109,17 +109,14 @@ class BattleDetailOut(BattleOut):
 
 def _battles(request: HttpRequest, *, detail: bool) -> QuerySet[Battle]:
     """Battles the user may see: all for organisers, concluded ones for everyone else."""
-    qs = Battle.objects.select_related("campaign", "winner")
+    qs = access.visible_battles(request.user).select_related("campaign", "winner")
     sides = BattleSide.objects.select_related("faction", "fleet")
     if detail:
         participants = Participant.objects.select_related(
             "ship__ship_class", "light_units"
         ).order_by("pk")
         sides = sides.prefetch_related(Prefetch("participants", queryset=participants))
-    qs = qs.prefetch_related(Prefetch("sides", queryset=sides))
-    if not access.is_organiser(request.user):
-        qs = qs.filter(status=Battle.Status.CONCLUDED)
-    return qs
+    return qs.prefetch_related(Prefetch("sides", queryset=sides))
 
 
 def _scope_sides(request: HttpRequest, battles: list[Battle]) -> list[Battle]:

@@ -43,7 +43,9 @@ def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
     participants = Participant.objects.select_related("ship__ship_class", "light_units").order_by(
         "pk"
     )
-    battle = get_object_or_404(Battle.objects.select_related("campaign", "winner"), pk=pk)
+    battle = get_object_or_404(
+        access.visible_battles(request.user).select_related("campaign", "winner"), pk=pk
+    )
     # Sides are fetched on their own so that ``battle`` stays free of prefetch caches for
     # ``report_context``, which builds its own querysets from it.
     sides = list(

@@ -66,3 +66,14 @@ def visible_ships(user: User) -> QuerySet:
     from factions.models import Ship
 
     return Ship.objects.filter(fleet__in=visible_fleets(user))
+
+
+def visible_battles(user: User) -> QuerySet:
+    """Battles ``user`` may see: all for organisers; concluded ones for everyone else
+    (a draft may hold an unrevealed order or a secret note, DESIGN.md §5)."""
+    from battles.models import Battle
+
+    qs = Battle.objects.all()
+    if is_organiser(user):
+        return qs
+    return qs.filter(status=Battle.Status.CONCLUDED)

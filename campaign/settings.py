@@ -138,7 +138,7 @@ STATIC_ROOT = Path(env_str("STATIC_ROOT", str(BASE_DIR / "staticfiles")))
 MEDIA_URL = "media/"
 MEDIA_ROOT = Path(env_str("MEDIA_ROOT", str(BASE_DIR / "media")))
 
-LOGIN_URL = "admin:login"
+LOGIN_URL = "login"
 
 # Celery: eager in-process unless a broker is configured (DESIGN.md §7).
 # Eager mode still builds a broker connection object; "memory://" keeps it in-process.

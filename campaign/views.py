@@ -10,15 +10,16 @@ from battles.models import Battle, Participant
 from battles.reports import render_markdown
 from factions.models import Faction
 
+from . import access
 from .models import Campaign
 
 RECENT_BATTLES = 10
 LOST_FATES = (Participant.Fate.DESTROYED, Participant.Fate.CAPTURED)
 
 
-def recent_battles(campaign: Campaign | None = None) -> QuerySet[Battle]:
-    """Battles, latest first (by date, then campaign turn, then creation)."""
-    qs = Battle.objects.select_related("campaign", "winner")
+def recent_battles(user, campaign: Campaign | None = None) -> QuerySet[Battle]:
+    """Battles ``user`` may see, latest first (by date, then campaign turn, then creation)."""
+    qs = access.visible_battles(user).select_related("campaign", "winner")
     if campaign is not None:
         qs = qs.filter(campaign=campaign)
     return qs.order_by(
@@ -77,7 +78,7 @@ def home(request: HttpRequest) -> HttpResponse:
         {
             "campaigns": Campaign.objects.annotate(faction_count=Count("factions")),
             "factions": Faction.objects.all(),
-            "battles": recent_battles()[:RECENT_BATTLES],
+            "battles": recent_battles(request.user)[:RECENT_BATTLES],
         },
     )
 
@@ -91,7 +92,7 @@ def campaign_detail(request: HttpRequest, slug: str) -> HttpResponse:
         {
             "campaign": campaign,
             "description_html": render_markdown(campaign.description),
-            "battles": recent_battles(campaign),
+            "battles": recent_battles(request.user, campaign),
             "standings": campaign_standings(campaign),
         },
     )
