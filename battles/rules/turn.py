@@ -35,6 +35,7 @@ import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from functools import cache
+from itertools import zip_longest
 from typing import Any
 
 from battles.rules.damage import (
@@ -487,6 +488,16 @@ def _launch_bays(ship: ShipState) -> int:
     return sum(1 for s in tubes if s.working)
 
 
+def alternate(state: BattleState, acting: Sequence[str]) -> list[ShipState]:
+    """Ships in action, the two sides taking turns one ship at a time, the side with the
+    initiative first (§2 phases 3 and 9), each side in fleet order."""
+    first, second = (state.in_action(side) for side in acting)
+    order: list[ShipState] = []
+    for a, b in zip_longest(first, second):
+        order.extend(s for s in (a, b) if s is not None)
+    return order
+
+
 def _phase_launch(
     state: BattleState, orders: Mapping[str, ShipOrders], acting: Sequence[str]
 ) -> dict[str, list[str]]:
@@ -494,11 +505,10 @@ def _phase_launch(
     the units already in flight move. Returns the FC labels each ship tied up."""
     tied: dict[str, list[str]] = {}
     new_units: list[LightUnit] = []
-    for side in acting:
-        for ship in state.in_action(side):
-            for system_id, target_id in orders.get(ship.ship_id, ShipOrders()).launches:
-                new_units.append(_launch_one(state, ship, system_id, target_id))
-                tied.setdefault(ship.ship_id, []).append(system_id)
+    for ship in alternate(state, acting):
+        for system_id, target_id in orders.get(ship.ship_id, ShipOrders()).launches:
+            new_units.append(_launch_one(state, ship, system_id, target_id))
+            tied.setdefault(ship.ship_id, []).append(system_id)
     for unit in new_units:
         _light_unit_move(state, unit, MU_PER_ENDURANCE[unit.kind], 3)
     fresh = {u.unit_id for u in new_units}
@@ -808,12 +818,10 @@ def _phase_ship_fire(
     applied at the end of the phase. An order the geometry no longer allows (arc, range,
     fire control after movement) is refused and logged, not raised."""
     pending = _Pending()
-    for side in acting:
-        for ship in state.in_action(side):
-            _ship_volleys(state, ship, ship_fire(state, ship), tied.get(ship.ship_id, []), pending)
-    for side in acting:
-        for ship in state.in_action(side):
-            _point_defence(state, ship, pending)
+    for ship in alternate(state, acting):
+        _ship_volleys(state, ship, ship_fire(state, ship), tied.get(ship.ship_id, []), pending)
+    for ship in alternate(state, acting):
+        _point_defence(state, ship, pending)
     state.hold_roster(False)
     _apply_pending(state, pending, 9)
 

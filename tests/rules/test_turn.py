@@ -444,3 +444,18 @@ def test_unlaunchable_squadrons_are_refused_in_phase_1(squadron):
     with pytest.raises(UnknownWeapon):
         play_turn(state, {"a1": ShipOrders(launches=[("bay-a", "b1")])})
     assert state.turn == 0 and state.dice.log == []
+
+
+def test_ships_fire_alternately_initiative_side_first():
+    big = {"hull": (9, 9, 9, 9), "systems": [BEAM1]}
+    a1 = ship("a1", "a", design("A", **big), x=0)
+    a2 = ship("a2", "a", design("A", **big), x=5)
+    b1 = ship("b1", "b", design("B", **big), x=0, y=10, heading=3)
+    b2 = ship("b2", "b", design("B", **big), x=5, y=10, heading=3)
+    state = battle(a1, a2, b1, b2, dice=ScriptedDice([1, 1, 6, 6]))  # b wins initiative
+    orders = {
+        s.ship_id: ShipOrders(fire=[FireIntent("beam-a", t)])
+        for s, t in ((a1, "b1"), (a2, "b2"), (b1, "a1"), (b2, "a2"))
+    }
+    events = play_turn(state, orders)
+    assert [e.data["ship"] for e in events if e.kind == "fire"] == ["b1", "a1", "b2", "a2"]
