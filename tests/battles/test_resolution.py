@@ -1,0 +1,437 @@
+"""Battles resolved by the engine or recorded from the table (battles/resolution.py)."""
+
+from __future__ import annotations
+
+import json
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.forms.models import model_to_dict
+
+from battles import resolution
+from battles.models import Battle, BattleSide, Event, Participant
+from battles.resolution import (
+    BattleActionError,
+    battle_record,
+    battle_replay,
+    battle_resolve,
+    event_rows,
+)
+from battles.rules import ai
+from battles.rules.ships import ShipState
+from factions.models import LightUnitGroup, Ship
+from tests.battles.battle_fixtures import draft_skirmish
+
+SEED = 20261130
+
+pytestmark = pytest.mark.django_db
+
+
+def snapshot() -> dict:
+    """Every row the services may write, every field."""
+    rows = {}
+    for model in (Battle, BattleSide, Participant, Event, Ship, LightUnitGroup):
+        for obj in model.objects.order_by("pk"):
+            data = model_to_dict(obj)
+            data.update({f.name: getattr(obj, f.name) for f in model._meta.concrete_fields})
+            rows[(model.__name__, obj.pk)] = data
+    return rows
+
+
+def ship_participants(battle: Battle) -> list[Participant]:
+    return list(
+        Participant.objects.filter(side__battle=battle, ship__isnull=False)
+        .select_related("ship__ship_class", "side__faction")
+        .order_by("side__order", "pk")
+    )
+
+
+def engine_fleets(battle: Battle) -> list[list[ShipState]]:
+    """The engine ships the service should build, made here independently."""
+    fleets: dict[int, list[ShipState]] = {}
+    counts: dict[tuple[int, int], int] = {}
+    for p in ship_participants(battle):
+        ship = p.ship
+        key = (p.side_id, ship.ship_class_id)
+        counts[key] = counts.get(key, 0) + 1
+        fleets.setdefault(p.side.order, []).append(
+            ShipState.from_design(
+                ship.ship_class.design,
+                ship_id=f"ship-{ship.pk}",
+                side=p.side.faction.slug,
+                name=ship.name or f"{ship.ship_class.name} {counts[key]}",
+                hull_lost=ship.hull_lost,
+                armour_lost=ship.armour_lost,
+                crew_lost=ship.crew_lost,
+                systems_lost=ship.systems_lost,
+            )
+        )
+    return [fleets[0], fleets[1]]
+
+
+# ---- resolve ---------------------------------------------------------------------------
+
+
+def test_resolve_writes_the_engines_result_ships_participants_and_battle(
+    django_capture_on_commit_callbacks,
+):
+    battle = draft_skirmish()
+    fleets = engine_fleets(battle)
+    expected = ai.resolve_battle(fleets[0], fleets[1], seed=SEED, max_turns=20)
+
+    with django_capture_on_commit_callbacks() as callbacks:
+        returned = battle_resolve(battle=battle, seed=SEED)
+
+    battle.refresh_from_db()
+    assert returned.pk == battle.pk
+    assert (battle.status, battle.mode, battle.seed, battle.version) == (
+        "concluded",
+        "resolved",
+        SEED,
+        2,
+    )
+    assert battle.game_turns == expected.turns
+    assert battle.winner.slug == expected.winner
+    assert f"seed {SEED}" in battle.outcome and battle.outcome.startswith(battle.winner.name)
+    sides = {s.faction.slug: s.is_winner for s in battle.sides.select_related("faction")}
+    assert sides == {"qatzrin": expected.winner == "qatzrin", "phalon": expected.winner == "phalon"}
+    assert len(callbacks) == 2  # the report, HTML and PDF, queued for after the commit
+
+    for p in ship_participants(battle):
+        final = expected.ships[f"ship-{p.ship.pk}"]
+        ship = p.ship
+        assert (ship.hull_lost, ship.armour_lost, ship.crew_lost, ship.systems_lost) == (
+            final.hull_lost,
+            final.armour_lost,
+            final.crew_lost,
+            final.systems_lost,
+        )
+        # Fresh ships: this battle's losses are the ship's whole damage.
+        assert (p.hull_lost, p.armour_lost, p.crew_lost, p.systems_lost) == (
+            final.hull_lost,
+            final.armour_lost,
+            final.crew_lost,
+            final.systems_lost,
+        )
+        if final.destroyed:
+            assert (p.fate, ship.status) == ("destroyed", "destroyed")
+        elif final.withdrawn:
+            assert p.fate == "fled"
+        elif final.hull_lost or final.armour_lost or final.systems_lost or final.crew_lost:
+            assert (p.fate, ship.status) == ("damaged", "damaged")
+        else:
+            assert (p.fate, ship.status) == ("unharmed", "active")
+    assert Participant.objects.filter(side__battle=battle, fate="destroyed").exists()
+    nith = Participant.objects.get(side__battle=battle, light_units__isnull=False)
+    assert (nith.fate, nith.craft_lost, nith.light_units.strength) == ("unharmed", 0, 6)
+
+
+def test_every_roll_is_logged_in_order_before_the_event_it_decides():
+    battle = draft_skirmish()
+    battle_resolve(battle=battle, seed=SEED)
+    rows = event_rows(battle=battle)
+    assert [r["sequence"] for r in rows] == list(range(1, len(rows) + 1))
+    assert rows[0]["kind"] == "setup" and rows[-1]["kind"] == "result"
+    assert rows[1]["kind"] == "deploy"
+    rolls = [r for r in rows if r["kind"] == "roll"]
+    assert len(rolls) > 50
+    assert [r["data"]["n"] for r in rolls] == list(range(1, len(rolls) + 1))
+    assert all(1 <= r["data"]["result"] <= r["data"]["sides"] for r in rolls)
+    assert rolls[0]["summary"] == (
+        f"{rolls[0]['data']['purpose']}: d{rolls[0]['data']['sides']}={rolls[0]['data']['result']}"
+    )
+    # The initiative event gives only sums; the dice just before it add up to them.
+    for i, row in enumerate(rows):
+        if row["kind"] != "initiative-roll":
+            continue
+        before = []
+        j = i - 1
+        while rows[j]["kind"] == "roll":
+            before.insert(0, rows[j]["data"])
+            j -= 1
+        last = {}  # a tie re-rolls: the last roll of each side decides
+        for d in before:
+            side = d["purpose"].split()[1].rstrip(",")
+            roll_no = d["purpose"].split("roll ")[1].split(",")[0]
+            last.setdefault(side, {}).setdefault(roll_no, 0)
+            last[side][roll_no] += d["result"]
+        sums = {side: list(by_roll.values())[-1] for side, by_roll in last.items()}
+        assert sums == row["data"]["rolls"]
+        assert row["game_turn"] == rows[i - 1]["game_turn"]
+    # Fire dice sit just before their fire event, in the same turn and phase.
+    fire = next(i for i, r in enumerate(rows) if r["kind"] == "fire" and r["data"]["dice"])
+    assert rows[fire - 1]["kind"] == "roll" and rows[fire - 1]["phase"] == 9
+
+
+def test_the_driver_fights_exactly_as_resolve_battle_does():
+    battle = draft_skirmish()
+    fleets = engine_fleets(battle)
+    for seed in (1, SEED):
+        expected = ai.resolve_battle(fleets[0], fleets[1], seed=seed, max_turns=20)
+        fought = resolution._fight(
+            fleets[0], fleets[1], seed=seed, max_turns=20, options=ai.DEFAULT_OPTIONS
+        )
+        events = [
+            {k: r[k] for k in ("phase", "kind", "summary", "data")} | {"turn": r["game_turn"]}
+            for r in fought.rows
+            if r["kind"] != "roll"
+        ]
+        assert events == json.loads(json.dumps(expected.log_dicts()))
+        assert (fought.winner, fought.reason, fought.turns) == (
+            expected.winner,
+            expected.reason,
+            expected.turns,
+        )
+
+
+def test_the_stored_seed_replays_the_identical_log():
+    battle = draft_skirmish()
+    before = {p.ship_id: (p.ship.hull_lost, p.ship.status) for p in ship_participants(battle)}
+    battle_resolve(battle=battle, seed=SEED)
+    first = event_rows(battle=battle)
+    assert battle_replay(battle=battle) == first  # from the log's setup row alone
+
+    # Put everything back as it was before the battle and resolve again from the seed.
+    battle.refresh_from_db()
+    Ship.objects.filter(pk__in=before).update(
+        hull_lost=0, armour_lost=0, crew_lost=0, systems_lost=[], status="active"
+    )
+    Battle.objects.filter(pk=battle.pk).update(status="draft")
+    again = battle_resolve(battle=battle)  # no seed given: the battle's stored one
+    assert again.seed == SEED
+    assert event_rows(battle=battle) == first
+
+
+def test_carried_damage_is_the_starting_state_and_losses_are_this_battles():
+    battle = draft_skirmish()
+    tsaara = Ship.objects.get(ship_class__name="Tsaara")
+    tsaara.hull_lost, tsaara.armour_lost, tsaara.systems_lost = 3, 4, ["pulser-c"]
+    tsaara.status = "damaged"
+    tsaara.save()
+    battle_resolve(battle=battle, seed=SEED)
+    setup = Event.objects.get(battle=battle, kind="setup").data
+    start = setup["ships"][f"ship-{tsaara.pk}"]
+    assert (start["hull_lost"], start["armour_lost"], start["systems_lost"]) == (
+        3,
+        4,
+        ["pulser-c"],
+    )
+    tsaara.refresh_from_db()
+    part = tsaara.participations.get()
+    assert tsaara.hull_lost == 3 + part.hull_lost
+    assert tsaara.armour_lost == 4 + part.armour_lost
+    assert "pulser-c" in tsaara.systems_lost and "pulser-c" not in part.systems_lost
+    assert tsaara.status in ("damaged", "destroyed")
+
+
+def test_campaign_rule_options_reach_the_engine():
+    battle = draft_skirmish()
+    battle.campaign.rule_options = {"reroll_chains": False, "mpc_dice": 2}
+    battle.campaign.save()
+    battle_resolve(battle=battle, seed=SEED)
+    setup = Event.objects.get(battle=battle, kind="setup")
+    assert setup.data["options"]["reroll_chains"] is False
+    assert "rule options" in setup.summary
+    rerolls = Event.objects.filter(battle=battle, kind="roll", summary__contains="re-roll 2")
+    assert not rerolls.exists()
+
+
+def test_a_concluded_battle_is_refused_and_left_alone():
+    battle = draft_skirmish()
+    battle_resolve(battle=battle, seed=SEED)
+    before = snapshot()
+    with pytest.raises(BattleActionError, match="already concluded"):
+        battle_resolve(battle=battle, seed=1)
+    with pytest.raises(BattleActionError, match="already concluded"):
+        battle_record(battle=battle, results=[], outcome="x", winner=None)
+    assert snapshot() == before
+
+
+def test_a_class_that_cannot_be_built_names_the_ship_and_field_and_writes_nothing():
+    battle = draft_skirmish()
+    huulth = Ship.objects.get(ship_class__name="Huulth")
+    cls = huulth.ship_class
+    cls.design = {**cls.design, "hull": {"rows": [3, "x"]}}
+    cls.save()
+    before = snapshot()
+    with pytest.raises(BattleActionError) as err:
+        battle_resolve(battle=battle, seed=SEED)
+    message = str(err.value)
+    assert "Huulth" in message and "hull" in message and "participant" in message
+    assert snapshot() == before
+
+
+def test_bad_rule_options_and_bad_arguments_are_refused():
+    battle = draft_skirmish()
+    battle.campaign.rule_options = {"D-11": True}
+    battle.campaign.save()
+    before = snapshot()
+    with pytest.raises(BattleActionError, match="rule_options: unknown rule option 'D-11'"):
+        battle_resolve(battle=battle, seed=SEED)
+    with pytest.raises(BattleActionError, match="max_turns"):
+        battle_resolve(battle=battle, max_turns=0)
+    assert snapshot() == before
+
+
+def test_a_failure_after_the_log_is_written_rolls_everything_back(monkeypatch):
+    battle = draft_skirmish()
+    before = snapshot()
+
+    def boom(*args, **kwargs):
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(resolution, "_conclude", boom)
+    with pytest.raises(RuntimeError, match="disk full"):
+        battle_resolve(battle=battle, seed=SEED)
+    assert snapshot() == before
+    assert not Event.objects.exists()
+
+
+def test_a_side_without_ships_is_refused():
+    battle = draft_skirmish(qatzrin=())
+    with pytest.raises(BattleActionError, match="side qatzrin has no ship"):
+        battle_resolve(battle=battle, seed=SEED)
+
+
+def test_the_management_command_resolves_and_reports():
+    battle = draft_skirmish()
+    out = StringIO()
+    call_command("resolve_battle", str(battle.pk), "--seed", "7", "--max-turns", "3", stdout=out)
+    battle.refresh_from_db()
+    assert (battle.status, battle.seed) == ("concluded", 7)
+    assert battle.game_turns <= 3
+    assert "dice" in out.getvalue() and battle.name in out.getvalue()
+    with pytest.raises(CommandError, match="already concluded"):
+        call_command("resolve_battle", str(battle.pk))
+    with pytest.raises(CommandError, match="no battle"):
+        call_command("resolve_battle", "999999")
+
+
+# ---- record ----------------------------------------------------------------------------
+
+
+def _parts(battle: Battle) -> dict[str, Participant]:
+    """Participants by a readable key: class name + n, or the group name."""
+    out: dict[str, Participant] = {}
+    for p in Participant.objects.filter(side__battle=battle).select_related(
+        "ship__ship_class", "light_units"
+    ):
+        if p.ship:
+            n = sum(1 for k in out if k.startswith(p.ship.ship_class.name + " ")) + 1
+            out[f"{p.ship.ship_class.name} {n}"] = p
+        else:
+            out[p.light_units.name] = p
+    return out
+
+
+def test_record_writes_table_results_onto_ships_and_participants(
+    django_capture_on_commit_callbacks,
+):
+    battle = draft_skirmish()
+    parts = _parts(battle)
+    tsaara = parts["Tsaara 1"].ship
+    tsaara.hull_lost, tsaara.status = 2, "damaged"
+    tsaara.save()
+    results = [
+        {"participant": parts["Sa'ar 1"].pk, "fate": "destroyed"},
+        {
+            "participant": parts["Ra'am 1"].pk,
+            "fate": "damaged",
+            "hull_lost": 2,
+            "armour_lost": 1,
+            "systems_lost": ["fc-1"],
+            "notes": "lost its fire control",
+        },
+        {"participant": parts["Tsaara 1"].pk, "fate": "fled", "hull_lost": 3, "crew_lost": 1},
+        {"participant": parts["Nith"].pk, "fate": "damaged", "craft_lost": 4},
+    ]
+    with django_capture_on_commit_callbacks() as callbacks:
+        battle_record(
+            battle=battle, results=results, outcome="Phalon hold.", winner="phalon", game_turns=6
+        )
+    battle.refresh_from_db()
+    assert (battle.status, battle.mode, battle.version, battle.game_turns) == (
+        "concluded",
+        "recorded",
+        2,
+        6,
+    )
+    assert (battle.winner.slug, battle.outcome) == ("phalon", "Phalon hold.")
+    assert battle.sides.get(is_winner=True).faction.slug == "phalon"
+    assert len(callbacks) == 2
+
+    parts = _parts(battle)
+    saar = parts["Sa'ar 1"]
+    hull = saar.ship.ship_class.hull_boxes
+    assert (saar.fate, saar.hull_lost, saar.ship.status, saar.ship.hull_lost) == (
+        "destroyed",
+        hull,
+        "destroyed",
+        hull,
+    )
+    assert saar.ship.crew_lost == saar.ship.ship_class.crew_factors
+    raam = parts["Ra'am 1"]
+    assert (raam.hull_lost, raam.armour_lost, raam.systems_lost, raam.notes) == (
+        2,
+        1,
+        ["fc-1"],
+        "lost its fire control",
+    )
+    assert (raam.ship.status, raam.ship.systems_lost) == ("damaged", ["fc-1"])
+    assert raam.crew_lost == raam.ship.crew_lost  # derived from the hull lost (D-9)
+    tsaara = parts["Tsaara 1"]
+    assert (tsaara.fate, tsaara.hull_lost, tsaara.crew_lost) == ("fled", 3, 1)
+    assert (tsaara.ship.hull_lost, tsaara.ship.crew_lost) == (5, 1)
+    assert (parts["Nith"].craft_lost, parts["Nith"].light_units.strength) == (4, 2)
+    assert (parts["Huulth 1"].fate, parts["Huulth 1"].ship.status) == ("unharmed", "active")
+
+
+@pytest.mark.parametrize(
+    ("entry", "message"),
+    [
+        (
+            {"hull_lost": 99, "fate": "damaged"},
+            r"results\[1\] \(participant \d+ .*\)\.hull_lost: 99",
+        ),
+        ({"systems_lost": ["warp-core"], "fate": "damaged"}, r"\.systems_lost: \['warp-core'\]"),
+        ({"armour_lost": 40, "fate": "damaged"}, r"\.armour_lost: 40"),
+        ({"hull_lost": 1}, r"\.fate: 'unharmed' but losses"),
+        ({"fate": "vaporised"}, r"\.fate: 'vaporised'"),
+        ({"hull_lost": -1, "fate": "damaged"}, r"\.hull_lost: -1"),
+        ({"colour": "red"}, r"unknown field\(s\) \['colour'\]"),
+    ],
+)
+def test_record_refuses_entries_the_ssd_does_not_allow(entry, message):
+    battle = draft_skirmish()
+    parts = _parts(battle)
+    before = snapshot()
+    results = [
+        {"participant": parts["Sa'ar 1"].pk, "fate": "destroyed"},  # valid, must not stick
+        {"participant": parts["Huulth 1"].pk, **entry},
+    ]
+    with pytest.raises(BattleActionError, match=message):
+        battle_record(battle=battle, results=results, outcome="", winner="qatzrin")
+    assert snapshot() == before
+
+
+def test_record_refuses_a_stranger_participant_a_twice_entered_one_and_a_foreign_winner():
+    battle = draft_skirmish()
+    other = draft_skirmish(battle.campaign, slug="other")
+    stranger = Participant.objects.filter(side__battle=other).first()
+    mine = Participant.objects.filter(side__battle=battle).first()
+    before = snapshot()
+    with pytest.raises(BattleActionError, match=r"results\[0\]\.participant: \d+ is not"):
+        battle_record(
+            battle=battle, results=[{"participant": stranger.pk}], outcome="", winner=None
+        )
+    with pytest.raises(BattleActionError, match="entered twice"):
+        battle_record(
+            battle=battle,
+            results=[{"participant": mine.pk}, {"participant": mine.pk}],
+            outcome="",
+            winner=None,
+        )
+    with pytest.raises(BattleActionError, match="winner: 'kongeriket-norge' is not a side"):
+        battle_record(battle=battle, results=[], outcome="", winner="kongeriket-norge")
+    assert snapshot() == before
