@@ -6,7 +6,8 @@ distorts them less than wall time; the Monte-Carlo run prints both.
 1. single beam volleys resolved with damage applied, per second;
 2. one auto-resolved battle, Qatzrin 5th fleet vs Phalon 68th fleet: turns per second;
 3. N such battles (default 1 000, seeds 0…N-1): who wins, and the wall time (target < 10 s
-   on one core).
+   on one core);
+4. a per-phase CPU breakdown over ``--phases`` more battles (default 100; 0 skips it).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from battles.rules.dice import Dice
 from battles.rules.ships import ShipState
 from battles.rules.weapons import fire
 from bench.fleets import phalon_68th, provisional_classes, qatzrin_5th
+from bench.phases import timed_phases
 
 TARGET = {
     "format": "admiralty-design/1",
@@ -64,6 +66,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--battles", type=int, default=1000, help="Monte-Carlo battles")
     parser.add_argument("--seconds", type=float, default=1.0, help="volley benchmark length")
     parser.add_argument("--max-turns", type=int, default=20)
+    parser.add_argument(
+        "--phases", type=int, default=100, help="battles for the per-phase breakdown (0: skip)"
+    )
     args = parser.parse_args(argv)
 
     qatzrin, phalon = qatzrin_5th(), phalon_68th()
@@ -102,6 +107,22 @@ def main(argv: list[str] | None = None) -> None:
     for side, count in wins.most_common():
         print(f"  {side}: {count} ({count / n:.1%})")
     print("  endings: " + ", ".join(f"{k} {v}" for k, v in reasons.most_common()))
+
+    if args.phases > 0:
+        bench_phases(qatzrin, phalon, args.phases, args.max_turns)
+
+
+def bench_phases(qatzrin: list[ShipState], phalon: list[ShipState], n: int, turns: int) -> None:
+    """Print CPU ms per battle spent in each phase (timers nest; rows overlap)."""
+    with timed_phases() as totals:
+        start = time.process_time()
+        for seed in range(n):
+            resolve_battle(qatzrin, phalon, seed=seed, max_turns=turns)
+        whole = time.process_time() - start
+    print(f"per-phase CPU over {n} battles (ms per battle, timers add overhead):")
+    print(f"  {'whole battle':34} {whole / n * 1000:7.2f}")
+    for label, seconds in totals.items():
+        print(f"  {label:34} {seconds / n * 1000:7.2f}  {seconds / whole:6.1%}")
 
 
 if __name__ == "__main__":
