@@ -1,8 +1,13 @@
-"""Battles API (django-ninja router mounted at ``/api/``): battle reads.
+"""Battles API (django-ninja router mounted at ``/api/``): battle reads, and the two ways
+to conclude a draft battle (organisers only): ``POST /api/battles/{id}/resolve`` (the rules
+engine) and ``POST /api/battles/{id}/record`` (a game played on the table).
 
 Scoping goes through ``campaign.access``: draft battles are for organisers; in a concluded
 battle, a side's fleet and the participants from fleets the user may not see (hidden fleets
-of other factions) are left out, exactly as ``/api/fleets`` leaves those fleets out.
+of other factions) are left out, exactly as ``/api/fleets`` leaves those fleets out. The
+actions answer 401 without a session (django_auth, which also checks the CSRF token), 403
+for non-organisers, 404 for an unknown battle and 400 with the message for a refused
+action (``battles.resolution.BattleActionError``, a ``RulesError``).
 """
 
 from __future__ import annotations
@@ -10,11 +15,13 @@ from __future__ import annotations
 from django.db.models import Prefetch, QuerySet
 from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
-from ninja import Router, Schema
+from ninja import Field, Router, Schema, Status
+from ninja.security import django_auth
 
 from campaign import access
 
 from .models import Battle, BattleSide, Participant
+from .resolution import MAX_TURNS_LIMIT, BattleActionError, battle_record, battle_resolve
 
 router = Router(tags=["battles"])
 
@@ -139,3 +146,104 @@ def battle_detail(request: HttpRequest, battle_id: int):
     """A battle with objectives, participants and their fate, narrative and analyses."""
     battle = get_object_or_404(_battles(request, detail=True), pk=battle_id)
     return _scope_sides(request, [battle])[0]
+
+
+# ---- concluding a draft battle (organisers) ----------------------------------------------
+
+
+class ErrorOut(Schema):
+    detail: str
+
+
+class ResolveIn(Schema):
+    """``seed``: dice seed (default: the battle's stored seed, else random); ``max_turns``:
+    game-turn cap."""
+
+    seed: int | None = Field(default=None, ge=0, lt=2**63)
+    max_turns: int = Field(default=20, ge=1, le=MAX_TURNS_LIMIT)
+
+
+class ParticipantResultIn(Schema):
+    """What one participant lost in the battle (boxes, crew factors, system ids of its
+    class design, craft); ``crew_lost`` left out follows the hull lost (D-9)."""
+
+    participant: int
+    fate: str = Participant.Fate.UNHARMED
+    hull_lost: int = 0
+    armour_lost: int = 0
+    crew_lost: int | None = None
+    systems_lost: list[str] = []
+    craft_lost: int = 0
+    notes: str = ""
+
+
+class RecordIn(Schema):
+    """A game played on the table: results per participant (unlisted ones are unharmed),
+    the outcome text, the winning side's faction slug (None: a draw), turns played."""
+
+    results: list[ParticipantResultIn] = []
+    outcome: str = ""
+    winner: str | None = None
+    game_turns: int | None = Field(default=None, ge=0)
+
+
+class BattleActionOut(Schema):
+    """The concluded battle: its result and the size of its log (entries, dice rolled)."""
+
+    id: int
+    status: str
+    mode: str
+    winner: str | None
+    outcome: str
+    game_turns: int | None
+    seed: int | None
+    version: int
+    events: int
+    rolls: int
+
+    @staticmethod
+    def resolve_winner(obj: Battle) -> str | None:
+        return obj.winner.slug if obj.winner_id else None
+
+    @staticmethod
+    def resolve_events(obj: Battle) -> int:
+        return obj.events.count()
+
+    @staticmethod
+    def resolve_rolls(obj: Battle) -> int:
+        return obj.events.filter(kind="roll").count()
+
+
+_ACTION_RESPONSES = {200: BattleActionOut, 400: ErrorOut, 403: ErrorOut, 404: ErrorOut}
+
+
+@router.post("/battles/{battle_id}/resolve", response=_ACTION_RESPONSES, auth=django_auth)
+def battle_resolve_view(request: HttpRequest, battle_id: int, payload: ResolveIn | None = None):
+    """Fight a draft battle with the rules engine; every die roll goes to its log."""
+    if not access.is_organiser(request.user):
+        return Status(403, {"detail": "only organisers may resolve battles"})
+    battle = get_object_or_404(Battle, pk=battle_id)
+    payload = payload or ResolveIn()
+    try:
+        return battle_resolve(battle=battle, seed=payload.seed, max_turns=payload.max_turns)
+    except BattleActionError as exc:
+        return Status(400, {"detail": str(exc)})
+
+
+@router.post("/battles/{battle_id}/record", response=_ACTION_RESPONSES, auth=django_auth)
+def battle_record_view(request: HttpRequest, battle_id: int, payload: RecordIn):
+    """Record what happened on the table, checked against each ship's SSD."""
+    if not access.is_organiser(request.user):
+        return Status(403, {"detail": "only organisers may record battles"})
+    battle = get_object_or_404(Battle, pk=battle_id)
+    results = [r.model_dump(exclude_none=True) for r in payload.results]
+    try:
+        return battle_record(
+            battle=battle,
+            results=results,
+            outcome=payload.outcome,
+            winner=payload.winner,
+            game_turns=payload.game_turns,
+        )
+    except BattleActionError as exc:
+        return Status(400, {"detail": str(exc)})
