@@ -30,6 +30,25 @@ class Roll:
         return f"{self.purpose}: d{self.sides}={self.result}"
 
 
+# A frozen dataclass's generated ``__init__`` sets each field through
+# ``object.__setattr__``, three times slower than a plain class (CPython 3.11); a battle
+# logs about a thousand rolls. ``_roll`` sets the same three slots through their
+# descriptors: the object is the same (type, fields, equality, hash, repr).
+_new = object.__new__
+_set_purpose = Roll.purpose.__set__  # type: ignore[attr-defined]
+_set_sides = Roll.sides.__set__  # type: ignore[attr-defined]
+_set_result = Roll.result.__set__  # type: ignore[attr-defined]
+
+
+def _roll(purpose: str, sides: int, result: int) -> Roll:
+    """``Roll(purpose, sides, result)``, built faster (see above)."""
+    roll = _new(Roll)
+    _set_purpose(roll, purpose)
+    _set_sides(roll, sides)
+    _set_result(roll, result)
+    return roll
+
+
 class Dice:
     """Seeded dice recording every roll in ``log`` (a list of :class:`Roll`, in roll order).
 
@@ -52,13 +71,13 @@ class Dice:
         if sides < 1:
             raise ValueError(f"a die needs at least one side, got {sides} ({purpose})")
         result = int(self._rng.random() * sides) + 1
-        self.log.append(Roll(purpose, sides, result))
+        self.log.append(_roll(purpose, sides, result))
         return result
 
     def d6(self, purpose: str) -> int:
         """Roll one six-sided die; returns 1..6 and logs it."""
         result = int(self._rng.random() * 6) + 1
-        self.log.append(Roll(purpose, 6, result))
+        self.log.append(_roll(purpose, 6, result))
         return result
 
     def roll(self, n: int, purpose: str, sides: int = 6) -> list[int]:
@@ -69,7 +88,7 @@ class Dice:
             raise ValueError(f"a die needs at least one side, got {sides} ({purpose})")
         rand, log = self._rng.random, self.log
         faces = [int(rand() * sides) + 1 for _ in range(n)]
-        log.extend(Roll(f"{purpose}, die {i}", sides, f) for i, f in enumerate(faces, 1))
+        log.extend(_roll(f"{purpose}, die {i}", sides, f) for i, f in enumerate(faces, 1))
         return faces
 
     def roll_chained(
@@ -86,13 +105,13 @@ class Dice:
         for i in range(1, n + 1):
             face = int(rand() * 6) + 1
             label = f"{purpose}, die {i}"
-            log.append(Roll(label, 6, face))
+            log.append(_roll(label, 6, face))
             faces = [face]
             k = 0
             while chain and face == 6 and (max_rerolls is None or k < max_rerolls):
                 k += 1
                 face = int(rand() * 6) + 1
-                log.append(Roll(f"{label}, re-roll {k}", 6, face))
+                log.append(_roll(f"{label}, re-roll {k}", 6, face))
                 faces.append(face)
             out.append(faces)
         return out

@@ -732,6 +732,56 @@ class Volley:
         )
 
 
+# Volleys and hits are built on every shot. A frozen dataclass's generated ``__init__``
+# sets each field through ``object.__setattr__`` (slow on CPython 3.11); ``_volley`` sets
+# the same slots through their descriptors, and the few distinct penetrating ``Hit``
+# packets are shared (they are immutable). Same objects: type, fields, equality, repr.
+_new = object.__new__
+_VOLLEY_SLOTS = tuple(
+    getattr(Volley, name).__set__
+    for name in ("weapon", "range_mu", "screen", "target", "dice", "hits", "kills", "systems")
+)
+_set_value = Volley.value.__set__  # type: ignore[attr-defined]
+
+
+def _volley(
+    weapon: str,
+    range_mu: float,
+    screen: int,
+    target: str,
+    dice: int,
+    hits: tuple[Hit, ...] = (),
+    kills: int = 0,
+    systems: int = 0,
+    value: int = 0,
+) -> Volley:
+    """``Volley(...)``, built faster (see above)."""
+    volley = _new(Volley)
+    s_weapon, s_range, s_screen, s_target, s_dice, s_hits, s_kills, s_systems = _VOLLEY_SLOTS
+    s_weapon(volley, weapon)
+    s_range(volley, range_mu)
+    s_screen(volley, screen)
+    s_target(volley, target)
+    s_dice(volley, dice)
+    s_hits(volley, hits)
+    s_kills(volley, kills)
+    s_systems(volley, systems)
+    _set_value(volley, value)
+    return volley
+
+
+_HITS: dict[tuple[int, DamageType, bool], Hit] = {}
+
+
+def _hit(damage: int, damage_type: DamageType, reroll: bool = False) -> Hit:
+    """A shared ``Hit(damage, damage_type, reroll)`` (see above)."""
+    key = (damage, damage_type, reroll)
+    found = _HITS.get(key)
+    if found is None:
+        found = _HITS[key] = Hit(damage, damage_type, reroll)
+    return found
+
+
 def reroll_allowed(weapon: Weapon, screen: int, options: RuleOptions) -> bool:
     """§7 (D-11): does a natural 6 of ``weapon`` re-roll against ``screen``?"""
     return weapon.reroll and (screen == 0 or options.reroll_against_screens)
@@ -829,20 +879,24 @@ def _fire_beam(
             f"{w.id}: beam-table weapons engage ships and gunboats; light units attached to a "
             f"ship take PD fire (use as_pd, §6, §10), not {target!r}"
         )
-    n = w.dice_at(range_mu, power_points=power_points) * count
+    if w.power_points:
+        n = w.dice_at(range_mu, power_points=power_points) * count
+    else:
+        n = w.band(range_mu).dice * count
     level = screen if w.screens else 0
     table = BEAM_TABLE[level]
-    chain = reroll_allowed(w, level, options)
+    chain = w.reroll and (level == 0 or options.reroll_against_screens)  # reroll_allowed
     max_rerolls = None if options.reroll_chains else 1
     hits: list[Hit] = []
     first_total = reroll_total = 0
     for faces in dice.roll_chained(n, purpose, chain=chain, max_rerolls=max_rerolls):
         first_total += table[faces[0] - 1]
-        for face in faces[1:]:
-            reroll_total += table[face - 1]
+        if len(faces) > 1:
+            for face in faces[1:]:
+                reroll_total += table[face - 1]
     total = first_total + reroll_total
     if w.effect is Effect.SYSTEM_CHECK:
-        return Volley(w.id, range_mu, level, target, n, systems=total, value=total)
+        return _volley(w.id, range_mu, level, target, n, systems=total, value=total)
     dtype = w.damage_type or DamageType.PENETRATING
     per = w.damage_per_hit
     if dtype is DamageType.SEMI_PIERCING:
@@ -850,8 +904,8 @@ def _fire_beam(
             hits.append(Hit(total * per, dtype))
     elif first_total or reroll_total:
         # Hits are immutable: one instance per kind, repeated.
-        hits = [Hit(per, dtype)] * first_total + [Hit(per, dtype, reroll=True)] * reroll_total
-    return Volley(w.id, range_mu, level, target, n, tuple(hits), value=total * per)
+        hits = [_hit(per, dtype)] * first_total + [_hit(per, dtype, True)] * reroll_total
+    return _volley(w.id, range_mu, level, target, n, tuple(hits), value=total * per)
 
 
 def _fire_to_hit(
@@ -874,9 +928,9 @@ def _fire_to_hit(
         damage = w.damage_fixed + sum(dice.roll(w.damage_dice, f"{shot} damage"))
         hits.append(Hit(damage, w.damage_type or DamageType.PENETRATING))
     if w.effect is Effect.SYSTEM:
-        return Volley(w.id, range_mu, 0, target, count, systems=successes, value=successes)
+        return _volley(w.id, range_mu, 0, target, count, systems=successes, value=successes)
     value = sum(h.damage for h in hits)
-    return Volley(w.id, range_mu, 0, target, count, tuple(hits), value=value)
+    return _volley(w.id, range_mu, 0, target, count, tuple(hits), value=value)
 
 
 def kinetic_reroll_add(face: int, c: int) -> int:
@@ -905,7 +959,7 @@ def _fire_kinetic(
             damage += kinetic_reroll_add(face, c)
         hits.append(Hit(damage, DamageType.PIERCING))
     value = sum(h.damage for h in hits)
-    return Volley(w.id, range_mu, 0, target, count, tuple(hits), value=value)
+    return _volley(w.id, range_mu, 0, target, count, tuple(hits), value=value)
 
 
 def _light_target(w: Weapon, target: str) -> None:
@@ -923,7 +977,7 @@ def _fire_pd(
     for face in dice.roll(n, purpose):
         effective = face + modifier
         kills += PD_TABLE[effective - 1] if effective >= 1 else 0
-    return Volley(w.id, range_mu, 0, target, n, kills=kills, value=kills)
+    return _volley(w.id, range_mu, 0, target, n, kills=kills, value=kills)
 
 
 def _fire_as_pd(
@@ -938,7 +992,7 @@ def _fire_as_pd(
     kills = sum(
         1 for face in dice.roll(count, f"{purpose} (as PD)") if face + modifier >= w.pd_threshold
     )
-    return Volley(w.id, range_mu, 0, target, count, kills=kills, value=kills)
+    return _volley(w.id, range_mu, 0, target, count, kills=kills, value=kills)
 
 
 def area_loss(face: int, target: str) -> int:
@@ -965,5 +1019,5 @@ def _fire_area(
     total = sum(area_loss(face, target) for face in dice.roll(count, purpose))
     if target == "ship":
         hits = (Hit(total, w.damage_type or DamageType.PENETRATING),) if total else ()
-        return Volley(w.id, range_mu, 0, target, count, hits, value=total)
-    return Volley(w.id, range_mu, 0, target, count, kills=total, value=total)
+        return _volley(w.id, range_mu, 0, target, count, hits, value=total)
+    return _volley(w.id, range_mu, 0, target, count, kills=total, value=total)
