@@ -218,8 +218,9 @@ def report_context(battle: Battle, *, asset_prefix: str | None = None) -> dict[s
     ``fate_label``, hull/armour boxes, crew factors, systems and craft lost — and
     ``losses``), ``losses`` (list of ``(faction name, losses dict)``), ``diagrams`` (SSDs
     of damaged ships: ``{"ship", "svg"}``), ``turns`` (the
-    ``Event`` log grouped by game turn: list of ``{"turn": n, "events": [Event…]}``, empty
-    when nothing was logged) and ``asset_prefix``. Costs a fixed number of queries.
+    ``Event`` log grouped by game turn, see :func:`turn_log`; empty when nothing was logged),
+    ``full_log`` (True: show every log entry and die, collapsed; the PDF sets it False) and
+    ``asset_prefix``. Costs a fixed number of queries.
     """
     from .models import BattleSide, Event, Participant
 
@@ -258,11 +259,11 @@ def report_context(battle: Battle, *, asset_prefix: str | None = None) -> dict[s
     diagrams = _damage_diagrams(
         [r["ship"] for side in sides for r in side["participants"] if r["fate"] == "damaged"]
     )
-    turns: list[dict[str, Any]] = []
-    for event in Event.objects.filter(battle=battle).order_by("sequence"):
-        if not turns or turns[-1]["turn"] != event.game_turn:
-            turns.append({"turn": event.game_turn, "events": []})
-        turns[-1]["events"].append(event)
+    turns = turn_log(
+        list(Event.objects.filter(battle=battle).order_by("sequence")),
+        engine=battle.mode == battle.Mode.RESOLVED,
+        side_names={s["faction"].slug: s["faction"].name for s in sides},
+    )
     return {
         "battle": battle,
         "campaign": battle.campaign,
@@ -275,9 +276,82 @@ def report_context(battle: Battle, *, asset_prefix: str | None = None) -> dict[s
         "losses": [(s["faction"].name, s["losses"]) for s in sides],
         "has_analysis": bool(battle.analysis.strip() or any(s.analysis.strip() for s in sides_qs)),
         "turns": turns,
+        "full_log": True,
         "diagrams": diagrams,
         "asset_prefix": asset_prefix,
     }
+
+
+# --- the turn log --------------------------------------------------------------------
+
+#: Engine event kinds left out of a turn's highlights (they stay in the full log):
+#: bookkeeping, movement, sensors, the dice themselves and damage the fire lines already
+#: tell (rules/turn.py lists every kind).
+ROUTINE_KINDS = frozenset(
+    {
+        "roll", "deploy", "orders", "move", "light-unit-move", "contact", "contact-lost",
+        "intent", "veil", "screens", "initiative-roll", "fire-refused", "damage-armour",
+        "damage-hull", "damage-threshold", "damage-control", "crew-refused",
+        "light-unit-spent", "light-unit-losses",
+    }
+)  # fmt: skip
+
+
+def _highlight(event: Any) -> bool:
+    if event.kind in ROUTINE_KINDS:
+        return False
+    if event.kind == "fire":
+        return bool((event.data or {}).get("value"))  # a volley with no effect is routine
+    return True
+
+
+def _turn_summary(events: list[Any], side_names: dict[str, str]) -> str:
+    """One line for a turn of an engine log: initiative, volleys and damage, ships lost."""
+    parts = []
+    lost: dict[str, list[str]] = {"destroyed": [], "captured": [], "withdrew": []}
+    volleys = damage = 0
+    for e in events:
+        data = e.data or {}
+        if e.kind == "initiative" and data.get("winner"):
+            parts.append(f"initiative: {side_names.get(data['winner'], data['winner'])}")
+        elif e.kind == "fire":
+            volleys += 1
+            damage += int(data.get("value") or 0)
+        elif e.kind in ("damage-destroyed", "damage-captured"):
+            lost[e.kind.removeprefix("damage-")].append(e.summary.split(" destroyed:")[0])
+        elif e.kind == "withdraw":
+            lost["withdrew"].append(e.summary.removesuffix(" withdraws"))
+    if volleys:
+        parts.append(f"{volleys} volley{'s' if volleys > 1 else ''}, {damage} damage")
+    for what, names in lost.items():
+        if names:
+            parts.append(f"{what}: {', '.join(names)}")
+    return "; ".join(parts)
+
+
+def turn_log(
+    events: list[Any], *, engine: bool, side_names: dict[str, str] | None = None
+) -> list[dict[str, Any]]:
+    """A battle's ``Event`` rows grouped by game turn, for the report.
+
+    Returns ``[{"turn": n, "events": [...], "summary": str, "log": [...], "rolls": int}]``.
+    For a log written by people (``engine=False``) ``events`` is every row and the rest is
+    empty. For an engine log (``battles.resolution``): ``events`` are the highlights (no
+    :data:`ROUTINE_KINDS`, no volley without effect), ``summary`` one line (initiative,
+    volleys and damage, ships destroyed / captured / withdrawn), ``log`` every row of the
+    turn including each die (``kind == "roll"``) and ``rolls`` how many dice.
+    """
+    turns: list[dict[str, Any]] = []
+    for event in events:
+        if not turns or turns[-1]["turn"] != event.game_turn:
+            turns.append({"turn": event.game_turn, "events": [], "summary": "", "log": []})
+        turns[-1]["log" if engine else "events"].append(event)
+    for turn in turns:
+        turn["rolls"] = sum(1 for e in turn["log"] if e.kind == "roll")
+        if engine:
+            turn["events"] = [e for e in turn["log"] if _highlight(e)]
+            turn["summary"] = _turn_summary(turn["log"], side_names or {})
+    return turns
 
 
 # --- renderings ----------------------------------------------------------------------
@@ -334,5 +408,8 @@ def render_pdf(battle: Battle) -> bytes:
     from weasyprint import HTML
 
     context = report_context(battle, asset_prefix=PDF_ASSET_PREFIX)
+    # Highlights and a summary per turn only: every die of a long battle would run to
+    # hundreds of pages. The full log is in the HTML report and ``/api``.
+    context["full_log"] = False
     html = render_to_string("reports/battle-print.html", context)
     return HTML(string=html, url_fetcher=StaticOnlyURLFetcher()).write_pdf()

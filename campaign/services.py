@@ -11,10 +11,16 @@
   A light unit is ``{"name", "kind", "unit_type", "carrier"? (ship key), "territory"?
   (territory slug of the fleet's faction or any faction), "size"? (default 6)}``;
 - ``battle-*.json``: a battle with its sides. Every ship and light unit of a side's fleet
-  takes part; ``participants`` maps a ship key or light-unit name to its fate and losses
-  (``hull_lost``/``armour_lost`` boxes, ``systems_lost`` system ids, ``craft_lost``).
-  Unlisted units are unharmed. The fates also set each ship's state (a destroyed ship has
-  every hull and armour box and all crew lost; crew lost otherwise follows hull lost, D-9).
+  takes part, unless the side lists ``ships`` (ship keys) and then ``light_units`` (names,
+  default none): a detachment. ``participants`` maps a ship key or light-unit name to its
+  fate and losses (``hull_lost``/``armour_lost`` boxes, ``systems_lost`` system ids,
+  ``craft_lost``). Unlisted units are unharmed. The fates also set each ship's state (a
+  destroyed ship has every hull and armour box and all crew lost; crew lost otherwise
+  follows hull lost, D-9).
+- A battle with ``"mode": "resolved"``, ``"status": "draft"`` and a ``seed`` is left for
+  the engine (``manage.py demo`` resolves it, ``battles.resolution.battle_resolve``). Once
+  the engine has concluded it, loading again leaves that battle, its participants and the
+  damage of its ships as the engine wrote them: the file only describes the set-up.
 
 Ship classes come from the designs catalogue (``factions.catalogue_loader.catalogue_load``).
 Rows are matched by their natural keys and saved only when a value differs, so running the
@@ -245,6 +251,14 @@ def _fleet_load(
         for sq in spec.get("squadrons", [])
     }
     existing = list(fleet.ships.order_by("pk"))
+    # Ships whose damage the engine wrote (a resolved battle) keep it: see module doc.
+    engine_damaged = set(
+        Participant.objects.filter(
+            ship__fleet=fleet,
+            side__battle__mode=Battle.Mode.RESOLVED,
+            side__battle__status=Battle.Status.CONCLUDED,
+        ).values_list("ship_id", flat=True)
+    )
     ships: dict[str, Ship] = {}
     for key, entry in _ship_keys(where, spec.get("ships", [])):
         ship_class = classes.get((faction.slug, entry["class"]))
@@ -273,6 +287,9 @@ def _fleet_load(
             (s for s in existing if s.ship_class_id == ship_class.pk and s.name == values["name"]),
             None,
         )
+        if match is not None and match.pk in engine_damaged:
+            for f in ("status", "hull_lost", "armour_lost", "crew_lost", "systems_lost"):
+                del values[f]
         if match is None:
             ships[key] = Ship.objects.create(fleet=fleet, **values)
         else:
@@ -310,6 +327,25 @@ def _fleet_load(
     return fleet, ships, lights
 
 
+def _detachment(
+    where: str,
+    side_spec: dict[str, Any],
+    ships: dict[str, Ship],
+    lights: dict[str, LightUnitGroup],
+) -> tuple[dict[str, Ship], dict[str, LightUnitGroup]]:
+    """The ships (by key) and light units (by name) a side lists, checked against its fleet."""
+    for field, known in (("ships", ships), ("light_units", lights)):
+        unknown = sorted(set(side_spec.get(field, [])) - set(known))
+        if unknown:
+            raise SampleDataError(
+                f"{where}.{field}: {unknown} are not in the fleet ({', '.join(known)})"
+            )
+    return (
+        {k: ships[k] for k in side_spec["ships"]},
+        {n: lights[n] for n in side_spec.get("light_units", [])},
+    )
+
+
 def _battle_load(
     where: str,
     spec: dict[str, Any],
@@ -335,7 +371,15 @@ def _battle_load(
         )
     }
     values["winner_id"] = winner.pk if winner else None
+    values["seed"] = spec.get("seed")
     battle = Battle.objects.filter(campaign=campaign, slug=spec["slug"]).first()
+    if (
+        battle is not None
+        and battle.mode == Battle.Mode.RESOLVED
+        and battle.status == Battle.Status.CONCLUDED
+        and spec.get("status", Battle.Status.DRAFT) == Battle.Status.DRAFT
+    ):
+        return battle  # the engine's result stands (module doc)
     if battle is None:
         battle = Battle.objects.create(campaign=campaign, slug=spec["slug"], **values)
     else:
@@ -351,6 +395,8 @@ def _battle_load(
         if faction is None or side_spec.get("fleet") not in fleets:
             raise SampleDataError(f"{swhere}: unknown faction or fleet")
         fleet, ships, lights = fleets[side_spec["fleet"]]
+        if "ships" in side_spec:
+            ships, lights = _detachment(swhere, side_spec, ships, lights)
         side, _ = _upsert(
             BattleSide,
             {"battle_id": battle.pk, "faction_id": faction.pk},

@@ -435,3 +435,29 @@ def test_record_refuses_a_stranger_participant_a_twice_entered_one_and_a_foreign
     with pytest.raises(BattleActionError, match="winner: 'kongeriket-norge' is not a side"):
         battle_record(battle=battle, results=[], outcome="", winner="kongeriket-norge")
     assert snapshot() == before
+
+
+# ---- the report's turn log -------------------------------------------------------------
+
+
+def test_the_report_gives_each_turn_a_summary_highlights_and_every_die():
+    from battles.reports import report_context
+
+    battle = draft_skirmish()
+    battle_resolve(battle=battle, seed=SEED)
+    battle.refresh_from_db()
+    turns = report_context(battle)["turns"]
+    rows = event_rows(battle=battle)
+    assert [t["turn"] for t in turns] == list(range(0, battle.game_turns + 1))
+    assert sum(len(t["log"]) for t in turns) == len(rows)
+    assert sum(t["rolls"] for t in turns) == sum(1 for r in rows if r["kind"] == "roll")
+    for t in turns[1:]:
+        kinds = {e.kind for e in t["events"]}
+        assert not kinds & {"roll", "orders", "move", "contact"}
+        assert all(e.data.get("value") for e in t["events"] if e.kind == "fire")
+        assert t["summary"].startswith("initiative: ")
+    destroyed = [r for r in rows if r["kind"] == "damage-destroyed"]
+    assert destroyed
+    summaries = " ".join(t["summary"] for t in turns)
+    for row in destroyed:
+        assert row["summary"].split(" destroyed:")[0] in summaries

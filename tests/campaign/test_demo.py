@@ -49,3 +49,31 @@ def test_demo_without_battles_still_bakes_a_site(settings, tmp_path, capsys):
     call_command("demo", "--site", str(tmp_path / "site"))
     assert "No concluded battle" in capsys.readouterr().out
     assert (tmp_path / "site" / "index.html").is_file()
+
+
+@pytest.mark.django_db
+def test_demo_resolves_a_battle_left_for_the_engine_once(settings, tmp_path, capsys):
+    from battles.models import Battle
+    from tests.battles.battle_fixtures import draft_skirmish
+
+    settings.MEDIA_ROOT = media = tmp_path / "media"
+    battle = draft_skirmish(qatzrin=("Ra'am", "Tzayad"), phalon=("Silith",))
+    Battle.objects.filter(pk=battle.pk).update(mode="resolved", seed=5)
+    unseeded = draft_skirmish(battle.campaign, slug="no-seed")  # no seed: left as a draft
+
+    call_command("demo", "--site", str(tmp_path / "site"))
+
+    battle.refresh_from_db()
+    assert (battle.status, battle.seed, battle.version) == ("concluded", 5, 2)
+    assert "resolved test-league/Skirmish skirmish (seed 5)" in capsys.readouterr().out
+    html = (media / "reports" / "test-league" / "skirmish.html").read_text("utf-8")
+    assert "Full log" in html and "d6=" in html  # the dice, collapsed in the HTML
+    pdf = PdfReader(str(media / "reports" / "test-league" / "skirmish.pdf"))
+    text = "".join(p.extract_text() for p in pdf.pages)
+    assert "volley" in text and "d6=" not in text  # the PDF: highlights only
+    assert Battle.objects.get(pk=unseeded.pk).status == "draft"
+    log = list(battle.events.values_list("kind", "summary"))
+
+    call_command("demo", "--site", str(tmp_path / "site"))  # already concluded: left alone
+    battle.refresh_from_db()
+    assert battle.version == 2 and list(battle.events.values_list("kind", "summary")) == log

@@ -98,7 +98,8 @@ def test_every_page_of_the_sample_campaign_renders(client, db):
     urls += [f.get_absolute_url() for f in Fleet.objects.filter(hidden=False)]
     urls += [s.get_absolute_url() for s in Ship.objects.filter(fleet__hidden=False)]
     urls += [k.get_absolute_url() for k in ShipClass.objects.all()]
-    urls += [b.get_absolute_url() for b in Battle.objects.all()]
+    # A draft (the Skirmish at Mieska, left for the engine) is for organisers only.
+    urls += [b.get_absolute_url() for b in Battle.objects.filter(status="concluded")]
     assert len(urls) > 50
     for url in urls:
         response = client.get(url)

@@ -60,7 +60,7 @@ def test_running_it_twice_changes_nothing(sample):
     out = StringIO()
     call_command("load_sample", stdout=out)
     assert snapshot() == before
-    assert "4 fleets, 42 ships, 16 light-unit groups, 1 battle(s), 36 participants" in (
+    assert "4 fleets, 42 ships, 16 light-unit groups, 2 battle(s), 46 participants" in (
         out.getvalue()
     )
 
@@ -203,7 +203,7 @@ def test_ship_states_follow_the_report(sample, fleet, cls, status):
     )
     assert [s.status for s in ships] == status
     for ship in ships:
-        part = ship.participations.get()
+        part = ship.participations.get(side__battle__slug="colonisation-compromise")
         assert part.hull_lost == ship.hull_lost
         if ship.status == "destroyed":
             assert (ship.hull_left, ship.armour_left) == (0, 0)
@@ -249,3 +249,58 @@ def test_an_edit_to_the_battle_text_raises_its_version_once(sample, tmp_path):
     sample_load(directory=data)
     sample_load(directory=data)
     assert Battle.objects.get(slug="colonisation-compromise").version == 2
+
+
+def test_the_skirmish_at_mieska_is_a_detachment_left_for_the_engine(sample):
+    battle = Battle.objects.get(slug="skirmish-at-mieska", campaign__slug="sample")
+    assert (battle.status, battle.mode, battle.seed, battle.campaign_turn) == (
+        "draft",
+        "resolved",
+        20261130,
+        2,
+    )
+    qatzrin, phalon = battle.sides.order_by("order")
+    assert sorted(qatzrin.participants.values_list("ship__ship_class__name", flat=True)) == [
+        "Ra'am",
+        "Ra'am",
+        "Sa'ar",
+        "Sa'ar",
+        "Sa'ar",
+        "Tzayad",
+        "Tzayad",
+    ]
+    assert sorted(phalon.participants.values_list("ship__ship_class__name", flat=True)) == [
+        "Huulth",
+        "Silith",
+        "Tsaara",
+    ]
+    silith = phalon.participants.get(ship__ship_class__name="Silith")
+    assert silith.ship.hull_lost == 2  # carries its Miranda damage into the skirmish
+    assert not battle.events.exists()
+
+
+def test_loading_again_keeps_what_the_engine_wrote(sample, django_capture_on_commit_callbacks):
+    from battles.resolution import battle_resolve
+
+    battle = Battle.objects.get(slug="skirmish-at-mieska")
+    with django_capture_on_commit_callbacks():  # the report is not rendered here
+        battle_resolve(battle=battle)
+    miranda = Battle.objects.get(slug="colonisation-compromise")
+    miranda_before = [model_to_dict(p) for p in Participant.objects.filter(side__battle=miranda)]
+    before = snapshot()
+    assert Battle.objects.get(pk=battle.pk).status == "concluded"
+    sample_load()
+    assert snapshot() == before
+    after = [model_to_dict(p) for p in Participant.objects.filter(side__battle=miranda)]
+    assert after == miranda_before
+
+
+def test_a_detachment_naming_a_ship_outside_the_fleet_is_refused(sample, tmp_path):
+    data = tmp_path / "sample"
+    shutil.copytree(SAMPLE_DIR, data)
+    path = data / "battle-skirmish-at-mieska.json"
+    spec = json.loads(path.read_text("utf-8"))
+    spec["sides"][1]["ships"].append("ptath-7")
+    path.write_text(json.dumps(spec), "utf-8")
+    with pytest.raises(SampleDataError, match=r"sides\[1\]\.ships: \['ptath-7'\] are not in"):
+        sample_load(directory=data)

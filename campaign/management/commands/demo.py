@@ -1,6 +1,10 @@
-"""``python manage.py demo --site DIR``: render every concluded battle's report, bake the site.
+"""``python manage.py demo --site DIR``: resolve the battles left for the engine, render every
+concluded battle's report, bake the site.
 
-Run by ``make demo`` after ``migrate`` and ``load_sample``. Reports go through the Celery
+Run by ``make demo`` after ``migrate`` and ``load_sample``. A draft battle in ``resolved``
+mode with a stored seed (the sample's Skirmish at Mieska) is fought first by
+``battles.resolution.battle_resolve`` with that seed, so the demo is the same every time;
+a battle already concluded is left as it is. Reports go through the Celery
 task ``battles.render_report`` (eager in-process by default; a real worker when
 ``CELERY_BROKER_URL`` is set) to ``MEDIA_ROOT/reports/<campaign>/<battle>.{html,pdf}``.
 """
@@ -13,6 +17,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from battles.models import Battle
+from battles.resolution import BattleActionError, battle_resolve
 from battles.services import REPORT_FORMATS
 from battles.tasks import render_report
 from campaign.publish import SiteBuildError, site_build
@@ -32,7 +37,22 @@ class Command(BaseCommand):
         # A broker but no result backend: we could not wait for the worker, so run here.
         return render_report.apply(args=(battle_id, fmt)).get()
 
+    def _resolve_pending(self) -> None:
+        pending = Battle.objects.filter(
+            status=Battle.Status.DRAFT, mode=Battle.Mode.RESOLVED, seed__isnull=False
+        ).select_related("campaign")
+        for battle in pending:
+            try:
+                done = battle_resolve(battle=battle, seed=battle.seed)
+            except BattleActionError as exc:
+                raise CommandError(str(exc)) from exc
+            self.stdout.write(
+                f"  resolved {battle.campaign.slug}/{battle.name} (seed {done.seed}): "
+                f"{done.outcome} {done.events.filter(kind='roll').count()} dice logged."
+            )
+
     def handle(self, *args, site: Path, **options):
+        self._resolve_pending()
         battles = list(
             Battle.objects.filter(status=Battle.Status.CONCLUDED)
             .select_related("campaign")
