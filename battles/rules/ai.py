@@ -45,7 +45,7 @@ from battles.rules.dice import Dice
 from battles.rules.errors import RulesError
 from battles.rules.movement import HEADINGS, MAX_END_SPEED, Manoeuvre, Orders
 from battles.rules.options import DEFAULT_OPTIONS, RuleOptions
-from battles.rules.sensors import ALL_ARCS, bearing, distance
+from battles.rules.sensors import ARCS, bearing, distance
 from battles.rules.ships import ShipState, Status, SystemState
 from battles.rules.turn import (
     BattleState,
@@ -147,12 +147,15 @@ class _Loadout:
     veil: bool = False
 
 
+_WORKING = Status.WORKING
+
+
 def _loadout(ship: ShipState) -> _Loadout:
     out = _Loadout()
     for system in ship.systems.values():
         kind = system.kind
         if kind == "weapon":
-            if system.working and system.weapon:
+            if system.status is _WORKING and system.weapon:
                 if _is_light(system.weapon):
                     if _has_round(ship, system):
                         out.missiles.append(system.id)
@@ -263,9 +266,26 @@ def _has_round(ship: ShipState, system: Any) -> bool:
     return system.ammo is None or system.ammo > 0
 
 
+# §6 arcs as bits, so "does any arc of the weapon see the target" is one AND.
+_ARC_BIT = {arc: 1 << i for i, arc in enumerate(ARCS)}
+_AFT = _ARC_BIT["A"]
+_ALL_ROUND = (1 << len(ARCS)) - 1
+
+
+_UNKNOWN_ARC = 1 << len(ARCS)  # never seen, but a weapon listing it is not all-round
+
+
+@cache
+def _arc_mask(arcs: tuple[str, ...]) -> int:
+    mask = 0
+    for arc in arcs:
+        mask |= _ARC_BIT.get(arc, _UNKNOWN_ARC)
+    return mask
+
+
 def ship_fire(state: BattleState, ship: ShipState) -> list[FireIntent]:
     """Phase 9 fire for one ship: focus on the most damaged enemy ship it can reach."""
-    weapons = []
+    weapons = []  # (system, reach in mu, arcs as bits)
     rounds: dict[str, int] = {}  # magazine id -> rounds not yet promised this turn
     for gun in _loadout(ship).guns:
         if gun.magazine:
@@ -278,7 +298,7 @@ def ship_fire(state: BattleState, ship: ShipState) -> list[FireIntent]:
             rounds[gun.magazine] = left - 1
         elif not _has_round(ship, gun):
             continue
-        weapons.append((gun, _reach(gun.weapon), frozenset(gun.arcs)))
+        weapons.append((gun, _reach(gun.weapon), _arc_mask(tuple(gun.arcs))))
     if not weapons:
         return []
     free = fire_controls(state, ship) - len(_launched_this_turn(state, ship))
@@ -286,10 +306,12 @@ def ship_fire(state: BattleState, ship: ShipState) -> list[FireIntent]:
         return _point_defence_fire(state, ship, [w for w, _, _ in weapons])
     longest2 = max(r for _, r, _ in weapons) ** 2
     # Arcs matter only when some weapon does not cover all six, or aft is blind (§6).
-    all_round = not ship.thrust_used and all(a == ALL_ARCS for _, _, a in weapons)
+    thrusting = ship.thrust_used
+    all_round = not thrusting and all(m == _ALL_ROUND for _, _, m in weapons)
     x, y = ship.x, ship.y
     reach: dict[str, list[Any]] = {}
-    ranges: dict[str, float] = {}
+    rank: dict[str, tuple[float, int, float, str]] = {}
+    sight = state.sight
     for enemy in state.in_action(state.enemy_of(ship.side)):
         d2 = (enemy.x - x) ** 2 + (enemy.y - y) ** 2
         if d2 > longest2:
@@ -298,28 +320,21 @@ def ship_fire(state: BattleState, ship: ShipState) -> list[FireIntent]:
             gap = math.sqrt(d2)
             able = [w for w, r, _ in weapons if gap <= r]
         else:
-            gap, seen_in = state.sight(ship, enemy.ship_id, (enemy.x, enemy.y))
-            arcs = set(seen_in)
-            if ship.thrust_used:
-                arcs.discard("A")  # §6: FCs are blind aft while the ship uses thrust
-                if not arcs:
+            gap, seen_in = sight(ship, enemy.ship_id, (enemy.x, enemy.y))
+            seen = _arc_mask(seen_in)
+            if thrusting:
+                seen &= ~_AFT  # §6: FCs are blind aft while the ship uses thrust
+                if not seen:
                     continue
-            able = [w for w, r, a in weapons if gap <= r and not arcs.isdisjoint(a)]
+            able = [w for w, r, m in weapons if gap <= r and m & seen]
         if able:
-            reach[enemy.ship_id] = able
-            ranges[enemy.ship_id] = gap
+            sid = enemy.ship_id
+            reach[sid] = able
+            # Most damaged first, then reached by more weapons, then nearest.
+            rank[sid] = (sum(enemy.hull_rows) / (enemy.hull_max or 1), -len(able), gap, sid)
     if not reach:
         return _point_defence_fire(state, ship, [w for w, _, _ in weapons])
-    ships = state.ships
-    ranked = sorted(
-        reach,
-        key=lambda sid: (
-            ships[sid].hull_left / (ships[sid].hull_max or 1),
-            -len(reach[sid]),
-            ranges[sid],
-            sid,
-        ),
-    )
+    ranked = sorted(reach, key=rank.__getitem__)
     intents: list[FireIntent] = []
     used: set[str] = set()
     for sid in ranked:

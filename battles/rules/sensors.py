@@ -64,6 +64,34 @@ def target_arcs(
     return tuple(arcs)
 
 
+# The arc tuples ``target_arcs`` can return, built once: one arc, or two on a line.
+_ONE_ARC = tuple((a,) for a in ARCS)
+_ARC_BEFORE = tuple((ARCS[(i - 1) % 6], ARCS[i]) for i in range(6))
+_ARC_AFTER = tuple((ARCS[i], ARCS[(i + 1) % 6]) for i in range(6))
+_hypot, _atan2, _degrees = math.hypot, math.atan2, math.degrees
+
+
+def sight_line(
+    x: float, y: float, heading: int, tx: float, ty: float
+) -> tuple[float, tuple[str, ...]]:
+    """(``distance``, ``target_arcs``) from a ship at (``x``, ``y``) with ``heading`` to a
+    target at (``tx``, ``ty``), in mu and §6 arc codes, in one step: the same floating-point
+    operations as those two functions, so the same values (the AI asks this for every
+    enemy of every ship, every turn)."""
+    dx, dy = tx - x, ty - y
+    gap = _hypot(dx, dy)
+    if gap < _EPS:
+        return gap, ARCS
+    relative = (_degrees(_atan2(dx, dy)) % 360.0 - heading * 60.0 + 30.0) % 360.0
+    index = int(relative // 60.0) % 6
+    offset = relative - index * 60.0
+    if offset < _ARC_EPS:
+        return gap, _ARC_BEFORE[index]
+    if 60.0 - offset < _ARC_EPS:
+        return gap, _ARC_AFTER[index]
+    return gap, _ONE_ARC[index]
+
+
 def sensor_range(kind: str = "standard", *, target_ecm: int = 0) -> int:
     """Range in mu at which an observer with ``kind`` sensors (``standard`` 24, ``advanced``
     36, ``light`` 12 for light units) sees a target with ECM/stealth level ``target_ecm``:

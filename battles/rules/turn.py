@@ -63,7 +63,7 @@ from battles.rules.sensors import (
     distance,
     observe,
     sensor_range,
-    target_arcs,
+    sight_line,
 )
 from battles.rules.ships import COMMAND_SYSTEMS, ShipState, Status
 from battles.rules.weapons import fire, get_weapon
@@ -236,13 +236,12 @@ class BattleState:
     ) -> tuple[float, tuple[str, ...]]:
         """(range in mu, arcs of ``ship`` the target at ``where`` lies in); remembered
         while the roster is held (nothing moves in phase 9)."""
+        if not self._hold:
+            return sight_line(ship.x, ship.y, ship.heading, where[0], where[1])
         key = (ship.ship_id, target_id)
-        found = self._sight.get(key) if self._hold else None
+        found = self._sight.get(key)
         if found is None:
-            here = (ship.x, ship.y)
-            found = (distance(here, where), target_arcs(here, ship.heading, where))
-            if self._hold:
-                self._sight[key] = found
+            found = self._sight[key] = sight_line(ship.x, ship.y, ship.heading, *where)
         return found
 
     def log(self, phase: int, kind: str, summary: str, **data: Any) -> Event:
