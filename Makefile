@@ -30,7 +30,7 @@ migrate: venv ## apply database migrations (SQLite db.sqlite3 unless DATABASE_UR
 sample: migrate ## load the sample campaign of the seed (idempotent)
 	$(MANAGE) load_sample
 
-demo: sample ## set up, load the sample, render the Miranda report, bake site/, then exit
+demo: sample ## set up, load the sample, resolve the skirmish, render reports, bake site/, exit
 	$(MANAGE) demo --site $(SITE_DIR)
 
 run: demo ## everything `demo` does, then serve on http://127.0.0.1:8000

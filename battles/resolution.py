@@ -134,6 +134,7 @@ def _field(battle: Battle, sides: list[BattleSide]) -> list[list[_Fielded]]:
             f"found {len(sides)}"
         )
     fleets: list[list[_Fielded]] = []
+    seen: set[int] = set()
     for side in sides:
         names = _engine_names(side)
         fleet = []
@@ -146,6 +147,9 @@ def _field(battle: Battle, sides: list[BattleSide]) -> list[list[_Fielded]]:
                     f"{_label(p)}: the ship is {ship.status} and cannot fight; remove it "
                     "from the battle"
                 )
+            if ship.pk in seen:
+                raise BattleActionError(f"{_label(p)}: the ship takes part twice")
+            seen.add(ship.pk)
             try:
                 start = ShipState.from_design(
                     ship.ship_class.design or {},

@@ -461,3 +461,18 @@ def test_the_report_gives_each_turn_a_summary_highlights_and_every_die():
     summaries = " ".join(t["summary"] for t in turns)
     for row in destroyed:
         assert row["summary"].split(" destroyed:")[0] in summaries
+
+
+def test_a_ship_already_destroyed_or_fielded_twice_is_refused():
+    battle = draft_skirmish()
+    raam = Participant.objects.filter(side__battle=battle, ship__ship_class__name="Ra'am").first()
+    side = raam.side
+    Participant.objects.create(side=side, ship=raam.ship)
+    with pytest.raises(BattleActionError, match=r"participant \d+ \(.*\): the ship takes part"):
+        battle_resolve(battle=battle, seed=SEED)
+    Participant.objects.filter(side=side, ship=raam.ship).exclude(pk=raam.pk).delete()
+    Ship.objects.filter(pk=raam.ship_id).update(status="destroyed", hull_lost=8)
+    before = snapshot()
+    with pytest.raises(BattleActionError, match=rf"participant {raam.pk} .*is destroyed"):
+        battle_resolve(battle=battle, seed=SEED)
+    assert snapshot() == before
