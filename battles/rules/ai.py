@@ -45,7 +45,7 @@ from battles.rules.dice import Dice
 from battles.rules.errors import RulesError
 from battles.rules.movement import HEADINGS, MAX_END_SPEED, Manoeuvre, Orders
 from battles.rules.options import DEFAULT_OPTIONS, RuleOptions
-from battles.rules.sensors import ARCS, bearing, distance
+from battles.rules.sensors import ALL_ARC_BITS, ARC_BITS, arc_mask, bearing, distance
 from battles.rules.ships import ShipState, Status, SystemState
 from battles.rules.turn import (
     BattleState,
@@ -266,21 +266,7 @@ def _has_round(ship: ShipState, system: Any) -> bool:
     return system.ammo is None or system.ammo > 0
 
 
-# §6 arcs as bits, so "does any arc of the weapon see the target" is one AND.
-_ARC_BIT = {arc: 1 << i for i, arc in enumerate(ARCS)}
-_AFT = _ARC_BIT["A"]
-_ALL_ROUND = (1 << len(ARCS)) - 1
-
-
-_UNKNOWN_ARC = 1 << len(ARCS)  # never seen, but a weapon listing it is not all-round
-
-
-@cache
-def _arc_mask(arcs: tuple[str, ...]) -> int:
-    mask = 0
-    for arc in arcs:
-        mask |= _ARC_BIT.get(arc, _UNKNOWN_ARC)
-    return mask
+_AFT = ARC_BITS["A"]
 
 
 def ship_fire(state: BattleState, ship: ShipState) -> list[FireIntent]:
@@ -298,7 +284,7 @@ def ship_fire(state: BattleState, ship: ShipState) -> list[FireIntent]:
             rounds[gun.magazine] = left - 1
         elif not _has_round(ship, gun):
             continue
-        weapons.append((gun, _reach(gun.weapon), _arc_mask(tuple(gun.arcs))))
+        weapons.append((gun, _reach(gun.weapon), arc_mask(tuple(gun.arcs))))
     if not weapons:
         return []
     free = fire_controls(state, ship) - len(_launched_this_turn(state, ship))
@@ -307,7 +293,7 @@ def ship_fire(state: BattleState, ship: ShipState) -> list[FireIntent]:
     longest2 = max(r for _, r, _ in weapons) ** 2
     # Arcs matter only when some weapon does not cover all six, or aft is blind (§6).
     thrusting = ship.thrust_used
-    all_round = not thrusting and all(m == _ALL_ROUND for _, _, m in weapons)
+    all_round = not thrusting and all(m == ALL_ARC_BITS for _, _, m in weapons)
     x, y = ship.x, ship.y
     reach: dict[str, list[Any]] = {}
     rank: dict[str, tuple[float, int, float, str]] = {}
@@ -321,7 +307,7 @@ def ship_fire(state: BattleState, ship: ShipState) -> list[FireIntent]:
             able = [w for w, r, _ in weapons if gap <= r]
         else:
             gap, seen_in = sight(ship, enemy.ship_id, (enemy.x, enemy.y))
-            seen = _arc_mask(seen_in)
+            seen = arc_mask(seen_in)
             if thrusting:
                 seen &= ~_AFT  # §6: FCs are blind aft while the ship uses thrust
                 if not seen:

@@ -9,6 +9,7 @@ line between two arcs is in both.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -69,6 +70,21 @@ _ONE_ARC = tuple((a,) for a in ARCS)
 _ARC_BEFORE = tuple((ARCS[(i - 1) % 6], ARCS[i]) for i in range(6))
 _ARC_AFTER = tuple((ARCS[i], ARCS[(i + 1) % 6]) for i in range(6))
 _hypot, _atan2, _degrees = math.hypot, math.atan2, math.degrees
+
+
+ARC_BITS: dict[str, int] = {arc: 1 << i for i, arc in enumerate(ARCS)}
+ALL_ARC_BITS = (1 << len(ARCS)) - 1
+_UNKNOWN_ARC_BIT = 1 << len(ARCS)  # an unknown arc code: never seen, not all-round
+
+
+@functools.cache
+def arc_mask(arcs: tuple[str, ...]) -> int:
+    """The arc codes of ``arcs`` as bits (``ARC_BITS``), so "do two arc lists share an
+    arc" is one AND; an unknown code sets a bit no target bearing ever has."""
+    mask = 0
+    for arc in arcs:
+        mask |= ARC_BITS.get(arc, _UNKNOWN_ARC_BIT)
+    return mask
 
 
 def sight_line(

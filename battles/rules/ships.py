@@ -90,6 +90,9 @@ class SystemState:
         return f"{self.id}{mark}"
 
 
+_WORKING = Status.WORKING
+
+
 def crew_factors(mass: int) -> int:
     """Crew factors of a ship of ``mass``: ``ceil(mass / 20)``, at least 1 (§4, D-5)."""
     return max(1, math.ceil(mass / 20))
@@ -389,27 +392,40 @@ class ShipState:
 
     def systems_of(self, kind: str, *, working: bool = True) -> list[SystemState]:
         """Systems of ``kind`` (only working ones unless ``working=False``)."""
-        return [s for s in self.systems.values() if s.kind == kind and (s.working or not working)]
+        if working:
+            return [s for s in self.systems.values() if s.kind == kind and s.status is _WORKING]
+        return [s for s in self.systems.values() if s.kind == kind]
+
+    def _count_working(self, kind: str) -> int:
+        """``len(self.systems_of(kind))`` without building the list (asked every turn)."""
+        n = 0
+        for s in self.systems.values():
+            if s.kind == kind and s.status is _WORKING:
+                n += 1
+        return n
 
     @property
     def bridge_working(self) -> bool:
         """§4: no bridge (out or absent in the design is treated as working only if absent)."""
         bridge = self.systems.get("bridge")
-        return bridge is None or bridge.working
+        return bridge is None or bridge.status is _WORKING
 
     @property
     def fire_controls(self) -> int:
         """Working fire controls; 0 while the bridge is out (§4)."""
-        if not self.bridge_working or self.dead_in_space:
+        if self.dead_in_space:
             return 0
-        return len(self.systems_of("fc"))
+        bridge = self.systems.get("bridge")
+        if bridge is not None and bridge.status is not _WORKING:
+            return 0
+        return self._count_working("fc")
 
     @property
     def screen_level(self) -> int:
         """Screen level 0–3: working screen systems, when switched on (§7)."""
         if not self.screens_on or self.dead_in_space:
             return 0
-        return min(3, len(self.systems_of("screen")))
+        return min(3, self._count_working("screen"))
 
     @property
     def thrust(self) -> int:
@@ -417,9 +433,9 @@ class ShipState:
         if self.dead_in_space:
             return 0
         drive = self.systems.get("drive")
-        if drive is None:
+        if drive is None or drive.status is _WORKING:
             return self.thrust_rating
-        return self.thrust_rating if drive.working else 0
+        return 0
 
     @property
     def blips(self) -> int:

@@ -57,9 +57,13 @@ from battles.rules.errors import IllegalOrder, MagazineDestroyed, RulesError, Un
 from battles.rules.movement import Orders, Plan, execute, validate_orders
 from battles.rules.options import DEFAULT_OPTIONS, RuleOptions
 from battles.rules.sensors import (
+    ARC_BITS,
+    LANCE,
+    OWN_DIRECTION,
     Contact,
     FireOrder,
     allocate_fire_control,
+    arc_mask,
     distance,
     observe,
     sensor_range,
@@ -67,6 +71,8 @@ from battles.rules.sensors import (
 )
 from battles.rules.ships import COMMAND_SYSTEMS, ShipState, Status
 from battles.rules.weapons import fire, get_weapon
+
+_WORKING = Status.WORKING
 
 PHASES = (
     "orders",
@@ -833,11 +839,13 @@ def _ship_volleys(
     pending: _Pending,
 ) -> None:
     """Resolve one ship's heavy-weapon fire: FC allocation (§6) then one volley per system."""
-    accepted: list[tuple[FireIntent, FireOrder, str, float, str]] = []
+    # (intent, system, effective weapon id, range mu, target name, target arcs, as PD)
+    accepted: list[tuple[FireIntent, Any, str, float, str, tuple[str, ...], bool]] = []
+    systems = ship.systems
     for intent in intents:
-        system = ship.systems.get(intent.system)
+        system = systems.get(intent.system)
         aim = _aim_point(state, intent.target)
-        if system is None or not system.working or not system.weapon or aim is None:
+        if system is None or system.status is not _WORKING or not system.weapon or aim is None:
             _refuse(state, ship, intent, "system out of action or target gone")
             continue
         if _side_of(state, intent.target) == ship.side:
@@ -851,48 +859,19 @@ def _ship_volleys(
         except RulesError as error:
             _refuse(state, ship, intent, str(error))
             continue
-        order = FireOrder(
-            intent.system,
-            weapon_id,
-            system.arcs,
-            intent.target,
-            arcs,
-            point_defence=_as_point_defence(state, ship, intent.target, weapon_id, range_mu),
-        )
-        accepted.append((intent, order, weapon_id, range_mu, name))
+        as_pd = _as_point_defence(state, ship, intent.target, weapon_id, range_mu)
+        accepted.append((intent, system, weapon_id, range_mu, name, arcs, as_pd))
     fcs = fire_controls(state, ship)
-    try:
-        allocate_fire_control(
-            ship=ship.name,
-            fire_controls=fcs,
-            orders=[a[1] for a in accepted],
-            launches=launches,
-            used_thrust=ship.thrust_used,
-        )
-    except RulesError:
-        kept: list[tuple[FireIntent, FireOrder, str, float, str]] = []
-        for item in accepted:
-            try:
-                allocate_fire_control(
-                    ship=ship.name,
-                    fire_controls=fcs,
-                    orders=[k[1] for k in kept] + [item[1]],
-                    launches=launches,
-                    used_thrust=ship.thrust_used,
-                )
-            except RulesError as error:
-                _refuse(state, ship, item[0], str(error))
-                continue
-            kept.append(item)
-        accepted = kept
+    if not _fire_control_suffices(fcs, accepted, launches, ship.thrust_used):
+        accepted = _allocate_or_refuse(state, ship, fcs, accepted, launches)
     screens: dict[str, int] = {}
-    for intent, order, weapon_id, range_mu, name in accepted:
-        system = ship.systems[intent.system]
-        try:
-            _spend_magazine(ship, system, f"{ship.name}: {intent.system}")
-        except RulesError as error:
-            _refuse(state, ship, intent, str(error))
-            continue
+    for intent, system, weapon_id, range_mu, name, _, as_pd in accepted:
+        if system.magazine is not None or system.ammo is not None or _needs_magazine(system.weapon):
+            try:
+                _spend_magazine(ship, system, f"{ship.name}: {intent.system}")
+            except RulesError as error:
+                _refuse(state, ship, intent, str(error))
+                continue
         target_ship = state.ships.get(intent.target)
         if target_ship is not None:
             if intent.target not in screens:
@@ -909,7 +888,7 @@ def _ship_volleys(
             target=kind,
             target_name=name,
             power_points=intent.power_points,
-            **({"as_pd": True, "count": 1} if order.point_defence else {}),
+            **({"as_pd": True, "count": 1} if as_pd else {}),
         )
         if volley is None:
             continue
@@ -927,6 +906,84 @@ def _ship_volleys(
             dice=volley.dice,
             value=volley.value,
         )
+
+
+_AFT_BIT = ARC_BITS["A"]
+
+
+def _fire_control_suffices(
+    fcs: int,
+    accepted: Sequence[tuple[FireIntent, Any, str, float, str, tuple[str, ...], bool]],
+    launches: Sequence[str],
+    used_thrust: bool,
+) -> bool:
+    """True when ``allocate_fire_control`` would accept every order as it stands (the
+    usual case), checked without building its ``FireOrder``s; when False the caller asks
+    ``allocate_fire_control`` itself, which names what fails."""
+    used = len(launches)
+    if used > fcs:
+        return False
+    targets: set[str] = set()
+    for intent, system, weapon_id, _, _, arcs, as_pd in accepted:
+        if weapon_id in OWN_DIRECTION or as_pd:
+            continue
+        usable = arc_mask(tuple(system.arcs)) & arc_mask(arcs)
+        if not usable or (used_thrust and not usable & ~_AFT_BIT):
+            return False
+        if weapon_id == LANCE:
+            used += 1
+        elif intent.target not in targets:
+            targets.add(intent.target)
+            used += 1
+        else:
+            continue
+        if used > fcs:
+            return False
+    return True
+
+
+def _allocate_or_refuse(
+    state: BattleState,
+    ship: ShipState,
+    fcs: int,
+    accepted: list[tuple[FireIntent, Any, str, float, str, tuple[str, ...], bool]],
+    launches: Sequence[str],
+) -> list[tuple[FireIntent, Any, str, float, str, tuple[str, ...], bool]]:
+    """§6 FC allocation of a ship's accepted orders; orders it cannot direct are refused
+    (logged) one by one in order, the rest kept."""
+    orders = [
+        FireOrder(intent.system, weapon_id, system.arcs, intent.target, arcs, point_defence=pd)
+        for intent, system, weapon_id, _, _, arcs, pd in accepted
+    ]
+    try:
+        allocate_fire_control(
+            ship=ship.name,
+            fire_controls=fcs,
+            orders=orders,
+            launches=launches,
+            used_thrust=ship.thrust_used,
+        )
+    except RulesError:
+        pass
+    else:
+        return accepted
+    kept: list[tuple[FireIntent, Any, str, float, str, tuple[str, ...], bool]] = []
+    kept_orders: list[FireOrder] = []
+    for item, order in zip(accepted, orders, strict=True):
+        try:
+            allocate_fire_control(
+                ship=ship.name,
+                fire_controls=fcs,
+                orders=[*kept_orders, order],
+                launches=launches,
+                used_thrust=ship.thrust_used,
+            )
+        except RulesError as error:
+            _refuse(state, ship, item[0], str(error))
+            continue
+        kept.append(item)
+        kept_orders.append(order)
+    return kept
 
 
 def _as_point_defence(
