@@ -68,6 +68,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "ninja",  # serves Swagger UI from its own static files: /api/docs works offline
     "campaign",
     "factions",
     "battles",
@@ -139,6 +140,7 @@ MEDIA_URL = "media/"
 MEDIA_ROOT = Path(env_str("MEDIA_ROOT", str(BASE_DIR / "media")))
 
 LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "home"
 
 # Celery: eager in-process unless a broker is configured (DESIGN.md §7).
 # Eager mode still builds a broker connection object; "memory://" keeps it in-process.
