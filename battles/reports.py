@@ -284,6 +284,18 @@ def report_context(battle: Battle, *, asset_prefix: str | None = None) -> dict[s
 
 # --- the turn log --------------------------------------------------------------------
 
+#: Volleys per turn the PDF lists (the summary line counts them all).
+PDF_VOLLEYS_PER_TURN = 8
+#: Highlights the PDF keeps besides those volleys; system hits, repairs, countdowns, crew
+#: losses, PD and light-unit attacks stay in the HTML report (a long battle would run to
+#: dozens of pages).
+PRINT_KINDS = frozenset(
+    {
+        "setup", "result", "withdraw", "launch", "damage-destroyed", "damage-captured",
+        "damage-derelict", "damage-core-shutdown", "damage-core-explosion", "damage-boarding",
+    }
+)  # fmt: skip
+
 #: Engine event kinds left out of a turn's highlights (they stay in the full log):
 #: bookkeeping, movement, sensors, the dice themselves and damage the fire lines already
 #: tell (rules/turn.py lists every kind).
@@ -354,6 +366,28 @@ def turn_log(
     return turns
 
 
+def trim_for_print(turns: list[dict[str, Any]], *, volleys: int) -> None:
+    """Shorten an engine log's highlights for the PDF, in place: keep the
+    :data:`PRINT_KINDS` (set-up, ships lost or gone, launches, result) and at most
+    ``volleys`` volleys per turn, in log order; how many highlights were left out goes to
+    ``turn["more"]`` (the summary line still counts every volley). A log written by people
+    is left whole."""
+    for turn in turns:
+        if not turn["log"]:
+            continue
+        kept, fired = [], 0
+        for e in turn["events"]:
+            if e.kind == "fire":
+                fired += 1
+                if fired > volleys:
+                    continue
+            elif e.kind not in PRINT_KINDS:
+                continue
+            kept.append(e)
+        turn["more"] = len(turn["events"]) - len(kept)
+        turn["events"] = kept
+
+
 # --- renderings ----------------------------------------------------------------------
 
 
@@ -411,5 +445,6 @@ def render_pdf(battle: Battle) -> bytes:
     # Highlights and a summary per turn only: every die of a long battle would run to
     # hundreds of pages. The full log is in the HTML report and ``/api``.
     context["full_log"] = False
+    trim_for_print(context["turns"], volleys=PDF_VOLLEYS_PER_TURN)
     html = render_to_string("reports/battle-print.html", context)
     return HTML(string=html, url_fetcher=StaticOnlyURLFetcher()).write_pdf()

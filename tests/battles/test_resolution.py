@@ -476,3 +476,22 @@ def test_a_ship_already_destroyed_or_fielded_twice_is_refused():
     with pytest.raises(BattleActionError, match=rf"participant {raam.pk} .*is destroyed"):
         battle_resolve(battle=battle, seed=SEED)
     assert snapshot() == before
+
+
+def test_the_pdf_keeps_losses_and_a_few_volleys_per_turn_and_counts_the_rest():
+    from battles.reports import PRINT_KINDS, report_context, trim_for_print
+
+    battle = draft_skirmish()
+    battle_resolve(battle=battle, seed=SEED)
+    battle.refresh_from_db()
+    turns = report_context(battle)["turns"]
+    full = {t["turn"]: list(t["events"]) for t in turns}
+    trim_for_print(turns, volleys=1)
+    for t in turns:
+        kinds = [e.kind for e in t["events"]]
+        assert kinds.count("fire") <= 1
+        assert set(kinds) <= PRINT_KINDS | {"fire"}
+        assert t["more"] == len(full[t["turn"]]) - len(t["events"])
+        lost = [e for e in full[t["turn"]] if e.kind == "damage-destroyed"]
+        assert all(e in t["events"] for e in lost)
+    assert any(t["more"] for t in turns)
