@@ -307,6 +307,15 @@ def test_the_management_command_resolves_and_reports():
     with pytest.raises(CommandError, match="no battle"):
         call_command("resolve_battle", "999999")
 
+    out = StringIO()
+    call_command("resolve_battle", str(battle.pk), "--check", stdout=out)
+    assert "the replay matches all" in out.getvalue()
+    tampered = Event.objects.filter(battle=battle, kind="roll").order_by("sequence").first()
+    tampered.data = {**tampered.data, "result": tampered.data["result"] % 6 + 1}
+    tampered.save()
+    with pytest.raises(CommandError, match=f"entry {tampered.sequence} differs"):
+        call_command("resolve_battle", str(battle.pk), "--check")
+
 
 # ---- record ----------------------------------------------------------------------------
 
