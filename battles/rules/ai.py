@@ -39,6 +39,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from functools import cache
+from operator import attrgetter
 from typing import Any
 
 from battles.rules.dice import Dice
@@ -67,6 +68,7 @@ VEIL_RANGE = 48.0
 CRIPPLED = 1 / 3  # fraction of hull left at or below which a ship withdraws
 MIN_SPEED = 2
 REPAIR_ORDER = ("core", "life-support", "bridge", "fc", "drive", "weapon")
+_REPAIR_RANK = {kind: i for i, kind in enumerate(REPAIR_ORDER)}
 
 
 @dataclass
@@ -104,10 +106,10 @@ def clone(ship: ShipState) -> ShipState:
     are carried over."""
     systems = {}
     for key, system in ship.systems.items():
-        copied = SystemState(*[getattr(system, name) for name in _SYSTEM_FIELDS])
+        copied = SystemState(*_system_values(system))
         copied.data = dict(system.data)
         systems[key] = copied
-    new = ShipState(*[getattr(ship, name) for name in _SHIP_FIELDS])
+    new = ShipState(*_ship_values(ship))
     new.hull_rows = list(ship.hull_rows)
     new.armour = list(ship.armour)
     new.systems = systems
@@ -118,6 +120,8 @@ def clone(ship: ShipState) -> ShipState:
 
 _SYSTEM_FIELDS = tuple(f.name for f in fields(SystemState) if f.init)
 _SHIP_FIELDS = tuple(f.name for f in fields(ShipState) if f.init)
+_system_values = attrgetter(*_SYSTEM_FIELDS)  # one call: the tuple of field values
+_ship_values = attrgetter(*_SHIP_FIELDS)
 
 
 def _pos(ship: ShipState) -> tuple[float, float]:
@@ -148,6 +152,7 @@ class _Loadout:
 
 
 _WORKING = Status.WORKING
+_DAMAGED = Status.DAMAGED
 
 
 def _loadout(ship: ShipState) -> _Loadout:
@@ -172,6 +177,18 @@ def _loadout(ship: ShipState) -> _Loadout:
         elif kind == "vapour-veil":
             out.veil = True
     return out
+
+
+def _guns(ship: ShipState) -> list[Any]:
+    """``_loadout(ship).guns`` alone: the working heavy (not light-unit) weapons."""
+    return [
+        system
+        for system in ship.systems.values()
+        if system.kind == "weapon"
+        and system.status is _WORKING
+        and system.weapon
+        and not _is_light(system.weapon)
+    ]
 
 
 def preferred_range(ship: ShipState, loadout: _Loadout | None = None) -> float:
@@ -273,7 +290,7 @@ def ship_fire(state: BattleState, ship: ShipState) -> list[FireIntent]:
     """Phase 9 fire for one ship: focus on the most damaged enemy ship it can reach."""
     weapons = []  # (system, reach in mu, arcs as bits)
     rounds: dict[str, int] = {}  # magazine id -> rounds not yet promised this turn
-    for gun in _loadout(ship).guns:
+    for gun in _guns(ship):
         if gun.magazine:
             magazine = ship.systems.get(gun.magazine)
             if magazine is None or not magazine.working:
@@ -387,9 +404,9 @@ def crew_plan(state: BattleState, ship: ShipState) -> dict[str, int]:
     boarders are aboard, up to 3 crew per squad are kept back to repel them."""
     reserve = min(ship.crew_left, 3 * len(ship.boarders))
     crew = ship.crew_left - reserve
-    damaged = [s for s in ship.systems.values() if s.status is Status.DAMAGED]
-    rank = {kind: i for i, kind in enumerate(REPAIR_ORDER)}
-    damaged.sort(key=lambda s: rank.get(s.kind, len(REPAIR_ORDER)))
+    damaged = [s for s in ship.systems.values() if s.status is _DAMAGED]
+    if len(damaged) > 1:
+        damaged.sort(key=lambda s: _REPAIR_RANK.get(s.kind, len(REPAIR_ORDER)))
     plan: dict[str, int] = {}
     if ship.vampires and crew > 0:
         plan["vampire"] = min(3, crew)
