@@ -30,6 +30,7 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import Prefetch
+from django.utils import timezone
 
 from battles.rules import ai
 from battles.rules.dice import Dice
@@ -439,6 +440,7 @@ def _conclude(
     for side in sides:
         side.is_winner = side is winner
     BattleSide.objects.bulk_update(sides, ["is_winner"])
+    draft_version = battle.version
     battle.mode = mode
     battle.status = Battle.Status.CONCLUDED
     battle.winner = winner.faction if winner else None
@@ -446,18 +448,23 @@ def _conclude(
     battle.game_turns = game_turns
     battle.seed = seed
     battle.version += 1
-    battle.save(
-        update_fields=[
-            "mode",
-            "status",
-            "winner",
-            "outcome",
-            "game_turns",
-            "seed",
-            "version",
-            "updated_at",
-        ]
+    battle.updated_at = timezone.now()
+    # Only the draft we read may be concluded (a second request racing this one on a
+    # database without row locks finds no row to update and rolls back).
+    updated = Battle.objects.filter(
+        pk=battle.pk, status=Battle.Status.DRAFT, version=draft_version
+    ).update(
+        **{
+            f: getattr(battle, f)
+            for f in ("mode", "status", "winner", "outcome", "game_turns", "seed", "version")
+        },
+        updated_at=battle.updated_at,
     )
+    if updated != 1:
+        raise BattleActionError(
+            f"battle {battle.pk} ({battle.name}) changed while it was being concluded; "
+            "nothing changed"
+        )
     report_request(battle=battle)
 
 

@@ -504,3 +504,21 @@ def test_the_pdf_keeps_losses_and_a_few_volleys_per_turn_and_counts_the_rest():
         lost = [e for e in full[t["turn"]] if e.kind == "damage-destroyed"]
         assert all(e in t["events"] for e in lost)
     assert any(t["more"] for t in turns)
+
+
+def test_a_battle_changed_by_someone_else_meanwhile_is_not_concluded_twice(monkeypatch):
+    battle = draft_skirmish()
+    real_options = resolution._options
+
+    def meanwhile(b):
+        # Another request concludes the battle after ours has read it (no row lock).
+        Battle.objects.filter(pk=b.pk).update(status="concluded", version=2)
+        return real_options(b)
+
+    monkeypatch.setattr(resolution, "_options", meanwhile)
+    with pytest.raises(BattleActionError, match="changed while it was being concluded"):
+        battle_resolve(battle=battle, seed=SEED)
+    battle.refresh_from_db()
+    assert (battle.status, battle.version) == ("draft", 1)  # rolled back, the other one too
+    assert not Event.objects.exists()
+    assert set(Ship.objects.values_list("status", flat=True)) == {"active"}
