@@ -14,6 +14,9 @@ Miranda report). One unit per line::
     1 escadrille de chasseurs Nith      (no carrier above since the heading: based there)
     1 Faisceau classe 2                 a class-2 beam battery (colony or station)
 
+Beam batteries are class 1, 2 or 3 (rules/ft-incursion.md §8); squadron names ("Mijna") are
+checked against the names given in ``light_unit_names`` when there are some.
+
 Readings (the seed is not explicit):
 - squadron lines attach to the ship line just above them when that line is a carrier
   (type word "porte-nef…" or "carrier"); under a line of N carriers each carrier carries the
@@ -22,8 +25,9 @@ Readings (the seed is not explicit):
 - lines with no count, no "classe" and no "escadrille" are prose or headings and are
   ignored; ``#`` starts a comment line.
 
-Parsing is pure Python (no database): ``fleet_list_parse(text, class_names=…)`` resolves
-class names against the names given and raises :class:`FleetListError` with every error.
+Parsing is pure Python (no database): ``fleet_list_parse(text, class_names=…,
+light_unit_names=…)`` resolves class and squadron names against the names given and raises
+:class:`FleetListError` with every error.
 """
 
 from __future__ import annotations
@@ -55,7 +59,9 @@ _BULLET = re.compile(r"^[-*•–]\s+")
 _COUNT_ONLY = re.compile(r"^\d+$")
 _COUNTED = re.compile(r"^(\S+)\s+(.*)$")
 _SQUADRON = re.compile(r"^escadrilles?\s+(?:de\s+|d')(.*)$", re.IGNORECASE)
-_BATTERY = re.compile(r"^(?:batteries?\s+de\s+)?faisceaux?\s+classe\s+(\d)$", re.IGNORECASE)
+_BATTERY = re.compile(r"^(?:batteries?\s+de\s+)?faisceaux?\s+classe\s+(\d+)$", re.IGNORECASE)
+BEAM_CLASSES = (1, 2, 3)
+"""Beam classes a battery may have (rules/ft-incursion.md §8: beam classes 1 to 3)."""
 _SHIP = re.compile(r"^(?:(.*?)\s+)?classe?\s+(\S.*)$", re.IGNORECASE)
 _UNIT_WORD = re.compile(r"\bclasse?\b|\bescadrilles?\b", re.IGNORECASE)
 _CARRIER_WORD = re.compile(r"porte|carrier", re.IGNORECASE)
@@ -214,19 +220,28 @@ def _light_unit(rest: str, line_no: int, count: int, section: str) -> LightUnitE
     return None
 
 
-def fleet_list_parse(text: str, *, class_names: Iterable[str] | None = None) -> FleetList:
+def fleet_list_parse(
+    text: str,
+    *,
+    class_names: Iterable[str] | None = None,
+    light_unit_names: Iterable[str] | None = None,
+) -> FleetList:
     """Parse a fleet list in the seed's notation (see the module docstring).
 
     ``class_names``: the ship classes the list may use (e.g. a faction's classes); each
     class is then written with its canonical spelling, matched regardless of case and of
     typographic apostrophes. ``None`` accepts any class name as written.
+    ``light_unit_names``: likewise for the squadron names ("Mijna", "Avna"); a squadron line
+    without a name ("1 escadrille de chasseurs") is always accepted. ``None`` accepts any.
 
     Returns a :class:`FleetList`; line numbers are 1-based lines of ``text``.
-    Raises :class:`FleetListError` listing every error: unknown class (with the closest
-    known name, by difflib), bad or missing count, a count with no unit after it, an
+    Raises :class:`FleetListError` listing every error: unknown class or light unit (with
+    the closest known name, by difflib), a beam battery of a class other than 1–3
+    (rules/ft-incursion.md §8), bad or missing count, a count with no unit after it, an
     unreadable unit line, and an empty list (no ship line at all).
     """
     index = _ClassIndex.of(class_names) if class_names is not None else None
+    units = _ClassIndex.of(light_unit_names) if light_unit_names is not None else None
     errors: list[LineError] = []
     ships: list[ShipEntry] = []
     based: list[LightUnitEntry] = []
@@ -273,6 +288,22 @@ def fleet_list_parse(text: str, *, class_names: Iterable[str] | None = None) -> 
             if count is None:
                 continue
         if (lu := _light_unit(rest, line_no, count, section)) is not None:
+            if lu.kind == "battery":
+                beam_class = int(lu.unit_type.removeprefix("beam-"))
+                if beam_class not in BEAM_CLASSES:
+                    msg = f"no class-{beam_class} beam battery: beams are class 1, 2 or 3"
+                    errors.append(LineError(line_no, msg + " (rules/ft-incursion.md §8)"))
+                    continue
+                lu = replace(lu, unit_type=f"beam-{beam_class}")
+            elif units is not None and lu.unit_type:
+                if (known := units.resolve(lu.unit_type)) is None:
+                    hint = units.suggest(lu.unit_type)
+                    msg = f'unknown light unit "{lu.unit_type}"'
+                    errors.append(
+                        LineError(line_no, msg + (f' (did you mean "{hint}"?)' if hint else ""))
+                    )
+                    continue
+                lu = replace(lu, unit_type=known)
             if lu.kind != "battery" and carrier is not None:  # carried, not based
                 carried.setdefault(carrier, []).append(replace(lu, section=""))
             else:

@@ -6,11 +6,15 @@ and LightUnitGroups, in one transaction.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
+from collections.abc import Iterable
+from typing import Any
 
 from django.db import transaction
 from django.utils.text import slugify
 
+from .catalogue_loader import catalogue_files, catalogue_read
 from .fleetlists import (
     SQUADRON_SIZE,
     FleetList,
@@ -82,6 +86,47 @@ def _bay_errors(fleet_list: FleetList, classes: dict[str, ShipClass]) -> list[Li
     return errors
 
 
+_SQUADRON_NUMBER = re.compile(r"\s+\d+$")
+
+
+def _bay_squadron_names(designs: Iterable[dict[str, Any] | None]) -> set[str]:
+    """Unit names of the squadrons in the bays of ``designs``, numbering dropped
+    ("Mijna 2" -> "Mijna": the fleet list names the type, the design one squadron)."""
+    return {
+        _SQUADRON_NUMBER.sub("", str(s["squadron"]["name"])).strip()
+        for design in designs
+        for s in (design or {}).get("systems") or []
+        if s.get("kind") == "bay"
+        and isinstance(s.get("squadron"), dict)
+        and s["squadron"].get("name")
+    }
+
+
+def faction_light_unit_names(*, faction: Faction) -> set[str]:
+    """The squadron names a fleet list of ``faction`` may use ("Mijna", "Avna", "Nith").
+
+    Union of the faction's catalogue light units (``factions/catalogue/<slug>.json``,
+    ``light_units`` other than batteries), the squadrons in the bays of its catalogue class
+    designs and those in the bays of its ``ShipClass.design`` documents in the database.
+    Raises ``CatalogueError`` if a catalogue file is broken.
+    """
+    designs: list[dict[str, Any] | None] = list(
+        ShipClass.objects.filter(faction=faction).values_list("design", flat=True)
+    )
+    names: set[str] = set()
+    for path in catalogue_files():
+        data = catalogue_read(path)
+        if data["faction"]["slug"] != faction.slug:
+            continue
+        names |= {
+            _SQUADRON_NUMBER.sub("", str(u["name"])).strip()
+            for u in data.get("light_units", [])
+            if u.get("unit") != "battery"
+        }
+        designs += data.get("classes", [])
+    return names | _bay_squadron_names(designs)
+
+
 def fleet_import(
     *,
     faction: Faction,
@@ -98,6 +143,9 @@ def fleet_import(
     or based at the heading's place) and one per battery. The fleet's slug is
     ``slugify(fleet_name)``.
 
+    Squadron names must be among :func:`faction_light_unit_names`; batteries are beam
+    classes 1–3 (rules/ft-incursion.md §8).
+
     Raises ``FleetListError`` (every line error, or squadrons beyond a carrier's bays) or
     :class:`FleetImportError` (empty name, slug already used); nothing is written then.
     """
@@ -106,7 +154,9 @@ def fleet_import(
     if not slug:
         raise FleetImportError("the fleet needs a name")
     classes = {c.name: c for c in ShipClass.objects.filter(faction=faction)}
-    fleet_list = fleet_list_parse(text, class_names=classes)
+    fleet_list = fleet_list_parse(
+        text, class_names=classes, light_unit_names=faction_light_unit_names(faction=faction)
+    )
     if errors := _bay_errors(fleet_list, classes):
         raise FleetListError(errors)
     with transaction.atomic():
