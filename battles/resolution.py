@@ -356,9 +356,9 @@ def _setup_row(
         "game_turn": 0,
         "phase": 0,
         "kind": "setup",
+        # No ship count: a report may hide units of fleets its reader may not see.
         "summary": (
-            f"{sides[0]} ({len(fleets[0])} ships) against {sides[1]} ({len(fleets[1])} "
-            f"ships); seed {seed}, at most {max_turns} turns"
+            f"{sides[0]} against {sides[1]}; seed {seed}, at most {max_turns} turns"
             + (f"; rule options {changed}" if changed else "")
         ),
         "data": json.loads(json.dumps(data)),
