@@ -97,6 +97,8 @@ class ImportIn(Schema):
     data: Any
     format: str = "auto"
     dry_run: bool = False
+    replace: bool = False
+    """Also rewrite classes that already have ships (otherwise they are kept and listed)."""
 
 
 class UnmappedOut(Schema):
@@ -126,6 +128,7 @@ class ImportOut(Schema):
     unmapped: list[UnmappedOut] = []
     invalid: list[InvalidOut] = []
     written: int = 0
+    kept: list[str] = []
 
 
 @router.get("", response=list[DesignSummaryOut])
@@ -226,6 +229,8 @@ def design_import(request: HttpRequest, payload: ImportIn):
 
     ftLibShip ships are all written, each one that does not validate marked provisional;
     admiralty designs are written only if every one validates (else 400, nothing written).
+    A class that has ships is kept (listed in ``kept``) unless ``replace`` is true; a
+    replacement dropping a system id an existing ship has lost is a 400, nothing written.
     The answer lists every system not mapped and every validation error, per ship.
     """
     if not access.is_organiser(request.user):
@@ -261,10 +266,13 @@ def design_import(request: HttpRequest, payload: ImportIn):
         return Status(200, {**body, "detail": "dry run, nothing written"})
     try:
         saved = designs_save(
-            faction=faction, result=result, allow_invalid=result.format == "ftlibship"
+            faction=faction,
+            result=result,
+            allow_invalid=result.format == "ftlibship",
+            replace=payload.replace,
         )
     except ValueError as exc:
         return Status(400, {**body, "detail": f"nothing written: {exc}"})
-    return Status(
-        201, {**body, "detail": f"{len(saved)} ship class(es) written", "written": len(saved)}
-    )
+    kept = [f'kept: {k}; use "replace": true' for k in result.kept]
+    detail = f"{len(saved)} ship class(es) written" + (f", {len(kept)} kept" if kept else "")
+    return Status(201, {**body, "detail": detail, "written": len(saved), "kept": kept})

@@ -53,6 +53,20 @@ class Invalid(NamedTuple):
     message: str
 
 
+class Kept(NamedTuple):
+    """A design not written because it would change a class that has ships (no replace)."""
+
+    ship: str
+    ships: int
+
+    def __str__(self) -> str:
+        return f"{self.ship} has {self.ships} ship{'s' * (self.ships != 1)}"
+
+
+class DesignReplaceError(ValueError):
+    """A replacement design lacks a system id that an existing ship has lost."""
+
+
 @dataclass
 class ImportResult:
     """What a parse produced.
@@ -60,12 +74,14 @@ class ImportResult:
     ``designs``: ``admiralty-design/1`` documents, in file order. ``unmapped``: systems
     skipped, per ship. ``invalid``: validation errors of the produced designs (field paths as
     :func:`factions.designs.design_validate` gives them). ``format``: the format read.
+    ``kept``: filled by :func:`designs_save`, the designs it skipped to keep classes in use.
     """
 
     designs: list[dict[str, Any]] = field(default_factory=list)
     unmapped: list[Unmapped] = field(default_factory=list)
     invalid: list[Invalid] = field(default_factory=list)
     format: str = ""
+    kept: list[Kept] = field(default_factory=list)
 
     def errors_for(self, name: str) -> list[Invalid]:
         """Validation errors of the design called ``name``."""
@@ -454,7 +470,9 @@ def designs_parse(data: Any, *, faction: str, format: str = "auto") -> ImportRes
     systems that could not be mapped in ``result.unmapped``. Our own format is strict: an
     invalid design is not kept. ftLibShip ships are kept when their shape parses even if a
     rule check fails (a Fleet Book ship may not add up once its unmapped systems are gone):
-    they are marked provisional, without points. No database access.
+    they are marked provisional, without points; a ship with values of the wrong type (a text
+    mass, a system that is not an object) is not kept and is listed in ``result.invalid``
+    with field ``ship``. No database access.
     Raises :class:`ImportFormatError` for an unknown or mismatched format.
     """
     if format not in FORMATS:
@@ -464,8 +482,19 @@ def designs_parse(data: Any, *, faction: str, format: str = "auto") -> ImportRes
         raise ImportFormatError(f"the file is in {found} format, not {format}")
     result = ImportResult(format=found)
     if found == "ftlibship":
-        for fleet, ship in _ftlibship_ships(data):
-            design, unmapped = design_from_ftlibship(ship, faction=faction, fleet=fleet)
+        for i, (fleet, ship) in enumerate(_ftlibship_ships(data)):
+            if not isinstance(ship, dict):
+                result.invalid.append(Invalid(f"#{i + 1}", "ship", "a ship must be an object"))
+                continue
+            try:
+                design, unmapped = design_from_ftlibship(ship, faction=faction, fleet=fleet)
+            except (TypeError, ValueError, KeyError, AttributeError, IndexError) as exc:
+                # A value of the wrong type somewhere in the ship (a text mass, a system that
+                # is not an object): report that ship, keep reading the others.
+                name = str(ship.get("name") or ship.get("class") or f"#{i + 1}")
+                reason = f"unreadable ftLibShip ship ({type(exc).__name__}: {exc})"
+                result.invalid.append(Invalid(name, "ship", reason))
+                continue
             result.unmapped.extend(unmapped)
             _normalise(design, design["name"], result, lenient=True)
         return result
@@ -509,14 +538,31 @@ def _class_fields(design: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _system_ids(design: dict[str, Any] | None) -> set[str]:
+    """Ids a ship's ``systems_lost`` may name: the design's systems and command systems."""
+    design = design or {}
+    ids = {str(s.get("id")) for s in design.get("systems") or [] if isinstance(s, dict)}
+    return ids | {str(c) for c in design.get("command") or []}
+
+
 def designs_save(
-    *, faction: Faction, result: ImportResult, allow_invalid: bool = False
+    *,
+    faction: Faction,
+    result: ImportResult,
+    allow_invalid: bool = False,
+    replace: bool = False,
 ) -> list[ShipClass]:
     """Create or update one ShipClass per design of ``result`` for ``faction``, matched by
-    ``slugify(name)``; all in one transaction. Returns the classes in file order.
+    ``slugify(name)``; all in one transaction. Returns the classes written, in file order.
+
+    A class that has ships is never changed unless ``replace``: its design is skipped and
+    listed in ``result.kept`` (an identical design is not a change and is written). With
+    ``replace``, every existing ship's ``systems_lost`` must name systems of the new design.
 
     Raises ``ValueError`` (nothing is written) when two designs share a slug, or, unless
-    ``allow_invalid``, when ``result.invalid`` is not empty (naming the first error).
+    ``allow_invalid``, when ``result.invalid`` is not empty (naming the first error);
+    :class:`DesignReplaceError` (a ``ValueError``, nothing written) naming the ship and the
+    system id when a replacement drops a system an existing ship has lost.
     """
     if result.invalid and not allow_invalid:
         first = result.invalid[0]
@@ -529,8 +575,27 @@ def designs_save(
         if not slug or slugs.count(slug) > 1:
             raise ValueError(f"design names must give distinct slugs ('{slug}')")
     saved = []
+    result.kept = []
     with transaction.atomic():
+        existing = {
+            sc.slug: sc
+            for sc in ShipClass.objects.filter(faction=faction, slug__in=slugs).select_for_update()
+        }
         for slug, design in zip(slugs, result.designs, strict=True):
+            current = existing.get(slug)
+            ships = list(current.ships.all()) if current is not None else []
+            if ships and current is not None and current.design != design:
+                if not replace:
+                    result.kept.append(Kept(current.name, len(ships)))
+                    continue
+                ids = _system_ids(design)
+                for ship in ships:
+                    for lost in ship.systems_lost or []:
+                        if lost not in ids:
+                            raise DesignReplaceError(
+                                f"{design['name']}: ship {ship} (#{ship.pk}) has lost system "
+                                f"'{lost}', which the new design does not have"
+                            )
             sc, _ = ShipClass.objects.update_or_create(
                 faction=faction, slug=slug, defaults=_class_fields(design)
             )
@@ -561,9 +626,11 @@ __all__ = [
     "FLEET_BOOK_BEAMS",
     "FLEET_BOOK_GRASERS",
     "FTLIBSHIP_SYSTEMS",
+    "DesignReplaceError",
     "ImportFormatError",
     "ImportResult",
     "Invalid",
+    "Kept",
     "Unmapped",
     "design_from_ftlibship",
     "designs_parse",

@@ -1,9 +1,10 @@
-"""``python manage.py import_designs FILE --faction SLUG [--format …] [--dry-run]``.
+"""``python manage.py import_designs FILE --faction SLUG [--format …] [--dry-run] [--replace]``.
 
 Reads ship designs (ftLibShip / ftShipBuilder JSON or our ``admiralty-design/1`` documents,
 see ``factions/imports.py``), prints one line per ship, what could not be mapped and what
 does not validate, then writes the ship classes in one transaction (nothing with
-``--dry-run``).
+``--dry-run``). A class that already has ships is kept as it is (and reported) unless
+``--replace`` is given; a replacement must keep every system id a ship has lost.
 """
 
 from __future__ import annotations
@@ -26,6 +27,11 @@ class Command(BaseCommand):
         parser.add_argument("--faction", required=True, help="slug of the receiving faction")
         parser.add_argument("--format", choices=FORMATS, default="auto")
         parser.add_argument("--dry-run", action="store_true", help="report only, write nothing")
+        parser.add_argument(
+            "--replace",
+            action="store_true",
+            help="also rewrite classes that already have ships",
+        )
 
     def handle(self, *args: Any, **opts: Any) -> None:
         path: Path = opts["file"]
@@ -37,6 +43,11 @@ class Command(BaseCommand):
             data = json.loads(path.read_text(encoding="utf-8"))
         except OSError as exc:
             raise CommandError(f"{path}: {exc.strerror or exc}") from exc
+        except UnicodeDecodeError as exc:
+            raise CommandError(
+                f"{path}: not a UTF-8 text file (byte {exc.start}: {exc.reason}); "
+                "expected a JSON design file"
+            ) from exc
         except json.JSONDecodeError as exc:
             raise CommandError(f"{path}: line {exc.lineno}: {exc.msg}") from exc
         try:
@@ -72,8 +83,14 @@ class Command(BaseCommand):
             return
         try:
             saved = designs_save(
-                faction=faction, result=result, allow_invalid=result.format == "ftlibship"
+                faction=faction,
+                result=result,
+                allow_invalid=result.format == "ftlibship",
+                replace=opts["replace"],
             )
         except ValueError as exc:
             raise CommandError(f"{summary}; nothing written: {exc}") from exc
-        out.write(self.style.SUCCESS(f"{summary}; {len(saved)} ship class(es) written"))
+        for kept in result.kept:
+            out.write(self.style.WARNING(f"kept: {kept}; use --replace"))
+        kept_note = f", {len(result.kept)} kept" if result.kept else ""
+        out.write(self.style.SUCCESS(f"{summary}; {len(saved)} ship class(es) written{kept_note}"))
