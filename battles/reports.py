@@ -207,21 +207,93 @@ def _damage_diagrams(ships: list[Any]) -> list[dict[str, Any]]:
     return diagrams
 
 
-def report_context(battle: Battle, *, asset_prefix: str | None = None) -> dict[str, Any]:
-    """Everything a report shows about ``battle``, for every rendering.
+def unit_fleet_id(participant: Any) -> int | None:
+    """The fleet a participant's unit belongs to: the ship's fleet, or a light-unit
+    group's fleet (else its carrier's); None for a station or colony group."""
+    if participant.ship_id:
+        return participant.ship.fleet_id
+    group = participant.light_units
+    if group.fleet_id is None and group.carrier_id is not None:
+        return group.carrier.fleet_id
+    return group.fleet_id
+
+
+#: ``Event.data`` keys through which an engine entry names a unit (rules/turn.py).
+_UNIT_KEYS = ("ship", "target", "unit", "origin", "attached_to")
+
+
+def _names_hidden(event: Any, refs: set[str], names: re.Pattern[str] | None) -> bool:
+    """True when ``event`` names a unit the viewer may not see: an engine id in
+    :data:`_UNIT_KEYS` (``ship-12``, or a launched unit ``ship-12.hangar-1``) or a
+    hidden ship's or group's name in its summary."""
+    data = event.data if isinstance(event.data, dict) else {}
+    for key in _UNIT_KEYS:
+        values = data.get(key)
+        for value in values if isinstance(values, list) else [values]:
+            if isinstance(value, str) and (value in refs or value.split(".")[0] in refs):
+                return True
+    return bool(names and names.search(event.summary or ""))
+
+
+def _public_events(events: list[Any], hidden: list[Any]) -> list[Any]:
+    """``events`` without the entries that name one of the ``hidden`` participants.
+
+    A die (``kind == "roll"``) is logged just before the entry it decides
+    (battles/resolution.py), so it goes with that entry.
+    """
+    if not hidden:
+        return events
+    refs = {f"ship-{p.ship_id}" for p in hidden if p.ship_id}
+    words = {p.ship.name for p in hidden if p.ship_id and p.ship.name}
+    words |= {p.light_units.name for p in hidden if p.light_units_id and p.light_units.name}
+    names = (
+        re.compile(
+            "|".join(rf"(?<!\w){re.escape(w)}(?!\w)" for w in sorted(words, key=len, reverse=True))
+        )
+        if words
+        else None
+    )
+    kept: list[Any] = []
+    drop_rolls = False
+    for event in reversed(events):
+        if event.kind == "roll":
+            if not drop_rolls and not _names_hidden(event, refs, names):
+                kept.append(event)
+            continue
+        drop_rolls = _names_hidden(event, refs, names)
+        if not drop_rolls:
+            kept.append(event)
+    return kept[::-1]
+
+
+def report_context(
+    battle: Battle, *, user: Any = None, asset_prefix: str | None = None
+) -> dict[str, Any]:
+    """Everything a report shows about ``battle`` to ``user``, for every rendering.
+
+    ``user`` is the viewer (``None``: the anonymous public, as for the PDF and the
+    published site). Units of fleets the viewer may not see (``campaign.access
+    .visible_fleets``; a light-unit group counts with its fleet, else its carrier's) are
+    neither named nor drawn: they appear only as a count per side (``unidentified``), are
+    left out of the losses (which would reveal their damage), and log entries that name
+    them are dropped (see :func:`_public_events`). A fleet name is shown only when the
+    viewer may see that fleet.
 
     Returns a dict with ``battle``, ``campaign``, ``winner`` (a Faction or None),
     ``winner_name``, ``scenario_html``, ``narrative_html``, ``analysis_html`` (sanitised,
     see :func:`render_markdown`), ``sides`` (list of dicts: ``side``, ``faction``,
     ``fleet``, ``is_winner``, ``primary_objective_html``, ``secondary_objectives_html``,
     ``analysis_html``, ``participants`` — dicts with ``name``, ``unit_class``, ``fate``,
-    ``fate_label``, hull/armour boxes, crew factors, systems and craft lost — and
-    ``losses``), ``losses`` (list of ``(faction name, losses dict)``), ``diagrams`` (SSDs
-    of damaged ships: ``{"ship", "svg"}``), ``turns`` (the
-    ``Event`` log grouped by game turn, see :func:`turn_log`; empty when nothing was logged),
-    ``full_log`` (True: show every log entry and die, collapsed; the PDF sets it False) and
-    ``asset_prefix``. Costs a fixed number of queries.
+    ``fate_label``, hull/armour boxes, crew factors, systems and craft lost —,
+    ``unidentified`` (units not shown) and ``losses``), ``losses`` (list of ``(faction
+    name, losses dict)``, shown units only), ``diagrams`` (SSDs of damaged ships shown:
+    ``{"ship", "svg"}``), ``turns`` (the ``Event`` log grouped by game turn, see
+    :func:`turn_log`; empty when nothing was logged), ``full_log`` (True: show every log
+    entry and die, collapsed; the PDF sets it False) and ``asset_prefix``. Costs a fixed
+    number of queries.
     """
+    from campaign.access import visible_fleets
+
     from .models import BattleSide, Event, Participant
 
     if asset_prefix is None:
@@ -231,36 +303,50 @@ def report_context(battle: Battle, *, asset_prefix: str | None = None) -> dict[s
         return render_markdown(text, asset_prefix=asset_prefix)
 
     participants = Participant.objects.select_related(
-        "ship__ship_class__faction", "light_units"
+        "ship__ship_class__faction", "light_units__carrier"
     ).order_by("pk")
     # A fresh queryset, not ``battle.sides``: the caller may have prefetched that already.
     sides_qs = BattleSide.objects.filter(battle=battle).select_related("faction", "fleet")
-    sides_qs = sides_qs.prefetch_related(Prefetch("participants", queryset=participants))
+    sides_qs = list(sides_qs.prefetch_related(Prefetch("participants", queryset=participants)))
+    fleet_ids = {s.fleet_id for s in sides_qs} | {
+        unit_fleet_id(p) for s in sides_qs for p in s.participants.all()
+    }
+    seen = set(
+        visible_fleets(user)
+        .filter(pk__in=[f for f in fleet_ids if f is not None])
+        .values_list("pk", flat=True)
+    )
     sides = []
+    hidden: list[Any] = []
     winner = battle.winner
     for side in sides_qs:
-        rows = [_participant_row(p) for p in side.participants.all()]
+        shown = []
+        for p in side.participants.all():
+            fleet_id = unit_fleet_id(p)
+            (shown if fleet_id is None or fleet_id in seen else hidden).append(p)
+        rows = [_participant_row(p) for p in shown]
         if side.is_winner and winner is None:
             winner = side.faction
         sides.append(
             {
                 "side": side,
                 "faction": side.faction,
-                # A hidden fleet is never named in a report (reports are published).
-                "fleet": side.fleet if side.fleet and not side.fleet.hidden else None,
+                "fleet": side.fleet if side.fleet_id in seen else None,
                 "is_winner": side.is_winner or (winner is not None and winner == side.faction),
                 "primary_objective_html": md(side.primary_objective),
                 "secondary_objectives_html": md(side.secondary_objectives),
                 "analysis_html": md(side.analysis),
                 "participants": rows,
+                "unidentified": len(side.participants.all()) - len(rows),
                 "losses": _losses(rows),
             }
         )
     diagrams = _damage_diagrams(
         [r["ship"] for side in sides for r in side["participants"] if r["fate"] == "damaged"]
     )
+    events = list(Event.objects.filter(battle=battle).order_by("sequence"))
     turns = turn_log(
-        list(Event.objects.filter(battle=battle).order_by("sequence")),
+        _public_events(events, hidden),
         engine=battle.mode == battle.Mode.RESOLVED,
         side_names={s["faction"].slug: s["faction"].name for s in sides},
     )
@@ -392,8 +478,10 @@ def trim_for_print(turns: list[dict[str, Any]], *, volleys: int) -> None:
 
 
 def render_html_document(battle: Battle) -> str:
-    """The report as one self-contained HTML document (CSS inlined), for ``media/``."""
-    context = report_context(battle)
+    """The report as one self-contained HTML document (CSS inlined), for ``media/``.
+
+    A public document: rendered as the anonymous public (``user=None``)."""
+    context = report_context(battle, user=None)
     css = static_file("css/report.css")
     context["inline_css"] = mark_safe(css.read_text(encoding="utf-8") if css else "")  # noqa: S308
     return render_to_string("reports/battle-print.html", context)
@@ -438,13 +526,26 @@ class StaticOnlyURLFetcher(URLFetcher):
 
 
 def render_pdf(battle: Battle) -> bytes:
-    """The report as PDF bytes (WeasyPrint ≥ 68 with :class:`StaticOnlyURLFetcher`)."""
+    """The report as PDF bytes (WeasyPrint ≥ 68 with :class:`StaticOnlyURLFetcher`).
+
+    A public document: rendered as the anonymous public (``user=None``)."""
+    return pdf_from_html(pdf_page_html(battle))
+
+
+def pdf_from_html(html: str) -> bytes:
+    """PDF bytes of a page from :func:`pdf_page_html`, fetching only static files."""
     from weasyprint import HTML
 
-    context = report_context(battle, asset_prefix=PDF_ASSET_PREFIX)
+    return HTML(string=html, url_fetcher=StaticOnlyURLFetcher()).write_pdf()
+
+
+def pdf_page_html(battle: Battle) -> str:
+    """The HTML page WeasyPrint turns into the PDF (as the public, ``user=None``); its
+    assets are ``admiralty-static:`` URLs. ``battles.services.report_render`` hashes it
+    to tell whether the PDF on disk is current."""
+    context = report_context(battle, user=None, asset_prefix=PDF_ASSET_PREFIX)
     # Highlights and a summary per turn only: every die of a long battle would run to
     # hundreds of pages. The full log is in the HTML report and ``/api``.
     context["full_log"] = False
     trim_for_print(context["turns"], volleys=PDF_VOLLEYS_PER_TURN)
-    html = render_to_string("reports/battle-print.html", context)
-    return HTML(string=html, url_fetcher=StaticOnlyURLFetcher()).write_pdf()
+    return render_to_string("reports/battle-print.html", context)

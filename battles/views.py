@@ -1,7 +1,8 @@
 """Battle pages: thin views that look up, scope through ``campaign.access`` and render.
 
 The after-action report is the fragment ``reports/battle.html`` rendered from
-``battles.reports.report_context(battle)``, the same context as the PDF and the baked site.
+``battles.reports.report_context(battle, user=request.user)``, the same context as the PDF
+and the baked site (which are built as the public, ``user=None``).
 """
 
 from __future__ import annotations
@@ -18,20 +19,12 @@ from .models import Battle, BattleSide, Participant, Report
 from .reports import report_context
 
 
-def report_fragment(
-    request: HttpRequest, battle: Battle, *, visible_fleet_ids: set[int]
-) -> SafeString:
-    """The report of ``battle`` as an HTML fragment (``reports/battle.html``).
-
-    The name of a side's fleet is left out when the user may not see that fleet
-    (``campaign.access.visible_fleets``): a hidden fleet's ships may be named as
-    participants, but the page does not reveal the fleet they belong to.
+def report_fragment(request: HttpRequest, battle: Battle) -> SafeString:
+    """The report of ``battle`` as an HTML fragment (``reports/battle.html``), as seen by
+    ``request.user``: units and fleet names of fleets the user may not see
+    (``campaign.access.visible_fleets``) are left out by ``report_context``.
     """
-    context = report_context(battle)
-    for side in context["sides"]:
-        fleet = side["fleet"]
-        if fleet is not None and fleet.pk not in visible_fleet_ids:
-            side["fleet"] = None
+    context = report_context(battle, user=request.user)
     return render_to_string("reports/battle.html", context, request=request)
 
 
@@ -67,7 +60,7 @@ def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
         .values_list("pk", flat=True)
     )
     pdf = battle.reports.filter(format=Report.Format.PDF).first()
-    report_html = report_fragment(request, battle, visible_fleet_ids=visible_fleet_ids)
+    report_html = report_fragment(request, battle)
     return render(
         request,
         "battles/battle_detail.html",

@@ -88,8 +88,14 @@ def _inside(root: Path, relative: str) -> Path:
     return target
 
 
-def _standings(battles: list[Battle]) -> list[dict[str, Any]]:
-    """Per faction: battles fought, won, lost, and units destroyed or captured."""
+def _standings(battles: list[Battle], public_fleet_ids: set[int]) -> list[dict[str, Any]]:
+    """Per faction: battles fought, won, lost, and units destroyed or captured.
+
+    Only units the public may see count (their fleet in ``public_fleet_ids``, or no fleet
+    at all: a station's light units): a hidden fleet's losses are its own secret.
+    """
+    from battles.reports import unit_fleet_id
+
     rows: dict[int, dict[str, Any]] = {}
     for battle in battles:
         winners = {s.faction_id for s in battle.sides.all() if s.is_winner}
@@ -106,7 +112,10 @@ def _standings(battles: list[Battle]) -> list[dict[str, Any]]:
             elif winners:
                 row["lost"] += 1
             row["units_lost"] += sum(
-                1 for p in side.participants.all() if p.fate in ("destroyed", "captured")
+                1
+                for p in side.participants.all()
+                if p.fate in ("destroyed", "captured")
+                and unit_fleet_id(p) in public_fleet_ids | {None}
             )
     return sorted(rows.values(), key=lambda r: (-r["won"], r["lost"], r["faction"].name))
 
@@ -161,7 +170,17 @@ def site_build(*, out_dir: Path, campaign_slug: str | None = None) -> SiteBuildR
 def _bake(staging, result, campaigns, campaign_slug, report_context, report_render) -> None:
     campaign_ids = [c.pk for c in campaigns]
     side_qs = BattleSide.objects.select_related("faction", "fleet").prefetch_related(
-        Prefetch("participants", queryset=Participant.objects.only("id", "side_id", "fate"))
+        Prefetch(
+            "participants",
+            queryset=Participant.objects.select_related("ship", "light_units__carrier").only(
+                "id",
+                "side_id",
+                "fate",
+                "ship__fleet_id",
+                "light_units__fleet_id",
+                "light_units__carrier__fleet_id",
+            ),
+        )
     )
     battles = list(
         Battle.objects.filter(campaign_id__in=campaign_ids, status=Battle.Status.CONCLUDED)
@@ -188,6 +207,9 @@ def _bake(staging, result, campaigns, campaign_slug, report_context, report_rend
         .order_by("faction__name", "name")
     )
     public_fleet_ids = {f.pk for f in fleets}
+    # Every public fleet, not only those of the factions baked: a battle may have a side
+    # from a faction outside the campaign.
+    all_public_fleet_ids = set(visible_fleets(None).values_list("pk", flat=True))
     battles_by_campaign: dict[int, list[Battle]] = defaultdict(list)
     battles_by_faction: dict[int, list[Battle]] = defaultdict(list)
     for battle in battles:
@@ -214,7 +236,7 @@ def _bake(staging, result, campaigns, campaign_slug, report_context, report_rend
         },
     )
     for campaign in campaigns:
-        standings = _standings(battles_by_campaign[campaign.pk])
+        standings = _standings(battles_by_campaign[campaign.pk], all_public_fleet_ids)
         writer.page(
             f"campaigns/{campaign.slug}.html",
             "site/campaign.html",
@@ -263,7 +285,8 @@ def _bake(staging, result, campaigns, campaign_slug, report_context, report_rend
         pdf_target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(report.file.path, pdf_target)
         result.pdfs.append(f"{base}.pdf")
-        context = report_context(battle, asset_prefix="../../static/")
+        # The published site is a public document: built as the anonymous public.
+        context = report_context(battle, user=None, asset_prefix="../../static/")
         writer.page(
             f"{base}.html",
             "site/battle.html",

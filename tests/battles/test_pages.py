@@ -28,7 +28,8 @@ def test_battle_page_shows_sides_objectives_participants_and_winner(client, worl
     html = response.content.decode()
     assert "Bataille de Fjordheim" in html
     assert "Détruire le chantier naval." in html and "Tenir l" in html
-    assert "Nimrod" in html and "Fenrir" in html
+    assert "Nimrod" in html
+    assert "Fenrir" not in html  # a ship of a hidden fleet is not named to the public
     assert "Qatzrin" in html and "Kongeriket Norge" in html
     assert "<strong>attaquent</strong>" in html  # the narrative, rendered from Markdown
 

@@ -145,7 +145,9 @@ def test_a_hidden_fleet_that_fought_is_not_named_in_the_report(settings, tmp_pat
     out = tmp_path / "site"
     site_build(out_dir=out)
     assert "Ghost Armada" not in all_text(out)
-    assert "Vishnu Prime" in (out / "battles/test-league" / f"{battle.slug}.html").read_text()
+    page = (out / "battles/test-league" / f"{battle.slug}.html").read_text()
+    assert "Vishnu Prime" not in page  # nor its ships (tests/battles/test_report_privacy.py)
+    assert "Silith One" in page
 
 
 def test_hostile_markdown_is_inert_in_the_baked_pages(built):

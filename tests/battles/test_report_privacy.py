@@ -1,0 +1,154 @@
+"""A hidden fleet's ships never reach a viewer who may not see that fleet: not on the live
+battle page, not in the PDF, not on the baked site (names, classes, damage, diagrams,
+log entries, standings and charts)."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from django.template.loader import render_to_string
+from django.urls import reverse
+from pypdf import PdfReader
+
+from battles.models import Battle, Event
+from battles.reports import render_pdf, report_context
+from campaign.models import Membership
+from campaign.publish import site_build
+from factions.models import Fleet, Ship
+from tests.battles.report_fixtures import make_battle
+
+# The Collectif G+ side of make_battle: two ships and a fighter group of one fleet.
+HIDDEN_NAMES = ("Vishnu Prime", "Vishnu Second", "Mijna 1")
+
+
+@pytest.fixture(autouse=True)
+def fast_passwords(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def battle(db):
+    battle = make_battle()
+    Fleet.objects.filter(slug="test-ganesha").update(hidden=True)
+    return battle
+
+
+def fragment(battle: Battle, user=None) -> str:
+    return render_to_string("reports/battle.html", report_context(battle, user=user))
+
+
+def test_the_public_report_names_no_unit_of_a_hidden_fleet(battle):
+    context = report_context(battle)
+    gplus = next(s for s in context["sides"] if s["faction"].slug == "collectif-g-plus")
+    assert gplus["participants"] == []
+    assert gplus["unidentified"] == 3
+    assert gplus["losses"]["units"] == 0 and gplus["losses"]["hull_lost"] == 0
+    assert context["diagrams"] == []  # Vishnu Second was the only damaged ship
+    html = fragment(battle)
+    for name in HIDDEN_NAMES:
+        assert name not in html
+    assert "Vishnu" not in html  # not even the class
+    assert "Silith One" in html  # the public side is still told
+
+
+def test_log_entries_naming_a_hidden_unit_are_left_out(battle):
+    html = fragment(battle)
+    assert "Both fleets close on the belt." in html
+    assert "breaks apart" not in html and "fires its pulsers" not in html
+
+
+def test_engine_log_drops_entries_and_their_dice_by_unit_id(battle):
+    hidden_ship = Ship.objects.get(name="Vishnu Second")
+    Ship.objects.filter(pk=hidden_ship.pk).update(name="")  # only the engine id gives it away
+    Battle.objects.filter(pk=battle.pk).update(mode=Battle.Mode.RESOLVED)
+    battle.refresh_from_db()
+    rows = [
+        ("roll", "to-hit: d6=6", {"purpose": "to-hit"}),
+        (
+            "fire",
+            "A volley hits the secret target",
+            {"ship": "ship-0", "target": f"ship-{hidden_ship.pk}", "value": 3},
+        ),  # noqa: E501
+        ("roll", "lucky: d6=1", {"purpose": "lucky"}),
+        ("launch", "Drones away from the secret ship", {"unit": f"ship-{hidden_ship.pk}.bay-1"}),
+        ("roll", "plain: d6=4", {"purpose": "plain"}),
+        ("initiative", "Phalon wins the initiative", {"winner": "phalon"}),
+    ]
+    for seq, (kind, summary, data) in enumerate(rows, start=10):
+        Event.objects.create(
+            battle=battle, sequence=seq, game_turn=3, kind=kind, summary=summary, data=data
+        )
+    turn = next(t for t in report_context(battle)["turns"] if t["turn"] == 3)
+    assert [e.summary for e in turn["log"]] == ["plain: d6=4", "Phalon wins the initiative"]
+    html = fragment(battle)
+    assert "secret" not in html and "to-hit" not in html and "lucky" not in html
+
+    organiser_turn = next(
+        t for t in report_context(battle, user=_organiser())["turns"] if t["turn"] == 3
+    )
+    assert len(organiser_turn["log"]) == len(rows)
+
+
+def _organiser():
+    from django.contrib.auth import get_user_model
+
+    user = get_user_model().objects.create_user("boss", is_staff=True)
+    return user
+
+
+def test_a_player_of_the_hidden_fleet_faction_and_an_organiser_see_it_all(
+    battle, django_user_model
+):
+    player = django_user_model.objects.create_user("gplus")
+    Membership.objects.create(
+        campaign=battle.campaign,
+        user=player,
+        role=Membership.Role.PLAYER,
+        faction=battle.sides.get(faction__slug="collectif-g-plus").faction,
+    )
+    rival = django_user_model.objects.create_user("rival")
+    Membership.objects.create(
+        campaign=battle.campaign,
+        user=rival,
+        role=Membership.Role.PLAYER,
+        faction=battle.winner,
+    )
+    for user in (player, _organiser()):
+        html = fragment(battle, user)
+        assert all(name in html for name in HIDDEN_NAMES)
+        assert "Test Ganesha force" in html
+    html = fragment(battle, rival)
+    assert not any(name in html for name in HIDDEN_NAMES)
+    assert "Test Ganesha force" not in html
+
+
+def test_live_battle_page_is_scoped_to_the_request_user(client, battle):
+    url = reverse("battle-detail", kwargs={"pk": battle.pk})
+    html = client.get(url).content.decode()
+    assert not any(name in html for name in HIDDEN_NAMES)
+    assert "3 unidentified" in html or "3 unités non identifiées" in html
+    client.force_login(_organiser())
+    html = client.get(url).content.decode()
+    assert all(name in html for name in HIDDEN_NAMES)
+
+
+def test_pdf_is_built_as_the_public(battle):
+    pdf = PdfReader(io.BytesIO(render_pdf(battle)))
+    text = "\n".join(page.extract_text() for page in pdf.pages)
+    assert "Silith One" in text
+    assert not any(name in text for name in HIDDEN_NAMES)
+    assert "Vishnu" not in text
+
+
+def test_baked_site_pages_standings_and_charts_leak_no_hidden_unit(settings, tmp_path, battle):
+    settings.MEDIA_ROOT = tmp_path / "media"
+    out = tmp_path / "site"
+    site_build(out_dir=out)
+    pages = "\n".join(p.read_text(encoding="utf-8") for p in out.rglob("*.html"))
+    assert not any(name in pages for name in HIDDEN_NAMES)
+    assert "Vishnu" not in (out / "battles/test-league/colonisation-compromise.html").read_text()
+    campaign_page = (out / "campaigns/test-league.html").read_text()
+    # Vishnu Prime (destroyed) belonged to the hidden fleet: the public count is 0.
+    gplus_row = campaign_page.split("collectif-g-plus.html")[1].split("</tr>")[0]
+    assert gplus_row.endswith("<td>0</td>")
