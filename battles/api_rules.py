@@ -6,6 +6,8 @@ Thin handler: the engine (``battles.rules.odds``) does the work; any ``RulesErro
 
 from __future__ import annotations
 
+import math
+
 from django.http import HttpRequest
 from ninja import Query, Router, Schema
 
@@ -53,6 +55,8 @@ def rules_odds(request: HttpRequest, q: Query[OddsQuery]) -> dict[str, object]:
     against screen level ``screen`` (rules/ft-incursion.md §7–§10). Probabilities are
     fractions as strings (``"4/5"``) with float companions; ``tail`` is the exact probability
     beyond the last listed value (see ``battles/rules/odds.py``)."""
+    if not math.isfinite(q.range):  # pydantic reads "nan" and "inf" as floats
+        raise RulesError(f'range "{q.range}" is not a number (a range in mu, e.g. 12)')
     # Bounds keep one request cheap (exact odds of 300 beam dice take about a second).
     if not 1 <= q.count <= 100:
         raise RulesError(f"count must be 1–100, got {q.count}")

@@ -55,7 +55,9 @@ def test_missing_weapon_is_a_validation_error(client):
 
 def test_odds_command_prints_the_same_json(client):
     out = StringIO()
-    call_command("odds", "--weapon", "beam-2", "--range", "12", "--screen", "1", stdout=out)
+    call_command(
+        "odds", "--weapon", "beam-2", "--range", "12", "--screen", "1", "--json", stdout=out
+    )
     body = json.loads(out.getvalue())
     assert body["mean"] == "6/5" and body["screen"] == 1
 
