@@ -206,7 +206,9 @@ def fleet_import_view(request: HttpRequest, payload: FleetImportIn):
         return Status(403, {"detail": "only organisers may import fleets"})
     faction = Faction.objects.filter(slug=payload.faction).first()
     if faction is None:
-        return Status(404, {"detail": f'unknown faction "{payload.faction}"'})
+        slugs = ", ".join(Faction.objects.order_by("slug").values_list("slug", flat=True))
+        detail = f'unknown faction "{payload.faction}" (factions: {slugs or "none yet"})'
+        return Status(404, {"detail": detail})
     try:
         fleet = fleet_import(
             faction=faction,

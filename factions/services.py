@@ -147,12 +147,17 @@ def fleet_import(
     classes 1–3 (rules/ft-incursion.md §8).
 
     Raises ``FleetListError`` (every line error, or squadrons beyond a carrier's bays) or
-    :class:`FleetImportError` (empty name, slug already used); nothing is written then.
+    :class:`FleetImportError` (empty name, a name with no letter or digit for its slug, slug
+    already used); nothing is written then.
     """
     name = fleet_name.strip()
     slug = slugify(name)
-    if not slug:
+    if not name:
         raise FleetImportError("the fleet needs a name")
+    if not slug:
+        raise FleetImportError(
+            f'the fleet name "{name}" must contain letters or digits to make a slug'
+        )
     classes = {c.name: c for c in ShipClass.objects.filter(faction=faction)}
     fleet_list = fleet_list_parse(
         text, class_names=classes, light_unit_names=faction_light_unit_names(faction=faction)

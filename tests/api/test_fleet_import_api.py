@@ -217,3 +217,25 @@ def test_api_import_enforces_csrf_for_session_users(classes):
     body = {"faction": "qatzrin", "name": "Raiders", "text": "3 corvettes classe Sa'ar"}
     assert post(client, body).status_code == 403
     assert not Fleet.objects.filter(slug="raiders").exists()
+
+
+def test_import_fleet_command_lists_the_faction_slugs_for_an_unknown_one(classes, tmp_path):
+    path = tmp_path / "patrol.txt"
+    path.write_text("3 corvettes classe Sa'ar\n", "utf-8")
+    with pytest.raises(CommandError) as info:
+        call_command("import_fleet", str(path), "--faction", "nosuch")
+    assert str(info.value) == (
+        'unknown faction "nosuch" (factions: collectif-g-plus, kongeriket-norge, qatzrin)'
+    )
+    response = post(logged_in(classes.organiser), {"faction": "nosuch", "name": "E", "text": "x"})
+    assert response.status_code == 404
+    assert "collectif-g-plus, kongeriket-norge, qatzrin" in response.json()["detail"]
+
+
+def test_a_fleet_name_without_letters_or_digits_is_explained(classes, tmp_path):
+    path = tmp_path / "patrol.txt"
+    path.write_text("3 corvettes classe Sa'ar\n", "utf-8")
+    before = counts()
+    with pytest.raises(CommandError, match='"!!!" must contain letters or digits to make a slug'):
+        call_command("import_fleet", str(path), "--faction", "qatzrin", "--name", "!!!")
+    assert counts() == before

@@ -6,6 +6,7 @@ beam classes from rules/ft-incursion.md §8. On any error nothing is written.
 """
 
 import json
+from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -147,3 +148,15 @@ def test_the_parser_checks_names_only_when_given_and_accepts_unnamed_squadrons()
     assert len(fleet_list_parse(text).ships[0].light_units) == 2
     with pytest.raises(FleetListError, match='line 2: unknown light unit "Zorg"$'):
         fleet_list_parse(text, light_unit_names=["Mijna"])
+
+
+def test_the_readme_example_imports_into_the_catalogue(catalogue):
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text("utf-8")
+    example = readme.split("```text\n", 1)[1].split("```", 1)[0]
+    fleet = fleet_import(faction=catalogue.g_plus, text=example, fleet_name="Readme")
+    assert sorted(fleet.ships.values_list("ship_class__name", flat=True)) == [
+        "Drina",
+        "Drina",
+        "Kajna",
+    ]
+    assert fleet.light_units.count() == 5  # 4 squadrons on the Kajna, 1 colony battery

@@ -32,7 +32,10 @@ class Command(BaseCommand):
             raise CommandError(f"cannot read {path}: {exc}") from exc
         faction = Faction.objects.filter(slug=options["faction"]).first()
         if faction is None:
-            raise CommandError(f'unknown faction "{options["faction"]}"')
+            slugs = ", ".join(Faction.objects.order_by("slug").values_list("slug", flat=True))
+            raise CommandError(
+                f'unknown faction "{options["faction"]}" (factions: {slugs or "none yet"})'
+            )
         name = str(options["name"] or path.stem.replace("_", " "))
         try:
             fleet = fleet_import(
