@@ -90,7 +90,7 @@ class Command(BaseCommand):
             )
         except ValueError as exc:
             raise CommandError(f"{summary}; nothing written: {exc}") from exc
-        for kept in result.kept:
-            out.write(self.style.WARNING(f"kept: {kept}; use --replace"))
+        for class_kept in result.kept:
+            out.write(self.style.WARNING(f"kept: {class_kept}; use --replace"))
         kept_note = f", {len(result.kept)} kept" if result.kept else ""
         out.write(self.style.SUCCESS(f"{summary}; {len(saved)} ship class(es) written{kept_note}"))
