@@ -9,6 +9,8 @@ result in one transaction, then queue the report (``battles.services.report_requ
   damage), then every engine event with, just before it, every die rolled since the
   previous event as a ``roll`` row (``data = {"n", "purpose", "sides", "result"}``). So a
   battle is audited roll by roll and :func:`battle_replay` re-fights it from its log alone.
+- Squadrons: a light-unit group carried by a fielded ship flies from one of its bays with
+  its craft left; the craft it loses go back to the group (see :func:`battle_resolve`).
 - :func:`battle_record` takes what an organiser enters after a game on the table, checked
   against each ship's SSD.
 
@@ -25,7 +27,7 @@ import json
 import math
 import secrets
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
@@ -77,6 +79,41 @@ class _Fielded:
     participant: Participant
     ship: Ship
     start: ShipState
+    squadrons: dict[str, Participant] = field(default_factory=dict)  # bay id -> group
+
+    def load_bays(self) -> None:
+        """Put each carried group's craft left into its bay (none left: an empty bay)."""
+        for bay_id, p in self.squadrons.items():
+            _load_bay(self.start, bay_id, p.light_units.strength)
+
+
+def _load_bay(ship: ShipState, bay_id: str, craft: int) -> None:
+    system = ship.systems[bay_id]
+    squadron = system.data.get("squadron")
+    if squadron:
+        data = {k: v for k, v in system.data.items() if k != "squadron"}  # empty bay: no key
+        system.data = {**data, "squadron": {**squadron, "size": craft}} if craft else data
+
+
+def _match_squadrons(fleet: list[_Fielded], groups: list[Participant]) -> None:
+    """Pair each light-unit participant carried by a fielded ship with one of its bays: the
+    bay whose squadron has the group's name, else the carrier's first bay not yet paired.
+    A group with no bay left stays unpaired (not fielded)."""
+    carriers = {f.ship.pk: f for f in fleet}
+    for p in groups:
+        f = carriers.get(p.light_units.carrier_id)
+        if f is None:
+            continue
+        bays = [
+            s.id
+            for s in f.start.systems.values()
+            if s.kind == "bay" and s.data.get("squadron") and s.id not in f.squadrons
+        ]
+        named = [
+            b for b in bays if f.start.systems[b].data["squadron"].get("name") == p.light_units.name
+        ]
+        if named or bays:
+            f.squadrons[(named or bays)[0]] = p
 
 
 def _locked(battle: Battle) -> Battle:
@@ -167,6 +204,9 @@ def _field(battle: Battle, sides: list[BattleSide]) -> list[list[_Fielded]]:
                     f"{_label(p)}: class {ship.ship_class.name!r} (design): {exc}"
                 ) from exc
             fleet.append(_Fielded(p, ship, start))
+        _match_squadrons(fleet, [p for p in side.participants.all() if p.light_units_id])
+        for f in fleet:
+            f.load_bays()
         if not fleet:
             raise BattleActionError(
                 f"battle {battle.pk} ({battle.name}): side {side.faction.slug} has no ship to field"
@@ -223,8 +263,8 @@ def _fight(
     fought with ``play_turn`` until a side has no ship in action or ``max_turns`` pass;
     winner and reason as ``ai.BattleResult`` documents them.
     """
-    ships_a = [s.copy() for s in fleet_a]
-    ships_b = [s.copy() for s in fleet_b]
+    ships_a = [ai.clone(s) for s in fleet_a]  # clone: a launch marks its bay's data
+    ships_b = [ai.clone(s) for s in fleet_b]
     ai.deploy(ships_a, y=0.0, heading=0)
     ai.deploy(ships_b, y=ai.DEPLOY_GAP, heading=3)
     dice = Dice(seed)
@@ -341,6 +381,11 @@ def _setup_row(
                 "armour_lost": f.start.armour_lost,
                 "crew_lost": f.start.crew_lost,
                 "systems_lost": list(f.ship.systems_lost or []),
+                # Bay id -> craft aboard and the light-unit participant flying them.
+                "squadrons": {
+                    bay: {"craft": p.light_units.strength, "participant": p.pk}
+                    for bay, p in f.squadrons.items()
+                },
             }
     sides = [fleet[0].start.side for fleet in fleets]
     data = {
@@ -427,6 +472,45 @@ def _apply_engine_state(fielded: _Fielded, final: ShipState) -> None:
     p.notes = "; ".join(notes)
 
 
+def _craft_left(rows: list[dict[str, Any]]) -> dict[tuple[str, str], int]:
+    """Craft left at the end per launched squadron, by (carrier ship id, bay id), from the
+    ``launch`` and ``light-unit-losses`` entries (turn.py). A squadron out of endurance
+    keeps its craft (it is off the table, not destroyed)."""
+    by_unit: dict[str, tuple[str, str]] = {}
+    left: dict[tuple[str, str], int] = {}
+    for row in rows:
+        data = row["data"]
+        if row["kind"] == "launch" and data.get("system") and data.get("unit"):
+            key = (data["ship"], data["system"])
+            by_unit[data["unit"]] = key
+            left[key] = int(data.get("craft", 0))
+        elif row["kind"] == "light-unit-losses" and data.get("unit") in by_unit:
+            left[by_unit[data["unit"]]] = int(data.get("craft", 0))
+    return left
+
+
+def _apply_squadron_losses(
+    fielded: _Fielded, final: ShipState, craft_left: dict[tuple[str, str], int]
+) -> list[Participant]:
+    """Craft lost by each group the ship carried: those shot down once launched, or all
+    still aboard when the carrier is destroyed. Returns the participants changed."""
+    changed = []
+    for bay_id, p in fielded.squadrons.items():
+        group = p.light_units
+        aboard = group.strength
+        key = (fielded.start.ship_id, bay_id)
+        # Never launched: the craft share their carrier's fate.
+        left = craft_left.get(key, 0 if final.destroyed else aboard)
+        p.craft_lost = max(0, aboard - left)
+        group.strength = aboard - p.craft_lost
+        if aboard and p.craft_lost == aboard:
+            p.fate = Participant.Fate.DESTROYED
+        else:
+            p.fate = Participant.Fate.DAMAGED if p.craft_lost else Participant.Fate.UNHARMED
+        changed.append(p)
+    return changed
+
+
 def _conclude(
     battle: Battle,
     sides: list[BattleSide],
@@ -475,9 +559,15 @@ def battle_resolve(*, battle: Battle, seed: int | None = None, max_turns: int = 
     """Fight a draft ``battle`` with the rules engine and conclude it; returns the battle.
 
     Every ship participant fights in its current damage state (``Ship`` hull/armour boxes,
-    crew factors, systems lost); light-unit groups not carried in a ship's bays are not
-    fielded and stay unharmed. ``seed`` (default: ``battle.seed`` when set, else a random
-    one) drives the dice; it is stored on the battle. ``max_turns`` (1–50) caps the game
+    crew factors, systems lost). A light-unit participant carried by a fielded ship flies
+    from one of its bays (the bay whose squadron has the group's name, else the first free
+    one) with the group's craft left; its craft lost (shot down, or aboard a carrier that
+    is destroyed) are written to the participant and the group's ``strength``. A carrier's
+    bays with no such participant fly the squadron its design lists. Other light-unit
+    groups (stations, colonies) are not fielded and stay unharmed.
+
+    ``seed`` (default: ``battle.seed`` when set, else a random one) drives the dice; it is
+    stored on the battle. ``max_turns`` (1–50) caps the game
     turns. Tactics: ``battles/rules/ai.py``; rule options: the campaign's (§16).
 
     In one transaction: ``Event`` rows (setup, engine events, every roll), each
@@ -516,12 +606,17 @@ def battle_resolve(*, battle: Battle, seed: int | None = None, max_turns: int = 
             batch_size=_BULK,
         )
         fielded = [f for fleet in fleets for f in fleet]
+        craft_left = _craft_left(outcome.rows)
+        squadrons: list[Participant] = []
         for f in fielded:
             _apply_engine_state(f, outcome.ships[f.start.ship_id])
+            squadrons += _apply_squadron_losses(f, outcome.ships[f.start.ship_id], craft_left)
         Participant.objects.bulk_update(
             [f.participant for f in fielded],
             ["fate", "hull_lost", "armour_lost", "crew_lost", "systems_lost", "notes"],
         )
+        Participant.objects.bulk_update(squadrons, ["fate", "craft_lost"])
+        LightUnitGroup.objects.bulk_update([p.light_units for p in squadrons], ["strength"])
         Ship.objects.bulk_update(
             [f.ship for f in fielded],
             ["hull_lost", "armour_lost", "crew_lost", "systems_lost", "status"],
@@ -550,6 +645,23 @@ def event_rows(*, battle: Battle) -> list[dict[str, Any]]:
     )
 
 
+def _replay_ship(ship_id: str, spec: Mapping[str, Any]) -> ShipState:
+    """A ship as the setup row stored it: design, carried damage, squadrons aboard."""
+    ship = ShipState.from_design(
+        spec["design"],
+        ship_id=ship_id,
+        side=spec["side"],
+        name=spec["name"],
+        hull_lost=spec["hull_lost"],
+        armour_lost=spec["armour_lost"],
+        crew_lost=spec["crew_lost"],
+        systems_lost=spec["systems_lost"],
+    )
+    for bay_id, squadron in spec.get("squadrons", {}).items():
+        _load_bay(ship, bay_id, squadron["craft"])
+    return ship
+
+
 def battle_replay(*, battle: Battle) -> list[dict[str, Any]]:
     """Fight a resolved battle again from its ``setup`` row alone (designs, carried damage,
     seed, options, turn cap as stored) and return the log it gives, in the shape of
@@ -559,22 +671,7 @@ def battle_replay(*, battle: Battle) -> list[dict[str, Any]]:
     if setup is None:
         raise BattleActionError(f"battle {battle.pk} ({battle.name}) was not resolved: no setup")
     data = setup.data
-    fleets = [
-        [
-            ShipState.from_design(
-                data["ships"][sid]["design"],
-                ship_id=sid,
-                side=data["ships"][sid]["side"],
-                name=data["ships"][sid]["name"],
-                hull_lost=data["ships"][sid]["hull_lost"],
-                armour_lost=data["ships"][sid]["armour_lost"],
-                crew_lost=data["ships"][sid]["crew_lost"],
-                systems_lost=data["ships"][sid]["systems_lost"],
-            )
-            for sid in fleet
-        ]
-        for fleet in data["fleets"]
-    ]
+    fleets = [[_replay_ship(sid, data["ships"][sid]) for sid in fleet] for fleet in data["fleets"]]
     outcome = _fight(
         fleets[0],
         fleets[1],

@@ -522,3 +522,59 @@ def test_a_battle_changed_by_someone_else_meanwhile_is_not_concluded_twice(monke
     assert (battle.status, battle.version) == ("draft", 1)  # rolled back, the other one too
     assert not Event.objects.exists()
     assert set(Ship.objects.values_list("status", flat=True)) == {"active"}
+
+
+def test_a_carriers_squadrons_fly_with_their_craft_left_and_their_losses_are_written():
+    battle = draft_skirmish(qatzrin=("Kineret", "Tzayad"), phalon=("Tsaara", "Huulth"))
+    kineret = Ship.objects.get(ship_class__name="Kineret")
+    side = battle.sides.get(faction__slug="qatzrin")
+    groups = {}
+    for name, strength in (
+        ("Long-range fighters 2", 2),
+        ("Long-range fighters 1", 6),
+        ("Spare", 0),
+    ):
+        groups[name] = LightUnitGroup.objects.create(
+            name=name,
+            kind="long-range-fighter",
+            faction=side.faction,
+            fleet=kineret.fleet,
+            carrier=kineret,
+            size=6,
+            strength=strength,
+        )
+        Participant.objects.create(side=side, light_units=groups[name])
+
+    battle_resolve(battle=battle, seed=SEED)
+
+    setup = Event.objects.get(battle=battle, kind="setup").data
+    aboard = {
+        bay: s["craft"] for bay, s in setup["ships"][f"ship-{kineret.pk}"]["squadrons"].items()
+    }
+    assert aboard == {"bay-b": 2, "bay-a": 6, "bay-c": 0}  # by name, then the first free bay
+    launches = {
+        e.data["system"]: e.data
+        for e in Event.objects.filter(battle=battle, kind="launch")
+        if e.data["ship"] == f"ship-{kineret.pk}"
+    }
+    assert {"bay-a", "bay-b"} <= set(launches)
+    assert "bay-c" not in launches  # its group has no craft left: an empty bay
+    assert launches.get("bay-d", {"craft": 6})["craft"] == 6  # unpaired: as designed
+    losses = {}
+    for e in Event.objects.filter(battle=battle, kind="light-unit-losses").order_by("sequence"):
+        losses[e.data["unit"]] = e.data["craft"]
+    kineret.refresh_from_db()
+    for name, bay in (("Long-range fighters 2", "bay-b"), ("Long-range fighters 1", "bay-a")):
+        before = aboard[bay]
+        part = Participant.objects.get(light_units=groups[name])
+        group = part.light_units
+        if bay in launches:
+            assert launches[bay]["craft"] == before
+            left = losses.get(launches[bay]["unit"], before)
+        else:
+            left = 0 if kineret.status == "destroyed" else before
+        assert (part.craft_lost, group.strength) == (before - left, left)
+        expected = "destroyed" if left == 0 else ("damaged" if left < before else "unharmed")
+        assert part.fate == expected
+    assert any(Participant.objects.filter(side=side, craft_lost__gt=0))
+    assert battle_replay(battle=battle) == event_rows(battle=battle)
