@@ -1,6 +1,16 @@
+"""Admin of battles. Every change made here raises the battle's ``version`` (a revision
+number people see on the report); reports themselves never go stale whatever changed,
+see ``battles.services.report_render``."""
+
 from django.contrib import admin
+from django.db.models import F
 
 from .models import Battle, BattleSide, Event, Participant, Report
+
+
+def _bump_version(battle_id: int) -> None:
+    """Raise ``Battle.version`` by one, in the database (no lost update)."""
+    Battle.objects.filter(pk=battle_id).update(version=F("version") + 1)
 
 
 class BattleSideInline(admin.StackedInline):
@@ -13,18 +23,36 @@ class BattleAdmin(admin.ModelAdmin):
     list_display = ("name", "campaign", "location", "campaign_turn", "mode", "status", "winner")
     list_filter = ("campaign", "status", "mode")
     prepopulated_fields = {"slug": ("name",)}
+    readonly_fields = ("version",)
     inlines = [BattleSideInline]
+
+    def save_model(self, request, obj: Battle, form, change: bool) -> None:
+        """Save, raising the revision number on every change (sides included: Django
+        calls this before saving the inlines)."""
+        if change:
+            obj.version = (
+                Battle.objects.filter(pk=obj.pk).values_list("version", flat=True).first() or 0
+            ) + 1
+        super().save_model(request, obj, form, change)
 
 
 @admin.register(BattleSide)
 class BattleSideAdmin(admin.ModelAdmin):
     list_display = ("battle", "faction", "fleet", "is_winner")
 
+    def save_model(self, request, obj: BattleSide, form, change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        _bump_version(obj.battle_id)
+
 
 @admin.register(Participant)
 class ParticipantAdmin(admin.ModelAdmin):
     list_display = ("__str__", "side", "fate", "hull_lost", "armour_lost")
     list_filter = ("fate",)
+
+    def save_model(self, request, obj: Participant, form, change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        _bump_version(obj.side.battle_id)
 
 
 @admin.register(Event)
@@ -35,4 +63,5 @@ class EventAdmin(admin.ModelAdmin):
 
 @admin.register(Report)
 class ReportAdmin(admin.ModelAdmin):
-    list_display = ("battle", "format", "version", "rendered_at")
+    list_display = ("battle", "format", "version", "digest", "rendered_at")
+    readonly_fields = ("version", "digest", "rendered_at")

@@ -52,7 +52,7 @@ class Battle(models.Model):
     version = models.PositiveIntegerField(
         _("version"),
         default=1,
-        help_text=_("Raised on every edit; reports are cached per version."),
+        help_text=_("Revision number, raised on every edit in the admin."),
     )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
@@ -192,7 +192,11 @@ class Event(models.Model):
 
 
 class Report(models.Model):
-    """A rendered after-action report file for one battle version and format."""
+    """A rendered after-action report file of a battle in one format.
+
+    ``digest`` identifies what the file was rendered from (battles/services.py,
+    ``report_render``); ``version`` is the battle's revision number at that time.
+    """
 
     class Format(models.TextChoices):
         HTML = "html", "HTML"
@@ -203,6 +207,12 @@ class Report(models.Model):
     )
     format = models.CharField(_("format"), max_length=10, choices=Format.choices)
     version = models.PositiveIntegerField(_("battle version"))
+    digest = models.CharField(
+        _("content digest"),
+        max_length=64,
+        blank=True,
+        help_text=_("SHA-256 of what the file was rendered from; a new digest re-renders it."),
+    )
     file = models.FileField(_("file"), upload_to="reports/", max_length=300)
     rendered_at = models.DateTimeField(_("rendered"), auto_now=True)
 

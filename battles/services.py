@@ -2,13 +2,14 @@
 
 Reports: :func:`report_render` renders a battle's after-action report to a file under
 ``MEDIA_ROOT/reports/<campaign-slug>/<battle-slug>.<fmt>`` and records it in ``Report``,
-cached per ``Battle.version``; :func:`report_request` queues the Celery task once the
-current transaction commits.
+cached per content digest (never stale); :func:`report_request` queues the Celery task once
+the current transaction commits.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
 import os
 import uuid
 from collections.abc import Iterable
@@ -16,6 +17,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.utils import translation
 
 from .models import Battle, Report
 
@@ -27,35 +29,37 @@ def report_file_name(battle: Battle, fmt: str) -> str:
     return f"reports/{battle.campaign.slug}/{battle.slug}.{fmt}"
 
 
-def _renderer_mtime() -> float:
-    """Newest modification time of what shapes a report (templates, CSS, reports.py).
+def _digest(html: str) -> str:
+    """SHA-256 (hex, 64 characters) of what a report file is made from: the rendered page,
+    the report CSS (a PDF fetches it, the HTML document inlines it) and the WeasyPrint
+    version."""
+    import weasyprint
 
-    A report file older than this was made by an older renderer and is rendered again
-    even at the same battle version (e.g. after an upgrade changed the layout).
-    """
-    base = Path(settings.BASE_DIR)
-    sources = [
-        Path(__file__).with_name("reports.py"),
-        *(base / "templates" / "reports").glob("*.html"),
-        base / "static" / "css" / "report.css",
-    ]
-    return max((p.stat().st_mtime for p in sources if p.exists()), default=0.0)
+    sha = hashlib.sha256(html.encode("utf-8"))
+    css = Path(settings.BASE_DIR) / "static" / "css" / "report.css"
+    sha.update(b"\0" + (css.read_bytes() if css.exists() else b""))
+    sha.update(b"\0" + weasyprint.__version__.encode())
+    return sha.hexdigest()
 
 
 def report_render(*, battle_id: int, fmt: str) -> Report:
     """Render ``battle_id``'s report as ``fmt`` ("html" or "pdf") unless already current.
 
-    Idempotent: when a ``Report`` for this battle and format exists at the battle's current
-    ``version`` and its file is on disk (and newer than the report templates and CSS), it
-    is returned untouched (no re-rendering). Else the
-    report is rendered (battles/reports.py), written to a temporary file and moved into
-    place atomically (so two concurrent runs never leave a half-written file), then the
-    ``Report`` row is created or updated.
+    The report is a public document: rendered as the anonymous public, in the site's
+    language (``settings.LANGUAGE_CODE``). Never stale: the page the file is made from is
+    rendered every time (cheap: one HTML string) and hashed (:func:`_digest`); when a
+    ``Report`` for this battle and format has that digest and its file is on disk, it is
+    returned untouched (no re-rendering, the file keeps its mtime). Else the file is
+    rendered (battles/reports.py; WeasyPrint for the PDF), written to a temporary file and
+    moved into place atomically (so two concurrent runs never leave a half-written file),
+    then the ``Report`` row is created or updated with the digest and ``Battle.version``.
+    Any change a reader could see — an edit in the admin or a service, a side, a
+    participant, a ship's damage, a fleet hidden, a template — changes the digest.
 
     Raises ``ValueError`` for an unknown format or a slug that would leave
     ``MEDIA_ROOT/reports``, and ``Battle.DoesNotExist`` for a bad id.
     """
-    from .reports import render_html_document, render_pdf
+    from .reports import pdf_from_html, pdf_page_html, render_html_document
 
     if fmt not in REPORT_FORMATS:
         raise ValueError(f"format {fmt!r}: expected one of {', '.join(REPORT_FORMATS)}")
@@ -66,23 +70,25 @@ def report_render(*, battle_id: int, fmt: str) -> Report:
     if not target.resolve().is_relative_to(reports_root):
         # Slugs are not validated on every write path (loaders, admin edits via SQL…).
         raise ValueError(f"battle {battle.pk}: slug {battle.slug!r} is not a safe file name")
+    with translation.override(settings.LANGUAGE_CODE):
+        html = pdf_page_html(battle) if fmt == "pdf" else render_html_document(battle)
+    digest = _digest(html)
     current = Report.objects.filter(battle=battle, format=fmt).first()
     if (
         current is not None
-        and current.version == battle.version
+        and current.digest == digest
         and current.file.name == name
         and target.is_file()
-        and target.stat().st_mtime >= _renderer_mtime()
     ):
         return current
 
-    data = render_pdf(battle) if fmt == "pdf" else render_html_document(battle).encode("utf-8")
+    data = pdf_from_html(html) if fmt == "pdf" else html.encode("utf-8")
     target.parent.mkdir(parents=True, exist_ok=True)
     partial = target.with_name(f".{target.name}.{uuid.uuid4().hex}.part")
     partial.write_bytes(data)
     os.replace(partial, target)
 
-    values = {"version": battle.version, "file": name}
+    values = {"version": battle.version, "digest": digest, "file": name}
     try:
         with transaction.atomic():
             report, _ = Report.objects.update_or_create(battle=battle, format=fmt, defaults=values)

@@ -135,7 +135,7 @@ def site_build(*, out_dir: Path, campaign_slug: str | None = None) -> SiteBuildR
     """Bake the public site of every campaign (or of ``campaign_slug``) into ``out_dir``.
 
     Concluded battles only; fleets from ``visible_fleets(None)``; each battle's PDF is
-    rendered (or reused, cached per battle version) through
+    rendered (or reused while its content is unchanged) through
     ``battles.services.report_render`` and copied next to its page. The site is built in
     a staging folder and swapped in at the end, so a failed build leaves the old one.
 

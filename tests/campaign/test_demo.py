@@ -17,8 +17,8 @@ def test_demo_renders_reports_and_bakes_the_site(settings, tmp_path, capsys, mon
     battle = make_battle()
     make_battle(battle.campaign, status="draft", name="Unfinished", slug="unfinished")
     renders = []
-    original = reports.render_pdf
-    monkeypatch.setattr(reports, "render_pdf", lambda b: renders.append(b.pk) or original(b))
+    original = reports.pdf_from_html
+    monkeypatch.setattr(reports, "pdf_from_html", lambda h: renders.append(1) or original(h))
     site = tmp_path / "site"
 
     call_command("demo", "--site", str(site))
@@ -36,7 +36,7 @@ def test_demo_renders_reports_and_bakes_the_site(settings, tmp_path, capsys, mon
     )
     assert str(site / "index.html") in out
     assert Report.objects.count() == 2
-    assert renders == [battle.pk]  # the site reused the cached PDF
+    assert renders == [1]  # the site reused the cached PDF
 
     call_command("demo", "--site", str(site))  # safe to run twice: nothing re-rendered
     assert renders == [battle.pk]
