@@ -4,20 +4,28 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('battles', '0001_initial'),
+        ("battles", "0001_initial"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='report',
-            name='digest',
-            field=models.CharField(blank=True, help_text='SHA-256 of what the file was rendered from; a new digest re-renders it.', max_length=64, verbose_name='content digest'),
+            model_name="report",
+            name="digest",
+            field=models.CharField(
+                blank=True,
+                help_text="SHA-256 of what the file was rendered from; a new digest re-renders it.",
+                max_length=64,
+                verbose_name="content digest",
+            ),
         ),
         migrations.AlterField(
-            model_name='battle',
-            name='version',
-            field=models.PositiveIntegerField(default=1, help_text='Revision number, raised on every edit in the admin.', verbose_name='version'),
+            model_name="battle",
+            name="version",
+            field=models.PositiveIntegerField(
+                default=1,
+                help_text="Revision number, raised on every edit in the admin.",
+                verbose_name="version",
+            ),
         ),
     ]
