@@ -63,8 +63,9 @@ class BattleOut(Schema):
 
 class ParticipantOut(Schema):
     """A ship or light-unit group on one side and what the battle did to it (boxes, crew
-    factors, system ids, craft)."""
+    factors, system ids, craft). ``id`` is what ``POST /battles/{id}/record`` names."""
 
+    id: int
     ship_id: int | None
     light_units_id: int | None
     name: str

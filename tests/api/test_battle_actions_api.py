@@ -83,6 +83,10 @@ def test_refusals_are_400_with_the_message(cast, battle):
 
 def test_an_organiser_records_a_table_game(cast, battle):
     huulth = Participant.objects.get(side__battle=battle, ship__ship_class__name="Huulth")
+    # The draft's participant ids, as an organiser's client finds them.
+    detail = client_for(cast.organiser).get(f"/api/battles/{battle.pk}").json()
+    ids = {p["name"]: p["id"] for side in detail["sides"] for p in side["participants"]}
+    assert ids["Huulth"] == huulth.pk
     body = {
         "results": [
             {"participant": huulth.pk, "fate": "damaged", "hull_lost": 2, "systems_lost": ["fc-1"]}
