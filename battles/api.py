@@ -180,12 +180,14 @@ class ParticipantResultIn(Schema):
 
 class RecordIn(Schema):
     """A game played on the table: results per participant (unlisted ones are unharmed),
-    the outcome text, the winning side's faction slug (None: a draw), turns played."""
+    the outcome text, the winning side's faction slug (None: a draw), turns played, and
+    optionally the narrative."""
 
     results: list[ParticipantResultIn] = []
     outcome: str = ""
     winner: str | None = None
     game_turns: int | None = Field(default=None, ge=0)
+    narrative: str | None = None  # Markdown; left out: the battle's narrative is kept
 
 
 class BattleActionOut(Schema):
@@ -245,6 +247,7 @@ def battle_record_view(request: HttpRequest, battle_id: int, payload: RecordIn):
             outcome=payload.outcome,
             winner=payload.winner,
             game_turns=payload.game_turns,
+            narrative=payload.narrative,
         )
     except BattleActionError as exc:
         return Status(400, {"detail": str(exc)})

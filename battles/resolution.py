@@ -520,6 +520,7 @@ def _conclude(
     outcome: str,
     game_turns: int | None,
     seed: int | None,
+    narrative: str | None = None,
 ) -> None:
     for side in sides:
         side.is_winner = side is winner
@@ -531,6 +532,10 @@ def _conclude(
     battle.outcome = outcome
     battle.game_turns = game_turns
     battle.seed = seed
+    fields = ["mode", "status", "winner", "outcome", "game_turns", "seed", "version"]
+    if narrative is not None:
+        battle.narrative = narrative
+        fields.append("narrative")
     battle.version += 1
     battle.updated_at = timezone.now()
     # Only the draft we read may be concluded (a second request racing this one on a
@@ -538,10 +543,7 @@ def _conclude(
     updated = Battle.objects.filter(
         pk=battle.pk, status=Battle.Status.DRAFT, version=draft_version
     ).update(
-        **{
-            f: getattr(battle, f)
-            for f in ("mode", "status", "winner", "outcome", "game_turns", "seed", "version")
-        },
+        **{f: getattr(battle, f) for f in fields},
         updated_at=battle.updated_at,
     )
     if updated != 1:
@@ -820,6 +822,7 @@ def battle_record(
     outcome: str,
     winner: str | None,
     game_turns: int | None = None,
+    narrative: str | None = None,
 ) -> Battle:
     """Record a battle played on the table and conclude it; returns the battle.
 
@@ -831,7 +834,8 @@ def battle_record(
     "notes": text}``; losses are those of this battle, on top of the ship's carried damage.
     A destroyed ship loses every hull and armour box and crew factor it had left.
     Participants not listed are unharmed. ``winner``: a side's faction slug, or None for a
-    draw. ``outcome``: text. ``game_turns``: turns played, if known.
+    draw. ``outcome``: text. ``game_turns``: turns played, if known. ``narrative``:
+    Markdown replacing the battle's narrative (None keeps it).
 
     Checked against each ship's SSD (rules/ft-incursion.md §4, §11): no more hull, armour
     or crew than the ship has left, all hull lost only with fate ``destroyed``, system ids
@@ -911,5 +915,6 @@ def battle_record(
             outcome=outcome,
             game_turns=game_turns,
             seed=None,
+            narrative=narrative,
         )
     return battle

@@ -94,10 +94,12 @@ def test_an_organiser_records_a_table_game(cast, battle):
         "outcome": "Qatzrin victory on the table.",
         "winner": "qatzrin",
         "game_turns": 4,
+        "narrative": "### Turn 1\n\nThe destroyers close in.",
     }
     response = post(client_for(cast.organiser), f"/api/battles/{battle.pk}/record", body)
     assert response.status_code == 200, response.content
     assert response.json()["mode"] == "recorded" and response.json()["winner"] == "qatzrin"
+    assert Battle.objects.get(pk=battle.pk).narrative.startswith("### Turn 1")
     huulth.refresh_from_db()
     assert (huulth.fate, huulth.hull_lost, huulth.systems_lost) == ("damaged", 2, ["fc-1"])
     assert huulth.ship.hull_lost == 2 and huulth.ship.status == "damaged"
