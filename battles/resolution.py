@@ -96,24 +96,38 @@ def _load_bay(ship: ShipState, bay_id: str, craft: int) -> None:
 
 
 def _match_squadrons(fleet: list[_Fielded], groups: list[Participant]) -> None:
-    """Pair each light-unit participant carried by a fielded ship with one of its bays: the
-    bay whose squadron has the group's name, else the carrier's first bay not yet paired.
-    A group with no bay left stays unpaired (not fielded)."""
+    """Pair each light-unit participant carried by a fielded ship with one of its bays:
+    first every group with the bay whose squadron has its name, then the others with the
+    carrier's first bays still free. A group with no bay left stays unpaired (not fielded)."""
     carriers = {f.ship.pk: f for f in fleet}
-    for p in groups:
-        f = carriers.get(p.light_units.carrier_id)
-        if f is None:
-            continue
-        bays = [
+    carried = [
+        (p, carriers[p.light_units.carrier_id])
+        for p in groups
+        if p.light_units.carrier_id in carriers
+    ]
+
+    def free_bays(f: _Fielded) -> list[str]:
+        return [
             s.id
             for s in f.start.systems.values()
             if s.kind == "bay" and s.data.get("squadron") and s.id not in f.squadrons
         ]
+
+    unpaired = []
+    for p, f in carried:
         named = [
-            b for b in bays if f.start.systems[b].data["squadron"].get("name") == p.light_units.name
+            b
+            for b in free_bays(f)
+            if f.start.systems[b].data["squadron"].get("name") == p.light_units.name
         ]
-        if named or bays:
-            f.squadrons[(named or bays)[0]] = p
+        if named:
+            f.squadrons[named[0]] = p
+        else:
+            unpaired.append((p, f))
+    for p, f in unpaired:
+        bays = free_bays(f)
+        if bays:
+            f.squadrons[bays[0]] = p
 
 
 def _locked(battle: Battle) -> Battle:

@@ -464,7 +464,7 @@ def test_the_report_gives_each_turn_a_summary_highlights_and_every_die():
         kinds = {e.kind for e in t["events"]}
         assert not kinds & {"roll", "orders", "move", "contact"}
         assert all(e.data.get("value") for e in t["events"] if e.kind == "fire")
-        assert t["summary"].startswith("initiative: ")
+        assert t["summary"].startswith(("initiative: ", "initiative : "))  # en, fr
     destroyed = [r for r in rows if r["kind"] == "damage-destroyed"]
     assert destroyed
     summaries = " ".join(t["summary"] for t in turns)
@@ -530,9 +530,9 @@ def test_a_carriers_squadrons_fly_with_their_craft_left_and_their_losses_are_wri
     side = battle.sides.get(faction__slug="qatzrin")
     groups = {}
     for name, strength in (
+        ("Spare", 0),  # first, yet it must not take the bay named for another group
         ("Long-range fighters 2", 2),
         ("Long-range fighters 1", 6),
-        ("Spare", 0),
     ):
         groups[name] = LightUnitGroup.objects.create(
             name=name,
@@ -551,7 +551,7 @@ def test_a_carriers_squadrons_fly_with_their_craft_left_and_their_losses_are_wri
     aboard = {
         bay: s["craft"] for bay, s in setup["ships"][f"ship-{kineret.pk}"]["squadrons"].items()
     }
-    assert aboard == {"bay-b": 2, "bay-a": 6, "bay-c": 0}  # by name, then the first free bay
+    assert aboard == {"bay-b": 2, "bay-a": 6, "bay-c": 0}  # by name, then first free bays
     launches = {
         e.data["system"]: e.data
         for e in Event.objects.filter(battle=battle, kind="launch")
