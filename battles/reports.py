@@ -27,6 +27,7 @@ from django.conf import settings
 from django.db.models import Prefetch
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext, ngettext
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
 if TYPE_CHECKING:
@@ -411,7 +412,8 @@ def _turn_summary(events: list[Any], side_names: dict[str, str]) -> str:
     for e in events:
         data = e.data or {}
         if e.kind == "initiative" and data.get("winner"):
-            parts.append(f"initiative: {side_names.get(data['winner'], data['winner'])}")
+            name = side_names.get(data["winner"], data["winner"])
+            parts.append(gettext("initiative: %(side)s") % {"side": name})
         elif e.kind == "fire":
             volleys += 1
             damage += int(data.get("value") or 0)
@@ -420,10 +422,18 @@ def _turn_summary(events: list[Any], side_names: dict[str, str]) -> str:
         elif e.kind == "withdraw":
             lost["withdrew"].append(e.summary.removesuffix(" withdraws"))
     if volleys:
-        parts.append(f"{volleys} volley{'s' if volleys > 1 else ''}, {damage} damage")
+        parts.append(
+            ngettext("%(n)d volley, %(damage)d damage", "%(n)d volleys, %(damage)d damage", volleys)
+            % {"n": volleys, "damage": damage}
+        )
+    labels = {
+        "destroyed": gettext("destroyed: %(names)s"),
+        "captured": gettext("captured: %(names)s"),
+        "withdrew": gettext("withdrew: %(names)s"),
+    }
     for what, names in lost.items():
         if names:
-            parts.append(f"{what}: {', '.join(names)}")
+            parts.append(labels[what] % {"names": ", ".join(names)})
     return "; ".join(parts)
 
 

@@ -28,6 +28,8 @@ import xml.etree.ElementTree as ET  # noqa: S405 - we only build and serialise, 
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from django.utils.translation import gettext, ngettext
+
 if TYPE_CHECKING:
     from factions.models import Ship
 
@@ -162,25 +164,38 @@ class _Canvas:
         return ET.tostring(self.root, encoding="unicode")
 
 
+def _sensors(kind: str) -> str:
+    """The sensor suite's name in the current language (``standard`` or ``advanced``,
+    factions/designs.py; any other value as written)."""
+    names = {"standard": gettext("standard sensors"), "advanced": gettext("advanced sensors")}
+    return names.get(kind, gettext("%(kind)s sensors") % {"kind": kind})
+
+
 def _stats_line(design: dict) -> str:
     mass = int(design.get("mass") or 0)
-    parts = [f"Mass {mass}", f"Thrust {design.get('thrust', 0)}"]
+    parts = [
+        gettext("Mass %(n)s") % {"n": mass},
+        gettext("Thrust %(n)s") % {"n": design.get("thrust", 0)},
+    ]
     if design.get("ftl"):
-        parts.append("FTL")
+        parts.append(gettext("FTL"))
     parts += [
-        f"Screens {design.get('screens', 0)}",
-        f"FC {design.get('fire_controls', 0)}",
-        f"Sensors {design.get('sensors', 'standard')}",
-        f"ECM {design.get('ecm', 0)}",
-        f"Crew {-(-mass // 20)}",
+        gettext("Screens %(n)s") % {"n": design.get("screens", 0)},
+        gettext("FC %(n)s") % {"n": design.get("fire_controls", 0)},
+        _sensors(design.get("sensors", "standard")),
+        gettext("ECM %(n)s") % {"n": design.get("ecm", 0)},
+        gettext("Crew %(n)s") % {"n": -(-mass // 20)},
     ]
     if design.get("points") is not None:
-        parts.append(f"Points {design['points']}")
+        parts.append(gettext("Points %(n)s") % {"n": design["points"]})
     if design.get("tech_cost"):
-        parts.append(f"Tech {design['tech_cost']}")
+        parts.append(gettext("Tech %(n)s") % {"n": design["tech_cost"]})
     power = design.get("power") or {}
     if power.get("power_points") or power.get("biomass"):
-        parts.append(f"PP {power.get('power_points', 0)} / biomass {power.get('biomass', 0)}")
+        parts.append(
+            gettext("PP %(pp)s / biomass %(biomass)s")
+            % {"pp": power.get("power_points", 0), "biomass": power.get("biomass", 0)}
+        )
     return " · ".join(parts)
 
 
@@ -197,7 +212,13 @@ def _draw_hull(c: _Canvas, design: dict, lost: int) -> None:
     if not rows:
         return
     g = c.el(None, "g", class_="hull", id="hull")
-    c.text(g, MARGIN, c.y + 12, f"Hull ({sum(rows)} boxes)", "section-label")
+    c.text(
+        g,
+        MARGIN,
+        c.y + 12,
+        ngettext("Hull (%(n)d box)", "Hull (%(n)d boxes)", sum(rows)) % {"n": sum(rows)},
+        "section-label",
+    )
     c.y += 20
     size = _box_size(max(rows))
     step = size + 4
@@ -241,7 +262,13 @@ def _draw_armour(c: _Canvas, design: dict, lost: int) -> None:
     if not layers:
         return
     g = c.el(None, "g", class_="armour", id="armour")
-    c.text(g, MARGIN, c.y + 12, f"Armour ({sum(layers)} boxes)", "section-label")
+    c.text(
+        g,
+        MARGIN,
+        c.y + 12,
+        ngettext("Armour (%(n)d box)", "Armour (%(n)d boxes)", sum(layers)) % {"n": sum(layers)},
+        "section-label",
+    )
     c.y += 20
     size = _box_size(max(layers))
     step = size + 4
@@ -273,7 +300,7 @@ def _draw_crew(c: _Canvas, design: dict, lost: int) -> None:
     if not crew:
         return
     g = c.el(None, "g", class_="crew", id="crew")
-    c.text(g, MARGIN, c.y + 12, f"Crew factors ({crew})", "section-label")
+    c.text(g, MARGIN, c.y + 12, gettext("Crew factors (%(n)d)") % {"n": crew}, "section-label")
     x: float = MARGIN + 140
     for i in range(crew):
         c.el(
@@ -293,17 +320,17 @@ def _draw_crew(c: _Canvas, design: dict, lost: int) -> None:
 def _core_systems(design: dict) -> list[tuple[str, str, str]]:
     """(system id, icon text, label) for the systems that are fields, not list entries."""
     out: list[tuple[str, str, str]] = []
-    out.append(("drive", str(design.get("thrust", 0)), "drive"))
+    out.append(("drive", str(design.get("thrust", 0)), gettext("drive")))
     if design.get("ftl"):
-        out.append(("ftl", "FTL", "FTL drive"))
+        out.append(("ftl", gettext("FTL"), gettext("FTL drive")))
     for i in range(1, int(design.get("fire_controls") or 0) + 1):
-        out.append((f"fc-{i}", "FC", f"fire control {i}"))
+        out.append((f"fc-{i}", gettext("FC"), gettext("fire control %(n)d") % {"n": i}))
     for i in range(1, int(design.get("screens") or 0) + 1):
-        out.append((f"screen-{i}", "S", f"screen {i}"))
+        out.append((f"screen-{i}", gettext("S"), gettext("screen %(n)d") % {"n": i}))
     if design.get("sensors", "standard") != "standard":
-        out.append(("sensors", "AS", f"{design['sensors']} sensors"))
+        out.append(("sensors", gettext("AS"), _sensors(design["sensors"])))
     for i in range(1, int(design.get("ecm") or 0) + 1):
-        out.append((f"ecm-{i}", "ECM", f"ECM {i}"))
+        out.append((f"ecm-{i}", gettext("ECM"), gettext("ECM %(n)d") % {"n": i}))
     for name in design.get("command") or []:
         short = {"bridge": "BR", "life-support": "LS", "core": "CO"}.get(name, name[:2].upper())
         out.append((name, short, name))
@@ -340,15 +367,17 @@ def _system_text(system: dict) -> tuple[str, str]:
     if kind == "weapon":
         weapon = str(system.get("weapon", "?"))
         if system.get("class"):
-            weapon += f" class {system['class']}"
+            weapon = gettext("%(weapon)s class %(n)s") % {"weapon": weapon, "n": system["class"]}
         return _weapon_text(str(system.get("weapon", "?"))), weapon
     if kind == "magazine":
-        return "MAG", f"magazine ({system.get('capacity', 0)})"
+        return "MAG", gettext("magazine (%(n)s)") % {"n": system.get("capacity", 0)}
     if kind == "marines":
-        return f"M{system.get('squads', 1)}", f"marines ×{system.get('squads', 1)}"
+        return f"M{system.get('squads', 1)}", gettext("marines ×%(n)s") % {
+            "n": system.get("squads", 1)
+        }
     if kind == "bay":
         sq = system.get("squadron") or {}
-        return "BAY", sq.get("name") or "bay (empty)"
+        return "BAY", sq.get("name") or gettext("bay (empty)")
     return ICON_TEXT.get(kind, kind[:3].upper()), kind
 
 
@@ -395,14 +424,16 @@ def _draw_system(
     if label != sid:
         c.label(g, x + CELL_W / 2, y + 70, label, 20)
     if magazine:
-        c.label(g, x + CELL_W / 2, y + 84, f"fed by {magazine}", 20)
+        c.label(
+            g, x + CELL_W / 2, y + 84, gettext("fed by %(magazine)s") % {"magazine": magazine}, 20
+        )
     if destroyed:
         c.cross(g, icon_x - 2, y - 2, 44, 44)
 
 
 def _draw_systems(c: _Canvas, design: dict, lost: frozenset[str]) -> None:
     g = c.el(None, "g", class_="systems", id="systems")
-    c.text(g, MARGIN, c.y + 12, "Systems", "section-label")
+    c.text(g, MARGIN, c.y + 12, gettext("Systems"), "section-label")
     c.y += 22
     per_row = (WIDTH - 2 * MARGIN) // CELL_W
     cells: list[dict[str, Any]] = [
@@ -446,7 +477,8 @@ def _draw_bays(c: _Canvas, design: dict, lost: frozenset[str]) -> None:
     if not bays:
         return
     g = c.el(None, "g", class_="bays", id="bays")
-    c.text(g, MARGIN, c.y + 12, "Bays and squadrons", "section-label")
+    empty = gettext("empty")
+    c.text(g, MARGIN, c.y + 12, gettext("Bays and squadrons"), "section-label")
     c.y += 22
     col_w = (WIDTH - 2 * MARGIN - 10) / 2  # two bays per line
     for i, bay in enumerate(bays):
@@ -460,7 +492,13 @@ def _draw_bays(c: _Canvas, design: dict, lost: frozenset[str]) -> None:
         size = int(sq.get("size", 0) or 0)
         room = col_w - 16 * size - 14
         c.text(
-            bg, x0 + 6, y0 + 16, f"{sid}: {sq.get('name') or 'empty'}", "stats", fit=room, size=12
+            bg,
+            x0 + 6,
+            y0 + 16,
+            f"{sid}: {sq.get('name') or empty}",
+            "stats",
+            fit=room,
+            size=12,
         )
         if sq:
             unit = str(sq.get("unit", ""))
@@ -507,16 +545,16 @@ def design_svg(
     c.text(None, MARGIN, c.y + 12, _stats_line(design), "stats", fit=usable, size=13)
     c.y += 20
     if design.get("provisional"):
-        note = "Provisional design"
+        note = gettext("Provisional design")
         if design.get("rationale"):
-            note += f": {design['rationale']}"
+            note = gettext("Provisional design: %(why)s") % {"why": design["rationale"]}
         note = note if len(note) <= 130 else note[:129] + "…"
         c.text(None, MARGIN, c.y + 10, note, "provisional", fit=usable, size=11)
         c.y += 18
     # Only what each reading is about ("graser-2"): the full text is on the design page.
     readings = [str(r).split(":")[0] for r in design.get("readings") or []]
     if readings:
-        note = "Project readings: " + ", ".join(readings)
+        note = gettext("Project readings: %(list)s") % {"list": ", ".join(readings)}
         note = note if len(note) <= 130 else note[:129] + "…"
         c.text(None, MARGIN, c.y + 10, note, "provisional readings", fit=usable, size=11)
         c.y += 18

@@ -67,10 +67,10 @@ def test_demo_resolves_a_battle_left_for_the_engine_once(settings, tmp_path, cap
     assert (battle.status, battle.seed, battle.version) == ("concluded", 5, 2)
     assert "resolved test-league/Skirmish skirmish (seed 5)" in capsys.readouterr().out
     html = (media / "reports" / "test-league" / "skirmish.html").read_text("utf-8")
-    assert "Full log" in html and "d6=" in html  # the dice, collapsed in the HTML
+    assert "Journal complet" in html and "d6=" in html  # the dice, collapsed in the HTML
     pdf = PdfReader(str(media / "reports" / "test-league" / "skirmish.pdf"))
     text = "".join(p.extract_text() for p in pdf.pages)
-    assert "volley" in text and "d6=" not in text  # the PDF: highlights only
+    assert "salve" in text and "d6=" not in text  # the PDF: highlights only (in French)
     assert Battle.objects.get(pk=unseeded.pk).status == "draft"
     log = list(battle.events.values_list("kind", "summary"))
 

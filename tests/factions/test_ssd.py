@@ -3,6 +3,7 @@
 import xml.etree.ElementTree as ET
 
 import pytest
+from django.utils import translation
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -287,7 +288,8 @@ def test_any_damage_crosses_a_prefix_of_the_boxes(
 
 def test_project_readings_are_flagged_on_the_drawing():
     design = saar(readings=["graser-2: project reading (long explanation)", "plasma-bolt: x"])
-    root = parse(design_svg(design))
+    with translation.override("en"):
+        root = parse(design_svg(design))
     (line,) = find_class(root, "readings")
     assert line.text == "Project readings: graser-2, plasma-bolt"
     assert not find_class(parse(design_svg(saar())), "readings")
