@@ -333,7 +333,7 @@ def _core_systems(design: dict) -> list[tuple[str, str, str]]:
         out.append((f"ecm-{i}", gettext("ECM"), gettext("ECM %(n)d") % {"n": i}))
     for name in design.get("command") or []:
         short = {"bridge": "BR", "life-support": "LS", "core": "CO"}.get(name, name[:2].upper())
-        out.append((name, short, name))
+        out.append((name, short, _kind_label(name)))
     return out
 
 
@@ -345,6 +345,20 @@ ICON_TEXT = {
     "launch-tube": "LT",
     "marines": "M",
 }
+
+
+def _kind_label(kind: str) -> str:
+    """A system kind or command system in the current language (the id as written when
+    unknown)."""
+    labels = {
+        "pd": gettext("point defence"),
+        "adaf": gettext("area defence"),
+        "launch-tube": gettext("launch tube"),
+        "bridge": gettext("bridge"),
+        "life-support": gettext("life support"),
+        "core": gettext("core"),
+    }
+    return labels.get(kind, kind)
 
 
 def _weapon_text(weapon: str) -> str:
@@ -378,7 +392,7 @@ def _system_text(system: dict) -> tuple[str, str]:
     if kind == "bay":
         sq = system.get("squadron") or {}
         return "BAY", sq.get("name") or gettext("bay (empty)")
-    return ICON_TEXT.get(kind, kind[:3].upper()), kind
+    return ICON_TEXT.get(kind, kind[:3].upper()), _kind_label(kind)
 
 
 CELL_W = 120

@@ -27,6 +27,7 @@ def test_ssd_labels_are_french_with_plural_forms():
     assert "Coque (9 cases)" in svg and "Blindage (5 cases)" in svg
     assert "Coque (1 case)" in single and "Blindage (1 case)" in single
     assert "contrôle de tir 1" in svg and "Hangars et escadrilles" in svg
+    assert "pont de commandement" in svg and "système de défense" in svg
     for word in ENGLISH:
         assert word not in svg
 
