@@ -396,8 +396,9 @@ class ShipState:
             return [s for s in self.systems.values() if s.kind == kind and s.status is _WORKING]
         return [s for s in self.systems.values() if s.kind == kind]
 
-    def _count_working(self, kind: str) -> int:
-        """``len(self.systems_of(kind))`` without building the list (asked every turn)."""
+    def working_count(self, kind: str) -> int:
+        """How many systems of ``kind`` work: ``len(self.systems_of(kind))`` without
+        building the list (the turn asks it of every ship every turn)."""
         n = 0
         for s in self.systems.values():
             if s.kind == kind and s.status is _WORKING:
@@ -418,14 +419,14 @@ class ShipState:
         bridge = self.systems.get("bridge")
         if bridge is not None and bridge.status is not _WORKING:
             return 0
-        return self._count_working("fc")
+        return self.working_count("fc")
 
     @property
     def screen_level(self) -> int:
         """Screen level 0–3: working screen systems, when switched on (§7)."""
         if not self.screens_on or self.dead_in_space:
             return 0
-        return min(3, self._count_working("screen"))
+        return min(3, self.working_count("screen"))
 
     @property
     def thrust(self) -> int:

@@ -201,6 +201,16 @@ class ShipOrders:
     withdraw: bool = False
 
 
+# The orders of a ship given none (read only; saves building one per ship and phase).
+_NO_ORDERS = ShipOrders()
+
+
+@cache
+def _orders_text(orders: Orders) -> str:
+    """``str(orders)``, remembered (orders are frozen; the AI writes the same few often)."""
+    return str(orders)
+
+
 @dataclass
 class BattleState:
     """Everything the engine knows about one battle between two sides.
@@ -317,7 +327,7 @@ def _phase_orders(state: BattleState, orders: Mapping[str, ShipOrders]) -> dict[
             raise IllegalOrder(f"orders for unknown ship {ship_id!r} (rules §2 phase 1)")
     half_cap = state.options.half_thrust_turn_cap
     for ship in state.in_action():
-        order = orders.get(ship.ship_id, ShipOrders())
+        order = orders.get(ship.ship_id, _NO_ORDERS)
         parsed = (
             order.movement
             if isinstance(order.movement, Orders)
@@ -349,7 +359,7 @@ def _phase_orders(state: BattleState, orders: Mapping[str, ShipOrders]) -> dict[
                     f"{intent.mode!r} (modes: {', '.join(modes) or 'none'}; rules §8)"
                 )
         _check_launches(state, ship, order.launches)
-        text = str(parsed)
+        text = _orders_text(parsed)
         state.log(
             1,
             "orders",
@@ -384,7 +394,7 @@ def _phase_initiative(state: BattleState, orders: Mapping[str, ShipOrders]) -> l
     state.initiative = winner
     state.log(2, "initiative", f"{winner} has the initiative", winner=winner)
     for ship in state.in_action():
-        wanted = orders.get(ship.ship_id, ShipOrders()).screens
+        wanted = orders.get(ship.ship_id, _NO_ORDERS).screens
         if wanted is not None and wanted != ship.screens_on and ship.bridge_working:
             ship.screens_on = wanted
             state.log(
@@ -395,8 +405,8 @@ def _phase_initiative(state: BattleState, orders: Mapping[str, ShipOrders]) -> l
                 on=wanted,
             )
     for ship in state.in_action():
-        wanted = orders.get(ship.ship_id, ShipOrders()).veil
-        has_veil = bool(ship.systems_of("vapour-veil"))
+        wanted = orders.get(ship.ship_id, _NO_ORDERS).veil
+        has_veil = ship.working_count("vapour-veil") > 0
         if ship.ship_id in state.veiled and not has_veil:
             wanted = False  # the veil system was knocked out: it drops
         elif wanted is None or not ship.bridge_working or (wanted and not has_veil):
@@ -511,7 +521,7 @@ def _phase_launch(
     tied: dict[str, list[str]] = {}
     new_units: list[LightUnit] = []
     for ship in alternate(state, acting):
-        for system_id, target_id in orders.get(ship.ship_id, ShipOrders()).launches:
+        for system_id, target_id in orders.get(ship.ship_id, _NO_ORDERS).launches:
             new_units.append(_launch_one(state, ship, system_id, target_id))
             tied.setdefault(ship.ship_id, []).append(system_id)
     for unit in new_units:
@@ -670,7 +680,7 @@ def _phase_ship_movement(state: BattleState, plans: Mapping[str, Plan]) -> None:
         ship.heading = moved.heading
         ship.speed = moved.speed
         ship.thrust_used = plan.thrust_used > 0
-        text = str(plan.orders)
+        text = _orders_text(plan.orders)
         (x0, y0), (x1, y1), (x2, y2) = moved.path
         state.log(
             5,
@@ -704,15 +714,24 @@ def _phase_sensors(state: BattleState, seen: dict[str, dict[str, str]]) -> None:
     for side in state.sides:
         now: dict[str, str] = {}
         observers = [(s.x, s.y, s.sensors) for s in state.in_action(side)]
+        # Squared sensor reach of each observer against a target of a given ECM level.
+        reach_by_ecm: dict[int, list[float]] = {}
         before = seen.get(side, {})
         for enemy in state.in_action(state.enemy_of(side)):
+            ecm = enemy.ecm
+            reaches = reach_by_ecm.get(ecm)
+            if reaches is None:
+                reaches = reach_by_ecm[ecm] = []
+                for _, _, kind in observers:
+                    key = (kind, ecm)
+                    if key not in reach:
+                        reach[key] = float(sensor_range(kind, target_ecm=ecm)) ** 2
+                    reaches.append(reach[key])
             best: tuple[float, str] | None = None
-            for x, y, kind in observers:
-                key = (kind, enemy.ecm)
-                if key not in reach:
-                    reach[key] = float(sensor_range(kind, target_ecm=enemy.ecm)) ** 2
-                d2 = (enemy.x - x) ** 2 + (enemy.y - y) ** 2
-                if d2 <= reach[key] and (best is None or kind == "advanced"):
+            ex, ey = enemy.x, enemy.y
+            for (x, y, kind), r2 in zip(observers, reaches, strict=True):
+                d2 = (ex - x) ** 2 + (ey - y) ** 2
+                if d2 <= r2 and (best is None or kind == "advanced"):
                     best = (math.sqrt(d2), kind)
                     if kind == "advanced":
                         break
@@ -1374,7 +1393,7 @@ def _phase_end_of_turn(
         assignment = dict(crew_plan(state, ship)) if crew_plan else {}
         _end_of_turn_ship(state, ship, assignment)
     for ship in state.in_action():
-        if orders.get(ship.ship_id, ShipOrders()).withdraw:
+        if orders.get(ship.ship_id, _NO_ORDERS).withdraw:
             ship.withdrawn = True
             state.log(11, "withdraw", f"{ship.name} withdraws", ship=ship.ship_id)
     for unit in state.light_units.values():
