@@ -152,3 +152,24 @@ def test_baked_site_pages_standings_and_charts_leak_no_hidden_unit(settings, tmp
     # Vishnu Prime (destroyed) belonged to the hidden fleet: the public count is 0.
     gplus_row = campaign_page.split("collectif-g-plus.html")[1].split("</tr>")[0]
     assert gplus_row.endswith("<td>0</td>")
+
+
+@pytest.mark.django_db
+def test_the_sample_miranda_report_with_the_phalon_fleet_hidden(client):
+    """The tester's case: the seed's Miranda battle once the Phalon fleet is hidden."""
+    from campaign.services import sample_load
+
+    sample_load()
+    fleet = Fleet.objects.get(slug="phalon-68th-reprisal-fleet")
+    fleet.hidden = True
+    fleet.save()
+    battle = Battle.objects.get(slug="colonisation-compromise")
+    names = [s.name for s in fleet.ships.all() if s.name]
+    names += [g.name for g in fleet.light_units.all()]
+    assert names
+    html = client.get(reverse("battle-detail", kwargs={"pk": battle.pk})).content.decode()
+    leaked = [n for n in names if n in html or n in fragment(battle)]
+    assert leaked == []
+    # The fleet's name is left out of the forces; the people-written scenario may still
+    # name it (prose is published as written).
+    assert f"— {fleet.name}" not in html
