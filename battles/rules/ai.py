@@ -247,6 +247,13 @@ def steer(ship: ShipState, goal: tuple[float, float], gap: float, half_cap: bool
     wanted = max(MIN_SPEED, min(MAX_END_SPEED, math.floor(distance(_pos(ship), goal) - gap)))
     change = max(-spare, min(spare, wanted - speed))
     change = max(change, -speed)
+    return _steer_orders(change, arcs)
+
+
+@cache
+def _steer_orders(change: int, arcs: int) -> Orders:
+    """``Orders`` of a speed change and signed arcs (starboard positive); shared, since
+    orders are frozen and the tactics write the same few again and again."""
     steps = (Manoeuvre(abs(arcs), "T" if arcs > 0 else "B"),) if arcs else ()
     return Orders(change, steps)
 
@@ -286,6 +293,12 @@ def _has_round(ship: ShipState, system: Any) -> bool:
 _AFT = ARC_BITS["A"]
 
 
+@cache
+def _gun_profile(weapon_id: str, arcs: tuple[str, ...]) -> tuple[int, int]:
+    """(longest range in mu, arcs as bits) of a gun."""
+    return _reach(weapon_id), arc_mask(arcs)
+
+
 def ship_fire(state: BattleState, ship: ShipState) -> list[FireIntent]:
     """Phase 9 fire for one ship: focus on the most damaged enemy ship it can reach."""
     weapons = []  # (system, reach in mu, arcs as bits)
@@ -301,7 +314,7 @@ def ship_fire(state: BattleState, ship: ShipState) -> list[FireIntent]:
             rounds[gun.magazine] = left - 1
         elif not _has_round(ship, gun):
             continue
-        weapons.append((gun, _reach(gun.weapon), arc_mask(tuple(gun.arcs))))
+        weapons.append((gun, *_gun_profile(gun.weapon, tuple(gun.arcs))))
     if not weapons:
         return []
     free = fire_controls(state, ship) - len(_launched_this_turn(state, ship))

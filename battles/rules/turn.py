@@ -861,24 +861,30 @@ def _ship_volleys(
     # (intent, system, effective weapon id, range mu, target name, target arcs, as PD)
     accepted: list[tuple[FireIntent, Any, str, float, str, tuple[str, ...], bool]] = []
     systems = ship.systems
+    ships, units = state.ships, state.light_units
     for intent in intents:
         system = systems.get(intent.system)
-        aim = _aim_point(state, intent.target)
+        target_id = intent.target
+        aim = _aim_point(state, target_id)
         if system is None or system.status is not _WORKING or not system.weapon or aim is None:
             _refuse(state, ship, intent, "system out of action or target gone")
             continue
-        if _side_of(state, intent.target) == ship.side:
+        # _side_of, with the target known to be a ship or a unit on the table
+        target = ships.get(target_id) or units[target_id]
+        if target.side == ship.side:
             _refuse(state, ship, intent, "a friendly unit is not a target (rules §6)")
             continue
         name, where = aim
-        range_mu, arcs = state.sight(ship, intent.target, where)
+        range_mu, arcs = state.sight(ship, target_id, where)
         weapon_id = _effective_weapon(system.weapon, intent.mode, range_mu)
         try:
             get_weapon(weapon_id).band(range_mu)
         except RulesError as error:
             _refuse(state, ship, intent, str(error))
             continue
-        as_pd = _as_point_defence(state, ship, intent.target, weapon_id, range_mu)
+        as_pd = target_id in units and _as_point_defence(
+            state, ship, target_id, weapon_id, range_mu
+        )
         accepted.append((intent, system, weapon_id, range_mu, name, arcs, as_pd))
     fcs = fire_controls(state, ship)
     if not _fire_control_suffices(fcs, accepted, launches, ship.thrust_used):
@@ -898,18 +904,21 @@ def _ship_volleys(
             kind, screen = "ship", screens[intent.target]
         else:
             kind, screen = _unit_target_kind(state.light_units[intent.target]), 0
-        volley = _fire(
-            state,
-            9,
-            weapon_id,
-            range_mu=range_mu,
-            screen=screen,
-            target=kind,
-            target_name=name,
-            power_points=intent.power_points,
-            **({"as_pd": True, "count": 1} if as_pd else {}),
-        )
-        if volley is None:
+        try:  # as _fire does
+            volley = fire(
+                weapon_id,
+                state.dice,
+                options=state.options,
+                range_mu=range_mu,
+                screen=screen,
+                target=kind,
+                target_name=name,
+                power_points=intent.power_points,
+                count=1,
+                as_pd=as_pd,
+            )
+        except RulesError as error:
+            state.log(9, "fire-refused", str(error), weapon=weapon_id)
             continue
         pending.add_volley(intent.target, volley, is_unit=target_ship is None)
         state.log(
