@@ -1,0 +1,171 @@
+"""The engine's fast paths give exactly what the plain definitions give.
+
+Each shortcut taken for speed (issue 2's 1 000-battle benchmark) is checked here against
+the slower, obvious code it stands in for, so a later change to one side shows up.
+"""
+
+import math
+from dataclasses import FrozenInstanceError
+
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from battles.rules.dice import Dice, Roll, _roll
+from battles.rules.errors import RulesError
+from battles.rules.sensors import (
+    ALL_ARC_BITS,
+    ARC_BITS,
+    ARCS,
+    FireOrder,
+    allocate_fire_control,
+    arc_mask,
+    distance,
+    sight_line,
+    target_arcs,
+)
+from battles.rules.ships import ShipState, Status
+from battles.rules.turn import FireIntent, _fire_control_suffices
+from battles.rules.weapons import DamageType, Hit, Volley, _hit, _volley, fire
+
+coords = st.floats(min_value=-200, max_value=200, allow_nan=False)
+
+
+@given(coords, coords, st.integers(0, 5), coords, coords)
+def test_sight_line_is_distance_and_target_arcs(x, y, heading, tx, ty):
+    assert sight_line(x, y, heading, tx, ty) == (
+        distance((x, y), (tx, ty)),
+        target_arcs((x, y), heading, (tx, ty)),
+    )
+
+
+@pytest.mark.parametrize("heading", range(6))
+@pytest.mark.parametrize("degrees", range(0, 360, 15))
+def test_sight_line_on_and_off_arc_lines(heading, degrees):
+    # Every 30°: arc centres and the lines between arcs (a target there is in two arcs).
+    tx, ty = 3.0 + 12 * math.sin(math.radians(degrees)), 4.0 + 12 * math.cos(math.radians(degrees))
+    assert sight_line(3.0, 4.0, heading, tx, ty) == (
+        distance((3.0, 4.0), (tx, ty)),
+        target_arcs((3.0, 4.0), heading, (tx, ty)),
+    )
+    assert sight_line(3.0, 4.0, heading, 3.0, 4.0) == (0.0, ARCS)
+
+
+def test_arc_mask():
+    assert arc_mask(ARCS) == ALL_ARC_BITS
+    assert arc_mask(("F", "A")) == ARC_BITS["F"] | ARC_BITS["A"]
+    # An unknown code is never seen, and a weapon listing it is not "all round".
+    assert arc_mask((*ARCS, "X")) != ALL_ARC_BITS
+    assert arc_mask(("X",)) & ALL_ARC_BITS == 0
+
+
+def test_fast_roll_is_a_roll():
+    fast, plain = _roll("beam-1 vs Ra'am, die 2", 6, 4), Roll("beam-1 vs Ra'am, die 2", 6, 4)
+    assert type(fast) is Roll
+    assert fast == plain and hash(fast) == hash(plain) and repr(fast) == repr(plain)
+    with pytest.raises(FrozenInstanceError):
+        fast.result = 5  # type: ignore[misc]
+
+
+def test_fast_volley_and_hits_are_the_same_objects():
+    hits = (Hit(1, DamageType.PENETRATING), Hit(1, DamageType.PENETRATING, True))
+    plain = Volley("beam-2", 7.5, 1, "ship", 2, hits, value=2)
+    assert _volley("beam-2", 7.5, 1, "ship", 2, hits) != plain  # every field counts
+    fast = _volley("beam-2", 7.5, 1, "ship", 2, hits, value=2)
+    assert type(fast) is Volley and fast == plain and repr(fast) == repr(plain)
+    assert _hit(1, DamageType.PENETRATING, True) == hits[1]
+    assert _volley("pd", 3.0, 0, "fighter", 2, kills=1, value=1) == Volley(
+        "pd", 3.0, 0, "fighter", 2, kills=1, value=1
+    )
+
+
+def test_beam_volley_matches_its_dice():
+    dice = Dice(7)
+    volley = fire("beam-1", dice, range_mu=10, screen=0, target_name="hulk")
+    assert volley.dice == 3 and len(dice.log) >= 3
+    assert all(type(r) is Roll for r in dice.log)
+    assert volley.value == volley.damage == sum(h.damage for h in volley.hits)
+
+
+SHIP = {
+    "format": "admiralty-design/1",
+    "name": "Probe",
+    "mass": 40,
+    "thrust": 4,
+    "hull": {"boxes": 8},
+    "fire_controls": 2,
+    "screens": 2,
+    "systems": [{"id": "veil", "kind": "vapour-veil"}],
+}
+
+
+@pytest.mark.parametrize(
+    "knocked",
+    [(), ("fc-1",), ("fc-1", "fc-2"), ("bridge",), ("screen-2",), ("drive",), ("veil",)],
+)
+@pytest.mark.parametrize("dead", [False, True])
+def test_ship_counts_match_the_system_lists(knocked, dead):
+    ship = ShipState.from_design(SHIP, ship_id="p1", side="a")
+    for sid in knocked:
+        ship.systems[sid].status = Status.DAMAGED
+    ship.dead_in_space = dead
+    fcs = 0 if not ship.bridge_working or dead else len(ship.systems_of("fc"))
+    assert ship.fire_controls == fcs
+    screens = 0 if dead else min(3, len(ship.systems_of("screen")))
+    assert ship.screen_level == screens
+    for kind in ("fc", "screen", "vapour-veil", "drive", "bridge", "weapon"):
+        assert ship.working_count(kind) == len(ship.systems_of(kind))
+    assert len(ship.systems_of("fc", working=False)) == 2
+    drive_ok = ship.systems["drive"].status is Status.WORKING
+    assert ship.thrust == (4 if drive_ok and not dead else 0)
+
+
+arc_lists = st.lists(st.sampled_from(ARCS), min_size=0, max_size=6, unique=True).map(tuple)
+# What a bearing gives: one arc, two on a line, all six at the same point.
+seen_arcs = st.sampled_from(
+    [(a,) for a in ARCS] + [(ARCS[i], ARCS[(i + 1) % 6]) for i in range(6)] + [ARCS]
+)
+orders = st.lists(
+    st.tuples(
+        st.sampled_from(["beam-1", "beam-2", "lance", "pd", "pulser-short"]),
+        arc_lists,
+        st.sampled_from(["t1", "t2", "t3"]),
+        seen_arcs,
+        st.booleans(),
+    ),
+    max_size=6,
+)
+
+
+class _System:
+    def __init__(self, arcs):
+        self.arcs = arcs
+
+
+@settings(max_examples=300)
+@example(1, [("beam-1", ("A", "AP"), "t1", ("A",), False)], [], True)  # aft, thrusting
+@example(2, [("lance", ARCS, "t1", ("F",), False)] * 3, [], False)  # one FC per lance
+@given(
+    st.integers(0, 4),
+    orders,
+    st.lists(st.sampled_from(["bay-a", "bay-b"]), max_size=2),
+    st.booleans(),
+)
+def test_fire_control_shortcut_agrees_with_the_allocation(fcs, rows, launches, thrust):
+    accepted = [
+        (FireIntent(f"w{i}", target), _System(arcs), weapon, 5.0, target, seen, pd)
+        for i, (weapon, arcs, target, seen, pd) in enumerate(rows)
+    ]
+    full = [
+        FireOrder(f"w{i}", weapon, arcs, target, seen, point_defence=pd)
+        for i, (weapon, arcs, target, seen, pd) in enumerate(rows)
+    ]
+    try:
+        allocate_fire_control(
+            ship="Probe", fire_controls=fcs, orders=full, launches=launches, used_thrust=thrust
+        )
+    except RulesError:
+        allowed = False
+    else:
+        allowed = True
+    assert _fire_control_suffices(fcs, accepted, launches, thrust) is allowed
