@@ -40,6 +40,7 @@ from django.utils.text import slugify
 
 from battles.models import Battle, BattleSide, Participant
 from factions.catalogue_loader import catalogue_load
+from factions.designs import design_system_ids
 from factions.models import Faction, Fleet, LightUnitGroup, Ship, ShipClass, Squadron, Territory
 
 from .models import Campaign
@@ -63,8 +64,6 @@ _FATE_STATUS = {
     Participant.Fate.DESTROYED: Ship.Status.DESTROYED,
     Participant.Fate.CAPTURED: Ship.Status.CAPTURED,
 }
-# Systems every ship has without listing them (battles/rules/ships.py synthesises them).
-_BUILT_IN_SYSTEMS = {"drive", "bridge", "life-support", "core"}
 
 
 class SampleDataError(ValueError):
@@ -123,13 +122,12 @@ def _crew_lost(ship_class: ShipClass, hull_lost: int) -> int:
     return crew_max - math.ceil(crew_max * (hull_max - hull_lost) / hull_max)
 
 
-def _system_ids(ship_class: ShipClass) -> set[str]:
-    """System ids a ship of ``ship_class`` may lose (design ids plus built-in ones)."""
-    design = ship_class.design or {}
-    ids = {s.get("id") for s in design.get("systems", [])}
-    ids |= {f"fc-{n}" for n in range(1, int(design.get("fire_controls", 0)) + 1)}
-    ids |= {f"screen-{n}" for n in range(1, int(design.get("screens", 0)) + 1)}
-    return ids | _BUILT_IN_SYSTEMS
+def _system_ids(where: str, ship_class: ShipClass) -> list[str]:
+    """System ids a ship of ``ship_class`` may lose (``factions.designs.design_system_ids``)."""
+    try:
+        return design_system_ids(ship_class.design or {})
+    except ValueError as exc:
+        raise SampleDataError(f"{where}: class {ship_class.name} (design): {exc}") from exc
 
 
 def _damage(where: str, ship_class: ShipClass, spec: dict[str, Any]) -> dict[str, Any]:
@@ -152,11 +150,12 @@ def _damage(where: str, ship_class: ShipClass, spec: dict[str, Any]) -> dict[str
             f"{ship_class.armour} armour boxes"
         )
     systems = list(spec.get("systems_lost", []))
-    unknown = sorted(set(systems) - _system_ids(ship_class))
+    known = _system_ids(where, ship_class) if systems else []
+    unknown = sorted(set(systems) - set(known))
     if unknown:
         raise SampleDataError(
             f"{where}.systems_lost: {unknown} are not systems of {ship_class.name} "
-            f"({', '.join(sorted(_system_ids(ship_class)))})"
+            f"({', '.join(sorted(known))})"
         )
     return {
         "fate": fate,

@@ -13,10 +13,13 @@ Units: mass in mass points, hull and armour in boxes, thrust in thrust points.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from battles.rules.ships import ShipState
 
 FORMAT: Final = "admiralty-design/1"
 
@@ -404,3 +407,17 @@ def design_parse(data: Any) -> Design:
     if errors or design is None:
         raise DesignInvalid(errors)
     return design
+
+
+def design_system_ids(design: Mapping[str, Any]) -> list[str]:
+    """Every system id a ship of ``design`` has, in the engine's order: the ids listed in
+    ``design["systems"]``, then the synthesised ``fc-N`` and ``screen-N`` (one per fire
+    control and screen), ``drive`` (thrust above 0) and the command systems of
+    ``design["command"]`` (default all three: ``bridge``, ``life-support``, ``core``).
+
+    These are the ids ``Ship.systems_lost`` and battle results may name, and what threshold
+    checks can destroy (rules/ft-incursion.md §4, §11). Built by the engine itself
+    (``battles.rules.ships.ShipState.from_design``) so the two never disagree; raises its
+    ``DesignError`` (a ``ValueError``) naming the field when the design cannot be built.
+    """
+    return list(ShipState.from_design(design, ship_id="design", side="design").systems)

@@ -27,7 +27,7 @@ from django.db import transaction
 from django.utils.text import slugify
 
 from factions import construction
-from factions.designs import ARCS, FORMAT, design_validate
+from factions.designs import ARCS, FORMAT, design_system_ids, design_validate
 from factions.models import Faction, ShipClass
 
 FORMATS = ("auto", "ftlibship", "admiralty")
@@ -538,11 +538,14 @@ def _class_fields(design: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _system_ids(design: dict[str, Any] | None) -> set[str]:
-    """Ids a ship's ``systems_lost`` may name: the design's systems and command systems."""
-    design = design or {}
-    ids = {str(s.get("id")) for s in design.get("systems") or [] if isinstance(s, dict)}
-    return ids | {str(c) for c in design.get("command") or []}
+def _system_ids(design: dict[str, Any]) -> set[str]:
+    """Ids a ship's ``systems_lost`` may name (``design_system_ids``: listed systems plus
+    ``fc-N``, ``screen-N``, ``drive`` and command systems). Raises
+    :class:`DesignReplaceError` when the engine cannot build the design at all."""
+    try:
+        return set(design_system_ids(design))
+    except ValueError as exc:
+        raise DesignReplaceError(f"{design.get('name')}: {exc}") from exc
 
 
 def designs_save(
@@ -588,7 +591,7 @@ def designs_save(
                 if not replace:
                     result.kept.append(Kept(current.name, len(ships)))
                     continue
-                ids = _system_ids(design)
+                ids = _system_ids(design) if any(s.systems_lost for s in ships) else set()
                 for ship in ships:
                     for lost in ship.systems_lost or []:
                         if lost not in ids:

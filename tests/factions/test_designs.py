@@ -4,7 +4,13 @@ import copy
 
 import pytest
 
-from factions.designs import Design, DesignInvalid, design_parse, design_validate
+from factions.designs import (
+    Design,
+    DesignInvalid,
+    design_parse,
+    design_system_ids,
+    design_validate,
+)
 
 
 def corvette() -> dict:
@@ -207,3 +213,23 @@ def test_a_magazine_holds_one_kind_of_load():
     doc["systems"][2] = {"id": "pack-a", "kind": "weapon", "weapon": "rocket-pack",
                          "arcs": ["F"], "magazine": "mag-a"}  # fmt: skip
     assert "one kind of load" in fields(doc)["systems[2].magazine"]
+
+
+def test_system_ids_are_the_listed_systems_plus_the_synthesised_ones():
+    design = {**corvette(), "screens": 1}
+    assert design_system_ids(design) == [
+        *("beam-a", "beam-b", "pd-a", "fc-1", "screen-1", "drive"),
+        *("bridge", "life-support", "core"),
+    ]
+
+
+def test_system_ids_follow_thrust_and_command():
+    design = {**corvette(), "thrust": 0, "command": ["bridge"], "fire_controls": 2}
+    assert design_system_ids(design) == ["beam-a", "beam-b", "pd-a", "fc-1", "fc-2", "bridge"]
+
+
+def test_system_ids_of_a_design_without_hull_raise_naming_the_field():
+    design = corvette()
+    del design["hull"]
+    with pytest.raises(ValueError, match="hull"):
+        design_system_ids(design)

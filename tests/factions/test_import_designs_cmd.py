@@ -187,6 +187,18 @@ def test_with_replace_a_design_dropping_a_lost_system_is_refused(hanit_in_use, t
         )
 
 
+def test_with_replace_synthesised_systems_a_ship_has_lost_are_kept(hanit_in_use):
+    eilat = Ship.objects.get(name="Eilat")
+    eilat.systems_lost = ["beam-a", "fc-1", "drive", "bridge"]
+    eilat.save()
+    (hanit,) = designs_save(
+        faction=hanit_in_use.qatzrin,
+        result=designs_parse(changed_hanit(), faction="qatzrin"),
+        replace=True,
+    )
+    assert hanit.design["rationale"] == "refit"
+
+
 def test_api_import_keeps_classes_in_use_unless_replace(hanit_in_use):
     client = organiser_client(hanit_in_use)
     body = {"faction": "qatzrin", "data": changed_hanit()}
