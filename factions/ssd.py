@@ -30,6 +30,8 @@ from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext, ngettext
 
+from factions.designs import COMMAND_SYSTEMS, design_system_ids
+
 if TYPE_CHECKING:
     from factions.models import Ship
 
@@ -318,22 +320,39 @@ def _draw_crew(c: _Canvas, design: dict, lost: int) -> None:
 
 
 def _core_systems(design: dict) -> list[tuple[str, str, str]]:
-    """(system id, icon text, label) for the systems that are fields, not list entries."""
+    """(system id, icon text, label) for the systems that are fields, not list entries.
+
+    Drive, fire controls, screens and command systems are the ids the engine synthesises
+    (``design_system_ids``), so a box crossed out here is one a battle can destroy; FTL,
+    advanced sensors and ECM are drawn too but are not engine systems.
+    """
+    listed = {s.get("id") for s in design.get("systems") or []}
+    synthesised = [sid for sid in design_system_ids(design) if sid not in listed]
+
+    def numbered(prefix: str) -> list[tuple[str, int]]:
+        return [
+            (sid, int(sid.removeprefix(prefix)))
+            for sid in synthesised
+            if sid.startswith(prefix) and sid.removeprefix(prefix).isdigit()
+        ]
+
     out: list[tuple[str, str, str]] = []
-    out.append(("drive", str(design.get("thrust", 0)), gettext("drive")))
+    if "drive" in synthesised:
+        out.append(("drive", str(design.get("thrust", 0)), gettext("drive")))
     if design.get("ftl"):
         out.append(("ftl", gettext("FTL"), gettext("FTL drive")))
-    for i in range(1, int(design.get("fire_controls") or 0) + 1):
-        out.append((f"fc-{i}", gettext("FC"), gettext("fire control %(n)d") % {"n": i}))
-    for i in range(1, int(design.get("screens") or 0) + 1):
-        out.append((f"screen-{i}", gettext("S"), gettext("screen %(n)d") % {"n": i}))
+    for sid, i in numbered("fc-"):
+        out.append((sid, gettext("FC"), gettext("fire control %(n)d") % {"n": i}))
+    for sid, i in numbered("screen-"):
+        out.append((sid, gettext("S"), gettext("screen %(n)d") % {"n": i}))
     if design.get("sensors", "standard") != "standard":
         out.append(("sensors", gettext("AS"), _sensors(design["sensors"])))
     for i in range(1, int(design.get("ecm") or 0) + 1):
         out.append((f"ecm-{i}", gettext("ECM"), gettext("ECM %(n)d") % {"n": i}))
-    for name in design.get("command") or []:
-        short = {"bridge": "BR", "life-support": "LS", "core": "CO"}.get(name, name[:2].upper())
-        out.append((name, short, _kind_label(name)))
+    for name in synthesised:
+        if name in COMMAND_SYSTEMS:
+            short = {"bridge": "BR", "life-support": "LS", "core": "CO"}[name]
+            out.append((name, short, _kind_label(name)))
     return out
 
 
