@@ -15,12 +15,6 @@ FULLTRUST = Path(__file__).resolve().parents[2].parent / "shared" / "fulltrust-d
 PRESETS = FULLTRUST / "perlkonig-ftLibShip-preset-fleets.json"
 
 
-@pytest.fixture(autouse=True)
-def fast_passwords(settings):
-    """The cast's users hash passwords; MD5 keeps these tests fast (tests only)."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def design(name="Hanit", faction="qatzrin"):
     """A valid design: the mass is searched so the systems add up to it."""
     doc = {

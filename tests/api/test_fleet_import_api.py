@@ -39,12 +39,6 @@ BAD_LIST = """# 5th fleet
 """
 
 
-@pytest.fixture(autouse=True)
-def fast_passwords(settings):
-    """The cast's users are created with a fast hasher (PBKDF2 costs seconds per test)."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def make_classes(faction, specs):
     for name, type_word, mass, *bays in specs:
         systems = [{"id": f"bay-{i}", "kind": "bay"} for i in range(bays[0] if bays else 0)]

@@ -7,12 +7,6 @@ from battles.models import Battle, BattleSide, Participant
 from factions.models import Fleet, LightUnitGroup, Ship, ShipClass, Squadron, Territory
 
 
-@pytest.fixture(autouse=True)
-def fast_passwords(settings):
-    """The cast's users are created with a fast hasher (PBKDF2 costs seconds per test)."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def ship_class(faction, name, mass=16, hull=5):
     return ShipClass.objects.create(
         faction=faction,

@@ -19,7 +19,6 @@ from tests.battles.report_fixtures import make_battle
 @pytest.fixture
 def media(settings, tmp_path):
     settings.MEDIA_ROOT = tmp_path / "media"
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     return settings.MEDIA_ROOT
 
 

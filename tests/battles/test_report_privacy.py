@@ -22,11 +22,6 @@ from tests.battles.report_fixtures import make_battle
 HIDDEN_NAMES = ("Vishnu Prime", "Vishnu Second", "Mijna 1")
 
 
-@pytest.fixture(autouse=True)
-def fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def battle(db):
     battle = make_battle()

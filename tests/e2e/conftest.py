@@ -47,9 +47,3 @@ def page(browser):
     page.set_default_timeout(15_000)
     yield page
     context.close()
-
-
-@pytest.fixture(autouse=True)
-def fast_passwords(settings):
-    # The cast creates five users per test; the default PBKDF2 would take seconds.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -25,12 +25,6 @@ PRESETS = FULLTRUST / "perlkonig-ftLibShip-preset-fleets.json"
 needs_presets = pytest.mark.skipif(not PRESETS.exists(), reason="shared ftLibShip file absent")
 
 
-@pytest.fixture(autouse=True)
-def fast_passwords(settings):
-    """The cast's users hash passwords; MD5 keeps these tests fast (tests only)."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def ftl_ship(**overrides):
     """A small ftLibShip ship touching most mappings."""
     ship = {

@@ -8,12 +8,6 @@ from django.urls import reverse
 from tests.e2e.world import add_ships, build_world
 
 
-@pytest.fixture(autouse=True)
-def fast_passwords(settings):
-    # The cast creates five users per test; the default PBKDF2 would take seconds.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def world(cast):
     return build_world(cast)

@@ -12,12 +12,6 @@ from factions.ssd import ARCS, ShipDamage, design_svg, hull_rows_for, ship_svg
 NS = {"s": "http://www.w3.org/2000/svg"}
 
 
-@pytest.fixture(autouse=True)
-def fast_passwords(settings):
-    """The cast's users hash passwords; MD5 keeps these tests fast (tests only)."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def saar(**overrides):
     design = {
         "format": "admiralty-design/1",
