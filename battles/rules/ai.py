@@ -299,6 +299,18 @@ def _gun_profile(weapon_id: str, arcs: tuple[str, ...]) -> tuple[int, int]:
     return _reach(weapon_id), arc_mask(arcs)
 
 
+def _intent(system: str, target: str) -> FireIntent:
+    """``FireIntent(system, target)`` built without the frozen ``__init__`` (one per shot;
+    see ``movement._frozen``). Same object."""
+    intent = object.__new__(FireIntent)
+    fields_ = intent.__dict__
+    fields_["system"] = system
+    fields_["target"] = target
+    fields_["mode"] = None
+    fields_["power_points"] = None
+    return intent
+
+
 def ship_fire(state: BattleState, ship: ShipState) -> list[FireIntent]:
     """Phase 9 fire for one ship: focus on the most damaged enemy ship it can reach."""
     weapons = []  # (system, reach in mu, arcs as bits)
@@ -362,13 +374,13 @@ def ship_fire(state: BattleState, ship: ShipState) -> list[FireIntent]:
         if others:
             free -= 1
             for w in others:
-                intents.append(FireIntent(w.id, sid))
+                intents.append(_intent(w.id, sid))
                 used.add(w.id)
         for w in lances:
             if free <= 0:
                 break
             free -= 1
-            intents.append(FireIntent(w.id, sid))
+            intents.append(_intent(w.id, sid))
             used.add(w.id)
     return intents + _point_defence_fire(
         state, ship, [w for w, _, _ in weapons if w.id not in used]
@@ -386,7 +398,7 @@ def _point_defence_fire(state: BattleState, ship: ShipState, idle: list[Any]) ->
     if not boarders:
         return []
     worst = max(boarders, key=lambda u: (u.craft, u.unit_id))
-    return [FireIntent(w.id, worst.unit_id) for w in idle if _pd_capable(w.weapon)]
+    return [_intent(w.id, worst.unit_id) for w in idle if _pd_capable(w.weapon)]
 
 
 def _launchable(squadron: Mapping[str, Any]) -> bool:

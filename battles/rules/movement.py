@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from battles.rules.errors import IllegalOrder
 
@@ -225,7 +226,15 @@ def validate_orders(
         raise bad(f"{arcs} arcs exceed the turning cap of {cap} for thrust {thrust} (D-3)")
     if arcs + abs(change) > thrust:
         raise bad(f"{arcs} arcs + |{change:+d}| speed exceed thrust {thrust} (D-3)")
-    return Plan(orders, change, new_speed, end_speed, arcs + abs(change))
+    return _frozen(
+        Plan,
+        orders=orders,
+        speed_change=change,
+        distance=new_speed,
+        end_speed=end_speed,
+        thrust_used=arcs + abs(change),
+        roll=False,
+    )
 
 
 def parse_orders(
@@ -261,6 +270,18 @@ class Movement:
     path: tuple[tuple[float, float], ...]
 
 
+_T = TypeVar("_T")
+
+
+def _frozen(cls: type[_T], **values: Any) -> _T:
+    """``cls(**values)`` for a frozen dataclass without slots, given every field: the
+    generated ``__init__`` goes through ``object.__setattr__`` per field, several times
+    slower; a plan and a movement are built for every ship every turn. Same object."""
+    obj = object.__new__(cls)
+    obj.__dict__.update(values)
+    return obj
+
+
 def step(position: tuple[float, float], heading: int, distance: float) -> tuple[float, float]:
     """Move ``distance`` mu straight ahead from ``position`` along ``heading``."""
     dx, dy = _DIRECTIONS[heading % HEADINGS]
@@ -287,4 +308,6 @@ def execute(plan: Plan, *, position: tuple[float, float], heading: int) -> Movem
     middle = step(position, h, half)
     h = (h + second) % HEADINGS
     end = step(middle, h, half)
-    return Movement(end, h, plan.end_speed, (position, middle, end))
+    return _frozen(
+        Movement, position=end, heading=h, speed=plan.end_speed, path=(position, middle, end)
+    )
