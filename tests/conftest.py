@@ -66,3 +66,11 @@ def cast(db, django_user_model):
     for k, v in users.items():
         setattr(c, k, v)
     return c
+
+
+@pytest.fixture
+def world(cast):
+    """The page tests' small league on top of the cast (``tests.e2e.world.build_world``)."""
+    from tests.e2e.world import build_world
+
+    return build_world(cast)

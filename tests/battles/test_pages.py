@@ -1,15 +1,7 @@
 """Battle page: sides, objectives, participants, report, PDF link, scoping."""
 
-import pytest
 from django.core.files.base import ContentFile
 from django.urls import reverse
-
-from tests.e2e.world import build_world
-
-
-@pytest.fixture
-def world(cast):
-    return build_world(cast)
 
 
 def battle_url(world):

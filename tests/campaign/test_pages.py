@@ -1,14 +1,6 @@
 """Home and campaign pages: content, standings, language switch."""
 
-import pytest
 from django.urls import reverse
-
-from tests.e2e.world import build_world
-
-
-@pytest.fixture
-def world(cast):
-    return build_world(cast)
 
 
 def test_home_lists_campaigns_factions_and_recent_battles(client, world):

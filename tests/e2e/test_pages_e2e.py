@@ -4,14 +4,8 @@ language, and a screenshot of a fleet page (written to media/e2e/fleet.png)."""
 import pytest
 
 from tests.e2e.conftest import SCREENSHOT_DIR
-from tests.e2e.world import build_world
 
 pytestmark = pytest.mark.e2e
-
-
-@pytest.fixture
-def world(cast):
-    return build_world(cast)
 
 
 def test_browse_home_faction_fleet_ship_and_see_the_ssd(live_server, page, world):

@@ -5,12 +5,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from tests.e2e.world import add_ships, build_world
-
-
-@pytest.fixture
-def world(cast):
-    return build_world(cast)
+from tests.e2e.world import add_ships
 
 
 def get_as(client, user, url):
