@@ -10,39 +10,10 @@ from django.test import Client
 
 from factions import construction
 from factions.models import ShipClass
+from tests.factions.factories import valid_design as design
 
 FULLTRUST = Path(__file__).resolve().parents[2].parent / "shared" / "fulltrust-data"
 PRESETS = FULLTRUST / "perlkonig-ftLibShip-preset-fleets.json"
-
-
-def design(name="Hanit", faction="qatzrin"):
-    """A valid design: the mass is searched so the systems add up to it."""
-    doc = {
-        "format": "admiralty-design/1",
-        "name": name,
-        "faction": faction,
-        "type_word": "frégate",
-        "mass": 10,
-        "thrust": 6,
-        "ftl": True,
-        "hull": {"boxes": 9, "rows": [3, 2, 2, 2]},
-        "armour": {"layers": [2]},
-        "fire_controls": 1,
-        "systems": [
-            {"id": "beam-a", "kind": "weapon", "weapon": "beam-2", "arcs": ["F", "FS", "FP"]},
-            {"id": "pd-a", "kind": "pd"},
-        ],
-        "provisional": True,
-        "rationale": "test frigate",
-    }
-    for mass in range(10, 100):
-        doc["mass"] = mass
-        try:
-            if construction.design_mass(doc) == mass:
-                return doc
-        except ValueError:
-            continue
-    raise AssertionError("no mass fits")
 
 
 def client_for(user=None):

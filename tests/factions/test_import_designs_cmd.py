@@ -14,7 +14,7 @@ from django.test import Client
 from factions.catalogue_loader import catalogue_load
 from factions.imports import DesignReplaceError, designs_parse, designs_save
 from factions.models import Faction, Fleet, Ship, ShipClass
-from tests.factions.test_imports import ftl_ship, valid_design
+from tests.factions.factories import ftl_ship, valid_design
 
 PRESETS = (
     Path(__file__).resolve().parents[2].parent
