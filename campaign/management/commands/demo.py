@@ -26,7 +26,10 @@ WORKER_TIMEOUT = 600  # seconds to wait for a real worker's result
 
 
 class Command(BaseCommand):
-    help = "Render the reports of all concluded battles (HTML + PDF) and bake the site."
+    help = (
+        "Resolve the draft battles left for the engine (stored seed), render the reports "
+        "of all concluded battles (HTML + PDF) and bake the site."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("--site", type=Path, default=Path("site"), help="site folder")
