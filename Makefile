@@ -11,7 +11,7 @@ INTEGRATION_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/admiralty
 INTEGRATION_BROKER_URLS ?= redis://127.0.0.1:6379/0 amqp://guest:guest@127.0.0.1:5672//
 
 .DEFAULT_GOAL := help
-.PHONY: help venv migrate sample demo run test lint test-integration e2e bench clean
+.PHONY: help venv migrate sample demo run test lint test-integration bench clean
 
 help: ## list the commands
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-18s %s\n", $$1, $$2}'
