@@ -191,7 +191,12 @@ def _bake(staging, result, campaigns, campaign_slug, report_context, report_rend
     faction_q = Q(campaigns__in=campaign_ids) | Q(battle_sides__battle__in=battles)
     if campaign_slug is None:
         faction_q = Q()
-    factions = list(Faction.objects.filter(faction_q).distinct().order_by("name"))
+    factions = list(
+        Faction.objects.filter(faction_q)
+        .distinct()
+        .order_by("name")
+        .prefetch_related("territories", "ship_classes")
+    )
     fleets = list(
         visible_fleets(None)
         .filter(faction__in=factions)

@@ -226,6 +226,29 @@ def test_site_build_queries_do_not_grow_with_ships(settings, tmp_path, league):
     assert "Extra 39" in (out / "fleets" / "test-reprisal.html").read_text()
 
 
+def test_site_build_queries_do_not_grow_with_factions(settings, tmp_path, league):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from factions.models import Territory
+
+    settings.MEDIA_ROOT = tmp_path / "media"
+    out = tmp_path / "site"
+
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as ctx:
+            site_build(out_dir=out)
+        return len(ctx.captured_queries)
+
+    before = queries()
+    for i in range(5):
+        faction = Faction.objects.create(name=f"Extra {i}", slug=f"extra-{i}")
+        league.factions.add(faction)
+        Territory.objects.create(faction=faction, name=f"Rock {i}", slug=f"rock-{i}")
+    assert queries() == before
+    assert "Rock 4" in (out / "factions" / "extra-4.html").read_text()
+
+
 def test_campaign_and_battle_pages_carry_inline_svg_charts_without_scripts(built):
     out, *_ = built
     for page in ("campaigns/test-league.html", "battles/test-league/colonisation-compromise.html"):
