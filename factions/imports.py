@@ -582,7 +582,9 @@ def designs_save(
     with transaction.atomic():
         existing = {
             sc.slug: sc
-            for sc in ShipClass.objects.filter(faction=faction, slug__in=slugs).select_for_update()
+            for sc in ShipClass.objects.filter(faction=faction, slug__in=slugs)
+            .select_for_update()
+            .prefetch_related("ships")
         }
         for slug, design in zip(slugs, result.designs, strict=True):
             current = existing.get(slug)
