@@ -1,0 +1,99 @@
+"""Totals of a fleet page: ship counts, mass and points, from rows already fetched.
+
+Prices come from the stored ``ShipClass.points`` and, for the squadrons in bays and the
+light units based on no carrier, from ``factions.construction`` (Fleet Book figures,
+issue 3 §2). Runs no query.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from . import construction
+from .models import LightUnitGroup, Ship, ShipClass
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass
+class FleetTotals:
+    """Totals of a fleet page: ship counts, mass (mass points) and points.
+
+    ``ship_points`` sums ``ShipClass.points`` (one ship, bays empty); ``squadron_points``
+    prices the squadrons in the ships' bays and the fleet's light units based on no carrier
+    (station fighters, colony batteries) with ``factions.construction`` (Fleet Book figures,
+    issue 3 §2); ``points`` is the whole. ``unpriced`` counts ships whose class has no points
+    and light-unit groups that cannot be priced: the total is then partial.
+    """
+
+    ships: int = 0
+    afloat: int = 0
+    mass: int = 0
+    ship_points: int = 0
+    squadron_points: int = 0
+    unpriced: int = 0
+
+    @property
+    def points(self) -> int:
+        """Ship and squadron points together."""
+        return self.ship_points + self.squadron_points
+
+
+def _embarked_points(ship_class: ShipClass, cache: dict[int, int | None]) -> int | None:
+    """Points of the squadrons in the bays of ``ship_class``'s design (None: cannot price).
+
+    Reads the bays straight from the design document rather than re-validating the whole
+    design: a class whose stored design no longer passes the construction checks still
+    shows its stored points and its squadrons.
+    """
+    if ship_class.pk not in cache:
+        total: int | None = 0
+        try:
+            for system in (ship_class.design or {}).get("systems", []):
+                squadron = system.get("squadron") if system.get("kind") == "bay" else None
+                if squadron:
+                    total += construction.squadron_points(
+                        squadron["unit"],
+                        size=int(squadron.get("size", 6)),
+                        variant=squadron.get("variant"),
+                    )
+        except (ValueError, KeyError, TypeError) as exc:  # UnknownSystem, malformed bay
+            logger.warning("squadrons of class %s cannot be priced: %s", ship_class.pk, exc)
+            total = None
+        cache[ship_class.pk] = total
+    return cache[ship_class.pk]
+
+
+def fleet_totals(ships: list[Ship], light_units: Sequence[LightUnitGroup] = ()) -> FleetTotals:
+    """Count ``ships`` (afloat = not destroyed nor captured), their mass and points.
+
+    Runs no query: ``ships`` come with their ``ship_class``. Light units on a carrier are
+    already priced as its bays' squadrons, so only those without a carrier are added.
+    """
+    totals = FleetTotals()
+    cache: dict[int, int | None] = {}
+    for ship in ships:
+        totals.ships += 1
+        if ship.status not in (Ship.Status.DESTROYED, Ship.Status.CAPTURED):
+            totals.afloat += 1
+        totals.mass += ship.ship_class.mass
+        embarked = _embarked_points(ship.ship_class, cache)
+        if ship.ship_class.points is None or embarked is None:
+            totals.unpriced += 1
+        else:
+            totals.ship_points += ship.ship_class.points
+            totals.squadron_points += embarked
+    for group in light_units:
+        if group.carrier_id is not None:
+            continue
+        variant = group.unit_type if group.kind in ("battery", "gunboat") else None
+        try:
+            totals.squadron_points += construction.squadron_points(
+                group.kind, size=group.size, variant=variant
+            )
+        except ValueError as exc:  # UnknownSystem
+            logger.warning("light units %s cannot be priced: %s", group.pk, exc)
+            totals.unpriced += 1
+    return totals
