@@ -34,7 +34,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from itertools import zip_longest
 from typing import Any
 
@@ -205,7 +205,7 @@ class ShipOrders:
 _NO_ORDERS = ShipOrders()
 
 
-@cache
+@lru_cache(maxsize=4096)  # bounded: players' orders reach here too
 def _orders_text(orders: Orders) -> str:
     """``str(orders)``, remembered (orders are frozen; the AI writes the same few often)."""
     return str(orders)
