@@ -722,8 +722,11 @@ def _count(where: str, entry: Mapping[str, Any], name: str, default: int | None 
     return value
 
 
-def _crew_from_hull(crew_max: int, hull_max: int, hull_lost: int) -> int:
-    """Crew factors lost with the hull, D-9: ``crew_max - ceil(crew_max × left / max)``."""
+def crew_lost_from_hull(crew_max: int, hull_max: int, hull_lost: int) -> int:
+    """Crew factors lost with ``hull_lost`` of ``hull_max`` boxes, for a ship of
+    ``crew_max`` crew factors: ``crew_max - ceil(crew_max × hull_left / hull_max)``
+    (rules/ft-incursion.md §4, D-9). Used where a result gives no crew figure: a battle
+    recorded from the table, the sample campaign's fates."""
     return crew_max - math.ceil(crew_max * (hull_max - hull_lost) / max(hull_max, 1))
 
 
@@ -771,7 +774,7 @@ def _record_ship(where: str, p: Participant, entry: Mapping[str, Any]) -> None:
         if crew is None:
             crew = max(
                 0,
-                _crew_from_hull(state.crew_max, state.hull_max, state.hull_lost + hull)
+                crew_lost_from_hull(state.crew_max, state.hull_max, state.hull_lost + hull)
                 - state.crew_lost,
             )
         if crew > crew_left:

@@ -30,7 +30,6 @@ load twice changes nothing.
 from __future__ import annotations
 
 import json
-import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -39,6 +38,7 @@ from django.db import models, transaction
 from django.utils.text import slugify
 
 from battles.models import Battle, BattleSide, Participant
+from battles.resolution import crew_lost_from_hull
 from factions.catalogue_loader import catalogue_load
 from factions.designs import design_system_ids
 from factions.models import Faction, Fleet, LightUnitGroup, Ship, ShipClass, Squadron, Territory
@@ -114,14 +114,6 @@ def _upsert(
     return obj, bool(changed)
 
 
-def _crew_lost(ship_class: ShipClass, hull_lost: int) -> int:
-    """Crew factors lost to hull damage: ``crew_max - ceil(crew_max × hull_left / hull_max)``
-    (rules/ft-incursion.md §4, D-9)."""
-    crew_max = ship_class.crew_factors
-    hull_max = max(ship_class.hull_boxes, 1)
-    return crew_max - math.ceil(crew_max * (hull_max - hull_lost) / hull_max)
-
-
 def _system_ids(where: str, ship_class: ShipClass) -> list[str]:
     """System ids a ship of ``ship_class`` may lose (``factions.designs.design_system_ids``)."""
     try:
@@ -161,7 +153,7 @@ def _damage(where: str, ship_class: ShipClass, spec: dict[str, Any]) -> dict[str
         "fate": fate,
         "hull_lost": hull,
         "armour_lost": armour,
-        "crew_lost": _crew_lost(ship_class, hull),
+        "crew_lost": crew_lost_from_hull(ship_class.crew_factors, ship_class.hull_boxes, hull),
         "systems_lost": systems,
         "craft_lost": 0,
         "notes": spec.get("notes", ""),
