@@ -390,6 +390,8 @@ def ship_fire(state: BattleState, ship: ShipState) -> list[FireIntent]:
 def _point_defence_fire(state: BattleState, ship: ShipState, idle: list[Any]) -> list[FireIntent]:
     """Idle class-1 weapons (beam-1, kgun-1, pulsers) fire as PD at the enemy light unit
     attached to the ship with most craft left (§6: no FC needed)."""
+    if not state.light_units:
+        return []
     boarders = [
         u
         for u in state.light_units.values()

@@ -122,8 +122,17 @@ def apply_hits(
     # fill first row first either way, so one call gives the same completed rows.
     armour_left = ship.armour_left
     to_armour_total = to_hull_total = 0
+    penetrating = DamageType.PENETRATING
     for hit in hits:
-        to_armour, to_hull = _split(hit, armour_left, options)
+        d = hit.damage
+        if d > 0 and hit.damage_type is penetrating:  # _split, inlined for beam hits
+            if hit.reroll or armour_left == 0:
+                to_armour, to_hull = 0, d
+            else:
+                to_armour = min(d, armour_left)
+                to_hull = d - to_armour
+        else:
+            to_armour, to_hull = _split(hit, armour_left, options)
         armour_left -= to_armour
         to_armour_total += to_armour
         to_hull_total += to_hull
