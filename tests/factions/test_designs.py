@@ -4,7 +4,9 @@ import copy
 
 import pytest
 
+from battles.rules import ships as engine_ships
 from factions.designs import (
+    COMMAND_SYSTEMS,
     Design,
     DesignInvalid,
     design_parse,
@@ -233,3 +235,8 @@ def test_system_ids_of_a_design_without_hull_raise_naming_the_field():
     del design["hull"]
     with pytest.raises(ValueError, match="hull"):
         design_system_ids(design)
+
+
+def test_command_systems_are_the_engines():
+    # The schema needs them as literals; the engine synthesises them (§4).
+    assert COMMAND_SYSTEMS == engine_ships.COMMAND_SYSTEMS
