@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.db.models import Count, F, Q, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
@@ -13,12 +15,18 @@ from factions.models import Faction
 from . import access
 from .models import Campaign
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+
 RECENT_BATTLES = 10
 LOST_FATES = (Participant.Fate.DESTROYED, Participant.Fate.CAPTURED)
 
 
-def recent_battles(user, campaign: Campaign | None = None) -> QuerySet[Battle]:
-    """Battles ``user`` may see, latest first (by date, then campaign turn, then creation)."""
+def recent_battles(
+    user: AbstractBaseUser | AnonymousUser | None, campaign: Campaign | None = None
+) -> QuerySet[Battle]:
+    """Battles ``user`` (None: the public) may see, latest first (by date, then campaign
+    turn, then creation)."""
     qs = access.visible_battles(user).select_related("campaign", "winner")
     if campaign is not None:
         qs = qs.filter(campaign=campaign)

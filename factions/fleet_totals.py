@@ -49,7 +49,7 @@ def _embarked_points(ship_class: ShipClass, cache: dict[int, int | None]) -> int
     shows its stored points and its squadrons.
     """
     if ship_class.pk not in cache:
-        total: int | None = 0
+        total = 0
         try:
             for system in (ship_class.design or {}).get("systems", []):
                 squadron = system.get("squadron") if system.get("kind") == "bay" else None
@@ -61,8 +61,9 @@ def _embarked_points(ship_class: ShipClass, cache: dict[int, int | None]) -> int
                     )
         except (ValueError, KeyError, TypeError) as exc:  # UnknownSystem, malformed bay
             logger.warning("squadrons of class %s cannot be priced: %s", ship_class.pk, exc)
-            total = None
-        cache[ship_class.pk] = total
+            cache[ship_class.pk] = None
+        else:
+            cache[ship_class.pk] = total
     return cache[ship_class.pk]
 
 

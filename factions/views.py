@@ -10,7 +10,9 @@ renders, without its diagram, when the drawing fails on a design.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
@@ -27,7 +29,7 @@ from .models import Faction, LightUnitGroup, Ship, ShipClass, Squadron
 logger = logging.getLogger(__name__)
 
 
-def _svg(draw, subject, label: str) -> SafeString | None:
+def _svg(draw: Callable[[Any], str], subject: Any, label: str) -> SafeString | None:
     """Call ``draw(subject)`` and mark the SVG safe; None (and a warning) if it fails.
 
     ``factions.ssd`` escapes every name it draws, so its output is trusted markup. A design
