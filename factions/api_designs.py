@@ -268,7 +268,6 @@ def design_import(request: HttpRequest, payload: ImportIn):
         saved = designs_save(
             faction=faction,
             result=result,
-            allow_invalid=result.format == "ftlibship",
             replace=payload.replace,
         )
     except ValueError as exc:

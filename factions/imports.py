@@ -552,7 +552,7 @@ def designs_save(
     *,
     faction: Faction,
     result: ImportResult,
-    allow_invalid: bool = False,
+    allow_invalid: bool | None = None,
     replace: bool = False,
 ) -> list[ShipClass]:
     """Create or update one ShipClass per design of ``result`` for ``faction``, matched by
@@ -562,11 +562,16 @@ def designs_save(
     listed in ``result.kept`` (an identical design is not a change and is written). With
     ``replace``, every existing ship's ``systems_lost`` must name systems of the new design.
 
+    ``allow_invalid`` None follows the format: ftLibShip ships are all written (those that do
+    not validate stay provisional), our own designs only when every one validates.
+
     Raises ``ValueError`` (nothing is written) when two designs share a slug, or, unless
     ``allow_invalid``, when ``result.invalid`` is not empty (naming the first error);
     :class:`DesignReplaceError` (a ``ValueError``, nothing written) naming the ship and the
     system id when a replacement drops a system an existing ship has lost.
     """
+    if allow_invalid is None:
+        allow_invalid = result.format == "ftlibship"
     if result.invalid and not allow_invalid:
         first = result.invalid[0]
         raise ValueError(

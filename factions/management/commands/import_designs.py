@@ -85,7 +85,6 @@ class Command(BaseCommand):
             saved = designs_save(
                 faction=faction,
                 result=result,
-                allow_invalid=result.format == "ftlibship",
                 replace=opts["replace"],
             )
         except ValueError as exc:
