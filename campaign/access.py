@@ -10,7 +10,7 @@ Rules:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeAlias
 
 from django.db.models import Q, QuerySet
 
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
     from factions.models import Faction
 
-    User = AbstractBaseUser | AnonymousUser | None
+    User: TypeAlias = AbstractBaseUser | AnonymousUser | None
 
 
 def is_organiser(user: User) -> bool:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from django.db.models import Count, F, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
@@ -16,15 +14,10 @@ from . import access
 from .models import Campaign
 from .standings import campaign_standings
 
-if TYPE_CHECKING:
-    from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-
 RECENT_BATTLES = 10
 
 
-def recent_battles(
-    user: AbstractBaseUser | AnonymousUser | None, campaign: Campaign | None = None
-) -> QuerySet[Battle]:
+def recent_battles(user: access.User, campaign: Campaign | None = None) -> QuerySet[Battle]:
     """Battles ``user`` (None: the public) may see, latest first (by date, then campaign
     turn, then creation)."""
     qs = access.visible_battles(user).select_related("campaign", "winner")
