@@ -244,12 +244,11 @@ def test_pdf_names_the_battle_and_the_winner_and_embeds_nothing_hostile(monkeypa
     assert fetched == ["admiralty-static:css/report.css"]
 
 
-# --- ship diagrams (factions.ssd, guarded) ------------------------------------------
+# --- ship diagrams (factions.ssd) -------------------------------------------------
 
 
 @pytest.mark.django_db
 def test_damaged_ships_get_their_damage_diagram():
-    pytest.importorskip("factions.ssd")
     context = report_context(make_battle())
     assert [d["ship"].name for d in context["diagrams"]] == ["Vishnu Second"]
     assert context["diagrams"][0]["svg"].lstrip().startswith("<svg")
