@@ -9,30 +9,10 @@ import pytest
 from django.urls import reverse
 from pypdf import PdfReader
 
-from battles import reports
 from battles.models import Battle, Participant, Report
 from battles.services import report_render
 from factions.models import Fleet
 from tests.battles.report_fixtures import make_battle
-
-
-@pytest.fixture
-def media(settings, tmp_path):
-    settings.MEDIA_ROOT = tmp_path / "media"
-    return settings.MEDIA_ROOT
-
-
-@pytest.fixture
-def pdf_renders(monkeypatch):
-    calls: list[int] = []
-    original = reports.pdf_from_html
-
-    def counting(html: str) -> bytes:
-        calls.append(len(html))
-        return original(html)
-
-    monkeypatch.setattr(reports, "pdf_from_html", counting)
-    return calls
 
 
 def pdf_text(media, report: Report) -> str:

@@ -15,26 +15,6 @@ from battles.tasks import render_report
 from tests.battles.report_fixtures import make_battle
 
 
-@pytest.fixture
-def media(settings, tmp_path):
-    settings.MEDIA_ROOT = tmp_path / "media"
-    return settings.MEDIA_ROOT
-
-
-@pytest.fixture
-def pdf_renders(monkeypatch):
-    """Count real PDF renderings."""
-    calls = []
-    original = reports.pdf_from_html
-
-    def counting(html):
-        calls.append(len(html))
-        return original(html)
-
-    monkeypatch.setattr(reports, "pdf_from_html", counting)
-    return calls
-
-
 @pytest.mark.django_db
 def test_task_renders_html_and_pdf_under_media_reports(media):
     battle = make_battle()
