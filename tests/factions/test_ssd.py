@@ -7,6 +7,7 @@ from django.utils import translation
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from factions.designs import design_system_ids
 from factions.ssd import ARCS, ShipDamage, design_svg, hull_rows_for, ship_svg
 
 NS = {"s": "http://www.w3.org/2000/svg"}
@@ -120,6 +121,16 @@ def test_every_system_is_drawn_with_its_arcs():
     covered = {a.get("data-arc") for a in beam_arcs if "covered" in classes(a)}
     assert covered == {"F", "FS", "FP"}
     assert not find_class(systems["pd-a"], "arc")  # no arcs given, no diagram
+
+
+def test_the_boxes_drawn_are_the_systems_a_battle_can_destroy():
+    station = saar(thrust=0)
+    del station["command"]
+    root = parse(design_svg(station))
+    drawn = {g.get("data-system") for g in find_class(root, "system")}
+    assert set(design_system_ids(station)) <= drawn
+    assert "drive" not in drawn  # no thrust, no drive to lose
+    assert {"bridge", "life-support", "core"} <= drawn  # the engine's default command
 
 
 def test_destroyed_systems_are_marked():
