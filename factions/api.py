@@ -17,7 +17,7 @@ from campaign import access
 
 from .fleetlists import FleetListError
 from .models import Faction, Fleet, LightUnitGroup, Ship
-from .services import FleetImportError, fleet_import
+from .services import FleetImportError, UnknownFaction, faction_by_slug, fleet_import
 
 router = Router(tags=["factions"])
 
@@ -204,11 +204,10 @@ def fleet_import_view(request: HttpRequest, payload: FleetImportIn):
     """
     if not access.is_organiser(request.user):
         return Status(403, {"detail": "only organisers may import fleets"})
-    faction = Faction.objects.filter(slug=payload.faction).first()
-    if faction is None:
-        slugs = ", ".join(Faction.objects.order_by("slug").values_list("slug", flat=True))
-        detail = f'unknown faction "{payload.faction}" (factions: {slugs or "none yet"})'
-        return Status(404, {"detail": detail})
+    try:
+        faction = faction_by_slug(slug=payload.faction)
+    except UnknownFaction as exc:
+        return Status(404, {"detail": str(exc)})
     try:
         fleet = fleet_import(
             faction=faction,

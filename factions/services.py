@@ -30,6 +30,23 @@ class FleetImportError(ValueError):
     """A fleet that cannot be created for a reason other than its list (name, slug)."""
 
 
+class UnknownFaction(LookupError):
+    """No faction has this slug; the message lists the slugs there are."""
+
+
+def faction_by_slug(*, slug: str) -> Faction:
+    """The faction whose slug is ``slug``.
+
+    Raises :class:`UnknownFaction` naming the slug and listing every faction's slug
+    (``unknown faction "atlantis" (factions: phalon, qatzrin)``).
+    """
+    faction = Faction.objects.filter(slug=slug).first()
+    if faction is None:
+        slugs = ", ".join(Faction.objects.order_by("slug").values_list("slug", flat=True))
+        raise UnknownFaction(f'unknown faction "{slug}" (factions: {slugs or "none yet"})')
+    return faction
+
+
 _KIND_LABELS = {
     "fighter": "fighters",
     "heavy-fighter": "heavy fighters",

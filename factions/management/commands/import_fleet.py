@@ -10,8 +10,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from factions.fleetlists import FleetListError
-from factions.models import Faction
-from factions.services import FleetImportError, fleet_import
+from factions.services import FleetImportError, UnknownFaction, faction_by_slug, fleet_import
 
 
 class Command(BaseCommand):
@@ -30,12 +29,10 @@ class Command(BaseCommand):
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             raise CommandError(f"cannot read {path}: {exc}") from exc
-        faction = Faction.objects.filter(slug=options["faction"]).first()
-        if faction is None:
-            slugs = ", ".join(Faction.objects.order_by("slug").values_list("slug", flat=True))
-            raise CommandError(
-                f'unknown faction "{options["faction"]}" (factions: {slugs or "none yet"})'
-            )
+        try:
+            faction = faction_by_slug(slug=str(options["faction"]))
+        except UnknownFaction as exc:
+            raise CommandError(str(exc)) from exc
         name = str(options["name"] or path.stem.replace("_", " "))
         try:
             fleet = fleet_import(
