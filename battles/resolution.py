@@ -14,11 +14,9 @@ result in one transaction, then queue the report (``battles.services.report_requ
 - :func:`battle_record` takes what an organiser enters after a game on the table, checked
   against each ship's SSD.
 
-Why a driver here rather than ``ai.resolve_battle``: that function keeps its ``Dice``
-private and its events do not carry every face (initiative events give sums, threshold
-checks give no face), so the roll log would be lost. :func:`_fight` plays the same loop
-(deployment, AI orders, ``play_turn``, end conditions, result) with a ``Dice`` it keeps;
-``tests/battles/test_resolution.py`` checks its events equal ``resolve_battle``'s.
+The engine's events do not carry every face (initiative events give sums, threshold
+checks give no face), so the dice come from ``ai.BattleResult.rolls`` and
+``roll_marks``: each die is stored just before the event it decides.
 """
 
 from __future__ import annotations
@@ -35,11 +33,9 @@ from django.db.models import Prefetch
 from django.utils import timezone
 
 from battles.rules import ai
-from battles.rules.dice import Dice
 from battles.rules.errors import RulesError
 from battles.rules.options import RuleOptions
 from battles.rules.ships import ShipState
-from battles.rules.turn import BattleState
 from factions.models import LightUnitGroup, Ship
 
 from .models import Battle, BattleSide, Event, Participant
@@ -239,130 +235,19 @@ def _options(battle: Battle) -> RuleOptions:
 # ---- the fight ------------------------------------------------------------------------
 
 
-class _EventTape(list):
-    """The battle's event list, noting how many dice had been rolled when each event was
-    logged (``marks[k]`` for event ``k``): the rolls between two marks belong before the
-    later event. The engine only ever appends to ``BattleState.events``."""
-
-    def __init__(self, dice: Dice) -> None:
-        super().__init__()
-        self.dice = dice
-        self.marks: list[int] = []
-
-    def append(self, event: Any) -> None:
-        self.marks.append(len(self.dice.log))
-        super().append(event)
-
-
-@dataclass
-class _Outcome:
-    winner: str | None
-    reason: str
-    turns: int
-    ships: dict[str, ShipState]
-    rows: list[dict[str, Any]]  # engine events and rolls, in order (no setup row)
-
-
-def _fight(
-    fleet_a: Sequence[ShipState],
-    fleet_b: Sequence[ShipState],
-    *,
-    seed: int,
-    max_turns: int,
-    options: RuleOptions,
-) -> _Outcome:
-    """``ai.resolve_battle``'s loop with a ``Dice`` we keep, so every roll is logged.
-
-    The fleets are copied, deployed (``ai.deploy``), ordered by ``ai.ship_orders`` and
-    fought with ``play_turn`` until a side has no ship in action or ``max_turns`` pass;
-    winner and reason as ``ai.BattleResult`` documents them.
-    """
-    ships_a = [ai.clone(s) for s in fleet_a]  # clone: a launch marks its bay's data
-    ships_b = [ai.clone(s) for s in fleet_b]
-    ai.deploy(ships_a, y=0.0, heading=0)
-    ai.deploy(ships_b, y=ai.DEPLOY_GAP, heading=3)
-    dice = Dice(seed)
-    tape = _EventTape(dice)
-    a, b = ships_a[0].side, ships_b[0].side
-    state = BattleState(
-        ships={s.ship_id: s for s in ships_a + ships_b},
-        sides=(a, b),
-        dice=dice,
-        options=options,
-        events=tape,
-    )
-    positions = {
-        sid: [round(s.x, 3), round(s.y, 3), s.heading, s.speed] for sid, s in state.ships.items()
-    }
-    state.log(0, "deploy", "fleets deployed", positions=positions)
-    reason = "turn-limit"
-    while state.turn < max_turns:
-        state.hold_roster(True)  # nobody drops out while orders are written
-        orders = {ship.ship_id: ai.ship_orders(state, ship) for ship in state.in_action()}
-        state.hold_roster(False)
-        ai.play_turn(state, orders, ship_fire=ai.ship_fire, crew_plan=ai.crew_plan)
-        alive = [side for side in state.sides if state.in_action(side)]
-        if len(alive) < 2:
-            if not alive:
-                reason = "mutual"
-            elif any(s.withdrawn for s in state.ships.values() if s.side != alive[0]):
-                reason = "withdrawal"
-            else:
-                reason = "destruction"
-            break
-    strength = {
-        side: round(
-            sum(s.mass * s.hull_left / s.hull_max for s in state.in_action(side) if s.hull_max),
-            6,
-        )
-        for side in state.sides
-    }
-    if reason in ("destruction", "withdrawal"):
-        winner: str | None = a if state.in_action(a) else b
-    elif strength[a] == strength[b]:
-        winner = None
-    else:
-        winner = a if strength[a] > strength[b] else b
-    state.log(
-        state.turn and 11,
-        "result",
-        f"{winner or 'nobody'} wins ({reason}) after {state.turn} turn(s)",
-        winner=winner,
-        reason=reason,
-        strength=strength,
-    )
-    return _Outcome(winner, reason, state.turn, state.ships, _interleave(tape, dice))
-
-
-def _interleave(tape: _EventTape, dice: Dice) -> list[dict[str, Any]]:
+def _rows(result: ai.BattleResult) -> list[dict[str, Any]]:
     """Engine events and dice as row dicts (no ``sequence``), each roll just before the
-    first event logged after it. ``data`` is passed through JSON so it compares equal to
-    what the database gives back."""
+    first event logged after it (``BattleResult.interleaved``), with that event's turn and
+    phase (dice after the last event take its turn and phase). ``data`` is passed through
+    JSON so it compares equal to what the database gives back."""
     rows: list[dict[str, Any]] = []
-    done = 0
-
-    def roll_rows(upto: int, turn: int, phase: int) -> None:
-        nonlocal done
-        for n in range(done, upto):
-            roll = dice.log[n]
-            rows.append(
-                {
-                    "game_turn": turn,
-                    "phase": phase,
-                    "kind": "roll",
-                    "summary": roll.notation(),
-                    "data": {
-                        "n": n + 1,
-                        "purpose": roll.purpose,
-                        "sides": roll.sides,
-                        "result": roll.result,
-                    },
-                }
-            )
-        done = max(done, upto)
-
-    for event, mark in zip(tape, tape.marks, strict=True):
-        roll_rows(mark, event.turn, event.phase)
+    pending: list[tuple[Any, int]] = []  # rolls waiting for the event they precede
+    for event, roll, n in result.interleaved():
+        if event is None:
+            pending.append((roll, n))
+            continue
+        rows.extend(_roll_row(r, k, event.turn, event.phase) for r, k in pending)
+        pending.clear()
         rows.append(
             {
                 "game_turn": event.turn,
@@ -372,9 +257,21 @@ def _interleave(tape: _EventTape, dice: Dice) -> list[dict[str, Any]]:
                 "data": json.loads(json.dumps(event.data)),
             }
         )
-    if tape:
-        roll_rows(len(dice.log), tape[-1].turn, tape[-1].phase)
+    if pending and result.events:
+        last = result.events[-1]
+        rows.extend(_roll_row(r, k, last.turn, last.phase) for r, k in pending)
     return rows
+
+
+def _roll_row(roll: Any, n: int, turn: int, phase: int) -> dict[str, Any]:
+    """One die as a ``roll`` row: ``data = {"n" (1-based), "purpose", "sides", "result"}``."""
+    return {
+        "game_turn": turn,
+        "phase": phase,
+        "kind": "roll",
+        "summary": roll.notation(),
+        "data": {"n": n + 1, "purpose": roll.purpose, "sides": roll.sides, "result": roll.result},
+    }
 
 
 def _setup_row(
@@ -439,7 +336,7 @@ _REASONS = {
 }
 
 
-def _outcome_text(outcome: _Outcome, names: Mapping[str, str], seed: int) -> str:
+def _outcome_text(outcome: ai.BattleResult, names: Mapping[str, str], seed: int) -> str:
     turns = f"{outcome.turns} turn{'s' if outcome.turns != 1 else ''}"
     if outcome.winner is None:
         head = "No winner" + (": both sides lost every ship" if outcome.reason == "mutual" else "")
@@ -608,21 +505,22 @@ def battle_resolve(*, battle: Battle, seed: int | None = None, max_turns: int = 
         options = _options(battle)
         if seed is None:
             seed = battle.seed if battle.seed is not None else secrets.randbits(_SEED_BITS)
-        outcome = _fight(
+        outcome = ai.resolve_battle(
             [f.start for f in fleets[0]],
             [f.start for f in fleets[1]],
             seed=seed,
             max_turns=max_turns,
             options=options,
         )
+        rows = _rows(outcome)
         setup = _setup_row(fleets, seed=seed, max_turns=max_turns, options=options)
         Event.objects.filter(battle=battle).delete()
         Event.objects.bulk_create(
-            (Event(battle=battle, **row) for row in _numbered([setup, *outcome.rows])),
+            (Event(battle=battle, **row) for row in _numbered([setup, *rows])),
             batch_size=_BULK,
         )
         fielded = [f for fleet in fleets for f in fleet]
-        craft_left = _craft_left(outcome.rows)
+        craft_left = _craft_left(rows)
         squadrons: list[Participant] = []
         for f in fielded:
             _apply_engine_state(f, outcome.ships[f.start.ship_id])
@@ -688,7 +586,7 @@ def battle_replay(*, battle: Battle) -> list[dict[str, Any]]:
         raise BattleActionError(f"battle {battle.pk} ({battle.name}) was not resolved: no setup")
     data = setup.data
     fleets = [[_replay_ship(sid, data["ships"][sid]) for sid in fleet] for fleet in data["fleets"]]
-    outcome = _fight(
+    outcome = ai.resolve_battle(
         fleets[0],
         fleets[1],
         seed=data["seed"],
@@ -696,7 +594,7 @@ def battle_replay(*, battle: Battle) -> list[dict[str, Any]]:
         options=RuleOptions.from_dict(data["options"]),
     )
     first = {k: getattr(setup, k) for k in ("game_turn", "phase", "kind", "summary", "data")}
-    return _numbered([first, *outcome.rows])
+    return _numbered([first, *_rows(outcome)])
 
 
 # ---- recording a game played on the table ----------------------------------------------

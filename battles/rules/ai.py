@@ -36,13 +36,13 @@ fleets → the identical event log (tested across processes with different hash 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from functools import cache
 from operator import attrgetter
 from typing import Any
 
-from battles.rules.dice import Dice
+from battles.rules.dice import Dice, Roll
 from battles.rules.errors import RulesError
 from battles.rules.movement import HEADINGS, MAX_END_SPEED, Manoeuvre, Orders
 from battles.rules.options import DEFAULT_OPTIONS, RuleOptions
@@ -80,7 +80,11 @@ class BattleResult:
     ``destruction`` (the loser has no ship left in action), ``withdrawal`` (the same, and
     at least one of its ships withdrew), ``turn-limit`` or ``mutual`` (both sides gone);
     ``turns`` played; ``events`` the whole log; ``ships`` the final states by id;
-    ``strength`` surviving strength per side.
+    ``strength`` surviving strength per side; ``rolls`` every die rolled, in order
+    (``dice.Roll``); ``roll_marks[k]`` how many of ``rolls`` had been rolled when
+    ``events[k]`` was logged, so the dice that decided event ``k`` are
+    ``rolls[roll_marks[k - 1]:roll_marks[k]]`` (an audit log stores each die just before
+    the event it decides; see :meth:`interleaved`).
     """
 
     winner: str | None
@@ -90,10 +94,26 @@ class BattleResult:
     events: list[Event]
     ships: dict[str, ShipState]
     strength: dict[str, float] = field(default_factory=dict)
+    rolls: list[Roll] = field(default_factory=list)
+    roll_marks: list[int] = field(default_factory=list)
 
     def log_dicts(self) -> list[dict[str, Any]]:
         """The event log as JSON-ready dicts."""
         return [e.as_dict() for e in self.events]
+
+    def interleaved(self) -> Iterator[tuple[Event | None, Roll | None, int]]:
+        """The events and dice in the order they happened: ``(event, None, k)`` for event
+        ``k`` and ``(None, roll, n)`` for die ``n`` (0-based), each die before the first
+        event logged after it (dice rolled after the last event, if any, come last)."""
+        done = 0
+        rolls = self.rolls
+        for k, (event, mark) in enumerate(zip(self.events, self.roll_marks, strict=True)):
+            for n in range(done, mark):
+                yield None, rolls[n], n
+            done = max(done, mark)
+            yield event, None, k
+        for n in range(done, len(rolls)):
+            yield None, rolls[n], n
 
 
 # ---- helpers -------------------------------------------------------------------------
@@ -538,7 +558,17 @@ def resolve_battle(
         reason=reason,
         strength=strength,
     )
-    return BattleResult(winner, reason, state.turn, seed, state.events, state.ships, strength)
+    return BattleResult(
+        winner,
+        reason,
+        state.turn,
+        seed,
+        state.events,
+        state.ships,
+        strength,
+        rolls=state.dice.log,
+        roll_marks=state.roll_marks,
+    )
 
 
 def _positions(state: BattleState) -> dict[str, list[float]]:

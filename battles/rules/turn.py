@@ -218,7 +218,10 @@ class BattleState:
     ``ships`` by ship id (each ``ShipState.side`` is one of ``sides``); ``light_units`` by
     unit id; ``dice`` the only random source; ``options`` the campaign rule options (§16);
     ``turn`` the last turn played; ``known_classes`` per side, the ship classes that side
-    has already met in the campaign (§5: sensors name only those).
+    has already met in the campaign (§5: sensors name only those). ``roll_marks[k]`` is
+    how many dice ``dice`` had rolled when ``events[k]`` was logged (events appended through
+    :meth:`log`), so the rolls ``dice.log[roll_marks[k-1]:roll_marks[k]]`` are the ones
+    that decided event ``k`` (an audit log stores each just before it).
     """
 
     ships: dict[str, ShipState]
@@ -232,6 +235,7 @@ class BattleState:
     contacts: dict[str, dict[str, str]] = field(default_factory=dict)  # side -> id -> sensors
     known_classes: dict[str, set[str]] = field(default_factory=dict)  # side -> classes met
     veiled: set[str] = field(default_factory=set)  # ships with their vapour veil on (§14)
+    roll_marks: list[int] = field(default_factory=list)  # per event: dice rolled before it
     _unit_counter: int = 0
     _hold: bool = field(default=False, repr=False)
     _roster: dict[str | None, list[ShipState]] | None = field(default=None, repr=False)
@@ -264,6 +268,7 @@ class BattleState:
         """Append and return an event of the current turn."""
         event = Event(self.turn, phase, kind, summary, data)
         self.events.append(event)
+        self.roll_marks.append(len(self.dice.log))
         return event
 
     def in_action(self, side: str | None = None) -> list[ShipState]:
@@ -1440,6 +1445,7 @@ def play_turn(
     movement are logged as ``fire-refused`` events instead.
     """
     first = len(state.events)
+    first_mark = len(state.roll_marks)
     state.turn += 1
     state.hold_roster(True)  # no ship can drop out before the end of phase 9
     try:
@@ -1448,6 +1454,7 @@ def play_turn(
         except RulesError:
             # Phase 1 rolls nothing and changes nothing else: undo its log and the count.
             del state.events[first:]
+            del state.roll_marks[first_mark:]
             state.turn -= 1
             raise
         _phases_2_to_9(state, orders, plans, ship_fire)

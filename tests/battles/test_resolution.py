@@ -164,25 +164,38 @@ def test_every_roll_is_logged_in_order_before_the_event_it_decides():
     assert rows[fire - 1]["kind"] == "roll" and rows[fire - 1]["phase"] == 9
 
 
-def test_the_driver_fights_exactly_as_resolve_battle_does():
+def test_the_stored_log_is_resolve_battles_events_with_its_dice_in_between():
     battle = draft_skirmish()
     fleets = engine_fleets(battle)
-    for seed in (1, SEED):
-        expected = ai.resolve_battle(fleets[0], fleets[1], seed=seed, max_turns=20)
-        fought = resolution._fight(
-            fleets[0], fleets[1], seed=seed, max_turns=20, options=ai.DEFAULT_OPTIONS
-        )
-        events = [
-            {k: r[k] for k in ("phase", "kind", "summary", "data")} | {"turn": r["game_turn"]}
-            for r in fought.rows
-            if r["kind"] != "roll"
-        ]
-        assert events == json.loads(json.dumps(expected.log_dicts()))
-        assert (fought.winner, fought.reason, fought.turns) == (
-            expected.winner,
-            expected.reason,
-            expected.turns,
-        )
+    expected = ai.resolve_battle(fleets[0], fleets[1], seed=SEED, max_turns=20)
+    battle_resolve(battle=battle, seed=SEED)
+    rows = event_rows(battle=battle)[1:]  # after the setup row
+    events = [
+        {k: r[k] for k in ("phase", "kind", "summary", "data")} | {"turn": r["game_turn"]}
+        for r in rows
+        if r["kind"] != "roll"
+    ]
+    assert events == json.loads(json.dumps(expected.log_dicts()))
+    rolls = [
+        (r["data"]["purpose"], r["data"]["sides"], r["data"]["result"])
+        for r in rows
+        if r["kind"] == "roll"
+    ]
+    assert rolls == [(r.purpose, r.sides, r.result) for r in expected.rolls]
+    # Each event sits after exactly the dice rolled before the engine logged it.
+    seen = 0
+    marks = []
+    for r in rows:
+        if r["kind"] == "roll":
+            seen += 1
+        else:
+            marks.append(seen)
+    assert marks == expected.roll_marks
+    battle.refresh_from_db()
+    assert (battle.game_turns, battle.winner.slug if battle.winner else None) == (
+        expected.turns,
+        expected.winner,
+    )
 
 
 def test_the_stored_seed_replays_the_identical_log():

@@ -89,6 +89,29 @@ def test_same_seed_same_log_and_different_seed_different_log():
     assert json.dumps(first.log_dicts()) != json.dumps(other.log_dicts())
 
 
+def test_the_result_gives_every_die_and_where_it_falls_among_the_events():
+    result = small_battle(5)
+    replayed = Dice(5)
+    # The same seed asked the same questions: the rolls are the dice's own log.
+    assert [(r.sides, r.result) for r in result.rolls] == [
+        (r.sides, replayed.die(r.sides, r.purpose)) for r in result.rolls
+    ]
+    assert len(result.roll_marks) == len(result.events)
+    assert result.roll_marks == sorted(result.roll_marks)
+    assert result.roll_marks[0] == 0  # deployment rolls nothing
+    assert result.roll_marks[-1] <= len(result.rolls)
+    # Initiative events give only sums: the four dice just before each add up to them.
+    for k, event in enumerate(result.events):
+        if event.kind == "initiative-roll":
+            dice = result.rolls[result.roll_marks[k] - 4 : result.roll_marks[k]]
+            a, b = event.data["rolls"].values()
+            assert (dice[0].result + dice[1].result, dice[2].result + dice[3].result) == (a, b)
+    order = list(result.interleaved())
+    assert [x for x, _, _ in order if x is not None] == result.events
+    assert [r for _, r, _ in order if r is not None] == result.rolls
+    assert small_battle(5).roll_marks == result.roll_marks
+
+
 def test_fleets_passed_in_are_not_mutated():
     a, b = fleet("a", ESCORT), fleet("b", ESCORT)
     before = [s.notation() for s in a + b]
