@@ -12,19 +12,21 @@ from django.db.models import Count, F, Q
 from battles.models import Battle, Participant
 from factions.models import Faction
 
+from . import access
 from .models import Campaign
 
 LOST_FATES = (Participant.Fate.DESTROYED, Participant.Fate.CAPTURED)
 
 
-def campaign_standings(campaign: Campaign) -> list[Faction]:
+def campaign_standings(campaign: Campaign, *, user: access.User = None) -> list[Faction]:
     """The factions of ``campaign`` with their record in its concluded battles.
 
     Each faction gets ``fought``, ``won`` and ``lost`` (battles) and ``ships_lost`` (ships
-    destroyed or captured; light units do not count); a side wins when it is marked
-    ``is_winner`` or its faction is the battle's ``winner``. Sorted by wins, then fewest
-    losses, then name.
-    One query whatever the number of battles.
+    destroyed or captured; light units do not count; only ships of fleets ``user`` may see,
+    so a hidden fleet's losses are not revealed — ``user=None`` is the public); a side wins
+    when it is marked ``is_winner`` or its faction is the battle's ``winner``. Sorted by
+    wins, then fewest losses, then name. One query whatever the number of battles, plus
+    the viewer's memberships.
     """
     in_campaign = Q(
         battle_sides__battle__campaign=campaign,
@@ -45,6 +47,7 @@ def campaign_standings(campaign: Campaign) -> list[Faction]:
             & Q(
                 battle_sides__participants__fate__in=LOST_FATES,
                 battle_sides__participants__ship__isnull=False,
+                battle_sides__participants__ship__fleet__in=access.visible_fleets(user),
             ),
             distinct=True,
         ),

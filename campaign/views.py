@@ -54,6 +54,6 @@ def campaign_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "campaign": campaign,
             "description_html": render_markdown(campaign.description),
             "battles": recent_battles(request.user, campaign),
-            "standings": campaign_standings(campaign),
+            "standings": campaign_standings(campaign, user=request.user),
         },
     )

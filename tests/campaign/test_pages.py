@@ -25,6 +25,13 @@ def test_campaign_page_shows_factions_battles_and_standings(client, world):
     standings = {
         f.slug: (f.fought, f.won, f.lost, f.ships_lost) for f in response.context["standings"]
     }
+    # Fenrir, Norge's loss, is in a hidden fleet: the public does not learn of it.
+    assert standings == {"qatzrin": (1, 1, 0, 0), "kongeriket-norge": (1, 0, 1, 0)}
+    client.force_login(world.cast.norge_player)
+    response = client.get(reverse("campaign-detail", kwargs={"slug": "test-league"}))
+    standings = {
+        f.slug: (f.fought, f.won, f.lost, f.ships_lost) for f in response.context["standings"]
+    }
     assert standings == {"qatzrin": (1, 1, 0, 0), "kongeriket-norge": (1, 0, 1, 1)}
     assert [f.slug for f in response.context["standings"]] == ["qatzrin", "kongeriket-norge"]
     html = response.content.decode()
@@ -52,7 +59,7 @@ def test_standings_ignore_draft_battles_and_count_draws_as_neither(client, world
     standings = {
         f.slug: (f.fought, f.won, f.lost, f.ships_lost) for f in response.context["standings"]
     }
-    assert standings == {"qatzrin": (2, 1, 0, 0), "kongeriket-norge": (2, 0, 1, 1)}
+    assert standings == {"qatzrin": (2, 1, 0, 0), "kongeriket-norge": (2, 0, 1, 0)}
 
 
 def test_campaign_page_of_unknown_slug_is_404(client, db):
