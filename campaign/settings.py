@@ -145,7 +145,7 @@ LOGIN_REDIRECT_URL = "home"
 # Celery: eager in-process unless a broker is configured (DESIGN.md §7).
 # Eager mode still builds a broker connection object; "memory://" keeps it in-process.
 CELERY_TASK_ALWAYS_EAGER = not env_str("CELERY_BROKER_URL")
-CELERY_BROKER_URL = env_str("CELERY_BROKER_URL") or "memory://"
+CELERY_BROKER_URL = env_str("CELERY_BROKER_URL") or "memory://localhost/"
 CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND") or None
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_TIME_LIMIT = 300

@@ -46,7 +46,7 @@ def test_defaults_are_sqlite_and_eager_celery(settings):
 
     if not os.environ.get("CELERY_BROKER_URL"):
         assert live.CELERY_TASK_ALWAYS_EAGER is True
-        assert live.CELERY_BROKER_URL == "memory://"
+        assert live.CELERY_BROKER_URL == "memory://localhost/"
     else:
         assert live.CELERY_TASK_ALWAYS_EAGER is False
     assert live.USE_TZ is True and live.TIME_ZONE == "UTC"
