@@ -19,8 +19,13 @@ The tactics (each a small function below, all deterministic given the state):
   fire). Pulsers use the mode with most dice at the range. Class-1 weapons left idle fire
   as PD at the enemy squadron attached to the ship (no FC needed).
 - **Light units**: carriers launch as many squadrons as they have launch tubes once an
-  enemy is within 60 mu, at the nearest enemy; missile launchers fire at the nearest enemy
-  within 36 mu. PD and ADAF always fire at incoming light units (the turn code does that).
+  enemy is within 60 mu, at the nearest enemy (a squadron rearming after landing waits,
+  §9); missile launchers fire at the nearest enemy within 36 mu. A carrier calls back its
+  own fighter squadrons once flying home is all their endurance still allows: the carrier
+  is within their reach (distance − 3 mu ≤ endurance left) and what would be left after
+  the flight is less than one endurance point (24 mu, the cost of one more attack). They
+  land and rearm instead of leaving the table spent (§2 phase 6, §9). PD and ADAF always
+  fire at incoming light units (the turn code does that).
 - **Phalon vapour veil** (§14): on while no enemy is within 48 mu (no fire possible next
   turn), off otherwise so the FCs work.
 - **Damage control** (§12): crew go, 3 at a time, to damaged systems in this order: core,
@@ -49,10 +54,13 @@ from battles.rules.options import DEFAULT_OPTIONS, RuleOptions
 from battles.rules.sensors import ALL_ARC_BITS, ARC_BITS, arc_mask, bearing, distance
 from battles.rules.ships import ShipState, Status, SystemState
 from battles.rules.turn import (
+    ATTACH_RANGE,
+    MU_PER_ENDURANCE,
     BattleState,
     Event,
     FireIntent,
     ShipOrders,
+    bay_free,
     fire_controls,
     play_turn,
     squadron_weapon,
@@ -169,6 +177,8 @@ class _Loadout:
     tubes: int = 0
     free_tubes: int = 0
     veil: bool = False
+    has_bays: bool = False
+    working_bays: int = 0
 
 
 _WORKING = Status.WORKING
@@ -187,6 +197,8 @@ def _loadout(ship: ShipState) -> _Loadout:
                 else:
                     out.guns.append(system)
         elif kind == "bay":
+            out.has_bays = True
+            out.working_bays += system.working
             squadron = system.data.get("squadron")
             aboard = system.working and not system.data.get("launched")
             if aboard and squadron and _launchable(squadron):
@@ -285,14 +297,18 @@ def ship_orders(state: BattleState, ship: ShipState) -> ShipOrders:
         return ShipOrders()
     half_cap = state.options.half_thrust_turn_cap
     kit = _loadout(ship)
+    recover = _recall(state, ship, kit) if kit.has_bays and state.light_units else []
     if crippled(ship, kit):
         away = (2 * ship.x - target.x, 2 * ship.y - target.y)
-        return ShipOrders(movement=steer(ship, away, 0.0, half_cap), withdraw=True)
+        movement = steer(ship, away, 0.0, half_cap)
+        return ShipOrders(movement=movement, withdraw=True, recover=recover)
     gap = distance(_pos(ship), _pos(target))
     movement = steer(ship, _pos(target), preferred_range(ship, kit), half_cap)
     launches: list[tuple[str, str]] = []
     if kit.bays and gap <= LAUNCH_RANGE:
-        launches += [(b, target.ship_id) for b in kit.bays[: kit.free_tubes if kit.tubes else 1]]
+        next_turn = state.turn + 1
+        ready = [b for b in kit.bays if ship.systems[b].data.get("ready_turn", 0) <= next_turn]
+        launches += [(b, target.ship_id) for b in ready[: kit.free_tubes if kit.tubes else 1]]
     if kit.missiles and gap <= MISSILE_RANGE:
         launches += [(m, target.ship_id) for m in kit.missiles]
     if launches:
@@ -300,7 +316,28 @@ def ship_orders(state: BattleState, ship: ShipState) -> ShipOrders:
         fcs = ship.fire_controls
         launches = launches[: fcs - 1 if fcs > 1 else fcs]
     veil = gap > VEIL_RANGE if kit.veil else None
-    return ShipOrders(movement=movement, launches=launches, veil=veil)
+    return ShipOrders(movement=movement, launches=launches, veil=veil, recover=recover)
+
+
+_ATTACK_COST = MU_PER_ENDURANCE["fighter"]  # mu: a fighter attack spends one point
+
+
+def _recall(state: BattleState, ship: ShipState, kit: _Loadout) -> list[str]:
+    """The ship's own fighter squadrons to call back (see the module docstring): those
+    not already flying home for which ``0 ≤ endurance − (distance − 3 mu) < 24 mu``."""
+    if not kit.working_bays or not any(bay_free(s) for s in ship.systems.values()):
+        return []
+    sid = ship.ship_id
+    return [
+        u.unit_id
+        for u in state.light_units.values()
+        if u.origin == sid
+        and u.home is None
+        and u.active
+        and u.kind == "fighter"
+        and u.bay
+        and 0.0 <= u.endurance - (distance(u.position, _pos(ship)) - ATTACH_RANGE) < _ATTACK_COST
+    ]
 
 
 def _has_round(ship: ShipState, system: Any) -> bool:

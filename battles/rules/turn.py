@@ -14,8 +14,9 @@ summary, data) with JSON-ready data, so a battle is replayed from its seed and a
 its log. The engine trusts orders only after phase 1 has validated them.
 
 Event kinds, by phase: 1 ``orders``; 2 ``initiative-roll``, ``initiative``, ``screens``,
-``veil``; 3–6 ``launch``, ``light-unit-move``, ``move``; 7 ``contact``, ``contact-lost``;
-8 ``intent``; 9 ``fire``, ``fire-refused``, ``point-defence``; 10 ``dogfight``, ``attack``,
+``veil``; 3–6 ``launch``, ``light-unit-move``, ``move``, ``land`` (end of 6: fighters
+called back by their carrier, §9); 7 ``contact``, ``contact-lost``; 8 ``intent``;
+9 ``fire``, ``fire-refused``, ``point-defence``; 10 ``dogfight``, ``attack``,
 ``attack-wreck``, ``missile-strike``; 11 ``damage-control``, ``crew-refused``, ``withdraw``,
 ``light-unit-spent``; in 9–11 ``light-unit-losses`` and ``damage-<kind>`` for every
 ``damage.DamageEvent`` (``damage-hull``, ``damage-destroyed``, ``damage-captured`` …).
@@ -144,7 +145,8 @@ class LightUnit:
     ``weapon`` is the catalogue id of its attack (``fighter-interceptor``, ``missile-heavy``…);
     ``craft`` the craft left (a missile marker or salvo counts 1); ``endurance`` the mu it may
     still fly; ``attached_to`` the ship it moves with (escorting a friend or attacking an
-    enemy); ``target`` the ship it is after.
+    enemy); ``target`` the ship it is after; ``bay`` the bay it was launched from (squadrons);
+    ``home`` the friendly carrier it is flying back to, to land on (§2 phase 6, §9).
     """
 
     unit_id: str
@@ -159,6 +161,8 @@ class LightUnit:
     attached_to: str | None = None
     launched_turn: int = 0
     destroyed: bool = False
+    bay: str = ""
+    home: str | None = None
 
     @property
     def kind(self) -> str:
@@ -191,7 +195,9 @@ class FireIntent:
 class ShipOrders:
     """A ship's orders for one turn (§2 phase 1): movement notation, fire, launches (bay or
     magazine-weapon system ids with their target ship), screens on/off, vapour veil on/off
-    (Phalon, §14), withdrawal (the ship leaves the battle at the end of the turn)."""
+    (Phalon, §14), withdrawal (the ship leaves the battle at the end of the turn),
+    ``recover``: ids of friendly fighter squadrons the ship (a carrier) calls back to land
+    (§2 phase 6, §9; they fly home from phase 3 and land when within 3 mu after phase 6)."""
 
     movement: str | Orders = ""
     fire: list[FireIntent] = field(default_factory=list)
@@ -199,6 +205,7 @@ class ShipOrders:
     screens: bool | None = None
     veil: bool | None = None
     withdraw: bool = False
+    recover: list[str] = field(default_factory=list)
 
 
 # The orders of a ship given none (read only; saves building one per ship and phase).
@@ -364,6 +371,8 @@ def _phase_orders(state: BattleState, orders: Mapping[str, ShipOrders]) -> dict[
                     f"{intent.mode!r} (modes: {', '.join(modes) or 'none'}; rules §8)"
                 )
         _check_launches(state, ship, order.launches)
+        if order.recover:
+            _check_recoveries(state, ship, order.recover)
         text = _orders_text(parsed)
         state.log(
             1,
@@ -374,6 +383,7 @@ def _phase_orders(state: BattleState, orders: Mapping[str, ShipOrders]) -> dict[
             fire=[asdict(f) for f in order.fire],
             launches=[list(x) for x in order.launches],
             withdraw=order.withdraw,
+            **({"recover": list(order.recover)} if order.recover else {}),
         )
     return plans
 
@@ -460,6 +470,23 @@ def _light_unit_move(state: BattleState, unit: LightUnit, budget: float, phase: 
     """Move one light unit towards its target ship; attach within 3 mu (§2 phase 3)."""
     if not unit.active:
         return
+    if unit.home is not None:
+        carrier = state.ships.get(unit.home)
+        if carrier is not None and not carrier.out_of_action:
+            flown = _move_unit_towards(unit, _ship_pos(carrier), budget)
+            state.log(
+                phase,
+                "light-unit-move",
+                f"{unit.unit_id} ({unit.weapon} ×{unit.craft}) flies {flown:.1f} mu back to "
+                f"{carrier.name}",
+                unit=unit.unit_id,
+                to=[round(unit.x, 3), round(unit.y, 3)],
+                flown=round(flown, 3),
+                endurance=round(unit.endurance, 3),
+                home=carrier.ship_id,
+            )
+            return
+        unit.home = None  # the carrier is gone: back to the fight
     if unit.attached_to is not None:
         host = state.ships.get(unit.attached_to)
         if host is not None and not host.destroyed:
@@ -525,6 +552,10 @@ def _phase_launch(
     the units already in flight move. Returns the FC labels each ship tied up."""
     tied: dict[str, list[str]] = {}
     new_units: list[LightUnit] = []
+    for ship in state.in_action():
+        for unit_id in orders.get(ship.ship_id, _NO_ORDERS).recover:
+            unit = state.light_units[unit_id]
+            unit.home, unit.target, unit.attached_to = ship.ship_id, None, None
     for ship in alternate(state, acting):
         for system_id, target_id in orders.get(ship.ship_id, _NO_ORDERS).launches:
             new_units.append(_launch_one(state, ship, system_id, target_id))
@@ -536,6 +567,79 @@ def _phase_launch(
         if unit.unit_id not in fresh:
             _light_unit_move(state, unit, MU_PER_ENDURANCE[unit.kind], 3)
     return tied
+
+
+def recovery_rate(ship: ShipState) -> int:
+    """Squadrons a carrier may take aboard per turn (§9): half its working launch tubes,
+    rounded down; one when the design has no tube (provisional, as ``_launch_bays``)."""
+    tubes = [s for s in ship.systems.values() if s.kind == "launch-tube"]
+    if not tubes:
+        return 1
+    return sum(1 for s in tubes if s.working) // 2
+
+
+def bay_free(system: Any) -> bool:
+    """True for a working bay with no squadron aboard (never loaded, or its squadron is out)."""
+    return (
+        system.kind == "bay"
+        and system.working
+        and (not system.data.get("squadron") or bool(system.data.get("launched")))
+    )
+
+
+def _check_recoveries(state: BattleState, ship: ShipState, unit_ids: Sequence[str]) -> None:
+    """Phase 1 check of a carrier's recovery orders (§2 phase 6, §9): each id names a
+    friendly fighter squadron on the table, and the ship has a working bay."""
+    if not any(s.kind == "bay" and s.working for s in ship.systems.values()):
+        raise IllegalOrder(f"{ship.name}: no working bay to recover squadrons into (rules §9)")
+    for unit_id in unit_ids:
+        unit = state.light_units.get(unit_id)
+        where = f"{ship.name}: recover {unit_id!r}"
+        if unit is None or not unit.active:
+            raise IllegalOrder(f"{where}: no such light unit on the table (rules §2 phase 6)")
+        if unit.side != ship.side or unit.kind != "fighter":
+            raise IllegalOrder(
+                f"{where}: only friendly fighter squadrons land on a carrier (rules §2 phase 6)"
+            )
+
+
+def _phase_landing(state: BattleState) -> None:
+    """End of phase 6: fighters flying home that ended within 3 mu of their carrier land
+    in a free bay (their own first), at most ``recovery_rate`` squadrons per carrier and
+    turn (§2 phase 6, §9). A landed squadron spends the next turn aboard rearming: its
+    bay may launch it again from turn + 2, with its craft left and full endurance."""
+    homing = [u for u in state.light_units.values() if u.home is not None and u.active]
+    if not homing:
+        return
+    landed: dict[str, int] = {}
+    for unit in homing:
+        carrier = state.ships[unit.home or ""]
+        if carrier.out_of_action or distance(unit.position, _ship_pos(carrier)) > ATTACH_RANGE:
+            continue
+        if landed.get(carrier.ship_id, 0) >= recovery_rate(carrier):
+            continue
+        own = carrier.systems.get(unit.bay) if unit.origin == carrier.ship_id else None
+        free = [s for s in carrier.systems.values() if bay_free(s)]
+        if not free:
+            continue
+        bay = own if own is not None and own in free else free[0]
+        squadron = bay.data.get("squadron") if bay is own else None
+        bay.data["squadron"] = {**(squadron or {"unit": unit.weapon}), "size": unit.craft}
+        bay.data["launched"] = False
+        bay.data["ready_turn"] = state.turn + 2
+        landed[carrier.ship_id] = landed.get(carrier.ship_id, 0) + 1
+        del state.light_units[unit.unit_id]
+        state.log(
+            6,
+            "land",
+            f"{unit.unit_id} ({unit.weapon} ×{unit.craft}) lands on {carrier.name} "
+            f"({bay.id}), rearms until turn {state.turn + 2}",
+            unit=unit.unit_id,
+            ship=carrier.ship_id,
+            system=bay.id,
+            craft=unit.craft,
+            ready_turn=state.turn + 2,
+        )
 
 
 def _check_launches(
@@ -565,6 +669,11 @@ def _check_launches(
         if system.kind == "bay":
             if not system.data.get("squadron") or system.data.get("launched"):
                 raise IllegalOrder(f"{where}: no squadron aboard to launch (rules §9)")
+            if system.data.get("ready_turn", 0) > state.turn:
+                raise IllegalOrder(
+                    f"{where}: the squadron landed on turn {system.data['ready_turn'] - 2} "
+                    f"and rearms until turn {system.data['ready_turn']} (rules §9)"
+                )
             squadron_weapon(system.data["squadron"], where=where)
             squadrons += 1
             if squadrons > _launch_bays(ship):
@@ -626,6 +735,7 @@ def _launch_one(state: BattleState, ship: ShipState, system_id: str, target_id: 
         origin=ship.ship_id,
         target=target_id,
         launched_turn=state.turn,
+        bay=system_id if system.kind == "bay" else "",
     )
     state.light_units[unit.unit_id] = unit
     state.log(
@@ -1476,6 +1586,7 @@ def _phases_2_to_9(
     _phase_second_move(state, ("missile", "drone"), 4)
     _phase_ship_movement(state, plans)
     _phase_second_move(state, ("fighter", "gunboat"), 6)
+    _phase_landing(state)
     _phase_sensors(state, state.contacts)
     _phase_intent(state)
     by_orders = {sid: o.fire for sid, o in orders.items()}
