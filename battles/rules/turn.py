@@ -1183,8 +1183,9 @@ def _fire(state: BattleState, phase: int, weapon_id: str, **kwargs: Any) -> Any:
 
 def _point_defence(state: BattleState, ship: ShipState, pending: _Pending) -> None:
     """PD fires at enemy light units attached to the ship or homing on it within 6 mu;
-    ADAF at any enemy light unit within 6 mu (§10). Each system engages the threat with the
-    most craft."""
+    ADAF at any enemy light unit within 6 mu (§10); so does each PD-platform gunboat
+    squadron escorting the ship (§9, :func:`_escort_area_defence`). Each engages the
+    threat with the most craft."""
     enemies = [
         u
         for u in state.light_units.values()
@@ -1225,6 +1226,58 @@ def _point_defence(state: BattleState, ship: ShipState, pending: _Pending) -> No
             unit=unit.unit_id,
             kills=volley.kills,
         )
+    for escort in state.light_units.values():
+        if (
+            escort.weapon == ESCORT_AREA_DEFENCE
+            and escort.attached_to == ship.ship_id
+            and escort.side == ship.side
+            and escort.active
+        ):
+            _escort_area_defence(state, ship, escort, enemies, pending)
+
+
+ESCORT_AREA_DEFENCE = "gunboat-pd"  # §9: PD platforms give the ship they escort ADAF
+
+
+def _escort_area_defence(
+    state: BattleState,
+    ship: ShipState,
+    escort: LightUnit,
+    enemies: Sequence[LightUnit],
+    pending: _Pending,
+) -> None:
+    """§9 table, §10: a PD-platform gunboat squadron escorting ``ship`` fires as its ADAF at
+    the enemy light unit within 6 mu of the ship with most craft left, with the gunboats'
+    own dice — per craft, the ``gunboat-pd`` dice at that range (2 within 6 mu) — each
+    read on the PD table (−2 against gunboats, §10)."""
+    pool = [u for u in enemies if u.craft > pending.kills.get(u.unit_id, 0)]
+    if not pool:
+        return
+    unit = max(pool, key=lambda u: (u.craft - pending.kills.get(u.unit_id, 0), u.unit_id))
+    range_mu = min(distance(unit.position, _ship_pos(ship)), PD_RANGE)
+    dice = get_weapon(ESCORT_AREA_DEFENCE).band(range_mu).dice * escort.craft
+    volley = _fire(
+        state,
+        9,
+        "adaf",
+        range_mu=range_mu,
+        count=dice,
+        target=_unit_target_kind(unit),
+        target_name=f"{unit.unit_id} (escort {escort.unit_id})",
+    )
+    if volley is None:
+        return
+    pending.add_volley(unit.unit_id, volley, is_unit=True)
+    state.log(
+        9,
+        "point-defence",
+        f"{escort.unit_id} escorting {ship.name} at {unit.unit_id}: {volley.kills} killed",
+        ship=ship.ship_id,
+        system=escort.unit_id,
+        unit=unit.unit_id,
+        kills=volley.kills,
+        escort=True,
+    )
 
 
 def _apply_pending(state: BattleState, pending: _Pending, phase: int) -> None:

@@ -459,3 +459,53 @@ def test_ships_fire_alternately_initiative_side_first():
     }
     events = play_turn(state, orders)
     assert [e.data["ship"] for e in events if e.kind == "fire"] == ["b1", "a1", "b2", "a2"]
+
+
+def _escorted(*threats, escort_weapon="gunboat-pd", escort_craft=3, faces=()):
+    """A1 at the origin escorted by a gunboat squadron; B1 far away; ``threats`` are enemy
+    light units. Initiative 6+6 against 1+1, then ``faces``."""
+    a = ship("a1", "a", design("A", hull=(9, 9, 9, 9)))
+    b = ship("b1", "b", design("B"), y=100)
+    state = battle(a, b, dice=ScriptedDice([6, 6, 1, 1, *faces]))
+    state.light_units["g"] = LightUnit(
+        "g", "a", escort_weapon, escort_craft, 36.0, 0, 0, attached_to="a1"
+    )
+    for unit in threats:
+        state.light_units[unit.unit_id] = unit
+    return state
+
+
+def test_escorting_pd_platforms_give_area_defence_with_their_own_dice():
+    # An interceptor squadron closes on A1 and attaches (range 0): 3 PD platforms roll
+    # 2 dice each (gunboat-pd within 6 mu), read on the PD table: 6→2, 5→1, 4→1, 1–3→0.
+    fighters = LightUnit("f", "b", "fighter-interceptor", 6, 100.0, 0, 4, target="a1")
+    state = _escorted(fighters, faces=[6, 5, 4, 3, 2, 1])
+    events = play_turn(state, {})
+    (escort,) = [e for e in events if e.kind == "point-defence"]
+    assert escort.phase == 9
+    assert escort.data == {"ship": "a1", "system": "g", "unit": "f", "kills": 4, "escort": True}
+    purposes = [r.purpose for r in state.dice.log[4:10]]
+    assert purposes == [f"adaf vs f (escort g), die {i}" for i in range(1, 7)]
+    losses = next(e for e in events if e.kind == "light-unit-losses")
+    assert (losses.phase, losses.data["lost"], losses.data["craft"]) == (9, 4, 2)
+
+
+def test_escort_area_defence_is_at_minus_2_against_gunboats_and_reaches_only_6_mu():
+    near = LightUnit("gb", "b", "gunboat-assault", 4, 0.0, 0, 5, target="a1")  # cannot fly
+    far = LightUnit("f", "b", "fighter-interceptor", 6, 0.0, 0, 6.5, target="a1")
+    state = _escorted(near, far, escort_craft=1, faces=[6, 5])
+    events = play_turn(state, {})
+    (escort,) = [e for e in events if e.kind == "point-defence"]
+    # 6−2 = 4 → 1 kill, 5−2 = 3 → none; the six fighters 6.5 mu out (more craft) are not
+    # engaged.
+    assert (escort.data["unit"], escort.data["kills"]) == ("gb", 1)
+
+
+def test_only_pd_platforms_escorting_the_ship_give_it_area_defence():
+    fighters = LightUnit("f", "b", "fighter-interceptor", 6, 0.0, 0, 2, target="a1")
+    state = _escorted(fighters, escort_weapon="gunboat-assault")
+    assert "point-defence" not in kinds(play_turn(state, {}))
+    fighters = LightUnit("f", "b", "fighter-interceptor", 6, 0.0, 0, 2, target="a1")
+    state = _escorted(fighters)
+    state.light_units["g"].attached_to = None  # flying free, not escorting
+    assert "point-defence" not in kinds(play_turn(state, {}))
