@@ -20,7 +20,8 @@ The tactics (each a small function below, all deterministic given the state):
   as PD at the enemy squadron attached to the ship (no FC needed).
 - **Light units**: carriers launch as many squadrons as they have launch tubes once an
   enemy is within 60 mu, at the nearest enemy (a squadron rearming after landing waits,
-  §9); missile launchers fire at the nearest enemy within 36 mu. A carrier calls back its
+  §9; PD-platform gunboats are launched to escort their own carrier, giving it area
+  defence); missile launchers fire at the nearest enemy within 36 mu. A carrier calls back its
   own fighter squadrons once flying home is all their endurance still allows: the carrier
   is within their reach (distance − 3 mu ≤ endurance left) and what would be left after
   the flight is less than one endurance point (24 mu, the cost of one more attack). They
@@ -55,6 +56,7 @@ from battles.rules.sensors import ALL_ARC_BITS, ARC_BITS, arc_mask, bearing, dis
 from battles.rules.ships import ShipState, Status, SystemState
 from battles.rules.turn import (
     ATTACH_RANGE,
+    ESCORT_AREA_DEFENCE,
     MU_PER_ENDURANCE,
     BattleState,
     Event,
@@ -308,7 +310,10 @@ def ship_orders(state: BattleState, ship: ShipState) -> ShipOrders:
     if kit.bays and gap <= LAUNCH_RANGE:
         next_turn = state.turn + 1
         ready = [b for b in kit.bays if ship.systems[b].data.get("ready_turn", 0) <= next_turn]
-        launches += [(b, target.ship_id) for b in ready[: kit.free_tubes if kit.tubes else 1]]
+        for b in ready[: kit.free_tubes if kit.tubes else 1]:
+            # PD platforms escort their carrier (area defence, §9); the rest attack.
+            escort = squadron_weapon(ship.systems[b].data["squadron"]) == ESCORT_AREA_DEFENCE
+            launches.append((b, ship.ship_id if escort else target.ship_id))
     if kit.missiles and gap <= MISSILE_RANGE:
         launches += [(m, target.ship_id) for m in kit.missiles]
     if launches:

@@ -664,8 +664,11 @@ def _check_launches(
         if system is None or not system.working:
             raise IllegalOrder(f"{where}: no working system of that id (rules §2 phase 3)")
         target = state.ships.get(target_id)
-        if target is None or target.side == ship.side:
-            raise IllegalOrder(f"{where}: {target_id!r} is not an enemy ship (rules §2 phase 3)")
+        if target is None or (target.side == ship.side and not _escort_launch(system, target)):
+            raise IllegalOrder(
+                f"{where}: {target_id!r} is not an enemy ship (only PD-platform gunboats are "
+                "launched to escort a friendly ship; rules §2 phase 3, §9)"
+            )
         if system.kind == "bay":
             if not system.data.get("squadron") or system.data.get("launched"):
                 raise IllegalOrder(f"{where}: no squadron aboard to launch (rules §9)")
@@ -692,6 +695,17 @@ def _check_launches(
                 )
         else:
             raise IllegalOrder(f"{where}: not a bay or a missile launcher (rules §2 phase 3)")
+
+
+def _escort_launch(system: Any, target: ShipState) -> bool:
+    """A bay launching a PD-platform squadron at a friendly ship still in action: the
+    squadron flies to it and escorts it (§9), giving it area defence (phase 9)."""
+    if system.kind != "bay" or target.out_of_action:
+        return False
+    try:
+        return squadron_weapon(system.data.get("squadron") or {}) == ESCORT_AREA_DEFENCE
+    except RulesError:
+        return False
 
 
 def squadron_weapon(squadron: Mapping[str, Any], *, where: str = "squadron") -> str:

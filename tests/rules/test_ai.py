@@ -325,3 +325,15 @@ def test_every_catalogue_pair_fights_with_legal_orders_only():
             result = resolve_battle(side_a, side_b, seed=1)
             refused = [e.summary for e in result.events if e.kind == "fire-refused"]
             assert refused == [], (a, b, refused[:3])
+
+
+def test_a_carrier_launches_its_pd_platforms_to_escort_itself():
+    pd_bay = {"id": "bay-p", "kind": "bay", "squadron": {"unit": "gunboat", "variant": "pd"}}
+    fighter_bay = {"id": "bay-f", "kind": "bay", "squadron": {"unit": "interceptor"}}
+    tubes = [{"id": f"tube-{i}", "kind": "launch-tube"} for i in (1, 2)]
+    carrier = design("Carrier", fcs=3, systems=[pd_bay, fighter_bay, *tubes, beam("b1")])
+    (a,) = fleet("a", carrier)
+    (b,) = fleet("b", ESCORT)
+    state = state_of(place(a, 0, 0), place(b, 0, 40, heading=3))
+    orders = ship_orders(state, a)
+    assert sorted(orders.launches) == [("bay-f", "b1"), ("bay-p", "a1")]

@@ -509,3 +509,17 @@ def test_only_pd_platforms_escorting_the_ship_give_it_area_defence():
     state = _escorted(fighters)
     state.light_units["g"].attached_to = None  # flying free, not escorting
     assert "point-defence" not in kinds(play_turn(state, {}))
+
+
+def test_a_pd_platform_squadron_launched_at_a_friendly_ship_escorts_it():
+    pd_bay = {"id": "bay-p", "kind": "bay", "squadron": {"unit": "gunboat", "variant": "pd"}}
+    fighter_bay = {"id": "bay-f", "kind": "bay", "squadron": {"unit": "interceptor"}}
+    carrier = ship("a1", "a", design("Carrier", fcs=2, systems=[pd_bay, fighter_bay]))
+    friend = ship("a2", "a", design("Friend"), x=2)
+    b = ship("b1", "b", design("B"), y=100)
+    state = battle(carrier, friend, b)
+    with pytest.raises(IllegalOrder, match=r"'a2' is not an enemy ship.*PD-platform.*§9"):
+        play_turn(state, {"a1": ShipOrders(launches=[("bay-f", "a2")])})
+    play_turn(state, {"a1": ShipOrders(launches=[("bay-p", "a2")])})
+    (unit,) = state.light_units.values()
+    assert (unit.weapon, unit.attached_to, unit.position) == ("gunboat-pd", "a2", (2.0, 0.0))
