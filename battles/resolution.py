@@ -383,20 +383,36 @@ def _apply_engine_state(fielded: _Fielded, final: ShipState) -> None:
     p.notes = "; ".join(notes)
 
 
-def _craft_left(rows: list[dict[str, Any]]) -> dict[tuple[str, str], int]:
-    """Craft left at the end per launched squadron, by (carrier ship id, bay id), from the
-    ``launch`` and ``light-unit-losses`` entries (turn.py). A squadron out of endurance
-    keeps its craft (it is off the table, not destroyed)."""
-    by_unit: dict[str, tuple[str, str]] = {}
+def _craft_left(rows: list[dict[str, Any]], destroyed: set[str]) -> dict[tuple[str, str], int]:
+    """Craft left at the end per launched squadron, keyed by the (carrier ship id, bay id)
+    it started in, from the ``launch``, ``land`` and ``light-unit-losses`` entries
+    (turn.py). A squadron out of endurance keeps its craft (it is off the table, not
+    destroyed); one that landed (possibly in another bay or carrier, then relaunched from
+    there) is followed through its landing; one aboard a carrier in ``destroyed`` (ship
+    ids) at the end is lost with it."""
+    unit_origin: dict[str, tuple[str, str]] = {}
+    bay_holds: dict[tuple[str, str], tuple[str, str]] = {}  # bay -> squadron (by origin)
+    aboard: dict[tuple[str, str], str] = {}  # squadron (by origin) -> carrier it sits on
     left: dict[tuple[str, str], int] = {}
     for row in rows:
         data = row["data"]
-        if row["kind"] == "launch" and data.get("system") and data.get("unit"):
-            key = (data["ship"], data["system"])
-            by_unit[data["unit"]] = key
-            left[key] = int(data.get("craft", 0))
-        elif row["kind"] == "light-unit-losses" and data.get("unit") in by_unit:
-            left[by_unit[data["unit"]]] = int(data.get("craft", 0))
+        kind = row["kind"]
+        if kind == "launch" and data.get("system") and data.get("unit"):
+            bay = (data["ship"], data["system"])
+            origin = bay_holds.pop(bay, bay)
+            unit_origin[data["unit"]] = origin
+            aboard.pop(origin, None)
+            left[origin] = int(data.get("craft", 0))
+        elif kind == "land" and data.get("unit") in unit_origin:
+            origin = unit_origin[data["unit"]]
+            bay_holds[(data["ship"], data["system"])] = origin
+            aboard[origin] = data["ship"]
+            left[origin] = int(data.get("craft", 0))
+        elif kind == "light-unit-losses" and data.get("unit") in unit_origin:
+            left[unit_origin[data["unit"]]] = int(data.get("craft", 0))
+    for origin, carrier in aboard.items():
+        if carrier in destroyed:
+            left[origin] = 0
     return left
 
 
@@ -520,7 +536,8 @@ def battle_resolve(*, battle: Battle, seed: int | None = None, max_turns: int = 
             batch_size=_BULK,
         )
         fielded = [f for fleet in fleets for f in fleet]
-        craft_left = _craft_left(rows)
+        destroyed = {sid for sid, state in outcome.ships.items() if state.destroyed}
+        craft_left = _craft_left(rows, destroyed)
         squadrons: list[Participant] = []
         for f in fielded:
             _apply_engine_state(f, outcome.ships[f.start.ship_id])
