@@ -36,6 +36,7 @@ from battles.rules import ai
 from battles.rules.errors import RulesError
 from battles.rules.options import RuleOptions
 from battles.rules.ships import ShipState
+from campaign.intel import intel_record_battle
 from factions.models import LightUnitGroup, Ship
 
 from .models import Battle, BattleSide, Event, Participant
@@ -478,6 +479,8 @@ def _conclude(
             f"battle {battle.pk} ({battle.name}) changed while it was being concluded; "
             "nothing changed"
         )
+    # Classes met (rules/ft-incursion.md §5), in the caller's transaction.
+    intel_record_battle(battle=battle)
     report_request(battle=battle)
 
 

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import Campaign, Membership
+from .models import Campaign, Intel, Membership
 
 
 class MembershipInline(admin.TabularInline):
@@ -20,3 +20,10 @@ class CampaignAdmin(admin.ModelAdmin):
 class MembershipAdmin(admin.ModelAdmin):
     list_display = ("user", "campaign", "role", "faction")
     list_filter = ("campaign", "role")
+
+
+@admin.register(Intel)
+class IntelAdmin(admin.ModelAdmin):
+    list_display = ("faction", "ship_class", "campaign", "first_battle", "created_at")
+    list_filter = ("campaign", "faction")
+    raw_id_fields = ("first_battle",)

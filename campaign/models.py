@@ -73,3 +73,51 @@ class Membership(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} — {self.get_role_display()} ({self.campaign})"
+
+
+class Intel(models.Model):
+    """A ship class a faction has met in a campaign (rules/ft-incursion.md §5: within
+    sensor range the class of ships "already encountered in this campaign" is known).
+
+    Written when a battle is concluded (``campaign.intel.intel_record_battle``); one row per
+    (campaign, faction, class), keeping the first battle where it was met.
+    """
+
+    campaign = models.ForeignKey(
+        Campaign, on_delete=models.CASCADE, related_name="intel", verbose_name=_("campaign")
+    )
+    faction = models.ForeignKey(
+        "factions.Faction",
+        on_delete=models.CASCADE,
+        related_name="intel",
+        verbose_name=_("faction"),
+        help_text=_("The faction that knows the class."),
+    )
+    ship_class = models.ForeignKey(
+        "factions.ShipClass",
+        on_delete=models.CASCADE,
+        related_name="intel",
+        verbose_name=_("ship class"),
+    )
+    first_battle = models.ForeignKey(
+        "battles.Battle",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="intel",
+        verbose_name=_("first battle"),
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["campaign", "faction", "ship_class__name"]
+        verbose_name = _("intel")
+        verbose_name_plural = _("intel")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign", "faction", "ship_class"], name="intel_unique_class"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.faction} knows {self.ship_class} ({self.campaign})"

@@ -43,6 +43,7 @@ from factions.catalogue_loader import catalogue_load
 from factions.designs import design_system_ids
 from factions.models import Faction, Fleet, LightUnitGroup, Ship, ShipClass, Squadron, Territory
 
+from .intel import intel_record_battle
 from .models import Campaign
 
 SAMPLE_DIR = Path(__file__).resolve().parent / "sample"
@@ -462,6 +463,9 @@ def sample_load(*, directory: Path = SAMPLE_DIR) -> SampleSummary:
             _battle_load(name, spec, campaign=campaign, factions=factions, fleets=fleets)
             for name, spec in battles_data
         ]
+        for battle in battles:  # classes met (rules §5); idempotent on a reload
+            if battle.status == Battle.Status.CONCLUDED:
+                intel_record_battle(battle=battle)
         fleet_ids = [f.pk for f, _, _ in fleets.values()]
         return SampleSummary(
             campaign=campaign,

@@ -21,6 +21,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from battles.reports import render_markdown
 from campaign import access
+from campaign.intel import intel_for_faction
 
 from . import ssd
 from .fleet_totals import fleet_totals
@@ -70,6 +71,7 @@ def faction_detail(request: HttpRequest, slug: str) -> HttpResponse:
     territories = list(faction.territories.all())
     for territory in territories:
         territory.description_html = render_markdown(territory.description)
+    can_see_intel = access.can_see_faction_secrets(request.user, faction)
     return render(
         request,
         "factions/faction_detail.html",
@@ -84,8 +86,18 @@ def faction_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "territories": territories,
             "fleets": fleets,
             "ship_classes": faction.ship_classes.all(),
+            # Classes met, per campaign (rules §5): the faction's secret, None when hidden.
+            "intel": _intel_by_campaign(faction) if can_see_intel else None,
         },
     )
+
+
+def _intel_by_campaign(faction: Faction) -> list[tuple[Any, list[Any]]]:
+    """[(campaign, [Intel rows ordered by class name])] ordered by campaign name."""
+    groups: dict[int, tuple[Any, list[Any]]] = {}
+    for row in intel_for_faction(faction=faction):
+        groups.setdefault(row.campaign_id, (row.campaign, []))[1].append(row)
+    return list(groups.values())
 
 
 @dataclass
