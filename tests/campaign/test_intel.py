@@ -86,6 +86,7 @@ def test_faction_page_shows_classes_met_to_its_players_and_organisers_only(cast,
         html = client.get(url).content.decode()
         assert ('id="h-intel"' in html) is sees, user
         assert ("Tsaara" in html) is sees, user  # a Phalon class, named nowhere else here
+        assert ("Classes rencontrées" in html) is sees, user  # French is the default
     client.force_login(cast.qatzrin_player)
     html = client.get(reverse("faction-detail", kwargs={"slug": "phalon"})).content.decode()
     assert 'id="h-intel"' not in html  # a rival faction's intel
