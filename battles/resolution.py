@@ -505,8 +505,9 @@ def battle_resolve(*, battle: Battle, seed: int | None = None, max_turns: int = 
     In one transaction: ``Event`` rows (setup, engine events, every roll), each
     Participant's fate and losses in this battle, each Ship's cumulative damage and status
     (destroyed / captured / damaged / active), winner, sides' ``is_winner``, outcome,
-    ``game_turns``, ``mode=resolved``, ``status=concluded``, ``version + 1``; then the
-    report is queued for when it commits.
+    ``game_turns``, ``mode=resolved``, ``status=concluded``, ``version + 1``, the classes
+    each side met (``campaign.intel.intel_record_battle``); then the report is queued for
+    when it commits.
 
     Raises :class:`BattleActionError` when the battle is concluded, has not exactly two
     sides with ships, a ship is already destroyed or captured, a class design cannot be
@@ -778,8 +779,9 @@ def battle_record(
     :class:`BattleActionError` naming ``results[i]``, the participant and the field (or a
     concluded battle, a winner not among the sides); nothing is written then. In one
     transaction: participants, ships (cumulative damage, status), light-unit strength,
-    sides' ``is_winner``, battle (``mode=recorded``, ``status=concluded``, ``version + 1``);
-    then the report is queued.
+    sides' ``is_winner``, battle (``mode=recorded``, ``status=concluded``, ``version + 1``),
+    the classes each side met (``campaign.intel.intel_record_battle``); then the report is
+    queued.
     """
     if game_turns is not None and (not isinstance(game_turns, int) or game_turns < 0):
         raise BattleActionError(f"game_turns: {game_turns!r}, expected a whole number ≥ 0")
