@@ -36,7 +36,7 @@ from battles.rules import ai
 from battles.rules.errors import RulesError
 from battles.rules.options import RuleOptions
 from battles.rules.ships import ShipState
-from campaign.intel import intel_record_battle
+from campaign.intel import intel_known_classes, intel_record_battle
 from factions.models import LightUnitGroup, Ship
 
 from .models import Battle, BattleSide, Event, Participant
@@ -276,7 +276,12 @@ def _roll_row(roll: Any, n: int, turn: int, phase: int) -> dict[str, Any]:
 
 
 def _setup_row(
-    fleets: list[list[_Fielded]], *, seed: int, max_turns: int, options: RuleOptions
+    fleets: list[list[_Fielded]],
+    *,
+    seed: int,
+    max_turns: int,
+    options: RuleOptions,
+    known_classes: Mapping[str, list[str]],
 ) -> dict[str, Any]:
     """The first log row: everything needed to fight the battle again (:func:`battle_replay`)."""
     ships = {}
@@ -304,6 +309,7 @@ def _setup_row(
         "seed": seed,
         "max_turns": max_turns,
         "options": options.to_dict(),
+        "known_classes": dict(known_classes),
         "sides": sides,
         "fleets": [[f.start.ship_id for f in fleet] for fleet in fleets],
         "ships": ships,
@@ -525,15 +531,19 @@ def battle_resolve(*, battle: Battle, seed: int | None = None, max_turns: int = 
         options = _options(battle)
         if seed is None:
             seed = battle.seed if battle.seed is not None else secrets.randbits(_SEED_BITS)
+        known = intel_known_classes(battle=battle)
         outcome = ai.resolve_battle(
             [f.start for f in fleets[0]],
             [f.start for f in fleets[1]],
             seed=seed,
             max_turns=max_turns,
             options=options,
+            known_classes=known,
         )
         rows = _rows(outcome)
-        setup = _setup_row(fleets, seed=seed, max_turns=max_turns, options=options)
+        setup = _setup_row(
+            fleets, seed=seed, max_turns=max_turns, options=options, known_classes=known
+        )
         Event.objects.filter(battle=battle).delete()
         Event.objects.bulk_create(
             (Event(battle=battle, **row) for row in _numbered([setup, *rows])),
@@ -613,6 +623,7 @@ def battle_replay(*, battle: Battle) -> list[dict[str, Any]]:
         seed=data["seed"],
         max_turns=data["max_turns"],
         options=RuleOptions.from_dict(data["options"]),
+        known_classes=data.get("known_classes", {}),
     )
     first = {k: getattr(setup, k) for k in ("game_turn", "phase", "kind", "summary", "data")}
     return _numbered([first, *_rows(outcome)])

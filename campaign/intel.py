@@ -80,3 +80,17 @@ def intel_for_faction(*, faction: Faction) -> QuerySet[Intel]:
         .select_related("campaign", "ship_class", "first_battle")
         .order_by("campaign__name", "ship_class__name")
     )
+
+
+def intel_known_classes(*, battle: Battle) -> dict[str, list[str]]:
+    """The ship class names each side's faction had met in ``battle``'s campaign before it,
+    keyed by faction slug (the engine's side labels), sorted — what the engine's sensors
+    may name on contact (rules/ft-incursion.md §5)."""
+    known: dict[str, list[str]] = {}
+    for side in battle.sides.select_related("faction"):
+        known[side.faction.slug] = sorted(
+            Intel.objects.filter(campaign_id=battle.campaign_id, faction_id=side.faction_id)
+            .values_list("ship_class__name", flat=True)
+            .distinct()
+        )
+    return known

@@ -42,7 +42,7 @@ fleets → the identical event log (tested across processes with different hash 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from functools import cache
 from operator import attrgetter
@@ -529,14 +529,17 @@ def resolve_battle(
     max_turns: int = 20,
     options: RuleOptions | Mapping[str, Any] | None = None,
     deployed: bool = False,
+    known_classes: Mapping[str, Iterable[str]] | None = None,
 ) -> BattleResult:
     """Fight a whole battle with the tactics of this module; the fleets are not mutated.
 
     ``fleet_a`` / ``fleet_b``: ship states (``ShipState.from_design``); every ship of a
     fleet must share one ``side`` label, different from the other fleet's, and ship ids
     must be unique. Unless ``deployed`` the fleets are placed as ``deploy`` says.
-    ``options``: ``RuleOptions`` or its dict form (§16). Raises ``ValueError`` for empty
-    fleets, mixed sides or duplicate ids.
+    ``options``: ``RuleOptions`` or its dict form (§16). ``known_classes``: per side label,
+    the ship class names that side has already met in the campaign (§5: a contact names its
+    class only when known). Raises ``ValueError`` for empty fleets, mixed sides or
+    duplicate ids.
     """
     ships_a = [clone(s) for s in fleet_a]
     ships_b = [clone(s) for s in fleet_b]
@@ -567,6 +570,7 @@ def resolve_battle(
         sides=(sides[0], sides[1]),
         dice=Dice(seed),
         options=rule_options,
+        known_classes={side: set(names) for side, names in (known_classes or {}).items()},
     )
     state.log(0, "deploy", "fleets deployed", positions=_positions(state))
     reason = "turn-limit"

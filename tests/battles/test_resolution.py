@@ -20,7 +20,8 @@ from battles.resolution import (
 )
 from battles.rules import ai
 from battles.rules.ships import ShipState
-from factions.models import LightUnitGroup, Ship
+from campaign.models import Intel
+from factions.models import Faction, LightUnitGroup, Ship, ShipClass
 from tests.battles.battle_fixtures import draft_skirmish
 
 SEED = 20261130
@@ -211,9 +212,39 @@ def test_the_stored_seed_replays_the_identical_log():
         hull_lost=0, armour_lost=0, crew_lost=0, systems_lost=[], status="active"
     )
     Battle.objects.filter(pk=battle.pk).update(status="draft")
+    Intel.objects.filter(first_battle=battle).delete()  # the classes this battle taught
     again = battle_resolve(battle=battle)  # no seed given: the battle's stored one
     assert again.seed == SEED
     assert event_rows(battle=battle) == first
+
+
+def test_classes_met_before_are_named_on_contact_and_stored_for_replay():
+    battle = draft_skirmish()
+    phalon_classes = sorted(
+        {
+            p.ship.ship_class.name
+            for p in ship_participants(battle)
+            if p.side.faction.slug == "phalon"
+        }
+    )
+    for name in phalon_classes:  # Qatzrin met every Phalon class in an earlier battle
+        Intel.objects.create(
+            campaign=battle.campaign,
+            faction=Faction.objects.get(slug="qatzrin"),
+            ship_class=ShipClass.objects.get(faction__slug="phalon", name=name),
+        )
+    battle_resolve(battle=battle, seed=SEED)
+    setup = Event.objects.get(battle=battle, kind="setup").data
+    assert setup["known_classes"]["qatzrin"] == phalon_classes
+    assert setup["known_classes"]["phalon"] == []
+    contacts = Event.objects.filter(battle=battle, kind="contact")
+    named = {c.data["side"]: set() for c in contacts}
+    for c in contacts:
+        if c.data["report"].get("level") != "blip":
+            named[c.data["side"]].add(c.data["report"].get("class"))
+    assert named["qatzrin"] - {None} and named["qatzrin"] <= set(phalon_classes)
+    assert named["phalon"] == {None}  # Phalon had met nothing: classes stay unnamed
+    assert battle_replay(battle=battle) == event_rows(battle=battle)
 
 
 def test_carried_damage_is_the_starting_state_and_losses_are_this_battles():
