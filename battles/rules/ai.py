@@ -377,24 +377,32 @@ def ship_fire(state: BattleState, ship: ShipState) -> list[FireIntent]:
     """Phase 9 fire for one ship: focus on the most damaged enemy ship it can reach."""
     weapons = []  # (system, reach in mu, arcs as bits)
     rounds: dict[str, int] = {}  # magazine id -> rounds not yet promised this turn
-    for gun in _guns(ship):
+    systems = ship.systems
+    for gun in systems.values():
+        # _guns(ship), inlined: this runs for every ship every turn.
+        if gun.kind != "weapon" or gun.status is not _WORKING or not gun.weapon:
+            continue
+        if _is_light(gun.weapon):
+            continue
         if gun.magazine:
-            magazine = ship.systems.get(gun.magazine)
+            magazine = systems.get(gun.magazine)
             if magazine is None or not magazine.working:
                 continue
             left = rounds.setdefault(gun.magazine, magazine.ammo or 0)
             if left <= 0:
                 continue
             rounds[gun.magazine] = left - 1
-        elif not _has_round(ship, gun):
+        elif gun.ammo is not None and gun.ammo <= 0:  # _has_round without a magazine
             continue
         weapons.append((gun, *_gun_profile(gun.weapon, tuple(gun.arcs))))
     if not weapons:
         return []
-    free = fire_controls(state, ship) - len(_launched_this_turn(state, ship))
+    free = fire_controls(state, ship)
+    if state.light_units:
+        free -= len(_launched_this_turn(state, ship))
     if free <= 0:
         return _point_defence_fire(state, ship, [w for w, _, _ in weapons])
-    longest2 = max(r for _, r, _ in weapons) ** 2
+    longest2 = max([r for _, r, _ in weapons]) ** 2
     # Arcs matter only when some weapon does not cover all six, or aft is blind (§6).
     thrusting = ship.thrust_used
     all_round = not thrusting and all(m == ALL_ARC_BITS for _, _, m in weapons)
@@ -403,14 +411,15 @@ def ship_fire(state: BattleState, ship: ShipState) -> list[FireIntent]:
     rank: dict[str, tuple[float, int, float, str]] = {}
     sight = state.sight
     for enemy in state.in_action(state.enemy_of(ship.side)):
-        d2 = (enemy.x - x) ** 2 + (enemy.y - y) ** 2
+        ex, ey = enemy.x, enemy.y
+        d2 = (ex - x) * (ex - x) + (ey - y) * (ey - y)
         if d2 > longest2:
             continue
         if all_round:
             gap = math.sqrt(d2)
             able = [w for w, r, _ in weapons if gap <= r]
         else:
-            gap, seen_in = sight(ship, enemy.ship_id, (enemy.x, enemy.y))
+            gap, seen_in = sight(ship, enemy.ship_id, (ex, ey))
             seen = arc_mask(seen_in)
             if thrusting:
                 seen &= ~_AFT  # §6: FCs are blind aft while the ship uses thrust
@@ -424,7 +433,7 @@ def ship_fire(state: BattleState, ship: ShipState) -> list[FireIntent]:
             rank[sid] = (sum(enemy.hull_rows) / (enemy.hull_max or 1), -len(able), gap, sid)
     if not reach:
         return _point_defence_fire(state, ship, [w for w, _, _ in weapons])
-    ranked = sorted(reach, key=rank.__getitem__)
+    ranked = sorted(reach, key=rank.__getitem__) if len(reach) > 1 else list(reach)
     intents: list[FireIntent] = []
     used: set[str] = set()
     for sid in ranked:
@@ -432,7 +441,7 @@ def ship_fire(state: BattleState, ship: ShipState) -> list[FireIntent]:
             break
         fresh = [w for w in reach[sid] if w.id not in used]
         lances = [w for w in fresh if w.weapon == "lance"]
-        others = [w for w in fresh if w.weapon != "lance"]
+        others = [w for w in fresh if w.weapon != "lance"] if lances else fresh
         if others:
             free -= 1
             for w in others:
@@ -444,6 +453,8 @@ def ship_fire(state: BattleState, ship: ShipState) -> list[FireIntent]:
             free -= 1
             intents.append(_intent(w.id, sid))
             used.add(w.id)
+    if not state.light_units:
+        return intents  # no squadron on the table: nothing for PD to shoot at
     return intents + _point_defence_fire(
         state, ship, [w for w, _, _ in weapons if w.id not in used]
     )
