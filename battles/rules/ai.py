@@ -169,18 +169,31 @@ def _is_light(weapon_id: str) -> bool:
     return get_weapon(weapon_id).light_unit
 
 
-@dataclass
 class _Loadout:
-    """One pass over a ship's systems: what the tactics need to know."""
+    """One pass over a ship's systems: what the tactics need to know. (A plain slotted
+    class: one is built per ship per turn, and a dataclass with default factories costs
+    more than the scan itself.)"""
 
-    guns: list[Any] = field(default_factory=list)  # working heavy weapons (not missiles)
-    missiles: list[str] = field(default_factory=list)  # missile launchers with a round
-    bays: list[str] = field(default_factory=list)  # bays whose squadron is still aboard
-    tubes: int = 0
-    free_tubes: int = 0
-    veil: bool = False
-    has_bays: bool = False
-    working_bays: int = 0
+    __slots__ = (
+        "guns",
+        "missiles",
+        "bays",
+        "tubes",
+        "free_tubes",
+        "veil",
+        "has_bays",
+        "working_bays",
+    )
+
+    def __init__(self) -> None:
+        self.guns: list[Any] = []  # working heavy weapons (not missiles)
+        self.missiles: list[str] = []  # missile launchers with a round
+        self.bays: list[str] = []  # bays whose squadron is still aboard
+        self.tubes = 0
+        self.free_tubes = 0
+        self.veil = False
+        self.has_bays = False
+        self.working_bays = 0
 
 
 _WORKING = Status.WORKING
@@ -256,7 +269,8 @@ def _nearest(state: BattleState, ship: ShipState) -> ShipState | None:
     best_d2 = math.inf
     x, y = ship.x, ship.y
     for enemy in state.in_action(state.enemy_of(ship.side)):
-        d2 = (enemy.x - x) ** 2 + (enemy.y - y) ** 2
+        dx, dy = enemy.x - x, enemy.y - y
+        d2 = dx * dx + dy * dy
         if d2 < best_d2:  # ties keep the first in fleet order
             best, best_d2 = enemy, d2
     return best

@@ -421,6 +421,8 @@ def _phase_initiative(state: BattleState, orders: Mapping[str, ShipOrders]) -> l
             )
     for ship in state.in_action():
         wanted = orders.get(ship.ship_id, _NO_ORDERS).veil
+        if wanted is None and ship.ship_id not in state.veiled:
+            continue  # nothing asked, no veil on
         has_veil = ship.working_count("vapour-veil") > 0
         if ship.ship_id in state.veiled and not has_veil:
             wanted = False  # the veil system was knocked out: it drops
@@ -843,6 +845,7 @@ def _phase_sensors(state: BattleState, seen: dict[str, dict[str, str]]) -> None:
     for side in state.sides:
         now: dict[str, str] = {}
         observers = [(s.x, s.y, s.sensors) for s in state.in_action(side)]
+        advanced = any(kind == "advanced" for _, _, kind in observers)
         # Squared sensor reach of each observer against a target of a given ECM level.
         reach_by_ecm: dict[int, list[float]] = {}
         before = seen.get(side, {})
@@ -859,11 +862,12 @@ def _phase_sensors(state: BattleState, seen: dict[str, dict[str, str]]) -> None:
             best: tuple[float, str] | None = None
             ex, ey = enemy.x, enemy.y
             for (x, y, kind), r2 in zip(observers, reaches, strict=True):
-                d2 = (ex - x) ** 2 + (ey - y) ** 2
+                dx, dy = ex - x, ey - y
+                d2 = dx * dx + dy * dy
                 if d2 <= r2 and (best is None or kind == "advanced"):
                     best = (math.sqrt(d2), kind)
-                    if kind == "advanced":
-                        break
+                    if kind == "advanced" or not advanced:
+                        break  # nothing better can follow
             if best is None:
                 continue
             now[enemy.ship_id] = best[1]
