@@ -5,20 +5,22 @@ distorts them less than wall time; the Monte-Carlo run prints both.
 
 1. single beam volleys resolved with damage applied, per second;
 2. one auto-resolved battle, Qatzrin 5th fleet vs Phalon 68th fleet: turns per second;
-3. N such battles (default 1 000, seeds 0…N-1): who wins, and the wall time (target < 10 s
-   on one core);
-4. a per-phase CPU breakdown over ``--phases`` more battles (default 100; 0 skips it).
+3. N such battles (default 1 000, seeds 0…N-1) with every event and die logged, as a
+   resolved battle is stored;
+4. the same N battles as Monte-Carlo odds of who wins (``battles.rules.forecast.win_odds``:
+   no log kept, same outcomes): who wins, and the time (target < 10 s on one core);
+5. a per-phase CPU breakdown over ``--phases`` more battles (default 100; 0 skips it).
 """
 
 from __future__ import annotations
 
 import argparse
 import time
-from collections import Counter
 
 from battles.rules.ai import resolve_battle
 from battles.rules.damage import apply_hits
 from battles.rules.dice import Dice
+from battles.rules.forecast import win_odds
 from battles.rules.ships import ShipState
 from battles.rules.weapons import fire
 from bench.fleets import phalon_68th, provisional_classes, qatzrin_5th
@@ -69,6 +71,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--phases", type=int, default=100, help="battles for the per-phase breakdown (0: skip)"
     )
+    parser.add_argument(
+        "--skip-recorded", action="store_true", help="skip the N battles with full logs"
+    )
     args = parser.parse_args(argv)
 
     qatzrin, phalon = qatzrin_5th(), phalon_68th()
@@ -88,25 +93,33 @@ def main(argv: list[str] | None = None) -> None:
         f"= {result.turns / elapsed:,.0f} turns per second"
     )
 
-    wins: Counter[str] = Counter()
-    reasons: Counter[str] = Counter()
-    turns = 0
-    start, cpu = time.perf_counter(), time.process_time()
-    for seed in range(args.battles):
-        outcome = resolve_battle(qatzrin, phalon, seed=seed, max_turns=args.max_turns)
-        wins[outcome.winner or "draw"] += 1
-        reasons[outcome.reason] += 1
-        turns += outcome.turns
-    elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
     n = max(1, args.battles)
+    if not args.skip_recorded:
+        start, cpu = time.perf_counter(), time.process_time()
+        events = 0
+        for seed in range(args.battles):
+            outcome = resolve_battle(qatzrin, phalon, seed=seed, max_turns=args.max_turns)
+            events += len(outcome.events) + len(outcome.rolls)
+        elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
+        print(
+            f"{args.battles} battles, every event and die logged: {elapsed:.2f} s wall, "
+            f"{cpu:.2f} s CPU ({cpu / n * 1000:.1f} ms CPU each, {events / n:,.0f} log "
+            "entries each)"
+        )
+
+    start, cpu = time.perf_counter(), time.process_time()
+    forecast = win_odds(qatzrin, phalon, battles=args.battles, seed=0, max_turns=args.max_turns)
+    elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
     print(
-        f"{args.battles} battles in {elapsed:.2f} s wall, {cpu:.2f} s CPU "
-        f"({cpu / n * 1000:.1f} ms CPU each, {turns / n:.1f} turns on average; "
-        "target < 10 s on one core)"
+        f"{args.battles} battles as Monte-Carlo odds (win_odds, no log): {elapsed:.2f} s wall, "
+        f"{cpu:.2f} s CPU ({cpu / n * 1000:.1f} ms CPU each, {forecast.mean_turns:.1f} turns "
+        "on average; target < 10 s on one core)"
     )
-    for side, count in wins.most_common():
-        print(f"  {side}: {count} ({count / n:.1%})")
-    print("  endings: " + ", ".join(f"{k} {v}" for k, v in reasons.most_common()))
+    for side in (*forecast.sides, None):
+        low, high = forecast.interval(side)
+        won = forecast.draws if side is None else forecast.wins[side]
+        print(f"  {side or 'draw'}: {won} ({forecast.share(side):.1%}, 95 %: {low:.1%}–{high:.1%})")
+    print("  endings: " + ", ".join(f"{k} {v}" for k, v in sorted(forecast.endings.items())))
 
     if args.phases > 0:
         bench_phases(qatzrin, phalon, args.phases, args.max_turns)

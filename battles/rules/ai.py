@@ -48,7 +48,7 @@ from functools import cache
 from operator import attrgetter
 from typing import Any
 
-from battles.rules.dice import Dice, Roll
+from battles.rules.dice import Dice, Roll, UnrecordedDice
 from battles.rules.errors import RulesError
 from battles.rules.movement import HEADINGS, MAX_END_SPEED, Manoeuvre, Orders
 from battles.rules.options import DEFAULT_OPTIONS, RuleOptions
@@ -62,6 +62,7 @@ from battles.rules.turn import (
     Event,
     FireIntent,
     ShipOrders,
+    UnrecordedBattleState,
     bay_free,
     fire_controls,
     play_turn,
@@ -555,6 +556,7 @@ def resolve_battle(
     options: RuleOptions | Mapping[str, Any] | None = None,
     deployed: bool = False,
     known_classes: Mapping[str, Iterable[str]] | None = None,
+    record: bool = True,
 ) -> BattleResult:
     """Fight a whole battle with the tactics of this module; the fleets are not mutated.
 
@@ -563,7 +565,10 @@ def resolve_battle(
     must be unique. Unless ``deployed`` the fleets are placed as ``deploy`` says.
     ``options``: ``RuleOptions`` or its dict form (§16). ``known_classes``: per side label,
     the ship class names that side has already met in the campaign (§5: a contact names its
-    class only when known). Raises ``ValueError`` for empty fleets, mixed sides or
+    class only when known). ``record=False`` keeps no log (``events``, ``rolls`` and
+    ``roll_marks`` come back empty) for Monte-Carlo runs: the dice fall and every rule
+    plays the same, so winner, reason, turns and ship states are those of the recorded
+    battle with that seed (tested). Raises ``ValueError`` for empty fleets, mixed sides or
     duplicate ids.
     """
     ships_a = [clone(s) for s in fleet_a]
@@ -590,10 +595,10 @@ def resolve_battle(
         rule_options = options
     else:
         rule_options = RuleOptions.from_dict(dict(options))
-    state = BattleState(
+    state = (BattleState if record else UnrecordedBattleState)(
         ships={s.ship_id: s for s in ships_a + ships_b},
         sides=(sides[0], sides[1]),
-        dice=Dice(seed),
+        dice=Dice(seed) if record else UnrecordedDice(seed),
         options=rule_options,
         known_classes={side: set(names) for side, names in (known_classes or {}).items()},
     )
@@ -604,7 +609,8 @@ def resolve_battle(
         orders = {ship.ship_id: ship_orders(state, ship) for ship in state.in_action()}
         state.hold_roster(False)
         play_turn(state, orders, ship_fire=ship_fire, crew_plan=crew_plan)
-        alive = [side for side in state.sides if state.in_action(side)]
+        present = {ship.side for ship in state.in_action()}
+        alive = [side for side in state.sides if side in present]
         if len(alive) < 2:
             if not alive:
                 reason = "mutual"
@@ -637,7 +643,7 @@ def resolve_battle(
         state.events,
         state.ships,
         strength,
-        rolls=state.dice.log,
+        rolls=state.dice.log if record else [],
         roll_marks=state.roll_marks,
     )
 

@@ -11,7 +11,7 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-__all__ = ["Dice", "Roll"]
+__all__ = ["Dice", "Roll", "UnrecordedDice"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,3 +133,68 @@ class Dice:
     def transcript(self) -> str:
         """The whole log, one :meth:`Roll.notation` per line (used for replay checks)."""
         return "\n".join(r.notation() for r in self.log)
+
+
+class _Discard(list):  # type: ignore[type-arg]
+    """A log that keeps nothing (``UnrecordedDice``)."""
+
+    __slots__ = ()
+
+    def append(self, item: object) -> None:
+        pass
+
+    def extend(self, items: object) -> None:
+        pass
+
+
+class UnrecordedDice(Dice):
+    """Dice with the same faces as ``Dice(seed)`` for the same calls, keeping no log.
+
+    For Monte-Carlo runs (``battles.rules.forecast``) where only outcomes matter: no
+    purpose text is written and no ``Roll`` kept, which is a tenth of a battle's cost. Any
+    method not overridden here still works, logging into a list that keeps nothing.
+    """
+
+    __slots__ = ()
+
+    def __init__(self, seed: int | str = 0) -> None:
+        super().__init__(seed)
+        self.log = _Discard()
+
+    def die(self, sides: int, purpose: str) -> int:
+        if sides < 1:
+            raise ValueError(f"a die needs at least one side, got {sides} ({purpose})")
+        return int(self._rng.random() * sides) + 1
+
+    def d6(self, purpose: str) -> int:
+        return int(self._rng.random() * 6) + 1
+
+    def roll(self, n: int, purpose: str, sides: int = 6) -> list[int]:
+        if n < 0:
+            raise ValueError(f"cannot roll a negative number of dice ({n}, {purpose})")
+        if sides < 1:
+            raise ValueError(f"a die needs at least one side, got {sides} ({purpose})")
+        rand = self._rng.random
+        return [int(rand() * sides) + 1 for _ in range(n)]
+
+    def roll_chained(
+        self, n: int, purpose: str, *, chain: bool = True, max_rerolls: int | None = None
+    ) -> list[list[int]]:
+        rand = self._rng.random
+        out: list[list[int]] = []
+        for _ in range(n):
+            face = int(rand() * 6) + 1
+            faces = [face]
+            k = 0
+            while chain and face == 6 and (max_rerolls is None or k < max_rerolls):
+                k += 1
+                face = int(rand() * 6) + 1
+                faces.append(face)
+            out.append(faces)
+        return out
+
+    def reroll_chain(self, first: int, purpose: str, *, on: int = 6) -> Iterator[int]:
+        face = first
+        while face == on:
+            face = int(self._rng.random() * 6) + 1
+            yield face

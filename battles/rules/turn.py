@@ -283,6 +283,11 @@ class BattleState:
         each call; while ``play_turn`` holds the roster still (phases 1–8 and phase 9
         before its damage, when no ship can drop out) it is served from a snapshot."""
         roster = self._roster
+        if roster is None and not self._hold:
+            # Not held: just the list asked for (the roster may change after any call).
+            if side is None:
+                return [s for s in self.ships.values() if not s.out_of_action]
+            return [s for s in self.ships.values() if s.side == side and not s.out_of_action]
         if roster is None:
             everyone = [s for s in self.ships.values() if not s.out_of_action]
             roster = {None: everyone}
@@ -301,6 +306,18 @@ class BattleState:
         """A unit id unique in this battle."""
         self._unit_counter += 1
         return f"{prefix}-{self._unit_counter}"
+
+
+_UNRECORDED = Event(0, 0, "unrecorded", "")
+
+
+class UnrecordedBattleState(BattleState):
+    """A ``BattleState`` that keeps no event log (``events`` and ``roll_marks`` stay
+    empty); every rule plays exactly as in ``BattleState``. For Monte-Carlo runs with
+    ``dice.UnrecordedDice`` (``battles.rules.forecast``): outcomes only, a tenth faster."""
+
+    def log(self, phase: int, kind: str, summary: str, **data: Any) -> Event:
+        return _UNRECORDED
 
 
 # ---- adapters to the resolution and damage modules -------------------------------------

@@ -1,0 +1,64 @@
+"""Monte-Carlo odds of who wins a draft battle: the engine's ``win_odds`` on the battle's
+fleets as they stand (``battles.rules.forecast``).
+
+Read-only: the battle, its ships and its log are not touched. The fleets are fielded
+exactly as ``battle_resolve`` fields them (current damage, squadrons in their bays, the
+campaign's rule options, the classes each side has met), so the odds are those of
+resolving it now. Callers check permissions: a forecast is computed from every fleet of the
+battle, hidden ones included, so it is for organisers only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from battles.rules.forecast import Forecast, win_odds
+from campaign.intel import intel_known_classes
+
+from .models import Battle
+from .resolution import MAX_TURNS_LIMIT, BattleActionError, _field, _options, _sides
+
+__all__ = ["MAX_FORECAST_BATTLES", "battle_forecast"]
+
+#: Most battles one forecast may fight (about 10 ms each on one core).
+MAX_FORECAST_BATTLES = 10_000
+
+
+def battle_forecast(
+    *,
+    battle: Battle,
+    battles: int = 1000,
+    seed: int = 0,
+    max_turns: int = 20,
+    progress: Callable[[int], None] | None = None,
+) -> Forecast:
+    """Fight ``battles`` unrecorded battles of a draft ``battle`` (battle ``i`` with seed
+    ``seed + i``; any of them can be watched in full with ``resolve_battle --seed``) and
+    count who wins. Sides are the factions' slugs, in the battle's side order.
+
+    Raises :class:`BattleActionError` when the battle is concluded, cannot be fielded (as
+    ``battle_resolve``), or ``battles`` (1–``MAX_FORECAST_BATTLES``), ``seed`` (≥ 0) or
+    ``max_turns`` (1–50) is out of range.
+    """
+    if not isinstance(battles, int) or not 1 <= battles <= MAX_FORECAST_BATTLES:
+        raise BattleActionError(f"battles: {battles!r}, expected 1–{MAX_FORECAST_BATTLES}")
+    if not isinstance(seed, int) or not 0 <= seed < 2**62:
+        raise BattleActionError(f"seed: {seed!r}, expected a whole number 0 – 2^62-1")
+    if not isinstance(max_turns, int) or not 1 <= max_turns <= MAX_TURNS_LIMIT:
+        raise BattleActionError(f"max_turns: {max_turns!r}, expected 1–{MAX_TURNS_LIMIT}")
+    if battle.status == Battle.Status.CONCLUDED:
+        raise BattleActionError(
+            f"battle {battle.pk} ({battle.name}) is already concluded: its fleets now carry "
+            "its damage, so there is nothing to forecast"
+        )
+    fleets = _field(battle, _sides(battle))
+    return win_odds(
+        [f.start for f in fleets[0]],
+        [f.start for f in fleets[1]],
+        battles=battles,
+        seed=seed,
+        max_turns=max_turns,
+        options=_options(battle),
+        known_classes=intel_known_classes(battle=battle),
+        progress=progress,
+    )

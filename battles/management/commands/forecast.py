@@ -1,0 +1,65 @@
+"""``python manage.py forecast BATTLE_ID [--battles N] [--seed N] [--max-turns N] [--json]``:
+Monte-Carlo odds of who wins a draft battle (``battles.forecasting.battle_forecast``).
+
+Prints each side's share of wins with its 95 % interval, the draws, how the battles ended
+and the mean length; ``--json`` prints ``Forecast.as_dict()``. Changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from tqdm import tqdm
+
+from battles.forecasting import battle_forecast
+from battles.models import Battle
+from battles.resolution import BattleActionError
+
+
+class Command(BaseCommand):
+    help = "Monte-Carlo odds of who wins a draft battle (auto-resolved many times)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("battle_id", type=int, help="id of a draft battle")
+        parser.add_argument("--battles", type=int, default=1000, help="battles to fight")
+        parser.add_argument("--seed", type=int, default=0, help="battle i uses seed + i")
+        parser.add_argument("--max-turns", type=int, default=20, help="turn cap (1-50)")
+        parser.add_argument("--json", action="store_true", help="print JSON")
+
+    def handle(self, *args: Any, battle_id: int, **opts: Any) -> None:
+        battle = Battle.objects.filter(pk=battle_id).select_related("campaign").first()
+        if battle is None:
+            raise CommandError(f"no battle {battle_id}")
+        quiet = opts["json"] or opts["verbosity"] < 1
+        bar = tqdm(total=opts["battles"], unit="battle", disable=quiet, file=self.stderr)
+        start = time.process_time()
+        try:
+            forecast = battle_forecast(
+                battle=battle,
+                battles=opts["battles"],
+                seed=opts["seed"],
+                max_turns=opts["max_turns"],
+                progress=lambda _i: bar.update(),
+            )
+        except BattleActionError as exc:
+            raise CommandError(str(exc)) from exc
+        finally:
+            bar.close()
+        cpu = time.process_time() - start
+        if opts["json"]:
+            self.stdout.write(json.dumps(forecast.as_dict(), indent=2))
+            return
+        self.stdout.write(f"{battle.name}: {forecast.battles} battles (seeds {forecast.seed}…)")
+        for side in (*forecast.sides, None):
+            low, high = forecast.interval(side)
+            label = side or "draw"
+            won = forecast.draws if side is None else forecast.wins[side]
+            self.stdout.write(
+                f"  {label:24} {won:6} {forecast.share(side):7.1%}  (95 %: {low:.1%} – {high:.1%})"
+            )
+        endings = ", ".join(f"{k} {v}" for k, v in sorted(forecast.endings.items()))
+        self.stdout.write(f"  endings: {endings}; {forecast.mean_turns:.1f} turns on average")
+        self.stdout.write(f"  {cpu:.2f} s CPU ({cpu / forecast.battles * 1000:.1f} ms a battle)")

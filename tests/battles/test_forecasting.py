@@ -1,0 +1,122 @@
+"""Monte-Carlo odds of a draft battle: the service, the command and the API (organisers)."""
+
+from __future__ import annotations
+
+import json
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.test import Client
+
+from battles.forecasting import battle_forecast
+from battles.models import Battle, Event
+from battles.resolution import BattleActionError, battle_resolve
+from tests.battles.battle_fixtures import draft_skirmish
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def battle(cast):
+    return draft_skirmish(cast.campaign)
+
+
+def _snapshot(battle: Battle):
+    battle.refresh_from_db()
+    ships = sorted(
+        (p.ship.pk, p.ship.hull_lost, p.ship.status)
+        for p in battle.sides.all()[0].participants.all()
+        if p.ship
+    )
+    return battle.status, battle.version, battle.seed, Event.objects.count(), ships
+
+
+def test_forecast_counts_every_battle_and_changes_nothing(battle):
+    before = _snapshot(battle)
+    forecast = battle_forecast(battle=battle, battles=12, seed=5, max_turns=10)
+    assert forecast.battles == 12
+    slugs = tuple(side.faction.slug for side in battle.sides.order_by("order", "pk"))
+    assert forecast.sides == slugs
+    assert sum(forecast.wins.values()) + forecast.draws == 12
+    assert sum(forecast.endings.values()) == 12
+    assert _snapshot(battle) == before
+
+
+def test_a_forecast_battle_is_the_battle_resolve_would_fight(battle):
+    # battle i of a forecast uses seed + i: resolving with that seed gives the same winner.
+    forecast = battle_forecast(battle=battle, battles=1, seed=77, max_turns=12)
+    resolved = battle_resolve(battle=battle, seed=77, max_turns=12)
+    winner = resolved.winner.slug if resolved.winner_id else None
+    if winner is None:
+        assert forecast.draws == 1
+    else:
+        assert forecast.wins[winner] == 1
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"battles": 0}, "battles"),
+        ({"battles": 10_001}, "battles"),
+        ({"seed": -1}, "seed"),
+        ({"max_turns": 0}, "max_turns"),
+    ],
+)
+def test_bad_arguments_are_refused(battle, kwargs, message):
+    with pytest.raises(BattleActionError, match=message):
+        battle_forecast(battle=battle, **kwargs)
+
+
+def test_a_concluded_battle_is_refused(battle):
+    battle_resolve(battle=battle, seed=1, max_turns=5)
+    battle.refresh_from_db()
+    with pytest.raises(BattleActionError, match="already concluded"):
+        battle_forecast(battle=battle, battles=3)
+
+
+def test_the_command_prints_shares_and_json(battle):
+    out = StringIO()
+    call_command(
+        "forecast", battle.pk, "--battles", "6", "--max-turns", "8", stdout=out, stderr=StringIO()
+    )
+    text = out.getvalue()
+    assert "6 battles" in text and "draw" in text and "95 %" in text and "endings:" in text
+    out = StringIO()
+    call_command("forecast", battle.pk, "--battles", "4", "--json", stdout=out)
+    data = json.loads(out.getvalue())
+    assert data["battles"] == 4 and len(data["outcomes"]) == 3
+    with pytest.raises(CommandError, match="no battle"):
+        call_command("forecast", 999_999)
+    with pytest.raises(CommandError, match="battles"):
+        call_command("forecast", battle.pk, "--battles", "0", stderr=StringIO())
+
+
+def _client(user=None) -> Client:
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+def test_the_api_answers_organisers_only(cast, battle):
+    url = f"/api/battles/{battle.pk}/forecast"
+    response = _client(cast.organiser).get(url, {"battles": 5, "seed": 2, "max_turns": 8})
+    assert response.status_code == 200, response.content
+    body = response.json()
+    assert body["battles"] == 5 and body["seed"] == 2
+    assert sum(o["battles"] for o in body["outcomes"]) == 5
+    for o in body["outcomes"]:
+        assert 0 <= o["interval_95"][0] <= o["share"] <= o["interval_95"][1] <= 1
+    for who in ("norge_player", "qatzrin_player", "chronicler", "outsider"):
+        assert _client(getattr(cast, who)).get(url).status_code == 403, who
+    assert _client().get(url).status_code == 401
+    assert _client(cast.organiser).get(url, {"battles": 501}).status_code == 422
+    assert _client(cast.organiser).get("/api/battles/999999/forecast").status_code == 404
+
+
+def test_the_api_refusal_is_400_with_the_message(cast, battle):
+    battle_resolve(battle=battle, seed=1, max_turns=5)
+    response = _client(cast.organiser).get(f"/api/battles/{battle.pk}/forecast")
+    assert response.status_code == 400
+    assert "already concluded" in response.json()["detail"]
