@@ -489,12 +489,13 @@ def _fixed_catalogue() -> dict[str, Weapon]:
             "Gunboat: MPC (Kra'vak)",
             Family.BEAM,
             "§9",
-            _bands((0, _LIGHT_ATTACK, 1)),
+            _bands((0, 12, 1)),
             damage_type=_X,
             reroll=True,
             damage_per_hit=4,
             light_unit=True,
-            note="MPC: 4 damage per hit, armour counts 1 (piercing)",
+            note="MPC: 1d6 per craft to 12 mu (seed: « La portée de l'arme est de 12mu »), "
+            "1–3 none / 4–5 1 hit / 6 2 hits, 4 damage per hit, armour counts 1 (piercing)",
         ),
         Weapon(
             "gunboat-assault",
