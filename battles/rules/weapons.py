@@ -534,15 +534,16 @@ def _fixed_catalogue() -> dict[str, Weapon]:
             "Gunboat: EMP launcher (Norway)",
             Family.BEAM,
             "§9",
-            _bands((0, 12, 3)),
+            _bands((0, 12, 1)),
             damage_type=None,
             effect=Effect.SYSTEM_CHECK,
-            screens=True,
-            reroll=True,
+            screens=False,
+            reroll=False,
             light_unit=True,
-            provisional=True,
-            note="one class-1 EMP projector (a craft has two): class-1 dice ≤12 mu; each "
-            "hit is a system check at 4+ (D-18), no armour or hull loss",
+            note="1d6 per craft ≤12 mu (seed: « Dégâts : 1d6 »), 1–3 none / 4–5 1 hit / 6 2 "
+            "hits, no screens, no re-roll; each hit is a system check at 4+ (D-18), no armour "
+            "or hull loss. A craft carries two projectors that may each pick a target; here "
+            "one squadron attacks one target",
         ),
         # ---- project readings (named by the seed without a profile, §14, §17) ----
         Weapon(

@@ -1,5 +1,7 @@
 """Light-unit rules fixed after the rules audit (reports/audit.md A6–A11, A15)."""
 
+from fractions import Fraction as F
+
 import pytest
 
 from battles.rules.dice import Dice
@@ -7,7 +9,7 @@ from battles.rules.errors import OutOfRange
 from battles.rules.odds import odds
 from battles.rules.turn import LightUnit, _phase_light_fire, play_turn
 from battles.rules.weapons import fire, get_weapon
-from tests.rules.test_turn import battle, design, ship
+from tests.rules.test_turn import ScriptedDice, battle, design, ship
 from tests.rules.test_weapons import FixedDice
 
 # ---- A6: the MPC gunboat's weapon reaches 12 mu (seed) ----------------------------------
@@ -61,3 +63,46 @@ def test_mpc_gunboat_still_flies_to_its_target_and_attaches():
     events = play_turn(state, {})
     assert state.light_units["g"].attached_to == "b1"
     assert [e.data["dice"] for e in events if e.kind == "attack"] == [6]
+
+
+# ---- A7: the EMP launcher rolls 1d6 per craft (seed), no screens, no re-roll -------------
+
+
+def test_emp_launcher_rolls_one_die_per_craft_at_up_to_12_mu():
+    assert fire("gunboat-emp", Dice(1), range_mu=10, count=6).dice == 6
+    assert fire("gunboat-emp", Dice(1), range_mu=12, count=1).dice == 1
+    with pytest.raises(OutOfRange):
+        fire("gunboat-emp", Dice(1), range_mu=13, count=6)
+
+
+def test_emp_launcher_per_die_table_ignores_screens_and_never_rerolls():
+    dice = FixedDice([6, 4, 1, 5, 3, 2])
+    v = fire("gunboat-emp", dice, range_mu=10, count=6, screen=2)
+    assert v.screen == 0
+    assert (v.dice, v.systems, v.value, v.hits) == (6, 4, 4, ())  # 2 + 1 + 0 + 1 + 0 + 0
+    assert len(dice.log) == 6  # the 6 grants no re-roll die
+    one = fire("gunboat-emp", FixedDice([6]), range_mu=3, screen=3)
+    assert one.systems == 2
+
+
+def test_emp_launcher_odds_match_the_per_die_table():
+    o = odds("gunboat-emp", range_mu=12, screen=2, count=6)
+    assert (o.dice, o.mean, o.screens_apply, o.value_kind) == (6, 4, False, "systems")
+    one = odds("gunboat-emp", range_mu=5)
+    assert one.distribution == {0: F(1, 2), 1: F(1, 3), 2: F(1, 6)}
+
+
+def test_emp_gunboats_make_system_checks_in_phase_10b():
+    a = ship("a1", "a", design("A"))
+    b = ship("b1", "b", design("B", hull=(5, 5, 5, 5), screens=2), y=40)
+    # 2 craft attached to b1, faces 6 and 5 against screen 2: 2 + 1 = 3 hits (no re-roll)
+    state = battle(a, b, dice=ScriptedDice([6, 5]))
+    state.light_units["e"] = LightUnit(
+        "e", "a", "gunboat-emp", 2, 72.0, 0, 40.0, target="b1", attached_to="b1"
+    )
+    _phase_light_fire(state)
+    attack = next(e for e in state.events if e.kind == "attack")
+    assert (attack.data["dice"], attack.data["value"]) == (2, 3)
+    picks = [r for r in state.dice.log if r.purpose.endswith(" system")]
+    assert [r.purpose for r in picks] == [f"b1 EMP hit {i} system" for i in (1, 2, 3)]
+    assert b.hull_lost == 0

@@ -234,7 +234,7 @@ def test_area_family():
 
 
 def test_emp_hits_are_system_checks():
-    v = fire("gunboat-emp", FixedDice([4, 1, 1]), range_mu=12)
+    v = fire("gunboat-emp", FixedDice([4]), range_mu=12)
     assert v.systems == 1 and not v.hits
 
 
