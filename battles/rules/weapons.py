@@ -1000,9 +1000,14 @@ def _fire_as_pd(
 def area_loss(face: int, target: str) -> int:
     """§8 interceptor nodule / §10 scattergun: what one 1d6 does to ``target``.
 
-    Fighters (and missiles, gunboats) lose ``face``; heavy fighters ``ceil(face/2)`` (D-17);
+    Fighters (and missiles) lose ``face``; heavy fighters ``ceil(face/2)`` (D-17);
     plasma loses 0/1/2 strength on 1–3/4–5/6; a ship (scattergun) takes 0/1/2 damage.
+    Gunboats (project reading, D-20 — seed: « Les Intercepteurs infligent seulement 1DF »,
+    « Systèmes et Zones de défense ont un malus de -2 »): the die is read at −2 and the
+    squadron loses 1 when the modified die is 4 or more, else 0.
     """
+    if target == "gunboat":
+        return 1 if face + PD_GUNBOAT_MODIFIER >= 4 else 0
     if target == "heavy-fighter":
         return -(-face // 2)
     if target == "plasma":

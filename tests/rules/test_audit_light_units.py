@@ -106,3 +106,47 @@ def test_emp_gunboats_make_system_checks_in_phase_10b():
     picks = [r for r in state.dice.log if r.purpose.endswith(" system")]
     assert [r.purpose for r in picks] == [f"b1 EMP hit {i} system" for i in (1, 2, 3)]
     assert b.hull_lost == 0
+
+
+# ---- A8 / D-20: anti-fighter fire against gunboats ---------------------------------------
+
+
+@pytest.mark.parametrize("weapon", ["interceptor-nodule", "scattergun"])
+@pytest.mark.parametrize(("face", "kills"), [(1, 0), (3, 0), (5, 0), (6, 1)])
+def test_area_weapons_against_gunboats_roll_at_minus_2_for_one_loss(weapon, face, kills):
+    # D-20 (project reading): 1d6 − 2, one loss on a modified 4+ (a natural 6), else none
+    v = fire(weapon, FixedDice([face]), range_mu=5, target="gunboat")
+    assert (v.kills, v.value) == (kills, kills)
+
+
+def test_area_weapons_keep_full_effect_on_fighters():
+    assert fire("interceptor-nodule", FixedDice([6]), range_mu=5, target="fighter").kills == 6
+    assert fire("scattergun", FixedDice([3]), range_mu=5, target="fighter").kills == 3
+
+
+def test_area_odds_against_gunboats():
+    o = odds("interceptor-nodule", range_mu=12, target="gunboat")
+    assert o.distribution == {0: F(5, 6), 1: F(1, 6)}
+    assert odds("scattergun", range_mu=6, target="gunboat", count=2).mean == F(1, 3)
+
+
+@pytest.mark.parametrize("weapon", ["pd", "adaf", "spicule"])
+def test_pd_table_dice_kill_at_most_one_gunboat(weapon):
+    # D-20: PD, ADAF (and the dogfight PD-table dice) read a 6 as 4 against gunboats: 1 kill
+    assert fire(weapon, FixedDice([6]), range_mu=3, target="gunboat").kills == 1
+    assert fire(weapon, FixedDice([5]), range_mu=3, target="gunboat").kills == 0
+    assert fire(weapon, FixedDice([6]), range_mu=3, target="fighter").kills == 2
+
+
+def test_a_dogfight_die_showing_6_kills_exactly_one_gunboat():
+    a = ship("a1", "a", design("A"))
+    b = ship("b1", "b", design("B"), y=60)
+    state = battle(a, b, dice=ScriptedDice([6]))
+    state.light_units["f"] = LightUnit(
+        "f", "a", "fighter-interceptor", 1, 120.0, 0, 0, target="b1", attached_to="a1"
+    )
+    state.light_units["g"] = LightUnit("g", "b", "gunboat-assault", 6, 108.0, 0, 2, target="a1")
+    _phase_light_fire(state)
+    fights = [e for e in state.events if e.kind == "dogfight" and e.data["unit"] == "f"]
+    assert [(e.data["target"], e.data["kills"]) for e in fights] == [("g", 1)]
+    assert state.light_units["g"].craft == 5
