@@ -110,6 +110,9 @@ ENDURANCE: dict[str, int] = {
     "gunboat-heavy-transport": 6,
     "gunboat-emp": 4,
 }
+#: §9 « Salve (par 6) »: a salvo launch is six missiles, one unit of 6 craft; PD kills remove
+#: them one by one and each missile left strikes for 1d6 (phase 10(d)).
+SALVO_MISSILES = 6
 MU_PER_ENDURANCE = {"missile": 12.0, "fighter": 24.0, "drone": 24.0, "gunboat": 18.0}
 SECOND_MOVE = {"missile": 12.0, "drone": 12.0, "fighter": 12.0, "gunboat": 9.0}
 
@@ -143,7 +146,8 @@ class LightUnit:
     """A fighter or gunboat squadron, a drone group or a missile marker on the table.
 
     ``weapon`` is the catalogue id of its attack (``fighter-interceptor``, ``missile-heavy``…);
-    ``craft`` the craft left (a missile marker or salvo counts 1); ``endurance`` the mu it may
+    ``craft`` the craft left (a missile marker counts 1, a salvo its missiles left: 6 at
+    launch, :data:`SALVO_MISSILES`); ``endurance`` the mu it may
     still fly; ``attached_to`` the ship it moves with (escorting a friend or attacking an
     enemy); ``target`` the ship it is after; ``bay`` the bay it was launched from (squadrons);
     ``home`` the friendly carrier it is flying back to, to land on (§2 phase 6, §9).
@@ -736,7 +740,7 @@ def _launch_one(state: BattleState, ship: ShipState, system_id: str, target_id: 
         system.data["launched"] = True
     else:
         weapon = str(system.weapon)
-        craft = 1
+        craft = SALVO_MISSILES if weapon == "missile-salvo" else 1
         _spend_magazine(ship, system, f"{ship.name}: launch from {system_id!r}")
     unit = LightUnit(
         unit_id=state.new_unit_id(f"{ship.ship_id}.{system_id}"),

@@ -388,7 +388,7 @@ def _fixed_catalogue() -> dict[str, Weapon]:
             effect=Effect.KILLS,
             note="costs 1 biomass + 3 PP",
         ),
-        # ---- §9 missiles (one entry = one missile marker; salvo = a salvo of 6) ----
+        # ---- §9 missiles (one entry = one missile; a salvo launch is 6 of them) ----
         Weapon(
             "missile-standard",
             "Standard missile",
@@ -411,13 +411,15 @@ def _fixed_catalogue() -> dict[str, Weapon]:
         ),
         Weapon(
             "missile-salvo",
-            "Salvo missile (salvo of 6)",
+            "Salvo missile (one of a salvo of 6)",
             Family.TO_HIT,
             "§9",
             _MISSILE_BANDS,
             damage_type=_S,
-            damage_dice=6,
+            damage_dice=1,
             light_unit=True,
+            note="a launch is a salvo of 6 missiles (one unit, 6 craft); each missile left "
+            "rolls its to-hit and strikes for 1d6 (« Salve (par 6) … Dégâts : 6d6 »)",
         ),
         # ---- §9 fighters (per craft; D-19: beam table, penetrating, screens apply) ----
         Weapon(

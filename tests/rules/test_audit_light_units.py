@@ -7,7 +7,7 @@ import pytest
 from battles.rules.dice import Dice
 from battles.rules.errors import OutOfRange
 from battles.rules.odds import odds
-from battles.rules.turn import LightUnit, _phase_light_fire, play_turn
+from battles.rules.turn import LightUnit, ShipOrders, _phase_light_fire, play_turn
 from battles.rules.weapons import fire, get_weapon
 from tests.rules.test_turn import ScriptedDice, battle, design, ship
 from tests.rules.test_weapons import FixedDice
@@ -150,3 +150,49 @@ def test_a_dogfight_die_showing_6_kills_exactly_one_gunboat():
     fights = [e for e in state.events if e.kind == "dogfight" and e.data["unit"] == "f"]
     assert [(e.data["target"], e.data["kills"]) for e in fights] == [("g", 1)]
     assert state.light_units["g"].craft == 5
+
+
+# ---- A9: a salvo is six missiles, each striking for 1d6 ----------------------------------
+
+
+def _launcher(weapon):
+    return [
+        {"id": "mis-a", "kind": "weapon", "weapon": weapon, "arcs": ["F"], "magazine": "mag-a"},
+        {"id": "mag-a", "kind": "magazine", "capacity": 2},
+    ]
+
+
+@pytest.mark.parametrize(
+    ("weapon", "craft"), [("missile-salvo", 6), ("missile-standard", 1), ("missile-heavy", 1)]
+)
+def test_a_salvo_launch_is_six_missiles_other_missiles_one_marker(weapon, craft):
+    a = ship("a1", "a", design("A", systems=_launcher(weapon)))
+    b = ship("b1", "b", design("B", hull=(9, 9, 9, 9)), y=60)
+    state = battle(a, b, dice=Dice(3))
+    events = play_turn(state, {"a1": ShipOrders(launches=[("mis-a", "b1")])})
+    launch = next(e for e in events if e.kind == "launch")
+    assert (launch.data["weapon"], launch.data["craft"]) == (weapon, craft)
+
+
+def test_point_defence_kills_salvo_missiles_one_by_one_and_the_rest_strike_with_1d6_each():
+    a = ship("a1", "a", design("A"), y=0)
+    b = ship("b1", "b", design("B", hull=(9, 9, 9, 9), systems=[{"id": "pd-a", "kind": "pd"}]))
+    b.y, b.heading = 30, 3
+    # initiative 6+6 / 1+1; PD die 4 → 1 missile killed; 5 missiles: to-hit 3, damage 2 each
+    state = battle(a, b, dice=ScriptedDice([6, 6, 1, 1, 4] + [3, 2] * 5))
+    state.light_units["m"] = LightUnit("m", "a", "missile-salvo", 6, 12.0, 0, 27, target="b1")
+    events = play_turn(state, {})
+    losses = next(e for e in events if e.kind == "light-unit-losses")
+    assert (losses.data["lost"], losses.data["craft"]) == (1, 5)
+    strike = next(e for e in events if e.kind == "missile-strike")
+    assert strike.data["value"] == 10
+    to_hit = [r for r in state.dice.log if "missile-salvo" in r.purpose and "to-hit" in r.purpose]
+    damage = [r for r in state.dice.log if "missile-salvo" in r.purpose and "damage" in r.purpose]
+    assert (len(to_hit), len(damage)) == (5, 5)
+
+
+def test_a_full_salvo_strikes_for_6d6():
+    v = fire("missile-salvo", FixedDice([3, 6] * 6), range_mu=12, count=6)
+    assert (v.dice, v.value, len(v.hits)) == (6, 36, 6)
+    assert odds("missile-salvo", range_mu=12, count=6).mean == F(2, 3) * 21
+    assert odds("missile-heavy", range_mu=12).mean == F(2, 3) * F(21, 2)
