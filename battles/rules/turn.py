@@ -150,7 +150,9 @@ class LightUnit:
     launch, :data:`SALVO_MISSILES`); ``endurance`` the mu it may
     still fly; ``attached_to`` the ship it moves with (escorting a friend or attacking an
     enemy); ``target`` the ship it is after; ``bay`` the bay it was launched from (squadrons);
-    ``home`` the friendly carrier it is flying back to, to land on (§2 phase 6, §9).
+    ``home`` the friendly carrier it is flying back to, to land on (§2 phase 6, §9);
+    ``squad_landed``: a transport or heavy-transport squadron has landed its one squad
+    (§9, seed « débarquer une escouade »; project reading: once, never again).
     """
 
     unit_id: str
@@ -167,6 +169,7 @@ class LightUnit:
     destroyed: bool = False
     bay: str = ""
     home: str | None = None
+    squad_landed: bool = False
 
     @property
     def kind(self) -> str:
@@ -1523,10 +1526,15 @@ def _phase_light_fire(state: BattleState) -> None:
             )
             continue
         pending.add_volley(target.ship_id, volley, is_unit=False)
-        if unit.weapon in ("gunboat-transport", "gunboat-heavy-transport"):
-            # §9: a transport squadron lands one squad; boarding is fought in phase 11.
+        if (
+            unit.weapon in ("gunboat-transport", "gunboat-heavy-transport")
+            and not unit.squad_landed
+        ):
+            # §9: a transport squadron lands one squad, once (project reading of « débarquer
+            # une escouade »); it keeps attacking with its gun. Boarding is fought in phase 11.
             squad = "fusiliers" if unit.weapon == "gunboat-heavy-transport" else "marines"
             _log_damage(state, 10, board(target, squad))
+            unit.squad_landed = True
         state.log(
             10,
             "attack",

@@ -196,3 +196,32 @@ def test_a_full_salvo_strikes_for_6d6():
     assert (v.dice, v.value, len(v.hits)) == (6, 36, 6)
     assert odds("missile-salvo", range_mu=12, count=6).mean == F(2, 3) * 21
     assert odds("missile-heavy", range_mu=12).mean == F(2, 3) * F(21, 2)
+
+
+# ---- A10: a transport squadron lands its one squad once ----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("weapon", "squad"),
+    [("gunboat-transport", "marines"), ("gunboat-heavy-transport", "fusiliers")],
+)
+def test_a_transport_squadron_lands_its_squad_once_and_keeps_attacking(weapon, squad):
+    a = ship("a1", "a", design("A"), y=0)
+    b = ship("b1", "b", design("B", mass=100, hull=(10, 10, 10, 10)), y=40, heading=3)
+    state = battle(a, b, dice=Dice(3))
+    state.light_units["t"] = LightUnit(
+        "t", "a", weapon, 6, 108.0, 0, 40, target="b1", attached_to="b1"
+    )
+    assert state.light_units["t"].squad_landed is False
+    landed = attacks = 0
+    for _ in range(3):
+        events = play_turn(state, {})
+        landed += sum(
+            1
+            for e in events
+            if e.kind == "damage-boarding" and f"{squad} squad(s) aboard" in e.summary
+        )
+        attacks += sum(1 for e in events if e.kind == "attack" and e.data["unit"] == "t")
+    assert landed == 1
+    assert attacks == 3
+    assert state.light_units["t"].squad_landed is True
