@@ -1445,25 +1445,34 @@ def _end_of_turn_ship(state: BattleState, ship: ShipState, assignment: Mapping[s
 def _phase_light_fire(state: BattleState) -> None:
     """Phase 10, four sub-phases, effects applied at the end of each (§2).
 
-    (a) fighters and gunboats escorting a friendly ship engage enemy fighters and gunboats
-    within 6 mu (project reading: one PD-table die per craft, −2 against gunboats; gunboats
-    leave light units attached to a ship alone); (b) fighters, drones and gunboats attack
+    (a) every fighter, drone and gunboat squadron with endurance left engages the enemy
+    fighter, drone or gunboat squadron within 6 mu with most craft (then unit id), attached or
+    not (seed: « Les Chasseurs ciblant une autre unité légère dans un rayon de 6mu peuvent
+    attaquer, même si cette unité effectue une projection sur un Vaisseau »); a gunboat
+    leaves alone units projecting on a ship (attached to an enemy of theirs) unless it has
+    area defence (the PD platform: « sauf si elles disposent de Zone de défense »); missiles
+    are not dogfight targets (project reading: one PD-table die per craft, −2 against
+    gunboats, D-20); (b) fighters, drones and gunboats attack
     their target ship within 6 mu (per craft, their catalogue profile); a fighter that
     attacks spends one endurance point; (c) antimatter and plasma bursts: no weapon of the
     catalogue makes one yet (rules §17), nothing to resolve; (d) missiles within their
     to-hit bands strike their target and are spent.
     """
     pending = _Pending()
-    for unit in _units(state, ("fighter", "gunboat", "drone")):
-        host = state.ships.get(unit.attached_to or "")
-        if host is None or host.side != unit.side:
+    squadrons = _units(state, ("fighter", "gunboat", "drone"))
+    for unit in squadrons:
+        if unit.endurance <= 0:
             continue
         foes = [
             u
-            for u in _units(state, ("fighter", "gunboat", "drone"))
+            for u in squadrons
             if u.side != unit.side
             and distance(u.position, unit.position) <= LIGHT_ATTACK_RANGE
-            and not (unit.kind == "gunboat" and u.attached_to)
+            and not (
+                unit.kind == "gunboat"
+                and unit.weapon != ESCORT_AREA_DEFENCE
+                and _projecting(state, u)
+            )
         ]
         if not foes:
             continue
@@ -1579,6 +1588,12 @@ def _phase_light_fire(state: BattleState) -> None:
             sub_phase="d",
         )
     _apply_pending(state, pending, 10)
+
+
+def _projecting(state: BattleState, unit: LightUnit) -> bool:
+    """The unit is projecting on a ship: attached to a ship of another side (§2 phase 3)."""
+    host = state.ships.get(unit.attached_to or "")
+    return host is not None and host.side != unit.side
 
 
 def _units(state: BattleState, kinds: Sequence[str]) -> list[LightUnit]:

@@ -225,3 +225,94 @@ def test_a_transport_squadron_lands_its_squad_once_and_keeps_attacking(weapon, s
     assert landed == 1
     assert attacks == 3
     assert state.light_units["t"].squad_landed is True
+
+
+# ---- A11: phase 10(a) dogfights ----------------------------------------------------------
+
+
+def _dogfights(*units, faces=()):
+    """Phase 10 alone with ``units`` (unit_id, side, weapon, craft, endurance, y, attached_to)
+    near ships a1 (y=0) and b1 (y=4); returns (unit, target, kills) of each dogfight."""
+    a = ship("a1", "a", design("A", hull=(9, 9, 9, 9)))
+    b = ship("b1", "b", design("B", hull=(9, 9, 9, 9)), y=4)
+    state = battle(a, b, dice=ScriptedDice(faces))
+    for unit_id, side, weapon, craft, endurance, y, attached in units:
+        state.light_units[unit_id] = LightUnit(
+            unit_id, side, weapon, craft, endurance, 0, y, attached_to=attached
+        )
+    _phase_light_fire(state)
+    return state, [
+        (e.data["unit"], e.data["target"], e.data["kills"])
+        for e in state.events
+        if e.kind == "dogfight"
+    ]
+
+
+def test_free_fighter_squadrons_within_6_mu_dogfight():
+    _, fights = _dogfights(
+        ("fa", "a", "fighter-interceptor", 6, 120.0, 100.0, None),
+        ("fb", "b", "fighter-interceptor", 6, 120.0, 102.0, None),
+        faces=[6, 4, 1, 1, 1, 1] + [5, 1, 1, 1, 1, 1],
+    )
+    assert fights == [("fa", "fb", 3), ("fb", "fa", 1)]
+
+
+def test_squadrons_more_than_6_mu_apart_or_without_endurance_do_not_dogfight():
+    _, fights = _dogfights(
+        ("fa", "a", "fighter-interceptor", 6, 120.0, 100.0, None),
+        ("fb", "b", "fighter-interceptor", 6, 120.0, 106.5, None),
+    )
+    assert fights == []
+    state, fights = _dogfights(
+        ("fa", "a", "fighter-interceptor", 6, 0.0, 100.0, None),
+        ("fb", "b", "drone", 6, 120.0, 102.0, None),
+        faces=[6] * 6,
+    )
+    assert fights == [("fb", "fa", 12)]
+    assert state.light_units["fa"].craft == 0
+
+
+def test_fighters_engage_units_projecting_on_a_ship_and_gunboats():
+    # fb projects on a1; fa and the escort gunboats g sit on a1 with it
+    _, fights = _dogfights(
+        ("fa", "a", "fighter-heavy", 2, 96.0, 0.0, "a1"),
+        ("fb", "b", "fighter-interceptor", 3, 120.0, 0.0, "a1"),
+        ("gb", "b", "gunboat-assault", 3, 108.0, 3.0, None),
+        faces=[6, 6] + [6, 6, 6] + [6, 6, 6],
+    )
+    # fa: fb and gb tie on 3 craft → the higher unit id, gb (6 − 2 → 1 kill a die);
+    # fb at fa (heavy fighters): 2 a die; gb may engage fa: it escorts, it does not project.
+    assert fights == [("fa", "gb", 2), ("fb", "fa", 6), ("gb", "fa", 6)]
+
+
+def test_gunboats_leave_projecting_units_alone_unless_they_have_area_defence():
+    # fb projects on a1, escorted by a's gunboats
+    _, fights = _dogfights(
+        ("ga", "a", "gunboat-assault", 6, 108.0, 0.0, "a1"),
+        ("fb", "b", "fighter-interceptor", 1, 0.0, 0.0, "a1"),
+    )
+    assert fights == []
+    _, fights = _dogfights(
+        ("gp", "a", "gunboat-pd", 2, 36.0, 0.0, "a1"),
+        ("fb", "b", "fighter-interceptor", 3, 0.0, 0.0, "a1"),
+        faces=[6, 4],
+    )
+    assert fights == [("gp", "fb", 3)]
+
+
+def test_gunboats_engage_enemy_escorts_and_free_squadrons():
+    # fb escorts its own ship b1 (not projecting); fc flies free
+    _, fights = _dogfights(
+        ("ga", "a", "gunboat-assault", 2, 108.0, 4.0, None),
+        ("fb", "b", "fighter-interceptor", 2, 0.0, 4.0, "b1"),
+        faces=[6, 5],
+    )
+    assert fights == [("ga", "fb", 3)]
+
+
+def test_missiles_are_not_dogfight_targets():
+    _, fights = _dogfights(
+        ("fa", "a", "fighter-interceptor", 6, 120.0, 100.0, None),
+        ("m", "b", "missile-salvo", 6, 12.0, 101.0, None),
+    )
+    assert fights == []
