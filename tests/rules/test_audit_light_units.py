@@ -4,9 +4,12 @@ from fractions import Fraction as F
 
 import pytest
 
+from battles.rules.ai import clone
 from battles.rules.dice import Dice
 from battles.rules.errors import OutOfRange
 from battles.rules.odds import odds
+from battles.rules.sensors import Contact, observe
+from battles.rules.ships import ShipState
 from battles.rules.turn import LightUnit, ShipOrders, _phase_light_fire, play_turn
 from battles.rules.weapons import fire, get_weapon
 from tests.rules.test_turn import ScriptedDice, battle, design, ship
@@ -316,3 +319,25 @@ def test_missiles_are_not_dogfight_targets():
         ("m", "b", "missile-salvo", 6, 12.0, 101.0, None),
     )
     assert fights == []
+
+
+# ---- A15: advanced sensors report the design's drive type --------------------------------
+
+
+def test_advanced_sensors_report_the_ships_drive_type():
+    fast = ShipState.from_design(design("Fast", drive="advanced"), ship_id="s1", side="b")
+    plain = ShipState.from_design(design("Plain"), ship_id="s2", side="b")
+    assert (fast.drive_type, plain.drive_type) == ("advanced", "standard")
+    assert observe(Contact.from_ship(fast), range_mu=30, sensors="advanced")["drive"] == "advanced"
+    assert observe(Contact.from_ship(plain), range_mu=30, sensors="advanced")["drive"] == "standard"
+    assert "drive" not in observe(Contact.from_ship(fast), range_mu=20)
+    assert fast.copy().drive_type == "advanced" and clone(fast).drive_type == "advanced"
+
+
+def test_phase_7_contact_report_carries_the_drive_type():
+    a = ship("a1", "a", design("A", sensors="advanced"))
+    b = ship("b1", "b", design("B", drive="advanced"), y=30)
+    events = play_turn(battle(a, b, dice=Dice(3)), {})
+    (contact,) = [e for e in events if e.kind == "contact" and e.data["side"] == "a"]
+    assert contact.data["report"]["level"] == "advanced"
+    assert contact.data["report"]["drive"] == "advanced"
