@@ -181,7 +181,8 @@ class Contact:
     @classmethod
     def from_ship(cls, ship: Any) -> Contact:
         """Read an engine ship state (``ships.ShipState``: systems, hull, mass…) as it is
-        now; damaged systems still show (sensors see hardware, not its status)."""
+        now; damaged systems still show (sensors see hardware, not its status). ``drive``
+        is the design's drive type (``ShipState.drive_type``), "standard" when it has none."""
         weapons, missiles, units = [], [], []
         adaf = False
         fcs = 0
@@ -208,6 +209,7 @@ class Contact:
             adaf=adaf,
             missile_types=tuple(sorted(set(missiles))),
             light_units=tuple(units),
+            drive=str(getattr(ship, "drive_type", "") or "standard"),
             ecm=ship.ecm,
         )
 

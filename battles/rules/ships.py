@@ -118,6 +118,8 @@ class ShipState:
     bridge / life-support / core countdown (§4). ``vampires``: vampire attachments ticking
     2 damage per turn (§8). ``boarders``: enemy squads aboard, each ``"marines"`` or
     ``"fusiliers"`` (§13). ``fighters_attached`` is for the turn code (§3 phase 3).
+    ``drive_type``: the design's ``drive`` (``"standard"`` when it names none), which
+    advanced sensors report (§5).
     """
 
     ship_id: str
@@ -152,6 +154,7 @@ class ShipState:
     countdowns: dict[str, int] = field(default_factory=dict)
     vampires: int = 0
     boarders: list[str] = field(default_factory=list)
+    drive_type: str = "standard"
 
     # ---- construction ----
 
@@ -272,6 +275,7 @@ class ShipState:
             ecm=int(design.get("ecm", 0)),
             power_points=int(power.get("power_points", 0)),
             biomass=int(power.get("biomass", 0)),
+            drive_type=str(design.get("drive") or "standard"),
         )
         if hull_lost < 0 or armour_lost < 0 or crew_lost < 0:
             raise DesignError(f"ship {ship_id}: carried damage must be ≥ 0")

@@ -41,7 +41,8 @@ REROLL_FACE = 6
 
 #: §10: PD / ADAF / spicule kills per die face 1..6.
 PD_TABLE: tuple[int, ...] = (0, 0, 0, 1, 1, 2)
-#: §9, §10: anti-fighter fire against gunboats is at −2 on the die.
+#: §9, §10: anti-fighter fire against gunboats is at −2 on the die (D-20: a PD-table 6 then
+#: kills one gunboat, never two; area weapons, see ``weapons.area_loss``).
 PD_GUNBOAT_MODIFIER = -2
 #: §8, §10: class-1 beam / class-1 kinetic / pulser acting as PD kill 1 on 5+.
 CLASS1_PD_THRESHOLD = 5

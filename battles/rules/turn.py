@@ -110,6 +110,9 @@ ENDURANCE: dict[str, int] = {
     "gunboat-heavy-transport": 6,
     "gunboat-emp": 4,
 }
+#: §9 « Salve (par 6) »: a salvo launch is six missiles, one unit of 6 craft; PD kills remove
+#: them one by one and each missile left strikes for 1d6 (phase 10(d)).
+SALVO_MISSILES = 6
 MU_PER_ENDURANCE = {"missile": 12.0, "fighter": 24.0, "drone": 24.0, "gunboat": 18.0}
 SECOND_MOVE = {"missile": 12.0, "drone": 12.0, "fighter": 12.0, "gunboat": 9.0}
 
@@ -143,10 +146,13 @@ class LightUnit:
     """A fighter or gunboat squadron, a drone group or a missile marker on the table.
 
     ``weapon`` is the catalogue id of its attack (``fighter-interceptor``, ``missile-heavy``…);
-    ``craft`` the craft left (a missile marker or salvo counts 1); ``endurance`` the mu it may
+    ``craft`` the craft left (a missile marker counts 1, a salvo its missiles left: 6 at
+    launch, :data:`SALVO_MISSILES`); ``endurance`` the mu it may
     still fly; ``attached_to`` the ship it moves with (escorting a friend or attacking an
     enemy); ``target`` the ship it is after; ``bay`` the bay it was launched from (squadrons);
-    ``home`` the friendly carrier it is flying back to, to land on (§2 phase 6, §9).
+    ``home`` the friendly carrier it is flying back to, to land on (§2 phase 6, §9);
+    ``squad_landed``: a transport or heavy-transport squadron has landed its one squad
+    (§9, seed « débarquer une escouade »; project reading: once, never again).
     """
 
     unit_id: str
@@ -163,6 +169,7 @@ class LightUnit:
     destroyed: bool = False
     bay: str = ""
     home: str | None = None
+    squad_landed: bool = False
 
     @property
     def kind(self) -> str:
@@ -755,7 +762,7 @@ def _launch_one(state: BattleState, ship: ShipState, system_id: str, target_id: 
         system.data["launched"] = True
     else:
         weapon = str(system.weapon)
-        craft = 1
+        craft = SALVO_MISSILES if weapon == "missile-salvo" else 1
         _spend_magazine(ship, system, f"{ship.name}: launch from {system_id!r}")
     unit = LightUnit(
         unit_id=state.new_unit_id(f"{ship.ship_id}.{system_id}"),
@@ -1459,25 +1466,34 @@ def _end_of_turn_ship(state: BattleState, ship: ShipState, assignment: Mapping[s
 def _phase_light_fire(state: BattleState) -> None:
     """Phase 10, four sub-phases, effects applied at the end of each (§2).
 
-    (a) fighters and gunboats escorting a friendly ship engage enemy fighters and gunboats
-    within 6 mu (project reading: one PD-table die per craft, −2 against gunboats; gunboats
-    leave light units attached to a ship alone); (b) fighters, drones and gunboats attack
+    (a) every fighter, drone and gunboat squadron with endurance left engages the enemy
+    fighter, drone or gunboat squadron within 6 mu with most craft (then unit id), attached or
+    not (seed: « Les Chasseurs ciblant une autre unité légère dans un rayon de 6mu peuvent
+    attaquer, même si cette unité effectue une projection sur un Vaisseau »); a gunboat
+    leaves alone units projecting on a ship (attached to an enemy of theirs) unless it has
+    area defence (the PD platform: « sauf si elles disposent de Zone de défense »); missiles
+    are not dogfight targets (project reading: one PD-table die per craft, −2 against
+    gunboats, D-20); (b) fighters, drones and gunboats attack
     their target ship within 6 mu (per craft, their catalogue profile); a fighter that
     attacks spends one endurance point; (c) antimatter and plasma bursts: no weapon of the
     catalogue makes one yet (rules §17), nothing to resolve; (d) missiles within their
     to-hit bands strike their target and are spent.
     """
     pending = _Pending()
-    for unit in _units(state, ("fighter", "gunboat", "drone")):
-        host = state.ships.get(unit.attached_to or "")
-        if host is None or host.side != unit.side:
+    squadrons = _units(state, ("fighter", "gunboat", "drone"))
+    for unit in squadrons:
+        if unit.endurance <= 0:
             continue
         foes = [
             u
-            for u in _units(state, ("fighter", "gunboat", "drone"))
+            for u in squadrons
             if u.side != unit.side
             and distance(u.position, unit.position) <= LIGHT_ATTACK_RANGE
-            and not (unit.kind == "gunboat" and u.attached_to)
+            and not (
+                unit.kind == "gunboat"
+                and unit.weapon != ESCORT_AREA_DEFENCE
+                and _projecting(state, u)
+            )
         ]
         if not foes:
             continue
@@ -1540,10 +1556,15 @@ def _phase_light_fire(state: BattleState) -> None:
             )
             continue
         pending.add_volley(target.ship_id, volley, is_unit=False)
-        if unit.weapon in ("gunboat-transport", "gunboat-heavy-transport"):
-            # §9: a transport squadron lands one squad; boarding is fought in phase 11.
+        if (
+            unit.weapon in ("gunboat-transport", "gunboat-heavy-transport")
+            and not unit.squad_landed
+        ):
+            # §9: a transport squadron lands one squad, once (project reading of « débarquer
+            # une escouade »); it keeps attacking with its gun. Boarding is fought in phase 11.
             squad = "fusiliers" if unit.weapon == "gunboat-heavy-transport" else "marines"
             _log_damage(state, 10, board(target, squad))
+            unit.squad_landed = True
         state.log(
             10,
             "attack",
@@ -1588,6 +1609,12 @@ def _phase_light_fire(state: BattleState) -> None:
             sub_phase="d",
         )
     _apply_pending(state, pending, 10)
+
+
+def _projecting(state: BattleState, unit: LightUnit) -> bool:
+    """The unit is projecting on a ship: attached to a ship of another side (§2 phase 3)."""
+    host = state.ships.get(unit.attached_to or "")
+    return host is not None and host.side != unit.side
 
 
 def _units(state: BattleState, kinds: Sequence[str]) -> list[LightUnit]:

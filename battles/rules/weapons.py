@@ -388,7 +388,7 @@ def _fixed_catalogue() -> dict[str, Weapon]:
             effect=Effect.KILLS,
             note="costs 1 biomass + 3 PP",
         ),
-        # ---- §9 missiles (one entry = one missile marker; salvo = a salvo of 6) ----
+        # ---- §9 missiles (one entry = one missile; a salvo launch is 6 of them) ----
         Weapon(
             "missile-standard",
             "Standard missile",
@@ -411,13 +411,15 @@ def _fixed_catalogue() -> dict[str, Weapon]:
         ),
         Weapon(
             "missile-salvo",
-            "Salvo missile (salvo of 6)",
+            "Salvo missile (one of a salvo of 6)",
             Family.TO_HIT,
             "§9",
             _MISSILE_BANDS,
             damage_type=_S,
-            damage_dice=6,
+            damage_dice=1,
             light_unit=True,
+            note="a launch is a salvo of 6 missiles (one unit, 6 craft); each missile left "
+            "rolls its to-hit and strikes for 1d6 (« Salve (par 6) … Dégâts : 6d6 »)",
         ),
         # ---- §9 fighters (per craft; D-19: beam table, penetrating, screens apply) ----
         Weapon(
@@ -489,12 +491,13 @@ def _fixed_catalogue() -> dict[str, Weapon]:
             "Gunboat: MPC (Kra'vak)",
             Family.BEAM,
             "§9",
-            _bands((0, _LIGHT_ATTACK, 1)),
+            _bands((0, 12, 1)),
             damage_type=_X,
             reroll=True,
             damage_per_hit=4,
             light_unit=True,
-            note="MPC: 4 damage per hit, armour counts 1 (piercing)",
+            note="MPC: 1d6 per craft to 12 mu (seed: « La portée de l'arme est de 12mu »), "
+            "1–3 none / 4–5 1 hit / 6 2 hits, 4 damage per hit, armour counts 1 (piercing)",
         ),
         Weapon(
             "gunboat-assault",
@@ -533,15 +536,16 @@ def _fixed_catalogue() -> dict[str, Weapon]:
             "Gunboat: EMP launcher (Norway)",
             Family.BEAM,
             "§9",
-            _bands((0, 12, 3)),
+            _bands((0, 12, 1)),
             damage_type=None,
             effect=Effect.SYSTEM_CHECK,
-            screens=True,
-            reroll=True,
+            screens=False,
+            reroll=False,
             light_unit=True,
-            provisional=True,
-            note="one class-1 EMP projector (a craft has two): class-1 dice ≤12 mu; each "
-            "hit is a system check at 4+ (D-18), no armour or hull loss",
+            note="1d6 per craft ≤12 mu (seed: « Dégâts : 1d6 »), 1–3 none / 4–5 1 hit / 6 2 "
+            "hits, no screens, no re-roll; each hit is a system check at 4+ (D-18), no armour "
+            "or hull loss. A craft carries two projectors that may each pick a target; here "
+            "one squadron attacks one target",
         ),
         # ---- project readings (named by the seed without a profile, §14, §17) ----
         Weapon(
@@ -998,9 +1002,14 @@ def _fire_as_pd(
 def area_loss(face: int, target: str) -> int:
     """§8 interceptor nodule / §10 scattergun: what one 1d6 does to ``target``.
 
-    Fighters (and missiles, gunboats) lose ``face``; heavy fighters ``ceil(face/2)`` (D-17);
+    Fighters (and missiles) lose ``face``; heavy fighters ``ceil(face/2)`` (D-17);
     plasma loses 0/1/2 strength on 1–3/4–5/6; a ship (scattergun) takes 0/1/2 damage.
+    Gunboats (project reading, D-20 — seed: « Les Intercepteurs infligent seulement 1DF »,
+    « Systèmes et Zones de défense ont un malus de -2 »): the die is read at −2 and the
+    squadron loses 1 when the modified die is 4 or more, else 0.
     """
+    if target == "gunboat":
+        return 1 if face + PD_GUNBOAT_MODIFIER >= 4 else 0
     if target == "heavy-fighter":
         return -(-face // 2)
     if target == "plasma":

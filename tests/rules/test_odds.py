@@ -54,7 +54,7 @@ def test_kinetic_mean_sums_the_chain():
 def test_to_hit_families():
     o = odds("plasma-torpedo", range_mu=20)
     assert o.mean == F(1, 6) * F(7, 2) and o.tail == 0
-    assert odds("missile-salvo", range_mu=13).mean == F(3, 6) * 21
+    assert odds("missile-salvo", range_mu=13, count=6).mean == F(3, 6) * 21
     assert odds("lance", range_mu=9).mean == F(1, 6)
     assert odds("vampire", range_mu=24).distribution == {0: F(5, 6), 2: F(1, 6)}
 

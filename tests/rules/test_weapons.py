@@ -208,7 +208,7 @@ def test_to_hit_and_lance():
     v = fire("lance", FixedDice([6]), range_mu=9)
     assert v.systems == 1 and not v.hits
     assert fire("vampire", FixedDice([3]), range_mu=2).value == 2
-    assert fire("missile-salvo", FixedDice([3, 1, 1, 1, 1, 1, 1]), range_mu=12).value == 6
+    assert fire("missile-salvo", FixedDice([3, 1] * 6), range_mu=12, count=6).value == 6
 
 
 def test_pd_family_and_gunboat_modifier():
@@ -234,7 +234,7 @@ def test_area_family():
 
 
 def test_emp_hits_are_system_checks():
-    v = fire("gunboat-emp", FixedDice([4, 1, 1]), range_mu=12)
+    v = fire("gunboat-emp", FixedDice([4]), range_mu=12)
     assert v.systems == 1 and not v.hits
 
 
