@@ -397,9 +397,8 @@ def ship_fire(state: BattleState, ship: ShipState) -> list[FireIntent]:
         weapons.append((gun, *_gun_profile(gun.weapon, tuple(gun.arcs))))
     if not weapons:
         return []
+    # §6: an FC tied by a launch in phase 3 is free again ("libérés après lancement").
     free = fire_controls(state, ship)
-    if state.light_units:
-        free -= len(_launched_this_turn(state, ship))
     if free <= 0:
         return _point_defence_fire(state, ship, [w for w, _, _ in weapons])
     longest2 = max([r for _, r, _ in weapons]) ** 2
@@ -489,14 +488,6 @@ def _pd_capable(weapon_id: str) -> bool:
     if weapon_id == "pulser":
         return True
     return get_weapon(weapon_id).pd_threshold is not None
-
-
-def _launched_this_turn(state: BattleState, ship: ShipState) -> list[str]:
-    return [
-        u.unit_id
-        for u in state.light_units.values()
-        if u.origin == ship.ship_id and u.launched_turn == state.turn
-    ]
 
 
 def crew_plan(state: BattleState, ship: ShipState) -> dict[str, int]:

@@ -965,14 +965,18 @@ def _phase_ship_fire(
     state: BattleState,
     ship_fire: Callable[[BattleState, ShipState], Sequence[FireIntent]],
     acting: Sequence[str],
-    tied: Mapping[str, list[str]],
 ) -> None:
     """Phase 9: ships fire alternately (initiative side first), then PD/ADAF; all damage is
     applied at the end of the phase. An order the geometry no longer allows (arc, range,
-    fire control after movement) is refused and logged, not raised."""
+    fire control after movement) is refused and logged, not raised.
+
+    Project reading (§6, audit A3/C7): an FC tied by a launch in phase 3 is free again here;
+    the seed: "Un contrôle de tir est également mobilisé pour le lancement … mais sont
+    libérés après lancement de ces unités". So this turn's launches do not count against
+    the ship's FCs in phase 9 (a launch still needs a free FC in phases 1 and 3)."""
     pending = _Pending()
     for ship in alternate(state, acting):
-        _ship_volleys(state, ship, ship_fire(state, ship), tied.get(ship.ship_id, []), pending)
+        _ship_volleys(state, ship, ship_fire(state, ship), pending)
     for ship in alternate(state, acting):
         _point_defence(state, ship, pending)
     state.hold_roster(False)
@@ -983,10 +987,10 @@ def _ship_volleys(
     state: BattleState,
     ship: ShipState,
     intents: Sequence[FireIntent],
-    launches: Sequence[str],
     pending: _Pending,
 ) -> None:
-    """Resolve one ship's heavy-weapon fire: FC allocation (§6) then one volley per system."""
+    """Resolve one ship's heavy-weapon fire: FC allocation (§6) then one volley per system.
+    The FCs tied by this turn's launches are free again (§6, "libérés après lancement")."""
     # (intent, system, effective weapon id, range mu, target name, target arcs, as PD)
     accepted: list[tuple[FireIntent, Any, str, float, str, tuple[str, ...], bool]] = []
     systems = ship.systems
@@ -1016,8 +1020,8 @@ def _ship_volleys(
         )
         accepted.append((intent, system, weapon_id, range_mu, name, arcs, as_pd))
     fcs = fire_controls(state, ship)
-    if not _fire_control_suffices(fcs, accepted, launches, ship.thrust_used):
-        accepted = _allocate_or_refuse(state, ship, fcs, accepted, launches)
+    if not _fire_control_suffices(fcs, accepted, (), ship.thrust_used):
+        accepted = _allocate_or_refuse(state, ship, fcs, accepted)
     screens: dict[str, int] = {}
     for intent, system, weapon_id, range_mu, name, _, as_pd in accepted:
         if system.magazine is not None or system.ammo is not None or _needs_magazine(system.weapon):
@@ -1104,7 +1108,6 @@ def _allocate_or_refuse(
     ship: ShipState,
     fcs: int,
     accepted: list[tuple[FireIntent, Any, str, float, str, tuple[str, ...], bool]],
-    launches: Sequence[str],
 ) -> list[tuple[FireIntent, Any, str, float, str, tuple[str, ...], bool]]:
     """§6 FC allocation of a ship's accepted orders; orders it cannot direct are refused
     (logged) one by one in order, the rest kept."""
@@ -1117,7 +1120,7 @@ def _allocate_or_refuse(
             ship=ship.name,
             fire_controls=fcs,
             orders=orders,
-            launches=launches,
+            launches=(),
             used_thrust=ship.thrust_used,
         )
     except RulesError:
@@ -1132,7 +1135,7 @@ def _allocate_or_refuse(
                 ship=ship.name,
                 fire_controls=fcs,
                 orders=[*kept_orders, order],
-                launches=launches,
+                launches=(),
                 used_thrust=ship.thrust_used,
             )
         except RulesError as error:
@@ -1649,7 +1652,7 @@ def _phases_2_to_9(
     ship_fire: Callable[[BattleState, ShipState], Sequence[FireIntent]] | None,
 ) -> None:
     acting = _phase_initiative(state, orders)
-    tied = _phase_launch(state, orders, acting)
+    _phase_launch(state, orders, acting)  # its tied FCs are free again in phase 9 (§6)
     _phase_second_move(state, ("missile", "drone"), 4)
     _phase_ship_movement(state, plans)
     _phase_second_move(state, ("fighter", "gunboat"), 6)
@@ -1661,5 +1664,4 @@ def _phases_2_to_9(
         state,
         ship_fire or (lambda _s, ship: by_orders.get(ship.ship_id, [])),
         acting,
-        tied,
     )
