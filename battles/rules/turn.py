@@ -33,7 +33,7 @@ its target ship attaches to it and then moves with it (§2 phase 3).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from functools import cache, lru_cache
 from itertools import zip_longest
@@ -1391,10 +1391,18 @@ def _core_explosion(state: BattleState, ship: ShipState, phase: int) -> None:
             )
 
 
-def _end_of_turn_ship(state: BattleState, ship: ShipState, assignment: Mapping[str, int]) -> None:
+def _end_of_turn_ship(
+    state: BattleState,
+    ship: ShipState,
+    assignment: Mapping[str, int],
+    running: Collection[str] = (),
+) -> None:
     """Phase 11 for one ship: damage control (§12), vampires (§8), boarders (§13), command
     countdowns (§4). Assignments the ship cannot make (more crew than it has, a system
-    not damaged) are dropped and logged."""
+    not damaged) are dropped and logged. ``running``: the ship's countdowns that already
+    ran at the start of the turn; only they tick (§4 reading: a countdown set this turn
+    starts at the end of the next one; a repair by damage control ends it, and a later
+    hit sets a new one)."""
     valid: dict[str, int] = {}
     budget = ship.crew_left
     for target, crew in assignment.items():
@@ -1435,7 +1443,8 @@ def _end_of_turn_ship(state: BattleState, ship: ShipState, assignment: Mapping[s
         11,
         repel_boarders(ship, state.dice, crew_available=max(0, free), options=state.options),
     )
-    _log_damage(state, 11, tick_countdowns(ship, state.dice))
+    fresh = [sid for sid in ship.countdowns if sid not in running]
+    _log_damage(state, 11, tick_countdowns(ship, state.dice, skip=fresh))
 
 
 def _phase_light_fire(state: BattleState) -> None:
@@ -1580,12 +1589,14 @@ def _phase_end_of_turn(
     state: BattleState,
     orders: Mapping[str, ShipOrders],
     crew_plan: Callable[[BattleState, ShipState], Mapping[str, int]] | None,
+    running: Mapping[str, Collection[str]] | None = None,
 ) -> None:
     """Phase 11: damage control and boarding (§12, §13), command countdowns and vampires
-    (§4, §8), withdrawals ordered in phase 1, spent light units leave the table."""
+    (§4, §8), withdrawals ordered in phase 1, spent light units leave the table.
+    ``running``: by ship id, the countdowns that ran at the start of the turn (§4)."""
     for ship in state.in_action():
         assignment = dict(crew_plan(state, ship)) if crew_plan else {}
-        _end_of_turn_ship(state, ship, assignment)
+        _end_of_turn_ship(state, ship, assignment, (running or {}).get(ship.ship_id, ()))
     for ship in state.in_action():
         if orders.get(ship.ship_id, _NO_ORDERS).withdraw:
             ship.withdrawn = True
@@ -1627,6 +1638,8 @@ def play_turn(
     first = len(state.events)
     first_mark = len(state.roll_marks)
     state.turn += 1
+    # §4: countdowns set this turn do not tick at its end (see _end_of_turn_ship).
+    running = {sid: tuple(s.countdowns) for sid, s in state.ships.items() if s.countdowns}
     state.hold_roster(True)  # no ship can drop out before the end of phase 9
     try:
         try:
@@ -1641,7 +1654,7 @@ def play_turn(
     finally:
         state.hold_roster(False)
     _phase_light_fire(state)
-    _phase_end_of_turn(state, orders, crew_plan)
+    _phase_end_of_turn(state, orders, crew_plan, running)
     return state.events[first:]
 
 
