@@ -309,13 +309,22 @@ def attach_vampire(
 
 
 def tick_vampires(
-    ship: ShipState, dice: Dice, *, options: RuleOptions = DEFAULT_OPTIONS
+    ship: ShipState, dice: Dice, *, options: RuleOptions = DEFAULT_OPTIONS, fresh: int = 0
 ) -> list[DamageEvent]:
-    """§8: each attached vampire deals 2 penetrating damage this turn."""
-    if not ship.vampires:
+    """§8: each attached vampire deals 2 penetrating damage this turn.
+
+    ``fresh``: vampires attached this turn; they do not tick yet. Project reading (§8,
+    audit A5): a vampire deals 2 when it lands (:func:`attach_vampire`), then +2 at each
+    *later* end of turn until neutralised; the seed: "il inflige 2 points de dégâts +2/
+    tour jusqu’à être neutralisé en Phase 11 par une action de Contrôle des dégâts". When
+    damage control neutralised some this turn, the ones already ticking go first (the
+    crew's best choice), so ``max(0, vampires - fresh)`` tick.
+    """
+    ticking = max(0, ship.vampires - fresh)
+    if not ticking:
         return []
-    hits = [Hit(1, DamageType.PENETRATING)] * (VAMPIRE_DAMAGE * ship.vampires)
-    return apply_hits(ship, hits, dice, options=options, source=f"{ship.vampires} vampire(s)")
+    hits = [Hit(1, DamageType.PENETRATING)] * (VAMPIRE_DAMAGE * ticking)
+    return apply_hits(ship, hits, dice, options=options, source=f"{ticking} vampire(s)")
 
 
 def emp_hits(ship: ShipState, hits: int, dice: Dice) -> list[DamageEvent]:

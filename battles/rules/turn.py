@@ -1396,13 +1396,17 @@ def _end_of_turn_ship(
     ship: ShipState,
     assignment: Mapping[str, int],
     running: Collection[str] = (),
+    vampires_before: int = 0,
 ) -> None:
     """Phase 11 for one ship: damage control (§12), vampires (§8), boarders (§13), command
     countdowns (§4). Assignments the ship cannot make (more crew than it has, a system
     not damaged) are dropped and logged. ``running``: the ship's countdowns that already
     ran at the start of the turn; only they tick (§4 reading: a countdown set this turn
     starts at the end of the next one; a repair by damage control ends it, and a later
-    hit sets a new one)."""
+    hit sets a new one). ``vampires_before``: vampires attached at the start of the turn;
+    those attached since dealt their 2 on landing and do not tick this turn (§8 reading,
+    see ``damage.tick_vampires``)."""
+    fresh_vampires = max(0, ship.vampires - vampires_before)
     valid: dict[str, int] = {}
     budget = ship.crew_left
     for target, crew in assignment.items():
@@ -1436,7 +1440,9 @@ def _end_of_turn_ship(
                 crew=crew,
             )
         _log_damage(state, 11, events)
-    _log_damage(state, 11, tick_vampires(ship, state.dice, options=state.options))
+    _log_damage(
+        state, 11, tick_vampires(ship, state.dice, options=state.options, fresh=fresh_vampires)
+    )
     free = ship.crew_left if state.options.damage_control_crew_repel else ship.crew_left - used
     _log_damage(
         state,
@@ -1590,13 +1596,21 @@ def _phase_end_of_turn(
     orders: Mapping[str, ShipOrders],
     crew_plan: Callable[[BattleState, ShipState], Mapping[str, int]] | None,
     running: Mapping[str, Collection[str]] | None = None,
+    vampires: Mapping[str, int] | None = None,
 ) -> None:
     """Phase 11: damage control and boarding (§12, §13), command countdowns and vampires
     (§4, §8), withdrawals ordered in phase 1, spent light units leave the table.
-    ``running``: by ship id, the countdowns that ran at the start of the turn (§4)."""
+    ``running``: by ship id, the countdowns that ran at the start of the turn (§4);
+    ``vampires``: by ship id, the vampires attached at the start of the turn (§8)."""
     for ship in state.in_action():
         assignment = dict(crew_plan(state, ship)) if crew_plan else {}
-        _end_of_turn_ship(state, ship, assignment, (running or {}).get(ship.ship_id, ()))
+        _end_of_turn_ship(
+            state,
+            ship,
+            assignment,
+            (running or {}).get(ship.ship_id, ()),
+            (vampires or {}).get(ship.ship_id, 0),
+        )
     for ship in state.in_action():
         if orders.get(ship.ship_id, _NO_ORDERS).withdraw:
             ship.withdrawn = True
@@ -1640,6 +1654,8 @@ def play_turn(
     state.turn += 1
     # §4: countdowns set this turn do not tick at its end (see _end_of_turn_ship).
     running = {sid: tuple(s.countdowns) for sid, s in state.ships.items() if s.countdowns}
+    # §8: vampires attached this turn do not tick at its end (see _end_of_turn_ship).
+    vampires = {sid: s.vampires for sid, s in state.ships.items() if s.vampires}
     state.hold_roster(True)  # no ship can drop out before the end of phase 9
     try:
         try:
@@ -1654,7 +1670,7 @@ def play_turn(
     finally:
         state.hold_roster(False)
     _phase_light_fire(state)
-    _phase_end_of_turn(state, orders, crew_plan, running)
+    _phase_end_of_turn(state, orders, crew_plan, running, vampires)
     return state.events[first:]
 
 
