@@ -92,6 +92,11 @@ PHASES = (
 ATTACH_RANGE = 3.0  # mu, §2 phase 3
 LIGHT_ATTACK_RANGE = 6.0  # mu, §9
 PD_RANGE = 6.0  # mu, §10
+# §8, §10, §14 (Sa'vasku): a launcher-nodule or spicule shot costs 1 biomass + 3 power points,
+# from the same per-turn PP budget as the needle nodules.
+BIOMASS_WEAPONS = frozenset({"penetrator", "vampire", "interceptor-nodule", "spicule"})
+SHOT_POWER_POINTS = 3
+SHOT_BIOMASS = 1
 
 # §9 endurance (E) and the distance one point buys, by kind; main and second moves.
 ENDURANCE: dict[str, int] = {
@@ -370,6 +375,7 @@ def _phase_orders(state: BattleState, orders: Mapping[str, ShipOrders]) -> dict[
                     f"{ship.name}: {intent.system} ({system.weapon}) has no fire mode "
                     f"{intent.mode!r} (modes: {', '.join(modes) or 'none'}; rules §8)"
                 )
+        _check_power(ship, order.fire)
         _check_launches(state, ship, order.launches)
         if order.recover:
             _check_recoveries(state, ship, order.recover)
@@ -386,6 +392,42 @@ def _phase_orders(state: BattleState, orders: Mapping[str, ShipOrders]) -> dict[
             **({"recover": list(order.recover)} if order.recover else {}),
         )
     return plans
+
+
+def _check_power(ship: ShipState, fire: Sequence[FireIntent]) -> None:
+    """Phase 1 check of a Sa'vasku ship's power allocation (§8, §10, §14; audit A1/A2): a
+    needle nodule needs its power points ordered; launcher nodules (penetrator, vampire,
+    interceptor) and spicules cost 3 PP and 1 biomass per shot; all the PP ordered come out
+    of the ship's ``power_points`` for the turn. The seed: "l’allocation d’énergie sur un
+    Nodule-aiguillon n’est limitée que par le score de Puissance du vaisseau"; "puisant
+    dans la Biomasse (1 point) du vaisseau … et requérant des points de Puissance pour leur
+    lancement (3PP)"; spicule: "il consomme 1 Biomasse et 3PP"."""
+    power = biomass = 0
+    for intent in fire:
+        weapon = get_weapon(ship.systems[intent.system].weapon or "")
+        where = f"{ship.name}: {intent.system} ({weapon.id})"
+        if weapon.power_points:
+            if intent.power_points is None or intent.power_points < 0:
+                raise IllegalOrder(
+                    f"{where} needs a number of power points ≥ 0 ordered in phase 1, got "
+                    f"{intent.power_points} (rules §8)"
+                )
+            power += intent.power_points
+        elif weapon.id in BIOMASS_WEAPONS:
+            power += SHOT_POWER_POINTS
+            biomass += SHOT_BIOMASS
+            if biomass > ship.biomass:
+                raise IllegalOrder(
+                    f"{where}: {SHOT_BIOMASS} biomass per shot, the ship has {ship.biomass} "
+                    f"for {biomass} shot(s) (rules {weapon.section})"
+                )
+        else:
+            continue
+        if power > ship.power_points:
+            raise IllegalOrder(
+                f"{where}: {power} power points ordered, the ship has {ship.power_points} "
+                "(rules §8, §14)"
+            )
 
 
 def _phase_initiative(state: BattleState, orders: Mapping[str, ShipOrders]) -> list[str]:
@@ -1023,7 +1065,13 @@ def _ship_volleys(
     if not _fire_control_suffices(fcs, accepted, (), ship.thrust_used):
         accepted = _allocate_or_refuse(state, ship, fcs, accepted)
     screens: dict[str, int] = {}
+    power_left = ship.power_points  # §14: this turn's PP budget (needle and launcher nodules)
     for intent, system, weapon_id, range_mu, name, _, as_pd in accepted:
+        try:
+            cost = _shot_cost(ship, intent, weapon_id, power_left)
+        except RulesError as error:
+            _refuse(state, ship, intent, str(error))
+            continue
         if system.magazine is not None or system.ammo is not None or _needs_magazine(system.weapon):
             try:
                 _spend_magazine(ship, system, f"{ship.name}: {intent.system}")
@@ -1054,6 +1102,9 @@ def _ship_volleys(
             state.log(9, "fire-refused", str(error), weapon=weapon_id)
             continue
         pending.add_volley(intent.target, volley, is_unit=target_ship is None)
+        if cost:
+            power_left -= cost[0]
+            ship.biomass -= cost[1]
         state.log(
             9,
             "fire",
@@ -1066,7 +1117,44 @@ def _ship_volleys(
             range=round(range_mu, 3),
             dice=volley.dice,
             value=volley.value,
+            **(
+                {"power_points": cost[0], "power_left": power_left, "biomass": ship.biomass}
+                if cost
+                else {}
+            ),
         )
+
+
+def _shot_cost(
+    ship: ShipState, intent: FireIntent, weapon_id: str, power_left: int
+) -> tuple[int, int] | None:
+    """(power points, biomass) one phase-9 shot costs a Sa'vasku ship (§8, §10, §14; see
+    ``_check_power``), None for other weapons. Raises ``RulesError`` (the reason, for a
+    ``fire-refused`` event) when the ship cannot pay: orders from ``ship_fire`` are not
+    checked in phase 1, and biomass spent by earlier shots is gone."""
+    weapon = get_weapon(weapon_id)
+    if weapon.power_points:
+        power = intent.power_points
+        if power is None or power < 0:
+            raise RulesError(f"no power points ordered for {weapon.id} (rules §8, §14)")
+        if power > power_left:
+            raise RulesError(
+                f"{power} power points ordered, {power_left} left this turn (rules §8, §14)"
+            )
+        return (power, 0)
+    if weapon.id not in BIOMASS_WEAPONS:
+        return None
+    if ship.biomass < SHOT_BIOMASS:
+        raise RulesError(
+            f"{weapon.id} needs {SHOT_BIOMASS} biomass per shot, {ship.biomass} left "
+            f"(rules {weapon.section})"
+        )
+    if power_left < SHOT_POWER_POINTS:
+        raise RulesError(
+            f"{weapon.id} needs {SHOT_POWER_POINTS} power points per shot, {power_left} left "
+            f"this turn (rules {weapon.section}, §14)"
+        )
+    return (SHOT_POWER_POINTS, SHOT_BIOMASS)
 
 
 _AFT_BIT = ARC_BITS["A"]

@@ -12,7 +12,8 @@ SHOOT = {"a1": ShipOrders(fire=[FireIntent("nod-a", "b1")])}
 
 
 def _pair(faces, *, mass=20):
-    a = ship("a1", "a", design("A", systems=[VAMPIRE]), y=0)
+    power = {"power_points": 3, "biomass": 5}  # one shot a turn: 1 biomass + 3 PP (§8)
+    a = ship("a1", "a", design("A", systems=[VAMPIRE], power=power), y=0)
     b = ship("b1", "b", design("B", mass=mass, hull=(9, 9, 9, 9)), y=5, heading=3)
     return a, b, battle(a, b, dice=ScriptedDice(faces))
 
