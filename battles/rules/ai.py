@@ -27,6 +27,10 @@ The tactics (each a small function below, all deterministic given the state):
   the flight is less than one endurance point (24 mu, the cost of one more attack). They
   land and rearm instead of leaving the table spent (§2 phase 6, §9). PD and ADAF always
   fire at incoming light units (the turn code does that).
+- **Sa'vasku power** (§8, §10, §14): launcher nodules (penetrator, vampire) fire while the
+  ship has 1 biomass and 3 PP left per shot (interceptor nodules and spicules are not
+  aimed at ships); the PP left are split evenly over the needle nodules that fire, the
+  remainder to the first in system order.
 - **Phalon vapour veil** (§14): on while no enemy is within 48 mu (no fire possible next
   turn), off otherwise so the FCs work.
 - **Damage control** (§12): crew go, 3 at a time, to damaged systems in this order: core,
@@ -56,8 +60,11 @@ from battles.rules.sensors import ALL_ARC_BITS, ARC_BITS, arc_mask, bearing, dis
 from battles.rules.ships import ShipState, Status, SystemState
 from battles.rules.turn import (
     ATTACH_RANGE,
+    BIOMASS_WEAPONS,
     ESCORT_AREA_DEFENCE,
     MU_PER_ENDURANCE,
+    SHOT_BIOMASS,
+    SHOT_POWER_POINTS,
     BattleState,
     Event,
     FireIntent,
@@ -376,16 +383,59 @@ def _gun_profile(weapon_id: str, arcs: tuple[str, ...]) -> tuple[int, int]:
     return _reach(weapon_id), arc_mask(arcs)
 
 
-def _intent(system: str, target: str) -> FireIntent:
-    """``FireIntent(system, target)`` built without the frozen ``__init__`` (one per shot;
-    see ``movement._frozen``). Same object."""
+def _intent(system: str, target: str, power_points: int | None = None) -> FireIntent:
+    """``FireIntent(system, target, power_points=…)`` built without the frozen ``__init__``
+    (one per shot; see ``movement._frozen``). Same object."""
     intent = object.__new__(FireIntent)
     fields_ = intent.__dict__
     fields_["system"] = system
     fields_["target"] = target
     fields_["mode"] = None
-    fields_["power_points"] = None
+    fields_["power_points"] = power_points
     return intent
+
+
+_LIGHT_UNITS_ONLY = frozenset({"interceptor-nodule", "spicule"})  # §8, §10: never a ship
+
+
+@cache
+def _needs_power(weapon_id: str | None) -> bool:
+    return bool(weapon_id) and get_weapon(weapon_id or "").power_points
+
+
+def _allot_power(ship: ShipState, intents: list[FireIntent]) -> list[FireIntent]:
+    """Sa'vasku power for ``intents`` at enemy ships (§8, §10, §14; see the module
+    docstring): launcher nodules fire while the ship has 1 biomass and 3 PP left for each
+    shot (interceptor nodules and spicules never fire at a ship); the PP left are split
+    evenly over the needle nodules that fire, the remainder to the first in system order."""
+    systems = ship.systems
+    if not any(
+        systems[i.system].weapon in BIOMASS_WEAPONS or _needs_power(systems[i.system].weapon)
+        for i in intents
+    ):
+        return intents
+    power, biomass = ship.power_points, ship.biomass
+    kept: list[FireIntent] = []
+    needles: list[int] = []
+    for intent in intents:
+        weapon = systems[intent.system].weapon
+        if weapon in BIOMASS_WEAPONS:
+            if weapon in _LIGHT_UNITS_ONLY:
+                continue
+            if biomass < SHOT_BIOMASS or power < SHOT_POWER_POINTS:
+                continue
+            biomass -= SHOT_BIOMASS
+            power -= SHOT_POWER_POINTS
+        elif _needs_power(weapon):
+            needles.append(len(kept))
+        kept.append(intent)
+    if needles:
+        place = {sid: n for n, sid in enumerate(systems)}
+        needles.sort(key=lambda k: place[kept[k].system])
+        share, extra = divmod(power, len(needles))
+        for n, k in enumerate(needles):
+            kept[k] = _intent(kept[k].system, kept[k].target, share + (extra if n == 0 else 0))
+    return kept
 
 
 def ship_fire(state: BattleState, ship: ShipState) -> list[FireIntent]:
@@ -412,9 +462,8 @@ def ship_fire(state: BattleState, ship: ShipState) -> list[FireIntent]:
         weapons.append((gun, *_gun_profile(gun.weapon, tuple(gun.arcs))))
     if not weapons:
         return []
+    # §6: an FC tied by a launch in phase 3 is free again ("libérés après lancement").
     free = fire_controls(state, ship)
-    if state.light_units:
-        free -= len(_launched_this_turn(state, ship))
     if free <= 0:
         return _point_defence_fire(state, ship, [w for w, _, _ in weapons])
     longest2 = max([r for _, r, _ in weapons]) ** 2
@@ -468,6 +517,7 @@ def ship_fire(state: BattleState, ship: ShipState) -> list[FireIntent]:
             free -= 1
             intents.append(_intent(w.id, sid))
             used.add(w.id)
+    intents = _allot_power(ship, intents)
     if not state.light_units:
         return intents  # no squadron on the table: nothing for PD to shoot at
     return intents + _point_defence_fire(
@@ -504,14 +554,6 @@ def _pd_capable(weapon_id: str) -> bool:
     if weapon_id == "pulser":
         return True
     return get_weapon(weapon_id).pd_threshold is not None
-
-
-def _launched_this_turn(state: BattleState, ship: ShipState) -> list[str]:
-    return [
-        u.unit_id
-        for u in state.light_units.values()
-        if u.origin == ship.ship_id and u.launched_turn == state.turn
-    ]
 
 
 def crew_plan(state: BattleState, ship: ShipState) -> dict[str, int]:

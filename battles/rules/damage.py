@@ -12,7 +12,7 @@ the old one), rolls only through the :class:`Dice` it is handed, and returns the
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 
 from .dice import Dice
@@ -223,8 +223,19 @@ def core_explosion_hit(ship: ShipState) -> Hit:
     return Hit(ship.mass, DamageType.SEMI_PIERCING)
 
 
-def tick_countdowns(ship: ShipState, dice: Dice) -> list[DamageEvent]:
+def tick_countdowns(
+    ship: ShipState, dice: Dice, *, skip: Collection[str] = ()
+) -> list[DamageEvent]:
     """End of turn (§4): every command countdown loses a turn; at zero it takes effect.
+
+    ``skip``: system ids whose countdown was set this turn; they are left as they are.
+    Project reading (§4, audit A4): a countdown starts ticking at the end of the turn
+    *after* the hit, so one of N set during turn t takes effect at the end of turn t+N (a
+    bridge hit with 1 is out for all of turn t+1 and back at its end). The seed: "le Pont
+    de commandement est inopérant pendant 1d6 tours, sauf si une équipe de contrôle des
+    dégâts intervient"; core: "il reste 1d6 tours aux équipes de contrôles des dégâts pour
+    intervenir" — read as whole turns after the hit, each ending with a phase-11 damage
+    control roll (§12) before the countdown moves.
 
     Bridge: back in service. Life support: the crew dies, the ship is a derelict. Core: roll
     1d6, 1–4 shuts the ship down (dead in space), 5–6 explodes it (event
@@ -233,6 +244,8 @@ def tick_countdowns(ship: ShipState, dice: Dice) -> list[DamageEvent]:
     """
     events: list[DamageEvent] = []
     for sid in list(ship.countdowns):
+        if sid in skip:
+            continue
         ship.countdowns[sid] -= 1
         if ship.countdowns[sid] > 0:
             continue
@@ -296,13 +309,22 @@ def attach_vampire(
 
 
 def tick_vampires(
-    ship: ShipState, dice: Dice, *, options: RuleOptions = DEFAULT_OPTIONS
+    ship: ShipState, dice: Dice, *, options: RuleOptions = DEFAULT_OPTIONS, fresh: int = 0
 ) -> list[DamageEvent]:
-    """§8: each attached vampire deals 2 penetrating damage this turn."""
-    if not ship.vampires:
+    """§8: each attached vampire deals 2 penetrating damage this turn.
+
+    ``fresh``: vampires attached this turn; they do not tick yet. Project reading (§8,
+    audit A5): a vampire deals 2 when it lands (:func:`attach_vampire`), then +2 at each
+    *later* end of turn until neutralised; the seed: "il inflige 2 points de dégâts +2/
+    tour jusqu’à être neutralisé en Phase 11 par une action de Contrôle des dégâts". When
+    damage control neutralised some this turn, the ones already ticking go first (the
+    crew's best choice), so ``max(0, vampires - fresh)`` tick.
+    """
+    ticking = max(0, ship.vampires - fresh)
+    if not ticking:
         return []
-    hits = [Hit(1, DamageType.PENETRATING)] * (VAMPIRE_DAMAGE * ship.vampires)
-    return apply_hits(ship, hits, dice, options=options, source=f"{ship.vampires} vampire(s)")
+    hits = [Hit(1, DamageType.PENETRATING)] * (VAMPIRE_DAMAGE * ticking)
+    return apply_hits(ship, hits, dice, options=options, source=f"{ticking} vampire(s)")
 
 
 def emp_hits(ship: ShipState, hits: int, dice: Dice) -> list[DamageEvent]:

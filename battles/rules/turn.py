@@ -33,7 +33,7 @@ its target ship attaches to it and then moves with it (§2 phase 3).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from functools import cache, lru_cache
 from itertools import zip_longest
@@ -92,6 +92,11 @@ PHASES = (
 ATTACH_RANGE = 3.0  # mu, §2 phase 3
 LIGHT_ATTACK_RANGE = 6.0  # mu, §9
 PD_RANGE = 6.0  # mu, §10
+# §8, §10, §14 (Sa'vasku): a launcher-nodule or spicule shot costs 1 biomass + 3 power points,
+# from the same per-turn PP budget as the needle nodules.
+BIOMASS_WEAPONS = frozenset({"penetrator", "vampire", "interceptor-nodule", "spicule"})
+SHOT_POWER_POINTS = 3
+SHOT_BIOMASS = 1
 
 # §9 endurance (E) and the distance one point buys, by kind; main and second moves.
 ENDURANCE: dict[str, int] = {
@@ -394,6 +399,7 @@ def _phase_orders(state: BattleState, orders: Mapping[str, ShipOrders]) -> dict[
                     f"{ship.name}: {intent.system} ({system.weapon}) has no fire mode "
                     f"{intent.mode!r} (modes: {', '.join(modes) or 'none'}; rules §8)"
                 )
+        _check_power(ship, order.fire)
         _check_launches(state, ship, order.launches)
         if order.recover:
             _check_recoveries(state, ship, order.recover)
@@ -410,6 +416,42 @@ def _phase_orders(state: BattleState, orders: Mapping[str, ShipOrders]) -> dict[
             **({"recover": list(order.recover)} if order.recover else {}),
         )
     return plans
+
+
+def _check_power(ship: ShipState, fire: Sequence[FireIntent]) -> None:
+    """Phase 1 check of a Sa'vasku ship's power allocation (§8, §10, §14; audit A1/A2): a
+    needle nodule needs its power points ordered; launcher nodules (penetrator, vampire,
+    interceptor) and spicules cost 3 PP and 1 biomass per shot; all the PP ordered come out
+    of the ship's ``power_points`` for the turn. The seed: "l’allocation d’énergie sur un
+    Nodule-aiguillon n’est limitée que par le score de Puissance du vaisseau"; "puisant
+    dans la Biomasse (1 point) du vaisseau … et requérant des points de Puissance pour leur
+    lancement (3PP)"; spicule: "il consomme 1 Biomasse et 3PP"."""
+    power = biomass = 0
+    for intent in fire:
+        weapon = get_weapon(ship.systems[intent.system].weapon or "")
+        where = f"{ship.name}: {intent.system} ({weapon.id})"
+        if weapon.power_points:
+            if intent.power_points is None or intent.power_points < 0:
+                raise IllegalOrder(
+                    f"{where} needs a number of power points ≥ 0 ordered in phase 1, got "
+                    f"{intent.power_points} (rules §8)"
+                )
+            power += intent.power_points
+        elif weapon.id in BIOMASS_WEAPONS:
+            power += SHOT_POWER_POINTS
+            biomass += SHOT_BIOMASS
+            if biomass > ship.biomass:
+                raise IllegalOrder(
+                    f"{where}: {SHOT_BIOMASS} biomass per shot, the ship has {ship.biomass} "
+                    f"for {biomass} shot(s) (rules {weapon.section})"
+                )
+        else:
+            continue
+        if power > ship.power_points:
+            raise IllegalOrder(
+                f"{where}: {power} power points ordered, the ship has {ship.power_points} "
+                "(rules §8, §14)"
+            )
 
 
 def _phase_initiative(state: BattleState, orders: Mapping[str, ShipOrders]) -> list[str]:
@@ -993,14 +1035,18 @@ def _phase_ship_fire(
     state: BattleState,
     ship_fire: Callable[[BattleState, ShipState], Sequence[FireIntent]],
     acting: Sequence[str],
-    tied: Mapping[str, list[str]],
 ) -> None:
     """Phase 9: ships fire alternately (initiative side first), then PD/ADAF; all damage is
     applied at the end of the phase. An order the geometry no longer allows (arc, range,
-    fire control after movement) is refused and logged, not raised."""
+    fire control after movement) is refused and logged, not raised.
+
+    Project reading (§6, audit A3/C7): an FC tied by a launch in phase 3 is free again here;
+    the seed: "Un contrôle de tir est également mobilisé pour le lancement … mais sont
+    libérés après lancement de ces unités". So this turn's launches do not count against
+    the ship's FCs in phase 9 (a launch still needs a free FC in phases 1 and 3)."""
     pending = _Pending()
     for ship in alternate(state, acting):
-        _ship_volleys(state, ship, ship_fire(state, ship), tied.get(ship.ship_id, []), pending)
+        _ship_volleys(state, ship, ship_fire(state, ship), pending)
     for ship in alternate(state, acting):
         _point_defence(state, ship, pending)
     state.hold_roster(False)
@@ -1011,10 +1057,10 @@ def _ship_volleys(
     state: BattleState,
     ship: ShipState,
     intents: Sequence[FireIntent],
-    launches: Sequence[str],
     pending: _Pending,
 ) -> None:
-    """Resolve one ship's heavy-weapon fire: FC allocation (§6) then one volley per system."""
+    """Resolve one ship's heavy-weapon fire: FC allocation (§6) then one volley per system.
+    The FCs tied by this turn's launches are free again (§6, "libérés après lancement")."""
     # (intent, system, effective weapon id, range mu, target name, target arcs, as PD)
     accepted: list[tuple[FireIntent, Any, str, float, str, tuple[str, ...], bool]] = []
     systems = ship.systems
@@ -1044,10 +1090,16 @@ def _ship_volleys(
         )
         accepted.append((intent, system, weapon_id, range_mu, name, arcs, as_pd))
     fcs = fire_controls(state, ship)
-    if not _fire_control_suffices(fcs, accepted, launches, ship.thrust_used):
-        accepted = _allocate_or_refuse(state, ship, fcs, accepted, launches)
+    if not _fire_control_suffices(fcs, accepted, (), ship.thrust_used):
+        accepted = _allocate_or_refuse(state, ship, fcs, accepted)
     screens: dict[str, int] = {}
+    power_left = ship.power_points  # §14: this turn's PP budget (needle and launcher nodules)
     for intent, system, weapon_id, range_mu, name, _, as_pd in accepted:
+        try:
+            cost = _shot_cost(ship, intent, weapon_id, power_left)
+        except RulesError as error:
+            _refuse(state, ship, intent, str(error))
+            continue
         if system.magazine is not None or system.ammo is not None or _needs_magazine(system.weapon):
             try:
                 _spend_magazine(ship, system, f"{ship.name}: {intent.system}")
@@ -1078,6 +1130,9 @@ def _ship_volleys(
             state.log(9, "fire-refused", str(error), weapon=weapon_id)
             continue
         pending.add_volley(intent.target, volley, is_unit=target_ship is None)
+        if cost:
+            power_left -= cost[0]
+            ship.biomass -= cost[1]
         state.log(
             9,
             "fire",
@@ -1090,7 +1145,44 @@ def _ship_volleys(
             range=round(range_mu, 3),
             dice=volley.dice,
             value=volley.value,
+            **(
+                {"power_points": cost[0], "power_left": power_left, "biomass": ship.biomass}
+                if cost
+                else {}
+            ),
         )
+
+
+def _shot_cost(
+    ship: ShipState, intent: FireIntent, weapon_id: str, power_left: int
+) -> tuple[int, int] | None:
+    """(power points, biomass) one phase-9 shot costs a Sa'vasku ship (§8, §10, §14; see
+    ``_check_power``), None for other weapons. Raises ``RulesError`` (the reason, for a
+    ``fire-refused`` event) when the ship cannot pay: orders from ``ship_fire`` are not
+    checked in phase 1, and biomass spent by earlier shots is gone."""
+    weapon = get_weapon(weapon_id)
+    if weapon.power_points:
+        power = intent.power_points
+        if power is None or power < 0:
+            raise RulesError(f"no power points ordered for {weapon.id} (rules §8, §14)")
+        if power > power_left:
+            raise RulesError(
+                f"{power} power points ordered, {power_left} left this turn (rules §8, §14)"
+            )
+        return (power, 0)
+    if weapon.id not in BIOMASS_WEAPONS:
+        return None
+    if ship.biomass < SHOT_BIOMASS:
+        raise RulesError(
+            f"{weapon.id} needs {SHOT_BIOMASS} biomass per shot, {ship.biomass} left "
+            f"(rules {weapon.section})"
+        )
+    if power_left < SHOT_POWER_POINTS:
+        raise RulesError(
+            f"{weapon.id} needs {SHOT_POWER_POINTS} power points per shot, {power_left} left "
+            f"this turn (rules {weapon.section}, §14)"
+        )
+    return (SHOT_POWER_POINTS, SHOT_BIOMASS)
 
 
 _AFT_BIT = ARC_BITS["A"]
@@ -1132,7 +1224,6 @@ def _allocate_or_refuse(
     ship: ShipState,
     fcs: int,
     accepted: list[tuple[FireIntent, Any, str, float, str, tuple[str, ...], bool]],
-    launches: Sequence[str],
 ) -> list[tuple[FireIntent, Any, str, float, str, tuple[str, ...], bool]]:
     """§6 FC allocation of a ship's accepted orders; orders it cannot direct are refused
     (logged) one by one in order, the rest kept."""
@@ -1145,7 +1236,7 @@ def _allocate_or_refuse(
             ship=ship.name,
             fire_controls=fcs,
             orders=orders,
-            launches=launches,
+            launches=(),
             used_thrust=ship.thrust_used,
         )
     except RulesError:
@@ -1160,7 +1251,7 @@ def _allocate_or_refuse(
                 ship=ship.name,
                 fire_controls=fcs,
                 orders=[*kept_orders, order],
-                launches=launches,
+                launches=(),
                 used_thrust=ship.thrust_used,
             )
         except RulesError as error:
@@ -1416,10 +1507,22 @@ def _core_explosion(state: BattleState, ship: ShipState, phase: int) -> None:
             )
 
 
-def _end_of_turn_ship(state: BattleState, ship: ShipState, assignment: Mapping[str, int]) -> None:
+def _end_of_turn_ship(
+    state: BattleState,
+    ship: ShipState,
+    assignment: Mapping[str, int],
+    running: Collection[str] = (),
+    vampires_before: int = 0,
+) -> None:
     """Phase 11 for one ship: damage control (§12), vampires (§8), boarders (§13), command
     countdowns (§4). Assignments the ship cannot make (more crew than it has, a system
-    not damaged) are dropped and logged."""
+    not damaged) are dropped and logged. ``running``: the ship's countdowns that already
+    ran at the start of the turn; only they tick (§4 reading: a countdown set this turn
+    starts at the end of the next one; a repair by damage control ends it, and a later
+    hit sets a new one). ``vampires_before``: vampires attached at the start of the turn;
+    those attached since dealt their 2 on landing and do not tick this turn (§8 reading,
+    see ``damage.tick_vampires``)."""
+    fresh_vampires = max(0, ship.vampires - vampires_before)
     valid: dict[str, int] = {}
     budget = ship.crew_left
     for target, crew in assignment.items():
@@ -1453,14 +1556,17 @@ def _end_of_turn_ship(state: BattleState, ship: ShipState, assignment: Mapping[s
                 crew=crew,
             )
         _log_damage(state, 11, events)
-    _log_damage(state, 11, tick_vampires(ship, state.dice, options=state.options))
+    _log_damage(
+        state, 11, tick_vampires(ship, state.dice, options=state.options, fresh=fresh_vampires)
+    )
     free = ship.crew_left if state.options.damage_control_crew_repel else ship.crew_left - used
     _log_damage(
         state,
         11,
         repel_boarders(ship, state.dice, crew_available=max(0, free), options=state.options),
     )
-    _log_damage(state, 11, tick_countdowns(ship, state.dice))
+    fresh = [sid for sid in ship.countdowns if sid not in running]
+    _log_damage(state, 11, tick_countdowns(ship, state.dice, skip=fresh))
 
 
 def _phase_light_fire(state: BattleState) -> None:
@@ -1625,12 +1731,22 @@ def _phase_end_of_turn(
     state: BattleState,
     orders: Mapping[str, ShipOrders],
     crew_plan: Callable[[BattleState, ShipState], Mapping[str, int]] | None,
+    running: Mapping[str, Collection[str]] | None = None,
+    vampires: Mapping[str, int] | None = None,
 ) -> None:
     """Phase 11: damage control and boarding (§12, §13), command countdowns and vampires
-    (§4, §8), withdrawals ordered in phase 1, spent light units leave the table."""
+    (§4, §8), withdrawals ordered in phase 1, spent light units leave the table.
+    ``running``: by ship id, the countdowns that ran at the start of the turn (§4);
+    ``vampires``: by ship id, the vampires attached at the start of the turn (§8)."""
     for ship in state.in_action():
         assignment = dict(crew_plan(state, ship)) if crew_plan else {}
-        _end_of_turn_ship(state, ship, assignment)
+        _end_of_turn_ship(
+            state,
+            ship,
+            assignment,
+            (running or {}).get(ship.ship_id, ()),
+            (vampires or {}).get(ship.ship_id, 0),
+        )
     for ship in state.in_action():
         if orders.get(ship.ship_id, _NO_ORDERS).withdraw:
             ship.withdrawn = True
@@ -1672,6 +1788,10 @@ def play_turn(
     first = len(state.events)
     first_mark = len(state.roll_marks)
     state.turn += 1
+    # §4: countdowns set this turn do not tick at its end (see _end_of_turn_ship).
+    running = {sid: tuple(s.countdowns) for sid, s in state.ships.items() if s.countdowns}
+    # §8: vampires attached this turn do not tick at its end (see _end_of_turn_ship).
+    vampires = {sid: s.vampires for sid, s in state.ships.items() if s.vampires}
     state.hold_roster(True)  # no ship can drop out before the end of phase 9
     try:
         try:
@@ -1686,7 +1806,7 @@ def play_turn(
     finally:
         state.hold_roster(False)
     _phase_light_fire(state)
-    _phase_end_of_turn(state, orders, crew_plan)
+    _phase_end_of_turn(state, orders, crew_plan, running, vampires)
     return state.events[first:]
 
 
@@ -1697,7 +1817,7 @@ def _phases_2_to_9(
     ship_fire: Callable[[BattleState, ShipState], Sequence[FireIntent]] | None,
 ) -> None:
     acting = _phase_initiative(state, orders)
-    tied = _phase_launch(state, orders, acting)
+    _phase_launch(state, orders, acting)  # its tied FCs are free again in phase 9 (§6)
     _phase_second_move(state, ("missile", "drone"), 4)
     _phase_ship_movement(state, plans)
     _phase_second_move(state, ("fighter", "gunboat"), 6)
@@ -1709,5 +1829,4 @@ def _phases_2_to_9(
         state,
         ship_fire or (lambda _s, ship: by_orders.get(ship.ship_id, [])),
         acting,
-        tied,
     )
