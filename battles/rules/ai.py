@@ -17,7 +17,9 @@ The tactics (each a small function below, all deterministic given the state):
   to the one more of its weapons reach, then the nearest — one target per free FC, and
   every weapon that can reach a chosen target fires at the first one it reaches (focus
   fire). Pulsers use the mode with most dice at the range. Class-1 weapons left idle fire
-  as PD at the enemy squadron attached to the ship (no FC needed).
+  as PD at the enemy squadron attached to the ship (no FC needed). Heavy weapons are aimed
+  at ships only: the engine lets beam-family weapons fire at a non-attached light unit for
+  one FC each (audit A12), but the AI keeps its FCs for enemy ships.
 - **Light units**: carriers launch as many squadrons as they have launch tubes once an
   enemy is within 60 mu, at the nearest enemy (a squadron rearming after landing waits,
   §9; PD-platform gunboats are launched to escort their own carrier, giving it area

@@ -1088,6 +1088,11 @@ def _ship_volleys(
         as_pd = target_id in units and _as_point_defence(
             state, ship, target_id, weapon_id, range_mu
         )
+        if not as_pd and target_id in units and units[target_id].attached_to == ship.ship_id:
+            # Audit A12: heavy fire at a light unit is for units not attached to the ship;
+            # one attached to it is engaged only by PD (§6, §10).
+            _refuse(state, ship, intent, _ATTACHED_PD_ONLY)
+            continue
         accepted.append((intent, system, weapon_id, range_mu, name, arcs, as_pd))
     fcs = fire_controls(state, ship)
     if not _fire_control_suffices(fcs, accepted, (), ship.thrust_used):
@@ -1260,6 +1265,12 @@ def _allocate_or_refuse(
         kept.append(item)
         kept_orders.append(order)
     return kept
+
+
+_ATTACHED_PD_ONLY = (
+    "a light unit attached to the ship is engaged only by point defence: class-1 weapons "
+    "and pulsers within 6 mu (rules §6, §8, §10)"
+)
 
 
 def _as_point_defence(

@@ -879,9 +879,13 @@ def _fire_beam(
     options: RuleOptions,
 ) -> Volley:
     if target not in ("ship", "gunboat"):
-        raise RulesError(
-            f"{w.id}: beam-table weapons engage ships and gunboats; light units attached to a "
-            f"ship take PD fire (use as_pd, §6, §10), not {target!r}"
+        if target not in LIGHT_UNIT_TARGETS or not engages_light_units(w):
+            raise RulesError(
+                f"{w.id}: beam-table weapons engage ships and gunboats; light units attached "
+                f"to a ship take PD fire (use as_pd, §6, §10), not {target!r}"
+            )
+        return _fire_beam_at_light_unit(
+            w, dice, range_mu, target, purpose, count, power_points, options
         )
     if w.power_points:
         n = w.dice_at(range_mu, power_points=power_points) * count
@@ -910,6 +914,64 @@ def _fire_beam(
         # Hits are immutable: one instance per kind, repeated.
         hits = [_hit(per, dtype)] * first_total + [_hit(per, dtype, True)] * reroll_total
     return _volley(w.id, range_mu, level, target, n, tuple(hits), value=total * per)
+
+
+#: Light-unit target kinds a ship's beam weapons may fire at (audit A12; gunboats are read
+#: as ships by the beam table already).
+LIGHT_UNIT_TARGETS = ("fighter", "heavy-fighter", "missile")
+
+
+def engages_light_units(w: Weapon) -> bool:
+    """Can this ship weapon fire at a light unit not attached to the firing ship (audit A12)?
+
+    Project reading of §6 (ft-incursion.md: "one FC per non-attached light unit targeted by
+    heavy weapons"; seed: « lorsque des unités légères non projetées sont visées par les
+    armes lourdes du Vaisseau, un Contrôle de tir est nécessaire pour chacune des cibles »):
+    the seed gives no profile, so only the beam family's penetrating ship weapons — beams
+    1–3, the pulser in every mode, the needle nodule (and the provisional grasers, which
+    roll as beams) — may do it. Rocket packs (semi-piercing), the MPC (piercing), to-hit
+    weapons (lance, torpedo, launcher nodules) and kinetic guns keep refusing light units.
+    """
+    return (
+        w.family is Family.BEAM
+        and not w.light_unit
+        and w.effect is Effect.DAMAGE
+        and w.damage_type is DamageType.PENETRATING
+        and w.damage_per_hit == 1
+    )
+
+
+def _fire_beam_at_light_unit(
+    w: Weapon,
+    dice: Dice,
+    range_mu: float,
+    target: str,
+    purpose: str,
+    count: int,
+    power_points: int | None,
+    options: RuleOptions,
+) -> Volley:
+    """A ship's beam weapon at a fighter, heavy fighter, drone or missile unit (audit A12).
+
+    Project reading of §6 (seed: « lorsque des unités légères non projetées sont visées par
+    les armes lourdes du Vaisseau, un Contrôle de tir est nécessaire pour chacune des
+    cibles »): the weapon's dice at the range, read on the §7 beam table without screens
+    (light units have none), a natural 6 re-rolling as §7/D-11 allow; each hit destroys one
+    craft, heavy fighters too. The FC this takes (one per light-unit target) is counted by
+    ``sensors.allocate_fire_control``, as for a ship.
+    """
+    if w.power_points:
+        n = w.dice_at(range_mu, power_points=power_points) * count
+    else:
+        n = w.band(range_mu).dice * count
+    table = BEAM_TABLE[0]
+    chain = reroll_allowed(w, 0, options)
+    max_rerolls = None if options.reroll_chains else 1
+    kills = 0
+    for faces in dice.roll_chained(n, purpose, chain=chain, max_rerolls=max_rerolls):
+        for face in faces:
+            kills += table[face - 1]
+    return _volley(w.id, range_mu, 0, target, n, kills=kills, value=kills)
 
 
 def _fire_to_hit(
