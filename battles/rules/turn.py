@@ -67,6 +67,7 @@ from battles.rules.sensors import (
     arc_mask,
     distance,
     observe,
+    pd_arc_limited,
     sensor_range,
     sight_line,
 )
@@ -1086,7 +1087,7 @@ def _ship_volleys(
             _refuse(state, ship, intent, str(error))
             continue
         as_pd = target_id in units and _as_point_defence(
-            state, ship, target_id, weapon_id, range_mu
+            state, ship, target_id, weapon_id, range_mu, weapon_arcs=system.arcs, target_arcs=arcs
         )
         if not as_pd and target_id in units and units[target_id].attached_to == ship.ship_id:
             # Audit A12: heavy fire at a light unit is for units not attached to the ship;
@@ -1207,6 +1208,12 @@ def _fire_control_suffices(
         return False
     targets: set[str] = set()
     for intent, system, weapon_id, _, _, arcs, as_pd in accepted:
+        if (
+            as_pd
+            and pd_arc_limited(weapon_id)
+            and not arc_mask(tuple(system.arcs)) & arc_mask(arcs)
+        ):
+            return False  # a pulser as PD keeps to its arcs (audit A13)
         if weapon_id in OWN_DIRECTION or as_pd:
             continue
         usable = arc_mask(tuple(system.arcs)) & arc_mask(arcs)
@@ -1269,21 +1276,34 @@ def _allocate_or_refuse(
 
 _ATTACHED_PD_ONLY = (
     "a light unit attached to the ship is engaged only by point defence: class-1 weapons "
-    "and pulsers within 6 mu (rules §6, §8, §10)"
+    "within 6 mu, a pulser only in its arcs (rules §6, §8, §10)"
 )
 
 
 def _as_point_defence(
-    state: BattleState, ship: ShipState, target_id: str, weapon_id: str, range_mu: float
+    state: BattleState,
+    ship: ShipState,
+    target_id: str,
+    weapon_id: str,
+    range_mu: float,
+    *,
+    weapon_arcs: Sequence[str],
+    target_arcs: Sequence[str],
 ) -> bool:
     """§6, §8, §10: a class-1 weapon (beam-1, kgun-1, pulser) firing at an enemy light unit
-    attached to its own ship within 6 mu acts as PD: no FC, 5+ kills one."""
+    attached to its own ship within 6 mu acts as PD: no FC, 5+ kills one.
+
+    A pulser does so only at a unit in one of its arcs (audit A13, project reading of the
+    seed: « Les Pulseurs peuvent être employés comme Systèmes de défense mais sont limités
+    par leur arc de tir »); beam-1 and kgun-1 fire all round. A unit sitting on its host is
+    in every arc (``sensors.target_arcs``), so this bites only off the host."""
     unit = state.light_units.get(target_id)
     return (
         unit is not None
         and unit.attached_to == ship.ship_id
         and range_mu <= PD_RANGE
         and get_weapon(weapon_id).pd_threshold is not None
+        and (not pd_arc_limited(weapon_id) or not set(weapon_arcs).isdisjoint(target_arcs))
     )
 
 

@@ -5,9 +5,10 @@ from fractions import Fraction as F
 import pytest
 
 from battles.rules.dice import Dice
-from battles.rules.errors import RulesError
+from battles.rules.errors import OutOfArc, RulesError
 from battles.rules.odds import odds
-from battles.rules.turn import FireIntent, LightUnit, ShipOrders, play_turn
+from battles.rules.sensors import FireOrder, allocate_fire_control
+from battles.rules.turn import FireIntent, LightUnit, ShipOrders, _phase_ship_fire, play_turn
 from battles.rules.weapons import engages_light_units, fire, get_weapon
 from tests.rules.test_turn import ScriptedDice, battle, design, ship
 from tests.rules.test_weapons import FixedDice
@@ -170,4 +171,59 @@ def test_a_light_unit_attached_to_another_ship_takes_heavy_fire():
     )
     events = play_turn(state, {"a1": ShipOrders(fire=[FireIntent("beam-a", "f")])})
     assert [e.data["value"] for e in events if e.kind == "fire"] == [1]
+    assert _losses(events) == {"f": 5}
+
+
+# ---- A13: a pulser acting as PD keeps to its arcs ----------------------------------------
+
+
+def _pd_order(weapon, target_arcs):
+    return FireOrder("w", weapon, ("F",), "u1", target_arcs, point_defence=True)
+
+
+@pytest.mark.parametrize("weapon", ["pulser", "pulser-short", "pulser-long"])
+def test_fire_control_allocation_keeps_a_pulser_as_pd_to_its_arcs(weapon):
+    with pytest.raises(OutOfArc, match="pulser as PD keeps to its arcs"):
+        allocate_fire_control(ship="s", fire_controls=0, orders=[_pd_order(weapon, ("A",))])
+    plan = allocate_fire_control(ship="s", fire_controls=0, orders=[_pd_order(weapon, ("F",))])
+    assert plan.system_fc == {"w": None}
+
+
+@pytest.mark.parametrize("weapon", ["beam-1", "kgun-1"])
+def test_beam_1_and_kgun_1_as_pd_stay_all_round(weapon):
+    plan = allocate_fire_control(ship="s", fire_controls=0, orders=[_pd_order(weapon, ("A",))])
+    assert plan.system_fc == {"w": None}
+
+
+def _attached_at(weapon, y, faces=()):
+    state = _light_duel(_gun("w", weapon, arcs=("F",)), fcs=0)
+    state.dice = ScriptedDice(faces)
+    # attached to a1 but placed off the host (3 mu fore or aft), so the arc is not "all six";
+    # phase 9 alone, since ship movement (phase 5) brings attached units back onto the host
+    state.light_units["f"] = LightUnit(
+        "f", "b", "fighter-interceptor", 6, 0.0, 0, y, target="a1", attached_to="a1"
+    )
+    orders = {"a1": [FireIntent("w", "f")]}
+    _phase_ship_fire(state, lambda _, s: orders.get(s.ship_id, []), ["a", "b"])
+    return state.events
+
+
+def test_a_pulser_as_pd_fires_at_an_attached_unit_in_its_arc():
+    events = _attached_at("pulser", 3.0, faces=[5])
+    fired = next(e for e in events if e.kind == "fire")
+    assert (fired.data["dice"], fired.data["value"]) == (1, 1)  # one die, 5+ kills one
+    assert _losses(events) == {"f": 5}
+
+
+def test_a_pulser_as_pd_cannot_fire_at_an_attached_unit_aft():
+    events = _attached_at("pulser", -3.0)
+    refused = next(e for e in events if e.kind == "fire-refused")
+    assert "a pulser only in its arcs" in refused.summary
+    assert not [e for e in events if e.kind == "fire"]
+
+
+def test_a_beam_1_as_pd_fires_aft_at_an_attached_unit_off_the_host():
+    events = _attached_at("beam-1", -3.0, faces=[5])
+    fired = next(e for e in events if e.kind == "fire")
+    assert (fired.data["dice"], fired.data["value"]) == (1, 1)
     assert _losses(events) == {"f": 5}
