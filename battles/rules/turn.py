@@ -72,7 +72,7 @@ from battles.rules.sensors import (
     sight_line,
 )
 from battles.rules.ships import COMMAND_SYSTEMS, ShipState, Status
-from battles.rules.weapons import fire, get_weapon
+from battles.rules.weapons import anti_ship_at_gunboats, fire, get_weapon
 
 _WORKING = Status.WORKING
 
@@ -1610,7 +1610,14 @@ def _phase_light_fire(state: BattleState) -> None:
     leaves alone units projecting on a ship (attached to an enemy of theirs) unless it has
     area defence (the PD platform: « sauf si elles disposent de Zone de défense »); missiles
     are not dogfight targets (project reading: one PD-table die per craft, −2 against
-    gunboats, D-20); (b) fighters, drones and gunboats attack
+    gunboats, D-20). A fighter or drone squadron engaging a gunboat squadron uses its
+    anti-ship weapons instead (audit A14, ``weapons.anti_ship_at_gunboats``; seed:
+    « Lorsque des Chasseurs engagent des Canonnières, ils peuvent employer leurs armes
+    anti-Chasseurs, avec le modificateur de -2 au touché, ou anti-Vaisseaux »): per craft
+    the anti-ship mean is higher — an interceptor's die 1/2 loss (4+, "1DF"), a heavy
+    fighter's two dice 4/3 — than one PD-table die at −2 (a natural 6: 1/6), so it is the
+    AI's choice in auto-resolve and, for now, the only mode the engine offers; (b) fighters,
+    drones and gunboats attack
     their target ship within 6 mu (per craft, their catalogue profile); a fighter that
     attacks spends one endurance point; (c) antimatter and plasma bursts: no weapon of the
     catalogue makes one yet (rules §17), nothing to resolve; (d) missiles within their
@@ -1635,6 +1642,25 @@ def _phase_light_fire(state: BattleState) -> None:
         if not foes:
             continue
         foe = max(foes, key=lambda u: (u.craft, u.unit_id))
+        if foe.kind == "gunboat" and unit.kind in ("fighter", "drone"):
+            # Audit A14: fighters and drones engage gunboats with their anti-ship weapons.
+            volley = anti_ship_at_gunboats(
+                unit.weapon, state.dice, count=unit.craft, target_name=foe.unit_id
+            )
+            pending.add_volley(foe.unit_id, volley, is_unit=True)
+            state.log(
+                10,
+                "dogfight",
+                f"{unit.unit_id} engages {foe.unit_id} with anti-ship fire "
+                f"({volley.dice} dice): {volley.kills} killed",
+                unit=unit.unit_id,
+                target=foe.unit_id,
+                kills=volley.kills,
+                sub_phase="a",
+                attack="anti-ship",
+                dice=volley.dice,
+            )
+            continue
         volley = _fire(
             state,
             10,

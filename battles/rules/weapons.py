@@ -44,6 +44,7 @@ __all__ = [
     "fire",
     "area_loss",
     "kinetic_reroll_add",
+    "anti_ship_at_gunboats",
 ]
 
 
@@ -1059,6 +1060,38 @@ def _fire_as_pd(
         1 for face in dice.roll(count, f"{purpose} (as PD)") if face + modifier >= w.pd_threshold
     )
     return _volley(w.id, range_mu, 0, target, count, kills=kills, value=kills)
+
+
+#: Fighter-type craft whose anti-ship dice count the beam table's hits against gunboats
+#: (every other fighter or drone inflicts one loss per success, D-20).
+HEAVY_CRAFT = frozenset({"fighter-heavy", "drone-heavy"})
+
+
+def anti_ship_at_gunboats(
+    weapon: Weapon | str, dice: Dice, *, count: int, target_name: str = "target"
+) -> Volley:
+    """Phase 10(a): ``count`` fighter or drone craft fire their anti-ship weapons at a gunboat
+    squadron (audit A14; project reading of the seed: « Lorsque des Chasseurs engagent des
+    Canonnières, ils peuvent employer leurs armes anti-Chasseurs, avec le modificateur de -2
+    au touché, ou anti-Vaisseaux »; « Les Intercepteurs infligent seulement 1DF »).
+
+    Each craft rolls its catalogue dice (interceptor, long-range fighter, drone 1d6; heavy
+    fighter, heavy drone 2d6) on the §7 beam table without screens and without re-roll.
+    A die scoring 1 or 2 hits inflicts 1 loss for interceptor-type craft (D-20, "1DF": one
+    loss per success) and the table's hits (1 or 2) for heavy craft. Dice go to ``dice``
+    as ``"<weapon> vs <target_name> (anti-ship), die i"``.
+    """
+    w = get_weapon(weapon) if isinstance(weapon, str) else weapon
+    if w.id not in _FIGHTER_IDS:
+        raise RulesError(f"{w.id}: only fighters and drones choose anti-ship fire (§9)")
+    n = w.band(0).dice * count
+    table = BEAM_TABLE[0]
+    heavy = w.id in HEAVY_CRAFT
+    kills = 0
+    for face in dice.roll(n, f"{w.id} vs {target_name} (anti-ship)"):
+        hits = table[face - 1]
+        kills += hits if heavy else min(hits, 1)
+    return _volley(w.id, 0, 0, "gunboat", n, kills=kills, value=kills)
 
 
 def area_loss(face: int, target: str) -> int:

@@ -8,8 +8,15 @@ from battles.rules.dice import Dice
 from battles.rules.errors import OutOfArc, RulesError
 from battles.rules.odds import odds
 from battles.rules.sensors import FireOrder, allocate_fire_control
-from battles.rules.turn import FireIntent, LightUnit, ShipOrders, _phase_ship_fire, play_turn
-from battles.rules.weapons import engages_light_units, fire, get_weapon
+from battles.rules.turn import (
+    FireIntent,
+    LightUnit,
+    ShipOrders,
+    _phase_light_fire,
+    _phase_ship_fire,
+    play_turn,
+)
+from battles.rules.weapons import anti_ship_at_gunboats, engages_light_units, fire, get_weapon
 from tests.rules.test_turn import ScriptedDice, battle, design, ship
 from tests.rules.test_weapons import FixedDice
 
@@ -227,3 +234,92 @@ def test_a_beam_1_as_pd_fires_aft_at_an_attached_unit_off_the_host():
     fired = next(e for e in events if e.kind == "fire")
     assert (fired.data["dice"], fired.data["value"]) == (1, 1)
     assert _losses(events) == {"f": 5}
+
+
+# ---- A14: fighters engage gunboats with their anti-ship weapons --------------------------
+
+
+def test_interceptors_score_one_loss_per_success_against_gunboats():
+    # D-20 "1DF": 1, 4, 5, 6, 6, 3 → 0 + 1 + 1 + 1 + 1 + 0; a 6 is one loss and no re-roll
+    dice = FixedDice([1, 4, 5, 6, 6, 3])
+    v = anti_ship_at_gunboats("fighter-interceptor", dice, count=6, target_name="g")
+    assert (v.dice, v.kills, v.value, v.target) == (6, 4, 4, "gunboat")
+    assert len(dice.log) == 6
+    assert dice.log[0].purpose == "fighter-interceptor vs g (anti-ship), die 1"
+
+
+def test_heavy_fighters_score_the_beam_table_hits_against_gunboats():
+    v = anti_ship_at_gunboats("fighter-heavy", FixedDice([6, 4, 3, 6]), count=2)
+    assert (v.dice, v.kills) == (4, 5)  # 2 + 1 + 0 + 2, no re-roll
+
+
+@pytest.mark.parametrize(
+    ("weapon", "dice", "kills"),
+    [
+        ("fighter-long-range", 1, 1),
+        ("drone", 1, 1),
+        ("drone-heavy", 2, 4),
+    ],
+)
+def test_every_fighter_type_rolls_its_catalogue_dice(weapon, dice, kills):
+    v = anti_ship_at_gunboats(weapon, FixedDice([6] * dice), count=1)
+    assert (v.dice, v.kills) == (dice, kills)
+
+
+def test_only_fighters_and_drones_choose_anti_ship_fire():
+    with pytest.raises(RulesError, match="fighters and drones"):
+        anti_ship_at_gunboats("gunboat-pd", Dice(0), count=1)
+
+
+def _dogfight(attacker, defender, faces, craft=6):
+    a = ship("a1", "a", design("A"))
+    b = ship("b1", "b", design("B"), y=80)
+    state = battle(a, b, dice=ScriptedDice(faces))
+    state.light_units["f"] = LightUnit("f", "a", attacker, craft, 48.0, 0, 30)
+    state.light_units["g"] = LightUnit("g", "b", defender, 6, 48.0, 2, 30)
+    _phase_light_fire(state)
+    return state
+
+
+def test_phase_10a_fighters_use_anti_ship_fire_on_gunboats():
+    # f: 6 interceptor dice 1, 4, 5, 6, 6, 3 → 4 losses; g answers on the PD table: six 1s
+    state = _dogfight("fighter-interceptor", "gunboat-assault", [1, 4, 5, 6, 6, 3] + [1] * 6)
+    fights = {e.data["unit"]: e.data for e in state.events if e.kind == "dogfight"}
+    assert fights["f"] == {
+        "unit": "f",
+        "target": "g",
+        "kills": 4,
+        "sub_phase": "a",
+        "attack": "anti-ship",
+        "dice": 6,
+    }
+    assert fights["g"]["kills"] == 0 and "attack" not in fights["g"]
+    assert (state.light_units["g"].craft, state.light_units["f"].craft) == (2, 6)
+
+
+def test_phase_10a_heavy_fighters_count_the_table_hits_on_gunboats():
+    state = _dogfight("fighter-heavy", "gunboat-assault", [6, 6, 4, 1, 2, 3] + [1] * 6, craft=3)
+    fight = next(e for e in state.events if e.kind == "dogfight" and e.data["unit"] == "f")
+    assert (fight.data["dice"], fight.data["kills"]) == (6, 5)  # 2 + 2 + 1
+    assert state.light_units["g"].craft == 1
+
+
+def test_phase_10a_fighters_against_fighters_keep_the_pd_table():
+    # PD table: a 6 kills 2 (the anti-ship reading would give 1)
+    state = _dogfight("fighter-interceptor", "fighter-interceptor", [6] + [1] * 11)
+    fight = next(e for e in state.events if e.kind == "dogfight" and e.data["unit"] == "f")
+    assert fight.data["kills"] == 2 and "attack" not in fight.data
+    assert state.light_units["g"].craft == 4
+
+
+def test_anti_ship_fire_has_the_higher_mean_per_craft_against_gunboats():
+    def mean(weapon):
+        n = get_weapon(weapon).band(0).dice
+        faces = [[a, b][:n] for a in range(1, 7) for b in range(1, 7)]
+        total = sum(anti_ship_at_gunboats(weapon, FixedDice(f), count=1).kills for f in faces)
+        return F(total, 36)
+
+    pd_die = odds("pd", range_mu=0, target="gunboat").mean
+    assert pd_die == F(1, 6)
+    assert mean("fighter-interceptor") == F(1, 2) > pd_die
+    assert mean("fighter-heavy") == F(4, 3) > pd_die
