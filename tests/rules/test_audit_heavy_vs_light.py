@@ -4,6 +4,7 @@ from fractions import Fraction as F
 
 import pytest
 
+from battles.rules.ai import ship_orders
 from battles.rules.dice import Dice
 from battles.rules.errors import OutOfArc, RulesError
 from battles.rules.odds import odds
@@ -323,3 +324,25 @@ def test_anti_ship_fire_has_the_higher_mean_per_craft_against_gunboats():
     assert pd_die == F(1, 6)
     assert mean("fighter-interceptor") == F(1, 2) > pd_die
     assert mean("fighter-heavy") == F(4, 3) > pd_die
+
+
+# ---- AI: a ship launches up to all its FCs (they are free again in phase 9) ---------------
+
+
+def _carrier(fcs):
+    bays = [
+        {"id": f"bay-{i}", "kind": "bay", "squadron": {"unit": "interceptor"}} for i in (1, 2, 3)
+    ]
+    tubes = [{"id": f"tube-{i}", "kind": "launch-tube"} for i in (1, 2, 3)]
+    a = ship("a1", "a", design("Carrier", fcs=fcs, systems=[*bays, *tubes]))
+    b = ship("b1", "b", design("B"), y=40, heading=3)
+    return a, battle(a, b)
+
+
+@pytest.mark.parametrize(("fcs", "launched"), [(1, 1), (2, 2), (3, 3), (4, 3)])
+def test_the_ai_launches_with_every_fire_control(fcs, launched):
+    a, state = _carrier(fcs)
+    orders = ship_orders(state, a)
+    assert orders.launches == [(f"bay-{i}", "b1") for i in range(1, launched + 1)]
+    play_turn(state, {"a1": orders})  # phase 1 accepts them: one free FC per launch
+    assert sum(1 for e in state.events if e.kind == "launch") == launched
