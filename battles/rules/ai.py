@@ -17,11 +17,16 @@ The tactics (each a small function below, all deterministic given the state):
   to the one more of its weapons reach, then the nearest — one target per free FC, and
   every weapon that can reach a chosen target fires at the first one it reaches (focus
   fire). Pulsers use the mode with most dice at the range. Class-1 weapons left idle fire
-  as PD at the enemy squadron attached to the ship (no FC needed).
+  as PD at the enemy squadron attached to the ship (no FC needed). Heavy weapons are aimed
+  at ships only: the engine lets beam-family weapons fire at a non-attached light unit for
+  one FC each (audit A12), but the AI keeps its FCs for enemy ships.
 - **Light units**: carriers launch as many squadrons as they have launch tubes once an
   enemy is within 60 mu, at the nearest enemy (a squadron rearming after landing waits,
   §9; PD-platform gunboats are launched to escort their own carrier, giving it area
-  defence); missile launchers fire at the nearest enemy within 36 mu. A carrier calls back its
+  defence); missile launchers fire at the nearest enemy within 36 mu. Each launch ties one
+  FC in phases 1 and 3 (§6), so a ship launches at most as many units as it has working
+  FCs; it keeps none back for its guns, since the seed frees those FCs again for phase 9
+  (« mais sont libérés après lancement de ces unités »). A carrier calls back its
   own fighter squadrons once flying home is all their endurance still allows: the carrier
   is within their reach (distance − 3 mu ≤ endurance left) and what would be left after
   the flight is less than one endurance point (24 mu, the cost of one more attack). They
@@ -339,9 +344,9 @@ def ship_orders(state: BattleState, ship: ShipState) -> ShipOrders:
     if kit.missiles and gap <= MISSILE_RANGE:
         launches += [(m, target.ship_id) for m in kit.missiles]
     if launches:
-        # Each launch ties an FC (§6); keep one FC for the guns when there are two or more.
-        fcs = ship.fire_controls
-        launches = launches[: fcs - 1 if fcs > 1 else fcs]
+        # Each launch ties an FC in phases 1 and 3 (§6); it is free again for the guns in
+        # phase 9 (« libérés après lancement »), so a ship launches up to all its FCs.
+        launches = launches[: ship.fire_controls]
     veil = gap > VEIL_RANGE if kit.veil else None
     return ShipOrders(movement=movement, launches=launches, veil=veil, recover=recover)
 

@@ -28,6 +28,7 @@ from fractions import Fraction
 from .options import DEFAULT_OPTIONS, RuleOptions
 from .tables import BEAM_TABLE, PD_GUNBOAT_MODIFIER, PD_TABLE
 from .weapons import (
+    LIGHT_UNIT_TARGETS,
     TARGET_KINDS,
     Effect,
     Family,
@@ -280,6 +281,22 @@ def _plan(
         return _Plan(w, count, lambda cap: unit, hit, True, "kills")
     if w.family is Family.BEAM:
         n = w.dice_at(range_mu, power_points=power_points) * count
+        if target in LIGHT_UNIT_TARGETS:
+            # Audit A12 (``weapons._fire_beam_at_light_unit``): the hits against screen 0
+            # are craft destroyed.
+            depth = None if options.reroll_chains else 1
+            table = BEAM_TABLE[0]
+            if reroll_allowed(w, 0, options):
+                return _Plan(
+                    w,
+                    n,
+                    lambda cap: _chain(table, cap, depth),
+                    _chain_mean(table, depth),
+                    depth is not None,
+                    "kills",
+                )
+            unit = _chain(table, 10**9, 0)
+            return _Plan(w, n, lambda cap: unit, Fraction(sum(table), 6), True, "kills")
         level = screen if w.screens else 0
         table = BEAM_TABLE[level]
         depth = None if options.reroll_chains else 1
@@ -379,7 +396,9 @@ def odds(
         power_points = 6
     plan = _plan(w, range_mu, screen, target, power_points, count, as_pd, options)
     dist, tail = _distribution(plan)
-    screens_apply = w.screens and w.family is Family.BEAM and not as_pd
+    screens_apply = (
+        w.screens and w.family is Family.BEAM and not as_pd and target not in LIGHT_UNIT_TARGETS
+    )
     kind = plan.value_kind
     if kind == "damage" and w.damage_type is None:
         kind = "hits"

@@ -34,6 +34,14 @@ OWN_DIRECTION = frozenset({"pd", "adaf", "scattergun", "spicule", "interceptor-n
 LANCE = "lance"  # D-12: a lance needs an FC that directs nothing else this turn
 
 
+def pd_arc_limited(weapon: str) -> bool:
+    """A weapon whose point-defence fire keeps to its arcs: the pulser in any mode (§8; audit
+    A13, project reading of the seed: « Les Pulseurs peuvent être employés comme Systèmes de
+    défense mais sont limités par leur arc de tir »). Beam-1 and kgun-1 as PD fire all round.
+    """
+    return weapon.startswith("pulser")
+
+
 def distance(a: tuple[float, float], b: tuple[float, float]) -> float:
     """Straight-line distance in mu."""
     return math.hypot(b[0] - a[0], b[1] - a[1])
@@ -313,7 +321,8 @@ def allocate_fire_control(
     Each launch (label, e.g. a bay id) ties one FC; each enemy target of heavy weapons takes
     one FC however many weapons fire at it; each lance takes an FC of its own (D-12). PD,
     ADAF, scatterguns, spicules and interceptor nodules have their own direction, as do
-    class-1 weapons firing as point defence. The target must lie in one of the weapon's arcs;
+    class-1 weapons firing as point defence (a pulser as PD still keeps to its arcs,
+    :func:`pd_arc_limited`). The target must lie in one of the weapon's arcs;
     while the ship used thrust this turn its FCs cannot direct fire into the aft arc.
 
     Raises ``OutOfArc`` (target outside every arc of the weapon), ``NoFireControl`` (aft arc
@@ -336,6 +345,14 @@ def allocate_fire_control(
         take("launch", label, f"launch {label}")
     by_target: dict[str, int] = {}
     for order in orders:
+        pd_out_of_arc = order.point_defence and not set(order.arcs) & set(order.target_arcs)
+        if pd_out_of_arc and pd_arc_limited(order.weapon):
+            raise OutOfArc(
+                f"{ship}: {order.system} ({order.weapon}) as PD at {order.target}: target "
+                f"in arc {'/'.join(order.target_arcs)}, weapon arcs "
+                f"{'/'.join(order.arcs) or 'none'}; a pulser as PD keeps to its arcs "
+                "(rules §6, §8)"
+            )
         if order.weapon in OWN_DIRECTION or order.point_defence:
             plan.system_fc[order.system] = None
             continue

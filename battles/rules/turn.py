@@ -67,11 +67,12 @@ from battles.rules.sensors import (
     arc_mask,
     distance,
     observe,
+    pd_arc_limited,
     sensor_range,
     sight_line,
 )
 from battles.rules.ships import COMMAND_SYSTEMS, ShipState, Status
-from battles.rules.weapons import fire, get_weapon
+from battles.rules.weapons import anti_ship_at_gunboats, fire, get_weapon
 
 _WORKING = Status.WORKING
 
@@ -1086,8 +1087,13 @@ def _ship_volleys(
             _refuse(state, ship, intent, str(error))
             continue
         as_pd = target_id in units and _as_point_defence(
-            state, ship, target_id, weapon_id, range_mu
+            state, ship, target_id, weapon_id, range_mu, weapon_arcs=system.arcs, target_arcs=arcs
         )
+        if not as_pd and target_id in units and units[target_id].attached_to == ship.ship_id:
+            # Audit A12: heavy fire at a light unit is for units not attached to the ship;
+            # one attached to it is engaged only by PD (§6, §10).
+            _refuse(state, ship, intent, _ATTACHED_PD_ONLY)
+            continue
         accepted.append((intent, system, weapon_id, range_mu, name, arcs, as_pd))
     fcs = fire_controls(state, ship)
     if not _fire_control_suffices(fcs, accepted, (), ship.thrust_used):
@@ -1202,6 +1208,12 @@ def _fire_control_suffices(
         return False
     targets: set[str] = set()
     for intent, system, weapon_id, _, _, arcs, as_pd in accepted:
+        if (
+            as_pd
+            and pd_arc_limited(weapon_id)
+            and not arc_mask(tuple(system.arcs)) & arc_mask(arcs)
+        ):
+            return False  # a pulser as PD keeps to its arcs (audit A13)
         if weapon_id in OWN_DIRECTION or as_pd:
             continue
         usable = arc_mask(tuple(system.arcs)) & arc_mask(arcs)
@@ -1262,17 +1274,36 @@ def _allocate_or_refuse(
     return kept
 
 
+_ATTACHED_PD_ONLY = (
+    "a light unit attached to the ship is engaged only by point defence: class-1 weapons "
+    "within 6 mu, a pulser only in its arcs (rules §6, §8, §10)"
+)
+
+
 def _as_point_defence(
-    state: BattleState, ship: ShipState, target_id: str, weapon_id: str, range_mu: float
+    state: BattleState,
+    ship: ShipState,
+    target_id: str,
+    weapon_id: str,
+    range_mu: float,
+    *,
+    weapon_arcs: Sequence[str],
+    target_arcs: Sequence[str],
 ) -> bool:
     """§6, §8, §10: a class-1 weapon (beam-1, kgun-1, pulser) firing at an enemy light unit
-    attached to its own ship within 6 mu acts as PD: no FC, 5+ kills one."""
+    attached to its own ship within 6 mu acts as PD: no FC, 5+ kills one.
+
+    A pulser does so only at a unit in one of its arcs (audit A13, project reading of the
+    seed: « Les Pulseurs peuvent être employés comme Systèmes de défense mais sont limités
+    par leur arc de tir »); beam-1 and kgun-1 fire all round. A unit sitting on its host is
+    in every arc (``sensors.target_arcs``), so this bites only off the host."""
     unit = state.light_units.get(target_id)
     return (
         unit is not None
         and unit.attached_to == ship.ship_id
         and range_mu <= PD_RANGE
         and get_weapon(weapon_id).pd_threshold is not None
+        and (not pd_arc_limited(weapon_id) or not set(weapon_arcs).isdisjoint(target_arcs))
     )
 
 
@@ -1579,7 +1610,14 @@ def _phase_light_fire(state: BattleState) -> None:
     leaves alone units projecting on a ship (attached to an enemy of theirs) unless it has
     area defence (the PD platform: « sauf si elles disposent de Zone de défense »); missiles
     are not dogfight targets (project reading: one PD-table die per craft, −2 against
-    gunboats, D-20); (b) fighters, drones and gunboats attack
+    gunboats, D-20). A fighter or drone squadron engaging a gunboat squadron uses its
+    anti-ship weapons instead (audit A14, ``weapons.anti_ship_at_gunboats``; seed:
+    « Lorsque des Chasseurs engagent des Canonnières, ils peuvent employer leurs armes
+    anti-Chasseurs, avec le modificateur de -2 au touché, ou anti-Vaisseaux »): per craft
+    the anti-ship mean is higher — an interceptor's die 1/2 loss (4+, "1DF"), a heavy
+    fighter's two dice 4/3 — than one PD-table die at −2 (a natural 6: 1/6), so it is the
+    AI's choice in auto-resolve and, for now, the only mode the engine offers; (b) fighters,
+    drones and gunboats attack
     their target ship within 6 mu (per craft, their catalogue profile); a fighter that
     attacks spends one endurance point; (c) antimatter and plasma bursts: no weapon of the
     catalogue makes one yet (rules §17), nothing to resolve; (d) missiles within their
@@ -1604,6 +1642,25 @@ def _phase_light_fire(state: BattleState) -> None:
         if not foes:
             continue
         foe = max(foes, key=lambda u: (u.craft, u.unit_id))
+        if foe.kind == "gunboat" and unit.kind in ("fighter", "drone"):
+            # Audit A14: fighters and drones engage gunboats with their anti-ship weapons.
+            volley = anti_ship_at_gunboats(
+                unit.weapon, state.dice, count=unit.craft, target_name=foe.unit_id
+            )
+            pending.add_volley(foe.unit_id, volley, is_unit=True)
+            state.log(
+                10,
+                "dogfight",
+                f"{unit.unit_id} engages {foe.unit_id} with anti-ship fire "
+                f"({volley.dice} dice): {volley.kills} killed",
+                unit=unit.unit_id,
+                target=foe.unit_id,
+                kills=volley.kills,
+                sub_phase="a",
+                attack="anti-ship",
+                dice=volley.dice,
+            )
+            continue
         volley = _fire(
             state,
             10,

@@ -44,6 +44,7 @@ __all__ = [
     "fire",
     "area_loss",
     "kinetic_reroll_add",
+    "anti_ship_at_gunboats",
 ]
 
 
@@ -879,9 +880,13 @@ def _fire_beam(
     options: RuleOptions,
 ) -> Volley:
     if target not in ("ship", "gunboat"):
-        raise RulesError(
-            f"{w.id}: beam-table weapons engage ships and gunboats; light units attached to a "
-            f"ship take PD fire (use as_pd, §6, §10), not {target!r}"
+        if target not in LIGHT_UNIT_TARGETS or not engages_light_units(w):
+            raise RulesError(
+                f"{w.id}: beam-table weapons engage ships and gunboats; light units attached "
+                f"to a ship take PD fire (use as_pd, §6, §10), not {target!r}"
+            )
+        return _fire_beam_at_light_unit(
+            w, dice, range_mu, target, purpose, count, power_points, options
         )
     if w.power_points:
         n = w.dice_at(range_mu, power_points=power_points) * count
@@ -910,6 +915,64 @@ def _fire_beam(
         # Hits are immutable: one instance per kind, repeated.
         hits = [_hit(per, dtype)] * first_total + [_hit(per, dtype, True)] * reroll_total
     return _volley(w.id, range_mu, level, target, n, tuple(hits), value=total * per)
+
+
+#: Light-unit target kinds a ship's beam weapons may fire at (audit A12; gunboats are read
+#: as ships by the beam table already).
+LIGHT_UNIT_TARGETS = ("fighter", "heavy-fighter", "missile")
+
+
+def engages_light_units(w: Weapon) -> bool:
+    """Can this ship weapon fire at a light unit not attached to the firing ship (audit A12)?
+
+    Project reading of §6 (ft-incursion.md: "one FC per non-attached light unit targeted by
+    heavy weapons"; seed: « lorsque des unités légères non projetées sont visées par les
+    armes lourdes du Vaisseau, un Contrôle de tir est nécessaire pour chacune des cibles »):
+    the seed gives no profile, so only the beam family's penetrating ship weapons — beams
+    1–3, the pulser in every mode, the needle nodule (and the provisional grasers, which
+    roll as beams) — may do it. Rocket packs (semi-piercing), the MPC (piercing), to-hit
+    weapons (lance, torpedo, launcher nodules) and kinetic guns keep refusing light units.
+    """
+    return (
+        w.family is Family.BEAM
+        and not w.light_unit
+        and w.effect is Effect.DAMAGE
+        and w.damage_type is DamageType.PENETRATING
+        and w.damage_per_hit == 1
+    )
+
+
+def _fire_beam_at_light_unit(
+    w: Weapon,
+    dice: Dice,
+    range_mu: float,
+    target: str,
+    purpose: str,
+    count: int,
+    power_points: int | None,
+    options: RuleOptions,
+) -> Volley:
+    """A ship's beam weapon at a fighter, heavy fighter, drone or missile unit (audit A12).
+
+    Project reading of §6 (seed: « lorsque des unités légères non projetées sont visées par
+    les armes lourdes du Vaisseau, un Contrôle de tir est nécessaire pour chacune des
+    cibles »): the weapon's dice at the range, read on the §7 beam table without screens
+    (light units have none), a natural 6 re-rolling as §7/D-11 allow; each hit destroys one
+    craft, heavy fighters too. The FC this takes (one per light-unit target) is counted by
+    ``sensors.allocate_fire_control``, as for a ship.
+    """
+    if w.power_points:
+        n = w.dice_at(range_mu, power_points=power_points) * count
+    else:
+        n = w.band(range_mu).dice * count
+    table = BEAM_TABLE[0]
+    chain = reroll_allowed(w, 0, options)
+    max_rerolls = None if options.reroll_chains else 1
+    kills = 0
+    for faces in dice.roll_chained(n, purpose, chain=chain, max_rerolls=max_rerolls):
+        for face in faces:
+            kills += table[face - 1]
+    return _volley(w.id, range_mu, 0, target, n, kills=kills, value=kills)
 
 
 def _fire_to_hit(
@@ -997,6 +1060,38 @@ def _fire_as_pd(
         1 for face in dice.roll(count, f"{purpose} (as PD)") if face + modifier >= w.pd_threshold
     )
     return _volley(w.id, range_mu, 0, target, count, kills=kills, value=kills)
+
+
+#: Fighter-type craft whose anti-ship dice count the beam table's hits against gunboats
+#: (every other fighter or drone inflicts one loss per success, D-20).
+HEAVY_CRAFT = frozenset({"fighter-heavy", "drone-heavy"})
+
+
+def anti_ship_at_gunboats(
+    weapon: Weapon | str, dice: Dice, *, count: int, target_name: str = "target"
+) -> Volley:
+    """Phase 10(a): ``count`` fighter or drone craft fire their anti-ship weapons at a gunboat
+    squadron (audit A14; project reading of the seed: « Lorsque des Chasseurs engagent des
+    Canonnières, ils peuvent employer leurs armes anti-Chasseurs, avec le modificateur de -2
+    au touché, ou anti-Vaisseaux »; « Les Intercepteurs infligent seulement 1DF »).
+
+    Each craft rolls its catalogue dice (interceptor, long-range fighter, drone 1d6; heavy
+    fighter, heavy drone 2d6) on the §7 beam table without screens and without re-roll.
+    A die scoring 1 or 2 hits inflicts 1 loss for interceptor-type craft (D-20, "1DF": one
+    loss per success) and the table's hits (1 or 2) for heavy craft. Dice go to ``dice``
+    as ``"<weapon> vs <target_name> (anti-ship), die i"``.
+    """
+    w = get_weapon(weapon) if isinstance(weapon, str) else weapon
+    if w.id not in _FIGHTER_IDS:
+        raise RulesError(f"{w.id}: only fighters and drones choose anti-ship fire (§9)")
+    n = w.band(0).dice * count
+    table = BEAM_TABLE[0]
+    heavy = w.id in HEAVY_CRAFT
+    kills = 0
+    for face in dice.roll(n, f"{w.id} vs {target_name} (anti-ship)"):
+        hits = table[face - 1]
+        kills += hits if heavy else min(hits, 1)
+    return _volley(w.id, 0, 0, "gunboat", n, kills=kills, value=kills)
 
 
 def area_loss(face: int, target: str) -> int:

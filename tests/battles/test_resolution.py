@@ -589,9 +589,10 @@ def test_a_carriers_squadrons_fly_with_their_craft_left_and_their_losses_are_wri
         )
         Participant.objects.create(side=side, light_units=groups[name])
 
-    # SEED + 1: a battle in which the squadrons lose craft (since the §4 countdown reading,
-    # audit A4, none is lost in the SEED battle).
-    battle_resolve(battle=battle, seed=SEED + 1)
+    # SEED + 2: a battle in which the squadrons lose craft (since the §4 countdown reading,
+    # audit A4, none is lost in the SEED battle; since the AI launches with all its FCs,
+    # audit A3/C7 follow-up, none is lost in the SEED + 1 battle either).
+    battle_resolve(battle=battle, seed=SEED + 2)
 
     setup = Event.objects.get(battle=battle, kind="setup").data
     aboard = {

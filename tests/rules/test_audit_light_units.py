@@ -281,11 +281,12 @@ def test_fighters_engage_units_projecting_on_a_ship_and_gunboats():
         ("fa", "a", "fighter-heavy", 2, 96.0, 0.0, "a1"),
         ("fb", "b", "fighter-interceptor", 3, 120.0, 0.0, "a1"),
         ("gb", "b", "gunboat-assault", 3, 108.0, 3.0, None),
-        faces=[6, 6] + [6, 6, 6] + [6, 6, 6],
+        faces=[6, 4, 1, 1] + [6, 6, 6] + [6, 6, 6],
     )
-    # fa: fb and gb tie on 3 craft → the higher unit id, gb (6 − 2 → 1 kill a die);
+    # fa: fb and gb tie on 3 craft → the higher unit id, gb; heavy fighters engage gunboats
+    # with their anti-ship dice (audit A14: 2 a craft, beam table, 6 → 2, 4 → 1, no re-roll);
     # fb at fa (heavy fighters): 2 a die; gb may engage fa: it escorts, it does not project.
-    assert fights == [("fa", "gb", 2), ("fb", "fa", 6), ("gb", "fa", 6)]
+    assert fights == [("fa", "gb", 3), ("fb", "fa", 6), ("gb", "fa", 6)]
 
 
 def test_gunboats_leave_projecting_units_alone_unless_they_have_area_defence():
