@@ -116,6 +116,41 @@ class Dice:
             out.append(faces)
         return out
 
+    def _chained_hits(
+        self,
+        n: int,
+        purpose: str,
+        table: tuple[int, ...],
+        chain: bool,
+        max_rerolls: int | None,
+    ) -> tuple[int, int]:
+        """``roll_chained(n, purpose, chain=chain, max_rerolls=max_rerolls)`` read through a
+        per-face ``table``: (sum over first faces, sum over re-roll faces).
+
+        The same random numbers, in the same order, logged with the same labels; only the
+        per-die lists are not built (the beam family sums them at once). ``_roll`` is
+        inlined: this is the busiest dice loop of a battle.
+        """
+        rand, append = self._rng.random, self.log.append
+        new, set_purpose, set_sides, set_result = _new, _set_purpose, _set_sides, _set_result
+        first = rerolls = 0
+        for i in range(1, n + 1):
+            face = int(rand() * 6) + 1
+            label = f"{purpose}, die {i}"
+            roll = new(Roll)
+            set_purpose(roll, label)
+            set_sides(roll, 6)
+            set_result(roll, face)
+            append(roll)
+            first += table[face - 1]
+            k = 0
+            while chain and face == 6 and (max_rerolls is None or k < max_rerolls):
+                k += 1
+                face = int(rand() * 6) + 1
+                append(_roll(f"{label}, re-roll {k}", 6, face))
+                rerolls += table[face - 1]
+        return first, rerolls
+
     def reroll_chain(self, first: int, purpose: str, *, on: int = 6) -> Iterator[int]:
         """Yield the re-rolls granted by ``first`` and each following face equal to ``on``.
 

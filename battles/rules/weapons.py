@@ -782,6 +782,9 @@ def _hit(damage: int, damage_type: DamageType, reroll: bool = False) -> Hit:
     return found
 
 
+_ROLL_CHAINED = Dice.roll_chained
+
+
 def reroll_allowed(weapon: Weapon, screen: int, options: RuleOptions) -> bool:
     """§7 (D-11): does a natural 6 of ``weapon`` re-roll against ``screen``?"""
     return weapon.reroll and (screen == 0 or options.reroll_against_screens)
@@ -888,10 +891,13 @@ def _fire_beam(
     chain = w.reroll and (level == 0 or options.reroll_against_screens)  # reroll_allowed
     max_rerolls = None if options.reroll_chains else 1
     hits: list[Hit] = []
-    first_total = reroll_total = 0
-    for faces in dice.roll_chained(n, purpose, chain=chain, max_rerolls=max_rerolls):
-        first_total += table[faces[0] - 1]
-        if len(faces) > 1:
+    if type(dice).roll_chained is _ROLL_CHAINED:
+        # dice.roll_chained(...) summed through the table, without the per-die lists.
+        first_total, reroll_total = dice._chained_hits(n, purpose, table, chain, max_rerolls)
+    else:  # dice that roll their own way (scripted test dice): through their roll_chained
+        first_total = reroll_total = 0
+        for faces in dice.roll_chained(n, purpose, chain=chain, max_rerolls=max_rerolls):
+            first_total += table[faces[0] - 1]
             for face in faces[1:]:
                 reroll_total += table[face - 1]
     total = first_total + reroll_total
