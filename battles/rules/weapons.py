@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import lru_cache
+from operator import attrgetter
 
 from .dice import Dice
 from .errors import OutOfRange, RulesError, UnknownWeapon
@@ -697,6 +698,9 @@ class Hit:
     reroll: bool = False
 
 
+_damage_of = attrgetter("damage")
+
+
 @dataclass(frozen=True, slots=True)
 class Volley:
     """What one weapon (or ``count`` identical weapons) did, before damage is applied.
@@ -719,7 +723,7 @@ class Volley:
     @property
     def damage(self) -> int:
         """Total damage boxes carried by ``hits``."""
-        return sum(h.damage for h in self.hits)
+        return sum(map(_damage_of, self.hits))  # sum(h.damage for h in self.hits)
 
     def notation(self) -> str:
         """One log line, e.g. ``"beam-2 @12mu s1 vs ship: 2 dice → 3 damage (1 re-roll)"``."""
@@ -819,7 +823,9 @@ def fire(
     Raises :class:`UnknownWeapon`, :class:`OutOfRange` (§8–10 bands) and
     :class:`RulesError` for a target the family cannot engage.
     """
-    w = apply_options(get_weapon(weapon) if isinstance(weapon, str) else weapon, options)
+    w = get_weapon(weapon) if isinstance(weapon, str) else weapon
+    if options is not DEFAULT_OPTIONS:  # apply_options, without a call for the default
+        w = _apply_options(w, options)
     target = target or ("fighter" if as_pd else default_target(w))
     if target not in TARGET_KINDS:
         raise RulesError(f"{w.id}: unknown target kind {target!r} ({', '.join(TARGET_KINDS)})")
@@ -885,7 +891,16 @@ def _fire_beam(
     if w.power_points:
         n = w.dice_at(range_mu, power_points=power_points) * count
     else:
-        n = w.band(range_mu).dice * count
+        # w.band(range_mu).dice * count, the band found inline; w.band raises OutOfRange
+        # for a negative range or one beyond the last band.
+        n = -1
+        if range_mu >= 0:
+            for band in w.bands:
+                if range_mu <= band.hi:
+                    n = band.dice * count
+                    break
+        if n < 0:
+            n = w.band(range_mu).dice * count
     level = screen if w.screens else 0
     table = BEAM_TABLE[level]
     chain = w.reroll and (level == 0 or options.reroll_against_screens)  # reroll_allowed
@@ -932,7 +947,7 @@ def _fire_to_hit(
         if w.effect is Effect.SYSTEM:
             continue
         damage = w.damage_fixed + sum(dice.roll(w.damage_dice, f"{shot} damage"))
-        hits.append(Hit(damage, w.damage_type or DamageType.PENETRATING))
+        hits.append(_hit(damage, w.damage_type or DamageType.PENETRATING))
     if w.effect is Effect.SYSTEM:
         return _volley(w.id, range_mu, 0, target, count, systems=successes, value=successes)
     value = sum(h.damage for h in hits)
@@ -963,7 +978,7 @@ def _fire_kinetic(
             k += 1
             face = dice.d6(f"{shot}, re-roll {k}")
             damage += kinetic_reroll_add(face, c)
-        hits.append(Hit(damage, DamageType.PIERCING))
+        hits.append(_hit(damage, DamageType.PIERCING))
     value = sum(h.damage for h in hits)
     return _volley(w.id, range_mu, 0, target, count, tuple(hits), value=value)
 
