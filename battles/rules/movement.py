@@ -134,7 +134,11 @@ class Orders:
     @property
     def arcs(self) -> int:
         """Total arcs turned (each arc costs one thrust point)."""
-        return sum(m.arcs for m in self.manoeuvres)
+        # sum(m.arcs for m in self.manoeuvres) without a generator (zero to two steps).
+        total = 0
+        for m in self.manoeuvres:
+            total = total + m.arcs
+        return total
 
     def __str__(self) -> str:
         parts: list[str] = []
@@ -190,10 +194,6 @@ def validate_orders(
 
     Raises ``IllegalOrder`` naming the ship, the order and the rule section.
     """
-
-    def bad(why: str, section: str = "§3") -> IllegalOrder:
-        return IllegalOrder(f"{ship}: order {str(orders)!r}: {why} (rules {section})")
-
     if orders.speed_change is None:
         assert orders.final_speed is not None
         change = orders.final_speed - speed
@@ -201,33 +201,39 @@ def validate_orders(
         change = orders.speed_change
     new_speed = speed + change
     if new_speed < 0:
-        raise bad(f"speed {speed} {change:+d} would be negative: no reversing")
+        raise _illegal(ship, orders, f"speed {speed} {change:+d} would be negative: no reversing")
     end_speed = min(MAX_END_SPEED, new_speed)
     if orders.final_speed is not None and orders.final_speed != end_speed:
-        raise bad(
+        raise _illegal(
+            ship,
+            orders,
             f"final speed {orders.final_speed} does not match {speed} {change:+d} "
-            f"(= {end_speed}, capped at {MAX_END_SPEED} mu)"
+            f"(= {end_speed}, capped at {MAX_END_SPEED} mu)",
         )
     arcs = orders.arcs
     if arcs and not bridge_working:
-        raise bad("the bridge is out: no manoeuvres", "§4")
+        raise _illegal(ship, orders, "the bridge is out: no manoeuvres", "§4")
     roll = speed == 0 and change == 0 and arcs == 1
     if roll:
         # D-4: one arc about the axis, one thrust point, drive not needed.
         return Plan(orders, 0, 0, 0, 1, roll=True)
     if not drive_working or thrust <= 0:
         if change or arcs:
-            raise bad("the drive is out: the ship keeps its speed and heading")
+            raise _illegal(ship, orders, "the drive is out: the ship keeps its speed and heading")
         return Plan(orders, 0, new_speed, end_speed, 0)
     if abs(change) > thrust:
-        raise bad(f"speed change {change:+d} exceeds thrust {thrust}")
+        raise _illegal(ship, orders, f"speed change {change:+d} exceeds thrust {thrust}")
     cap = max(1, thrust // 2) if half_thrust_turn_cap else thrust
     if arcs > cap:
-        raise bad(f"{arcs} arcs exceed the turning cap of {cap} for thrust {thrust} (D-3)")
+        raise _illegal(
+            ship, orders, f"{arcs} arcs exceed the turning cap of {cap} for thrust {thrust} (D-3)"
+        )
     if arcs + abs(change) > thrust:
-        raise bad(f"{arcs} arcs + |{change:+d}| speed exceed thrust {thrust} (D-3)")
-    return _frozen(
-        Plan,
+        raise _illegal(
+            ship, orders, f"{arcs} arcs + |{change:+d}| speed exceed thrust {thrust} (D-3)"
+        )
+    plan = _new(Plan)  # _frozen(Plan, ...), inlined
+    plan.__dict__.update(
         orders=orders,
         speed_change=change,
         distance=new_speed,
@@ -235,6 +241,7 @@ def validate_orders(
         thrust_used=arcs + abs(change),
         roll=False,
     )
+    return plan
 
 
 def parse_orders(
@@ -271,6 +278,12 @@ class Movement:
 
 
 _T = TypeVar("_T")
+_new = object.__new__
+
+
+def _illegal(ship: str, orders: Orders, why: str, section: str = "§3") -> IllegalOrder:
+    """The error ``validate_orders`` raises (a module function: no closure per call)."""
+    return IllegalOrder(f"{ship}: order {str(orders)!r}: {why} (rules {section})")
 
 
 def _frozen(cls: type[_T], **values: Any) -> _T:
@@ -304,10 +317,15 @@ def execute(plan: Plan, *, position: tuple[float, float], heading: int) -> Movem
     else:
         first = second = 0
     half = plan.distance / 2
+    # step() twice, inlined: the same operations.
     h = (heading + first) % HEADINGS
-    middle = step(position, h, half)
+    dx, dy = _DIRECTIONS[h % HEADINGS]
+    middle = (position[0] + dx * half, position[1] + dy * half)
     h = (h + second) % HEADINGS
-    end = step(middle, h, half)
-    return _frozen(
-        Movement, position=end, heading=h, speed=plan.end_speed, path=(position, middle, end)
+    dx, dy = _DIRECTIONS[h % HEADINGS]
+    end = (middle[0] + dx * half, middle[1] + dy * half)
+    moved = _new(Movement)  # _frozen(Movement, ...), inlined
+    moved.__dict__.update(
+        position=end, heading=h, speed=plan.end_speed, path=(position, middle, end)
     )
+    return moved
