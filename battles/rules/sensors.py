@@ -186,30 +186,41 @@ class Contact:
         adaf = False
         fcs = 0
         for system in ship.systems.values():
-            if system.kind == "weapon" and system.weapon:
-                weapons.append((system.weapon, tuple(system.arcs)))
-                if system.weapon.startswith("missile-"):
-                    missiles.append(system.weapon)
-            elif system.kind == "adaf":
+            kind = system.kind
+            if kind == "weapon" and system.weapon:
+                weapon = system.weapon
+                weapons.append((weapon, tuple(system.arcs)))
+                if weapon.startswith("missile-"):
+                    missiles.append(weapon)
+            elif kind == "adaf":
                 adaf = True
-            elif system.kind == "fc":
+            elif kind == "fc":
                 fcs += 1
-            elif system.kind == "bay" and "squadron" in system.data:
+            elif kind == "bay" and "squadron" in system.data:
                 squadron = system.data["squadron"]
                 units.append((str(squadron["unit"]), int(squadron.get("size", 6))))
-        return cls(
-            name=ship.name,
-            class_name=ship.class_name,
-            mass=ship.mass,
-            hull_left=ship.hull_left,
-            hull_max=ship.hull_max,
-            weapons=tuple(weapons),
-            fire_controls=fcs,
-            adaf=adaf,
-            missile_types=tuple(sorted(set(missiles))),
-            light_units=tuple(units),
-            ecm=ship.ecm,
-        )
+        values = {
+            "name": ship.name,
+            "class_name": ship.class_name,
+            "mass": ship.mass,
+            "hull_left": ship.hull_left,
+            "hull_max": ship.hull_max,
+            "weapons": tuple(weapons),
+            "fire_controls": fcs,
+            "adaf": adaf,
+            "missile_types": tuple(sorted(set(missiles))),
+            "light_units": tuple(units),
+            "drive": "standard",
+            "ecm": ship.ecm,
+        }
+        if cls is not Contact:
+            return cls(**values)
+        # cls(**values) sets each field of the frozen dataclass through
+        # object.__setattr__; filling __dict__ in field order gives the same object faster
+        # (the turn reads every enemy in sight each turn).
+        contact = object.__new__(Contact)
+        contact.__dict__.update(values)
+        return contact
 
 
 def hull_state(hull_left: int, hull_max: int) -> str:
