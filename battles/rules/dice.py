@@ -49,6 +49,11 @@ def _roll(purpose: str, sides: int, result: int) -> Roll:
     return roll
 
 
+#: ", die i" for i < _DIE_SUFFIXES: the label tails of the busiest rolls, formatted once.
+_DIE_SUFFIXES = 64
+_DIE_SUFFIX: tuple[str, ...] = tuple(f", die {i}" for i in range(_DIE_SUFFIXES))
+
+
 class Dice:
     """Seeded dice recording every roll in ``log`` (a list of :class:`Roll`, in roll order).
 
@@ -77,7 +82,11 @@ class Dice:
     def d6(self, purpose: str) -> int:
         """Roll one six-sided die; returns 1..6 and logs it."""
         result = int(self._rng.random() * 6) + 1
-        self.log.append(_roll(purpose, 6, result))
+        roll = _new(Roll)  # _roll(purpose, 6, result), inlined: threshold checks roll many
+        _set_purpose(roll, purpose)
+        _set_sides(roll, 6)
+        _set_result(roll, result)
+        self.log.append(roll)
         return result
 
     def roll(self, n: int, purpose: str, sides: int = 6) -> list[int]:
@@ -131,23 +140,26 @@ class Dice:
         per-die lists are not built (the beam family sums them at once). ``_roll`` is
         inlined: this is the busiest dice loop of a battle.
         """
-        rand, append = self._rng.random, self.log.append
+        # ``log.append(...)`` is called as a method (CPython specialises that call, not a
+        # bound ``append`` kept in a local); labels join ``purpose`` to a prebuilt suffix
+        # (``purpose`` is a str here: ``fire`` formats it).
+        rand, log = self._rng.random, self.log
         new, set_purpose, set_sides, set_result = _new, _set_purpose, _set_sides, _set_result
         first = rerolls = 0
         for i in range(1, n + 1):
             face = int(rand() * 6) + 1
-            label = f"{purpose}, die {i}"
+            label = purpose + _DIE_SUFFIX[i] if i < _DIE_SUFFIXES else f"{purpose}, die {i}"
             roll = new(Roll)
             set_purpose(roll, label)
             set_sides(roll, 6)
             set_result(roll, face)
-            append(roll)
+            log.append(roll)
             first += table[face - 1]
             k = 0
             while chain and face == 6 and (max_rerolls is None or k < max_rerolls):
                 k += 1
                 face = int(rand() * 6) + 1
-                append(_roll(f"{label}, re-roll {k}", 6, face))
+                log.append(_roll(f"{label}, re-roll {k}", 6, face))
                 rerolls += table[face - 1]
         return first, rerolls
 
