@@ -737,15 +737,19 @@ class Volley:
 
 
 # Volleys and hits are built on every shot. A frozen dataclass's generated ``__init__``
-# sets each field through ``object.__setattr__`` (slow on CPython 3.11); ``_volley`` sets
-# the same slots through their descriptors, and the few distinct penetrating ``Hit``
-# packets are shared (they are immutable). Same objects: type, fields, equality, repr.
+# sets each field through ``object.__setattr__`` (slow on CPython 3.11), and so does
+# calling each slot descriptor's ``__set__``. ``_volley`` fills an instance of a plain
+# class with the very same slots by ordinary attribute stores, then makes it a ``Volley``
+# (``__class__`` assignment is allowed between classes of identical layout). The few
+# distinct ``Hit`` packets are shared (they are immutable). Same objects: type, fields,
+# equality, repr.
 _new = object.__new__
-_VOLLEY_SLOTS = tuple(
-    getattr(Volley, name).__set__
-    for name in ("weapon", "range_mu", "screen", "target", "dice", "hits", "kills", "systems")
-)
-_set_value = Volley.value.__set__  # type: ignore[attr-defined]
+
+
+class _VolleySlots:
+    """``Volley``'s slots without its frozen ``__setattr__`` (see above); never kept."""
+
+    __slots__ = Volley.__slots__
 
 
 def _volley(
@@ -760,17 +764,17 @@ def _volley(
     value: int = 0,
 ) -> Volley:
     """``Volley(...)``, built faster (see above)."""
-    volley = _new(Volley)
-    s_weapon, s_range, s_screen, s_target, s_dice, s_hits, s_kills, s_systems = _VOLLEY_SLOTS
-    s_weapon(volley, weapon)
-    s_range(volley, range_mu)
-    s_screen(volley, screen)
-    s_target(volley, target)
-    s_dice(volley, dice)
-    s_hits(volley, hits)
-    s_kills(volley, kills)
-    s_systems(volley, systems)
-    _set_value(volley, value)
+    volley = _new(_VolleySlots)
+    volley.weapon = weapon
+    volley.range_mu = range_mu
+    volley.screen = screen
+    volley.target = target
+    volley.dice = dice
+    volley.hits = hits
+    volley.kills = kills
+    volley.systems = systems
+    volley.value = value
+    volley.__class__ = Volley  # type: ignore[assignment]
     return volley
 
 
