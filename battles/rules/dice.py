@@ -31,21 +31,27 @@ class Roll:
 
 
 # A frozen dataclass's generated ``__init__`` sets each field through
-# ``object.__setattr__``, three times slower than a plain class (CPython 3.11); a battle
-# logs about a thousand rolls. ``_roll`` sets the same three slots through their
-# descriptors: the object is the same (type, fields, equality, hash, repr).
+# ``object.__setattr__``, three times slower than a plain class (CPython 3.11), and calling
+# each slot descriptor's ``__set__`` is not much better; a battle logs about a thousand
+# rolls. ``_roll`` fills an instance of a plain class with the very same slots by ordinary
+# attribute stores, then makes it a ``Roll`` (``__class__`` assignment is allowed between
+# classes of identical layout): the object is the same (type, fields, equality, hash, repr).
 _new = object.__new__
-_set_purpose = Roll.purpose.__set__  # type: ignore[attr-defined]
-_set_sides = Roll.sides.__set__  # type: ignore[attr-defined]
-_set_result = Roll.result.__set__  # type: ignore[attr-defined]
+
+
+class _RollSlots:
+    """``Roll``'s slots without its frozen ``__setattr__`` (see above); never kept."""
+
+    __slots__ = Roll.__slots__
 
 
 def _roll(purpose: str, sides: int, result: int) -> Roll:
     """``Roll(purpose, sides, result)``, built faster (see above)."""
-    roll = _new(Roll)
-    _set_purpose(roll, purpose)
-    _set_sides(roll, sides)
-    _set_result(roll, result)
+    roll = _new(_RollSlots)
+    roll.purpose = purpose
+    roll.sides = sides
+    roll.result = result
+    roll.__class__ = Roll  # type: ignore[assignment]
     return roll
 
 
@@ -82,10 +88,11 @@ class Dice:
     def d6(self, purpose: str) -> int:
         """Roll one six-sided die; returns 1..6 and logs it."""
         result = int(self._rng.random() * 6) + 1
-        roll = _new(Roll)  # _roll(purpose, 6, result), inlined: threshold checks roll many
-        _set_purpose(roll, purpose)
-        _set_sides(roll, 6)
-        _set_result(roll, result)
+        roll = _new(_RollSlots)  # _roll(purpose, 6, result), inlined: threshold checks roll many
+        roll.purpose = purpose
+        roll.sides = 6
+        roll.result = result
+        roll.__class__ = Roll  # type: ignore[assignment]
         self.log.append(roll)
         return result
 
@@ -144,15 +151,15 @@ class Dice:
         # bound ``append`` kept in a local); labels join ``purpose`` to a prebuilt suffix
         # (``purpose`` is a str here: ``fire`` formats it).
         rand, log = self._rng.random, self.log
-        new, set_purpose, set_sides, set_result = _new, _set_purpose, _set_sides, _set_result
         first = rerolls = 0
         for i in range(1, n + 1):
             face = int(rand() * 6) + 1
             label = purpose + _DIE_SUFFIX[i] if i < _DIE_SUFFIXES else f"{purpose}, die {i}"
-            roll = new(Roll)
-            set_purpose(roll, label)
-            set_sides(roll, 6)
-            set_result(roll, face)
+            roll = _new(_RollSlots)  # _roll(label, 6, face), inlined
+            roll.purpose = label
+            roll.sides = 6
+            roll.result = face
+            roll.__class__ = Roll  # type: ignore[assignment]
             log.append(roll)
             first += table[face - 1]
             k = 0
