@@ -791,6 +791,8 @@ def _hit(damage: int, damage_type: DamageType, reroll: bool = False) -> Hit:
 
 
 _ROLL_CHAINED = Dice.roll_chained
+_BEAM_HIT = _hit(1, DamageType.PENETRATING)
+_BEAM_REROLL_HIT = _hit(1, DamageType.PENETRATING, True)
 
 
 def reroll_allowed(weapon: Weapon, screen: int, options: RuleOptions) -> bool:
@@ -909,7 +911,6 @@ def _fire_beam(
     table = BEAM_TABLE[level]
     chain = w.reroll and (level == 0 or options.reroll_against_screens)  # reroll_allowed
     max_rerolls = None if options.reroll_chains else 1
-    hits: list[Hit] = []
     if type(dice).roll_chained is _ROLL_CHAINED:
         # dice.roll_chained(...) summed through the table, without the per-die lists.
         first_total, reroll_total = dice._chained_hits(n, purpose, table, chain, max_rerolls)
@@ -924,13 +925,17 @@ def _fire_beam(
         return _volley(w.id, range_mu, level, target, n, systems=total, value=total)
     dtype = w.damage_type or DamageType.PENETRATING
     per = w.damage_per_hit
+    hits: tuple[Hit, ...] = ()
     if dtype is DamageType.SEMI_PIERCING:
         if total:
-            hits.append(Hit(total * per, dtype))
+            hits = (Hit(total * per, dtype),)
     elif first_total or reroll_total:
-        # Hits are immutable: one instance per kind, repeated.
-        hits = [_hit(per, dtype)] * first_total + [_hit(per, dtype, True)] * reroll_total
-    return _volley(w.id, range_mu, level, target, n, tuple(hits), value=total * per)
+        # Hits are immutable: one instance per kind, repeated (the usual beam hits prebuilt).
+        if per == 1 and dtype is DamageType.PENETRATING:
+            hits = (_BEAM_HIT,) * first_total + (_BEAM_REROLL_HIT,) * reroll_total
+        else:
+            hits = (_hit(per, dtype),) * first_total + (_hit(per, dtype, True),) * reroll_total
+    return _volley(w.id, range_mu, level, target, n, hits, value=total * per)
 
 
 def _fire_to_hit(
