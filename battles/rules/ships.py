@@ -416,17 +416,26 @@ class ShipState:
         """Working fire controls; 0 while the bridge is out (§4)."""
         if self.dead_in_space:
             return 0
-        bridge = self.systems.get("bridge")
+        systems = self.systems
+        bridge = systems.get("bridge")
         if bridge is not None and bridge.status is not _WORKING:
             return 0
-        return self.working_count("fc")
+        n = 0  # self.working_count("fc"), inlined (asked of every ship every turn)
+        for s in systems.values():
+            if s.kind == "fc" and s.status is _WORKING:
+                n += 1
+        return n
 
     @property
     def screen_level(self) -> int:
         """Screen level 0–3: working screen systems, when switched on (§7)."""
         if not self.screens_on or self.dead_in_space:
             return 0
-        return min(3, self.working_count("screen"))
+        n = 0  # self.working_count("screen"), inlined
+        for s in self.systems.values():
+            if s.kind == "screen" and s.status is _WORKING:
+                n += 1
+        return min(3, n)
 
     @property
     def thrust(self) -> int:
