@@ -829,7 +829,11 @@ def fire(
     Raises :class:`UnknownWeapon`, :class:`OutOfRange` (§8–10 bands) and
     :class:`RulesError` for a target the family cannot engage.
     """
-    w = get_weapon(weapon) if isinstance(weapon, str) else weapon
+    if isinstance(weapon, str):
+        # get_weapon(weapon) without a call for a catalogue id; anything else goes through it
+        w = CATALOGUE.get(ALIASES.get(weapon, weapon)) or get_weapon(weapon)
+    else:
+        w = weapon
     if options is not DEFAULT_OPTIONS:  # apply_options, without a call for the default
         w = _apply_options(w, options)
     target = target or ("fighter" if as_pd else default_target(w))
