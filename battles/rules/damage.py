@@ -15,7 +15,7 @@ import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from .dice import Dice
+from .dice import Dice, Roll, _RollSlots
 from .errors import RulesError
 from .options import DEFAULT_OPTIONS, RuleOptions
 from .ships import COMMAND_SYSTEMS, ShipState, Status, SystemState
@@ -80,6 +80,9 @@ class DamageEvent:
 # between classes of identical layout; as ``dice._roll`` does): the object is the same
 # (type, fields, equality, hash, repr).
 _WORKING = Status.WORKING
+_DAMAGED = Status.DAMAGED
+_DESTROYED = Status.DESTROYED
+_D6 = Dice.d6
 _new = object.__new__
 
 
@@ -199,9 +202,10 @@ def _after_hull_loss(
 
 def _crew_follow_hull(ship: ShipState) -> list[DamageEvent]:
     """D-9: crew remaining = ceil(crew_max × hull_left / hull_max)."""
-    if ship.hull_max == 0:
+    hull_max = ship.hull_max
+    if hull_max == 0:
         return []
-    cap = math.ceil(ship.crew_max * ship.hull_left / ship.hull_max)
+    cap = math.ceil(ship.crew_max * ship.hull_left / hull_max)
     if ship.crew_left > cap:
         lost = ship.crew_left - cap
         ship.crew_left = cap
@@ -217,15 +221,30 @@ def threshold_checks(ship: ShipState, row: int, dice: Dice) -> list[DamageEvent]
     """
     need = threshold_for_row(row)
     events: list[DamageEvent] = []
-    d6 = dice.d6
     # The roll label is f"{ship.ship_id} threshold row {row} {system.id} ({need}+)", its
     # fixed parts formatted once.
     prefix, suffix = f"{ship.ship_id} threshold row {row} ", f" ({need}+)"
     why = f"threshold row {row}"
+    if type(dice).d6 is not _D6:  # dice that roll their own way (scripted test dice)
+        for system in list(ship.systems.values()):
+            if system.status is not _WORKING:  # not system.working
+                continue
+            if dice.d6(f"{prefix}{system.id}{suffix}") >= need:
+                events += _knock_out(ship, system, dice, why)
+        return events
+    # The same loop with Dice.d6 inlined (most d6 of a battle are threshold checks).
+    rand, log = dice._rng.random, dice.log
     for system in list(ship.systems.values()):
         if system.status is not _WORKING:  # not system.working
             continue
-        if d6(f"{prefix}{system.id}{suffix}") >= need:
+        face = int(rand() * 6) + 1
+        roll = _new(_RollSlots)  # dice._roll(label, 6, face), inlined
+        roll.purpose = f"{prefix}{system.id}{suffix}"
+        roll.sides = 6
+        roll.result = face
+        roll.__class__ = Roll  # type: ignore[assignment]
+        log.append(roll)
+        if face >= need:
             events += _knock_out(ship, system, dice, why)
     return events
 
@@ -233,7 +252,7 @@ def threshold_checks(ship: ShipState, row: int, dice: Dice) -> list[DamageEvent]
 def _knock_out(
     ship: ShipState, system: SystemState, dice: Dice, why: str, *, destroy: bool = False
 ) -> list[DamageEvent]:
-    system.status = Status.DESTROYED if destroy else Status.DAMAGED
+    system.status = _DESTROYED if destroy else _DAMAGED
     word = "destroyed" if destroy else "damaged"
     events = [_event("system", ship.ship_id, f"{system.id} {word} ({why})")]
     if not destroy and system.kind in COMMAND_SYSTEMS:  # system.is_command

@@ -20,6 +20,9 @@ from battles.rules.errors import NoFireControl, OutOfArc
 ARCS: tuple[str, ...] = ("F", "FS", "AS", "A", "AP", "FP")
 ALL_ARCS: frozenset[str] = frozenset(ARCS)
 _EPS = 1e-9
+# ``math.degrees(x)`` is computed as ``x * (180.0 / pi)`` (CPython's mathmodule.c): the
+# product gives the same float without a call.
+_RAD_TO_DEG = 180.0 / math.pi
 _ARC_EPS = 1e-7  # degrees: a target this close to an arc line is in both arcs
 
 # §5: sensor ranges in mu; ECM lowers them by 6 mu a level, never below 6.
@@ -41,7 +44,7 @@ def distance(a: tuple[float, float], b: tuple[float, float]) -> float:
 
 def bearing(a: tuple[float, float], b: tuple[float, float]) -> float:
     """Bearing in degrees [0, 360) from ``a`` to ``b``, clockwise from +y."""
-    return math.degrees(math.atan2(b[0] - a[0], b[1] - a[1])) % 360.0
+    return math.atan2(b[0] - a[0], b[1] - a[1]) * _RAD_TO_DEG % 360.0  # math.degrees
 
 
 def target_arcs(
@@ -69,7 +72,7 @@ def target_arcs(
 _ONE_ARC = tuple((a,) for a in ARCS)
 _ARC_BEFORE = tuple((ARCS[(i - 1) % 6], ARCS[i]) for i in range(6))
 _ARC_AFTER = tuple((ARCS[i], ARCS[(i + 1) % 6]) for i in range(6))
-_hypot, _atan2, _degrees = math.hypot, math.atan2, math.degrees
+_hypot, _atan2 = math.hypot, math.atan2
 
 
 ARC_BITS: dict[str, int] = {arc: 1 << i for i, arc in enumerate(ARCS)}
@@ -98,7 +101,7 @@ def sight_line(
     gap = _hypot(dx, dy)
     if gap < _EPS:
         return gap, ARCS
-    relative = (_degrees(_atan2(dx, dy)) % 360.0 - heading * 60.0 + 30.0) % 360.0
+    relative = (_atan2(dx, dy) * _RAD_TO_DEG % 360.0 - heading * 60.0 + 30.0) % 360.0
     index = int(relative // 60.0) % 6
     offset = relative - index * 60.0
     if offset < _ARC_EPS:
