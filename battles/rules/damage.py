@@ -82,6 +82,10 @@ class DamageEvent:
 _WORKING = Status.WORKING
 _DAMAGED = Status.DAMAGED
 _DESTROYED = Status.DESTROYED
+# (enum members read through their class cost a metaclass look-up each time)
+_PENETRATING = DamageType.PENETRATING
+_PIERCING = DamageType.PIERCING
+_SEMI_PIERCING = DamageType.SEMI_PIERCING
 _D6 = Dice.d6
 _new = object.__new__
 
@@ -113,12 +117,12 @@ def _split(hit: Hit, armour_left: int, options: RuleOptions) -> tuple[int, int]:
     d = hit.damage
     if d <= 0:
         return 0, 0
-    if hit.damage_type is DamageType.PENETRATING:
+    if hit.damage_type is _PENETRATING:
         if hit.reroll or armour_left == 0:
             return 0, d
         to_armour = min(d, armour_left)
         return to_armour, d - to_armour
-    if hit.damage_type is DamageType.PIERCING:
+    if hit.damage_type is _PIERCING:
         to_armour = 1 if armour_left else 0
         return to_armour, d - to_armour
     # semi-piercing (D-21): ceil(D/2) at armour, overflow to hull; floor(D/2) to hull.
@@ -152,7 +156,7 @@ def apply_hits(
     # fill first row first either way, so one call gives the same completed rows.
     armour_left = ship.armour_left
     to_armour_total = to_hull_total = 0
-    penetrating = DamageType.PENETRATING
+    penetrating = _PENETRATING
     for hit in hits:
         d = hit.damage
         if d > 0 and hit.damage_type is penetrating:  # _split, inlined for beam hits
@@ -266,7 +270,7 @@ def _knock_out(
 
 def core_explosion_hit(ship: ShipState) -> Hit:
     """§4 (D-7): the packet a core explosion deals to every unit within 6 mu."""
-    return Hit(ship.mass, DamageType.SEMI_PIERCING)
+    return Hit(ship.mass, _SEMI_PIERCING)
 
 
 def tick_countdowns(ship: ShipState, dice: Dice) -> list[DamageEvent]:
@@ -284,7 +288,7 @@ def tick_countdowns(ship: ShipState, dice: Dice) -> list[DamageEvent]:
             continue
         del ship.countdowns[sid]
         if sid == "bridge":
-            ship.systems[sid].status = Status.WORKING
+            ship.systems[sid].status = _WORKING
             events.append(_event("repair", ship.ship_id, "bridge back in service (§4)"))
         elif sid == "life-support":
             ship.crew_left = 0
@@ -325,9 +329,9 @@ def lance_hit(ship: ShipState, system_id: str) -> list[DamageEvent]:
         raise RulesError(f"lance vs {ship.ship_id}: no system {system_id!r} (§8)")
     if system.kind in COMMAND_SYSTEMS:
         raise RulesError(f"lance vs {ship.ship_id}: {system_id} is a command system (§8, D-8)")
-    if system.status is Status.DESTROYED:
+    if system.status is _DESTROYED:
         return []
-    system.status = Status.DESTROYED
+    system.status = _DESTROYED
     return [_event("system", ship.ship_id, f"{system_id} destroyed (lance, §8)")]
 
 
@@ -337,7 +341,7 @@ def attach_vampire(
     """§8: a vampire hit: 2 penetrating damage now, and it stays attached."""
     ship.vampires += 1
     events = [_event("vampire", ship.ship_id, "vampire attached (§8)", ship.vampires)]
-    hits = [Hit(1, DamageType.PENETRATING)] * VAMPIRE_DAMAGE
+    hits = [Hit(1, _PENETRATING)] * VAMPIRE_DAMAGE
     return events + apply_hits(ship, hits, dice, options=options, source="vampire")
 
 
@@ -347,7 +351,7 @@ def tick_vampires(
     """§8: each attached vampire deals 2 penetrating damage this turn."""
     if not ship.vampires:
         return []
-    hits = [Hit(1, DamageType.PENETRATING)] * (VAMPIRE_DAMAGE * ship.vampires)
+    hits = [Hit(1, _PENETRATING)] * (VAMPIRE_DAMAGE * ship.vampires)
     return apply_hits(ship, hits, dice, options=options, source=f"{ship.vampires} vampire(s)")
 
 
@@ -395,7 +399,7 @@ def damage_control(
                 raise RulesError(f"{ship.ship_id}: no vampire attached to neutralise (§12)")
         else:
             system = ship.systems.get(target)
-            if system is None or system.status is not Status.DAMAGED:
+            if system is None or system.status is not _DAMAGED:
                 raise RulesError(
                     f"{ship.ship_id}: {target!r} is not a damaged system; damage control "
                     "repairs damaged systems only (§12)"
@@ -408,7 +412,7 @@ def damage_control(
             ship.vampires -= 1
             events.append(_event("repair", ship.ship_id, "vampire neutralised (§12)"))
         else:
-            ship.systems[target].status = Status.WORKING
+            ship.systems[target].status = _WORKING
             ship.countdowns.pop(target, None)
             events.append(_event("repair", ship.ship_id, f"{target} repaired (§12)"))
     return events, used
@@ -472,6 +476,6 @@ def repel_boarders(
             events.append(_event("boarding", ship.ship_id, f"{kind} not repelled ({by})"))
     ship.boarders = staying
     if staying:
-        hits = [Hit(options.boarding_damage, DamageType.PENETRATING, reroll=True)] * len(staying)
+        hits = [Hit(options.boarding_damage, _PENETRATING, reroll=True)] * len(staying)
         events += apply_hits(ship, hits, dice, options=options, source="boarders", internal=True)
     return events

@@ -795,6 +795,12 @@ _BEAM_HIT = _hit(1, DamageType.PENETRATING)
 _BEAM_REROLL_HIT = _hit(1, DamageType.PENETRATING, True)
 
 
+# Enum members read through their class cost an attribute look-up on the enum's metaclass
+# at every use; the resolution paths below read these module constants instead.
+_BEAM, _TO_HIT, _KINETIC, _PD_FAMILY = Family.BEAM, Family.TO_HIT, Family.KINETIC, Family.PD
+_SYSTEM_CHECK, _SYSTEM, _KILLS = Effect.SYSTEM_CHECK, Effect.SYSTEM, Effect.KILLS
+
+
 def reroll_allowed(weapon: Weapon, screen: int, options: RuleOptions) -> bool:
     """§7 (D-11): does a natural 6 of ``weapon`` re-roll against ``screen``?"""
     return weapon.reroll and (screen == 0 or options.reroll_against_screens)
@@ -802,7 +808,7 @@ def reroll_allowed(weapon: Weapon, screen: int, options: RuleOptions) -> bool:
 
 def default_target(weapon: Weapon) -> str:
     """``fighter`` for weapons that only kill light units, else ``ship``."""
-    return "fighter" if weapon.effect is Effect.KILLS and weapon.id != "scattergun" else "ship"
+    return "fighter" if weapon.effect is _KILLS and weapon.id != "scattergun" else "ship"
 
 
 def fire(
@@ -849,13 +855,13 @@ def fire(
     if as_pd:
         return _fire_as_pd(w, dice, range_mu, target, purpose, count)
     family = w.family
-    if family is Family.BEAM:
+    if family is _BEAM:
         return _fire_beam(w, dice, range_mu, screen, target, purpose, count, power_points, options)
-    if family is Family.TO_HIT:
+    if family is _TO_HIT:
         return _fire_to_hit(w, dice, range_mu, screen, target, purpose, count)
-    if family is Family.KINETIC:
+    if family is _KINETIC:
         return _fire_kinetic(w, dice, range_mu, screen, target, purpose, count)
-    if family is Family.PD:
+    if family is _PD_FAMILY:
         return _fire_pd(w, dice, range_mu, target, purpose, count)
     return _fire_area(w, dice, range_mu, target, purpose, count)
 
@@ -925,17 +931,17 @@ def _fire_beam(
             for face in faces[1:]:
                 reroll_total += table[face - 1]
     total = first_total + reroll_total
-    if w.effect is Effect.SYSTEM_CHECK:
+    if w.effect is _SYSTEM_CHECK:
         return _volley(w.id, range_mu, level, target, n, systems=total, value=total)
-    dtype = w.damage_type or DamageType.PENETRATING
+    dtype = w.damage_type or _P
     per = w.damage_per_hit
     hits: tuple[Hit, ...] = ()
-    if dtype is DamageType.SEMI_PIERCING:
+    if dtype is _S:
         if total:
             hits = (Hit(total * per, dtype),)
     elif first_total or reroll_total:
         # Hits are immutable: one instance per kind, repeated (the usual beam hits prebuilt).
-        if per == 1 and dtype is DamageType.PENETRATING:
+        if per == 1 and dtype is _P:
             hits = (_BEAM_HIT,) * first_total + (_BEAM_REROLL_HIT,) * reroll_total
         else:
             hits = (_hit(per, dtype),) * first_total + (_hit(per, dtype, True),) * reroll_total
@@ -957,11 +963,11 @@ def _fire_to_hit(
         if dice.d6(f"{shot} to-hit {need}+") < need:
             continue
         successes += 1
-        if w.effect is Effect.SYSTEM:
+        if w.effect is _SYSTEM:
             continue
         damage = w.damage_fixed + sum(dice.roll(w.damage_dice, f"{shot} damage"))
-        hits.append(_hit(damage, w.damage_type or DamageType.PENETRATING))
-    if w.effect is Effect.SYSTEM:
+        hits.append(_hit(damage, w.damage_type or _P))
+    if w.effect is _SYSTEM:
         return _volley(w.id, range_mu, 0, target, count, systems=successes, value=successes)
     value = sum(h.damage for h in hits)
     return _volley(w.id, range_mu, 0, target, count, tuple(hits), value=value)
@@ -991,7 +997,7 @@ def _fire_kinetic(
             k += 1
             face = dice.d6(f"{shot}, re-roll {k}")
             damage += kinetic_reroll_add(face, c)
-        hits.append(_hit(damage, DamageType.PIERCING))
+        hits.append(_hit(damage, _X))
     value = sum(h.damage for h in hits)
     return _volley(w.id, range_mu, 0, target, count, tuple(hits), value=value)
 
@@ -1052,6 +1058,6 @@ def _fire_area(
         raise RulesError(f"{w.id}: fires only at light units, not at a ship ({w.section})")
     total = sum(area_loss(face, target) for face in dice.roll(count, purpose))
     if target == "ship":
-        hits = (Hit(total, w.damage_type or DamageType.PENETRATING),) if total else ()
+        hits = (Hit(total, w.damage_type or _P),) if total else ()
         return _volley(w.id, range_mu, 0, target, count, hits, value=total)
     return _volley(w.id, range_mu, 0, target, count, kills=total, value=total)
