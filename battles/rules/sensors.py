@@ -73,6 +73,9 @@ _ONE_ARC = tuple((a,) for a in ARCS)
 _ARC_BEFORE = tuple((ARCS[(i - 1) % 6], ARCS[i]) for i in range(6))
 _ARC_AFTER = tuple((ARCS[i], ARCS[(i + 1) % 6]) for i in range(6))
 _hypot, _atan2 = math.hypot, math.atan2
+# ``int(q) % 6`` for the quotients ``relative // 60.0`` takes (6.0 when a tiny negative
+# angle rounds ``% 360.0`` up to 360.0).
+_SECTOR_INDEX: dict[float, int] = {float(q): q % 6 for q in range(7)}
 
 
 ARC_BITS: dict[str, int] = {arc: 1 << i for i, arc in enumerate(ARCS)}
@@ -102,7 +105,11 @@ def sight_line(
     if gap < _EPS:
         return gap, ARCS
     relative = (_atan2(dx, dy) * _RAD_TO_DEG % 360.0 - heading * 60.0 + 30.0) % 360.0
-    index = int(relative // 60.0) % 6
+    sector = relative // 60.0
+    try:
+        index = _SECTOR_INDEX[sector]  # int(sector) % 6 without the int() call
+    except KeyError:  # not a whole sector 0–6 (NaN coordinates): int() raises as before
+        index = int(sector) % 6
     offset = relative - index * 60.0
     if offset < _ARC_EPS:
         return gap, _ARC_BEFORE[index]
