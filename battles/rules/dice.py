@@ -104,7 +104,13 @@ class Dice:
             raise ValueError(f"a die needs at least one side, got {sides} ({purpose})")
         rand, log = self._rng.random, self.log
         faces = [int(rand() * sides) + 1 for _ in range(n)]
-        log.extend(_roll(f"{purpose}, die {i}", sides, f) for i, f in enumerate(faces, 1))
+        for i, face in enumerate(faces, 1):
+            roll = _new(_RollSlots)  # _roll(f"{purpose}, die {i}", sides, face), inlined
+            roll.purpose = f"{purpose}, die {i}"
+            roll.sides = sides
+            roll.result = face
+            roll.__class__ = Roll  # type: ignore[assignment]
+            log.append(roll)
         return faces
 
     def roll_chained(
