@@ -163,17 +163,21 @@ def apply_hits(
             if hit.reroll or armour_left == 0:
                 to_armour, to_hull = 0, d
             else:
-                to_armour = min(d, armour_left)
+                to_armour = armour_left if armour_left < d else d  # min(d, armour_left)
                 to_hull = d - to_armour
         else:
             to_armour, to_hull = _split(hit, armour_left, options)
         armour_left -= to_armour
         to_armour_total += to_armour
         to_hull_total += to_hull
-    armour_total = ship.cross_off_armour(to_armour_total)
-    before = ship.hull_left
-    rows = ship.cross_off_hull(to_hull_total) if to_hull_total else []
-    hull_total = before - ship.hull_left
+    # Crossing off nothing changes nothing: the calls are skipped then.
+    armour_total = ship.cross_off_armour(to_armour_total) if to_armour_total else 0
+    if to_hull_total:
+        before = ship.hull_left
+        rows = ship.cross_off_hull(to_hull_total)
+        hull_total = before - ship.hull_left
+    else:
+        rows, hull_total = [], 0
     if armour_total:
         events.append(
             _event("armour", ship.ship_id, f"{source}: -{armour_total} armour", armour_total)
