@@ -285,13 +285,14 @@ def _plan(
 ) -> Plan:
     """``Plan(...)`` (every field given) built as ``_frozen`` does: the same object."""
     plan = _new(Plan)
-    fields = plan.__dict__  # filled in field order, by item (cheaper than update(...))
-    fields["orders"] = orders
-    fields["speed_change"] = speed_change
-    fields["distance"] = distance
-    fields["end_speed"] = end_speed
-    fields["thrust_used"] = thrust_used
-    fields["roll"] = roll
+    plan.__dict__.update(
+        orders=orders,
+        speed_change=speed_change,
+        distance=distance,
+        end_speed=end_speed,
+        thrust_used=thrust_used,
+        roll=roll,
+    )
     return plan
 
 
@@ -339,10 +340,8 @@ def execute(plan: Plan, *, position: tuple[float, float], heading: int) -> Movem
     h = (h + second) % HEADINGS
     dx, dy = _DIRECTIONS[h % HEADINGS]
     end = (middle[0] + dx * half, middle[1] + dy * half)
-    moved = _new(Movement)  # _frozen(Movement, ...), inlined; fields set in field order
-    fields = moved.__dict__
-    fields["position"] = end
-    fields["heading"] = h
-    fields["speed"] = plan.end_speed
-    fields["path"] = (position, middle, end)
+    moved = _new(Movement)  # _frozen(Movement, ...), inlined
+    moved.__dict__.update(
+        position=end, heading=h, speed=plan.end_speed, path=(position, middle, end)
+    )
     return moved
