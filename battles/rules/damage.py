@@ -15,7 +15,7 @@ import math
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 
-from .dice import Dice
+from .dice import Dice, Roll, _RollSlots
 from .errors import RulesError
 from .options import DEFAULT_OPTIONS, RuleOptions
 from .ships import COMMAND_SYSTEMS, ShipState, Status, SystemState
@@ -73,6 +73,40 @@ class DamageEvent:
         return f"{self.ship} {self.kind}: {self.detail}"
 
 
+# A frozen dataclass's generated ``__init__`` sets each field through
+# ``object.__setattr__``, about twice as slow as plain attribute stores (CPython 3.11); a
+# battle builds several hundred events. ``_event`` fills an instance of a plain class with
+# the very same slots, then makes it a ``DamageEvent`` (``__class__`` assignment is allowed
+# between classes of identical layout; as ``dice._roll`` does): the object is the same
+# (type, fields, equality, hash, repr).
+_WORKING = Status.WORKING
+_DAMAGED = Status.DAMAGED
+_DESTROYED = Status.DESTROYED
+# (enum members read through their class cost a metaclass look-up each time)
+_PENETRATING = DamageType.PENETRATING
+_PIERCING = DamageType.PIERCING
+_SEMI_PIERCING = DamageType.SEMI_PIERCING
+_D6 = Dice.d6
+_new = object.__new__
+
+
+class _EventSlots:
+    """``DamageEvent``'s slots without its frozen ``__setattr__`` (see above); never kept."""
+
+    __slots__ = DamageEvent.__slots__
+
+
+def _event(kind: str, ship: str, detail: str, amount: int = 0) -> DamageEvent:
+    """``DamageEvent(kind, ship, detail, amount)``, built faster (see above)."""
+    event = _new(_EventSlots)
+    event.kind = kind
+    event.ship = ship
+    event.detail = detail
+    event.amount = amount
+    event.__class__ = DamageEvent  # type: ignore[assignment]
+    return event
+
+
 # ---------------------------------------------------------------------------------------
 # §11 damage
 # ---------------------------------------------------------------------------------------
@@ -83,12 +117,12 @@ def _split(hit: Hit, armour_left: int, options: RuleOptions) -> tuple[int, int]:
     d = hit.damage
     if d <= 0:
         return 0, 0
-    if hit.damage_type is DamageType.PENETRATING:
+    if hit.damage_type is _PENETRATING:
         if hit.reroll or armour_left == 0:
             return 0, d
         to_armour = min(d, armour_left)
         return to_armour, d - to_armour
-    if hit.damage_type is DamageType.PIERCING:
+    if hit.damage_type is _PIERCING:
         to_armour = 1 if armour_left else 0
         return to_armour, d - to_armour
     # semi-piercing (D-21): ceil(D/2) at armour, overflow to hull; floor(D/2) to hull.
@@ -122,32 +156,34 @@ def apply_hits(
     # fill first row first either way, so one call gives the same completed rows.
     armour_left = ship.armour_left
     to_armour_total = to_hull_total = 0
-    penetrating = DamageType.PENETRATING
+    penetrating = _PENETRATING
     for hit in hits:
         d = hit.damage
         if d > 0 and hit.damage_type is penetrating:  # _split, inlined for beam hits
             if hit.reroll or armour_left == 0:
                 to_armour, to_hull = 0, d
             else:
-                to_armour = min(d, armour_left)
+                to_armour = armour_left if armour_left < d else d  # min(d, armour_left)
                 to_hull = d - to_armour
         else:
             to_armour, to_hull = _split(hit, armour_left, options)
         armour_left -= to_armour
         to_armour_total += to_armour
         to_hull_total += to_hull
-    armour_total = ship.cross_off_armour(to_armour_total)
-    before = ship.hull_left
-    rows = ship.cross_off_hull(to_hull_total) if to_hull_total else []
-    hull_total = before - ship.hull_left
+    # Crossing off nothing changes nothing: the calls are skipped then.
+    armour_total = ship.cross_off_armour(to_armour_total) if to_armour_total else 0
+    if to_hull_total:
+        before = ship.hull_left
+        rows = ship.cross_off_hull(to_hull_total)
+        hull_total = before - ship.hull_left
+    else:
+        rows, hull_total = [], 0
     if armour_total:
         events.append(
-            DamageEvent("armour", ship.ship_id, f"{source}: -{armour_total} armour", armour_total)
+            _event("armour", ship.ship_id, f"{source}: -{armour_total} armour", armour_total)
         )
     if hull_total:
-        events.append(
-            DamageEvent("hull", ship.ship_id, f"{source}: -{hull_total} hull", hull_total)
-        )
+        events.append(_event("hull", ship.ship_id, f"{source}: -{hull_total} hull", hull_total))
     events += _after_hull_loss(ship, rows, dice, internal=internal)
     return events
 
@@ -159,16 +195,14 @@ def _after_hull_loss(
     if ship.hull_left == 0:
         if internal:
             ship.captured = True
-            events.append(DamageEvent("captured", ship.ship_id, "boarders took the ship (§13)"))
+            events.append(_event("captured", ship.ship_id, "boarders took the ship (§13)"))
         else:
             ship.destroyed = True
-            events.append(DamageEvent("destroyed", ship.ship_id, "last hull box gone (§11)"))
+            events.append(_event("destroyed", ship.ship_id, "last hull box gone (§11)"))
         return events
     for row in sorted(rows):
         lost = ship.cross_off_armour(1)
-        events.append(
-            DamageEvent("row", ship.ship_id, f"hull row {row} completed, -{lost} armour", row)
-        )
+        events.append(_event("row", ship.ship_id, f"hull row {row} completed, -{lost} armour", row))
         events += threshold_checks(ship, row, dice)
     events += _crew_follow_hull(ship)
     return events
@@ -176,13 +210,14 @@ def _after_hull_loss(
 
 def _crew_follow_hull(ship: ShipState) -> list[DamageEvent]:
     """D-9: crew remaining = ceil(crew_max × hull_left / hull_max)."""
-    if ship.hull_max == 0:
+    hull_max = ship.hull_max
+    if hull_max == 0:
         return []
-    cap = math.ceil(ship.crew_max * ship.hull_left / ship.hull_max)
+    cap = math.ceil(ship.crew_max * ship.hull_left / hull_max)
     if ship.crew_left > cap:
         lost = ship.crew_left - cap
         ship.crew_left = cap
-        return [DamageEvent("crew", ship.ship_id, f"-{lost} crew factor(s) (D-9)", lost)]
+        return [_event("crew", ship.ship_id, f"-{lost} crew factor(s) (D-9)", lost)]
     return []
 
 
@@ -194,33 +229,52 @@ def threshold_checks(ship: ShipState, row: int, dice: Dice) -> list[DamageEvent]
     """
     need = threshold_for_row(row)
     events: list[DamageEvent] = []
+    # The roll label is f"{ship.ship_id} threshold row {row} {system.id} ({need}+)", its
+    # fixed parts formatted once.
+    prefix, suffix = f"{ship.ship_id} threshold row {row} ", f" ({need}+)"
+    why = f"threshold row {row}"
+    if type(dice).d6 is not _D6:  # dice that roll their own way (scripted test dice)
+        for system in list(ship.systems.values()):
+            if system.status is not _WORKING:  # not system.working
+                continue
+            if dice.d6(f"{prefix}{system.id}{suffix}") >= need:
+                events += _knock_out(ship, system, dice, why)
+        return events
+    # The same loop with Dice.d6 inlined (most d6 of a battle are threshold checks).
+    rand, log = dice._rng.random, dice.log
     for system in list(ship.systems.values()):
-        if not system.working:
+        if system.status is not _WORKING:  # not system.working
             continue
-        face = dice.d6(f"{ship.ship_id} threshold row {row} {system.id} ({need}+)")
+        face = int(rand() * 6) + 1
+        roll = _new(_RollSlots)  # dice._roll(label, 6, face), inlined
+        roll.purpose = f"{prefix}{system.id}{suffix}"
+        roll.sides = 6
+        roll.result = face
+        roll.__class__ = Roll  # type: ignore[assignment]
+        log.append(roll)
         if face >= need:
-            events += _knock_out(ship, system, dice, f"threshold row {row}")
+            events += _knock_out(ship, system, dice, why)
     return events
 
 
 def _knock_out(
     ship: ShipState, system: SystemState, dice: Dice, why: str, *, destroy: bool = False
 ) -> list[DamageEvent]:
-    system.status = Status.DESTROYED if destroy else Status.DAMAGED
+    system.status = _DESTROYED if destroy else _DAMAGED
     word = "destroyed" if destroy else "damaged"
-    events = [DamageEvent("system", ship.ship_id, f"{system.id} {word} ({why})")]
-    if system.is_command and not destroy:
+    events = [_event("system", ship.ship_id, f"{system.id} {word} ({why})")]
+    if not destroy and system.kind in COMMAND_SYSTEMS:  # system.is_command
         turns = dice.d6(f"{ship.ship_id} {system.id} countdown")
         ship.countdowns[system.id] = turns
         events.append(
-            DamageEvent("countdown", ship.ship_id, f"{system.id}: {turns} turn(s) (§4)", turns)
+            _event("countdown", ship.ship_id, f"{system.id}: {turns} turn(s) (§4)", turns)
         )
     return events
 
 
 def core_explosion_hit(ship: ShipState) -> Hit:
     """§4 (D-7): the packet a core explosion deals to every unit within 6 mu."""
-    return Hit(ship.mass, DamageType.SEMI_PIERCING)
+    return Hit(ship.mass, _SEMI_PIERCING)
 
 
 def tick_countdowns(
@@ -251,21 +305,21 @@ def tick_countdowns(
             continue
         del ship.countdowns[sid]
         if sid == "bridge":
-            ship.systems[sid].status = Status.WORKING
-            events.append(DamageEvent("repair", ship.ship_id, "bridge back in service (§4)"))
+            ship.systems[sid].status = _WORKING
+            events.append(_event("repair", ship.ship_id, "bridge back in service (§4)"))
         elif sid == "life-support":
             ship.crew_left = 0
             ship.derelict = True
-            events.append(DamageEvent("derelict", ship.ship_id, "life support failed (§4)"))
+            events.append(_event("derelict", ship.ship_id, "life support failed (§4)"))
         elif sid == "core":
             face = dice.d6(f"{ship.ship_id} core fate (1-4 shutdown, 5-6 explosion)")
             if face <= 4:
                 ship.dead_in_space = True
-                events.append(DamageEvent("core-shutdown", ship.ship_id, "core shut down (§4)"))
+                events.append(_event("core-shutdown", ship.ship_id, "core shut down (§4)"))
             else:
                 ship.destroyed = True
                 events.append(
-                    DamageEvent(
+                    _event(
                         "core-explosion",
                         ship.ship_id,
                         f"core exploded: {ship.mass} semi-piercing within "
@@ -292,10 +346,10 @@ def lance_hit(ship: ShipState, system_id: str) -> list[DamageEvent]:
         raise RulesError(f"lance vs {ship.ship_id}: no system {system_id!r} (§8)")
     if system.kind in COMMAND_SYSTEMS:
         raise RulesError(f"lance vs {ship.ship_id}: {system_id} is a command system (§8, D-8)")
-    if system.status is Status.DESTROYED:
+    if system.status is _DESTROYED:
         return []
-    system.status = Status.DESTROYED
-    return [DamageEvent("system", ship.ship_id, f"{system_id} destroyed (lance, §8)")]
+    system.status = _DESTROYED
+    return [_event("system", ship.ship_id, f"{system_id} destroyed (lance, §8)")]
 
 
 def attach_vampire(
@@ -303,8 +357,8 @@ def attach_vampire(
 ) -> list[DamageEvent]:
     """§8: a vampire hit: 2 penetrating damage now, and it stays attached."""
     ship.vampires += 1
-    events = [DamageEvent("vampire", ship.ship_id, "vampire attached (§8)", ship.vampires)]
-    hits = [Hit(1, DamageType.PENETRATING)] * VAMPIRE_DAMAGE
+    events = [_event("vampire", ship.ship_id, "vampire attached (§8)", ship.vampires)]
+    hits = [Hit(1, _PENETRATING)] * VAMPIRE_DAMAGE
     return events + apply_hits(ship, hits, dice, options=options, source="vampire")
 
 
@@ -323,7 +377,7 @@ def tick_vampires(
     ticking = max(0, ship.vampires - fresh)
     if not ticking:
         return []
-    hits = [Hit(1, DamageType.PENETRATING)] * (VAMPIRE_DAMAGE * ticking)
+    hits = [Hit(1, _PENETRATING)] * (VAMPIRE_DAMAGE * ticking)
     return apply_hits(ship, hits, dice, options=options, source=f"{ticking} vampire(s)")
 
 
@@ -371,7 +425,7 @@ def damage_control(
                 raise RulesError(f"{ship.ship_id}: no vampire attached to neutralise (§12)")
         else:
             system = ship.systems.get(target)
-            if system is None or system.status is not Status.DAMAGED:
+            if system is None or system.status is not _DAMAGED:
                 raise RulesError(
                     f"{ship.ship_id}: {target!r} is not a damaged system; damage control "
                     "repairs damaged systems only (§12)"
@@ -382,11 +436,11 @@ def damage_control(
             continue
         if target == "vampire":
             ship.vampires -= 1
-            events.append(DamageEvent("repair", ship.ship_id, "vampire neutralised (§12)"))
+            events.append(_event("repair", ship.ship_id, "vampire neutralised (§12)"))
         else:
-            ship.systems[target].status = Status.WORKING
+            ship.systems[target].status = _WORKING
             ship.countdowns.pop(target, None)
-            events.append(DamageEvent("repair", ship.ship_id, f"{target} repaired (§12)"))
+            events.append(_event("repair", ship.ship_id, f"{target} repaired (§12)"))
     return events, used
 
 
@@ -395,7 +449,7 @@ def board(ship: ShipState, kind: str, squads: int = 1) -> list[DamageEvent]:
     if kind not in ("marines", "fusiliers"):
         raise RulesError(f"{ship.ship_id}: unknown boarding party {kind!r} (§13)")
     ship.boarders += [kind] * squads
-    return [DamageEvent("boarding", ship.ship_id, f"{squads} {kind} squad(s) aboard", squads)]
+    return [_event("boarding", ship.ship_id, f"{squads} {kind} squad(s) aboard", squads)]
 
 
 def repel_boarders(
@@ -438,16 +492,16 @@ def repel_boarders(
             by = f"{share[i]} crew"
         if need is None:
             staying.append(kind)
-            events.append(DamageEvent("boarding", ship.ship_id, f"{kind} not opposed ({by})"))
+            events.append(_event("boarding", ship.ship_id, f"{kind} not opposed ({by})"))
             continue
         face = dice.d6(f"{ship.ship_id} repel {kind} {i + 1} ({by}, {need}+)")
         if face >= need:
-            events.append(DamageEvent("boarding", ship.ship_id, f"{kind} repelled by {by}"))
+            events.append(_event("boarding", ship.ship_id, f"{kind} repelled by {by}"))
         else:
             staying.append(kind)
-            events.append(DamageEvent("boarding", ship.ship_id, f"{kind} not repelled ({by})"))
+            events.append(_event("boarding", ship.ship_id, f"{kind} not repelled ({by})"))
     ship.boarders = staying
     if staying:
-        hits = [Hit(options.boarding_damage, DamageType.PENETRATING, reroll=True)] * len(staying)
+        hits = [Hit(options.boarding_damage, _PENETRATING, reroll=True)] * len(staying)
         events += apply_hits(ship, hits, dice, options=options, source="boarders", internal=True)
     return events

@@ -134,7 +134,11 @@ class Orders:
     @property
     def arcs(self) -> int:
         """Total arcs turned (each arc costs one thrust point)."""
-        return sum(m.arcs for m in self.manoeuvres)
+        # sum(m.arcs for m in self.manoeuvres) without a generator (zero to two steps).
+        total = 0
+        for m in self.manoeuvres:
+            total = total + m.arcs
+        return total
 
     def __str__(self) -> str:
         parts: list[str] = []
@@ -190,10 +194,6 @@ def validate_orders(
 
     Raises ``IllegalOrder`` naming the ship, the order and the rule section.
     """
-
-    def bad(why: str, section: str = "§3") -> IllegalOrder:
-        return IllegalOrder(f"{ship}: order {str(orders)!r}: {why} (rules {section})")
-
     if orders.speed_change is None:
         assert orders.final_speed is not None
         change = orders.final_speed - speed
@@ -201,40 +201,46 @@ def validate_orders(
         change = orders.speed_change
     new_speed = speed + change
     if new_speed < 0:
-        raise bad(f"speed {speed} {change:+d} would be negative: no reversing")
-    end_speed = min(MAX_END_SPEED, new_speed)
+        raise _illegal(ship, orders, f"speed {speed} {change:+d} would be negative: no reversing")
+    # Plain comparisons stand in for min(), max() and abs() below (same values, no calls).
+    end_speed = new_speed if new_speed < MAX_END_SPEED else MAX_END_SPEED  # min(24, new)
     if orders.final_speed is not None and orders.final_speed != end_speed:
-        raise bad(
+        raise _illegal(
+            ship,
+            orders,
             f"final speed {orders.final_speed} does not match {speed} {change:+d} "
-            f"(= {end_speed}, capped at {MAX_END_SPEED} mu)"
+            f"(= {end_speed}, capped at {MAX_END_SPEED} mu)",
         )
-    arcs = orders.arcs
+    arcs = 0  # orders.arcs, inlined
+    for m in orders.manoeuvres:
+        arcs = arcs + m.arcs
     if arcs and not bridge_working:
-        raise bad("the bridge is out: no manoeuvres", "§4")
+        raise _illegal(ship, orders, "the bridge is out: no manoeuvres", "§4")
     roll = speed == 0 and change == 0 and arcs == 1
     if roll:
         # D-4: one arc about the axis, one thrust point, drive not needed.
-        return Plan(orders, 0, 0, 0, 1, roll=True)
+        return _plan(orders, 0, 0, 0, 1, True)
     if not drive_working or thrust <= 0:
         if change or arcs:
-            raise bad("the drive is out: the ship keeps its speed and heading")
-        return Plan(orders, 0, new_speed, end_speed, 0)
-    if abs(change) > thrust:
-        raise bad(f"speed change {change:+d} exceeds thrust {thrust}")
-    cap = max(1, thrust // 2) if half_thrust_turn_cap else thrust
+            raise _illegal(ship, orders, "the drive is out: the ship keeps its speed and heading")
+        return _plan(orders, 0, new_speed, end_speed, 0, False)
+    size = -change if change < 0 else change  # abs(change)
+    if size > thrust:
+        raise _illegal(ship, orders, f"speed change {change:+d} exceeds thrust {thrust}")
+    if half_thrust_turn_cap:
+        half = thrust // 2
+        cap = half if half > 1 else 1  # max(1, thrust // 2)
+    else:
+        cap = thrust
     if arcs > cap:
-        raise bad(f"{arcs} arcs exceed the turning cap of {cap} for thrust {thrust} (D-3)")
-    if arcs + abs(change) > thrust:
-        raise bad(f"{arcs} arcs + |{change:+d}| speed exceed thrust {thrust} (D-3)")
-    return _frozen(
-        Plan,
-        orders=orders,
-        speed_change=change,
-        distance=new_speed,
-        end_speed=end_speed,
-        thrust_used=arcs + abs(change),
-        roll=False,
-    )
+        raise _illegal(
+            ship, orders, f"{arcs} arcs exceed the turning cap of {cap} for thrust {thrust} (D-3)"
+        )
+    if arcs + size > thrust:
+        raise _illegal(
+            ship, orders, f"{arcs} arcs + |{change:+d}| speed exceed thrust {thrust} (D-3)"
+        )
+    return _plan(orders, change, new_speed, end_speed, arcs + size, False)
 
 
 def parse_orders(
@@ -271,6 +277,28 @@ class Movement:
 
 
 _T = TypeVar("_T")
+_new = object.__new__
+
+
+def _plan(
+    orders: Orders, speed_change: int, distance: int, end_speed: int, thrust_used: int, roll: bool
+) -> Plan:
+    """``Plan(...)`` (every field given) built as ``_frozen`` does: the same object."""
+    plan = _new(Plan)
+    plan.__dict__.update(
+        orders=orders,
+        speed_change=speed_change,
+        distance=distance,
+        end_speed=end_speed,
+        thrust_used=thrust_used,
+        roll=roll,
+    )
+    return plan
+
+
+def _illegal(ship: str, orders: Orders, why: str, section: str = "§3") -> IllegalOrder:
+    """The error ``validate_orders`` raises (a module function: no closure per call)."""
+    return IllegalOrder(f"{ship}: order {str(orders)!r}: {why} (rules {section})")
 
 
 def _frozen(cls: type[_T], **values: Any) -> _T:
@@ -295,19 +323,25 @@ def execute(plan: Plan, *, position: tuple[float, float], heading: int) -> Movem
     written. Positions in mu, heading 0–5.
     """
     steps = plan.orders.manoeuvres
-    if len(steps) == 2:
+    count = len(steps)
+    if count == 2:
         first, second = steps[0].heading_change, steps[1].heading_change
-    elif len(steps) == 1:
+    elif count == 1:
         n = steps[0].arcs
         sign = 1 if steps[0].side == STARBOARD else -1
         first, second = sign * (n // 2), sign * (n - n // 2)
     else:
         first = second = 0
     half = plan.distance / 2
+    # step() twice, inlined: the same operations.
     h = (heading + first) % HEADINGS
-    middle = step(position, h, half)
+    dx, dy = _DIRECTIONS[h % HEADINGS]
+    middle = (position[0] + dx * half, position[1] + dy * half)
     h = (h + second) % HEADINGS
-    end = step(middle, h, half)
-    return _frozen(
-        Movement, position=end, heading=h, speed=plan.end_speed, path=(position, middle, end)
+    dx, dy = _DIRECTIONS[h % HEADINGS]
+    end = (middle[0] + dx * half, middle[1] + dy * half)
+    moved = _new(Movement)  # _frozen(Movement, ...), inlined
+    moved.__dict__.update(
+        position=end, heading=h, speed=plan.end_speed, path=(position, middle, end)
     )
+    return moved

@@ -20,6 +20,9 @@ from battles.rules.errors import NoFireControl, OutOfArc
 ARCS: tuple[str, ...] = ("F", "FS", "AS", "A", "AP", "FP")
 ALL_ARCS: frozenset[str] = frozenset(ARCS)
 _EPS = 1e-9
+# ``math.degrees(x)`` is computed as ``x * (180.0 / pi)`` (CPython's mathmodule.c): the
+# product gives the same float without a call.
+_RAD_TO_DEG = 180.0 / math.pi
 _ARC_EPS = 1e-7  # degrees: a target this close to an arc line is in both arcs
 
 # §5: sensor ranges in mu; ECM lowers them by 6 mu a level, never below 6.
@@ -49,7 +52,7 @@ def distance(a: tuple[float, float], b: tuple[float, float]) -> float:
 
 def bearing(a: tuple[float, float], b: tuple[float, float]) -> float:
     """Bearing in degrees [0, 360) from ``a`` to ``b``, clockwise from +y."""
-    return math.degrees(math.atan2(b[0] - a[0], b[1] - a[1])) % 360.0
+    return math.atan2(b[0] - a[0], b[1] - a[1]) * _RAD_TO_DEG % 360.0  # math.degrees
 
 
 def target_arcs(
@@ -77,7 +80,10 @@ def target_arcs(
 _ONE_ARC = tuple((a,) for a in ARCS)
 _ARC_BEFORE = tuple((ARCS[(i - 1) % 6], ARCS[i]) for i in range(6))
 _ARC_AFTER = tuple((ARCS[i], ARCS[(i + 1) % 6]) for i in range(6))
-_hypot, _atan2, _degrees = math.hypot, math.atan2, math.degrees
+_hypot, _atan2 = math.hypot, math.atan2
+# ``int(q) % 6`` for the quotients ``relative // 60.0`` takes (6.0 when a tiny negative
+# angle rounds ``% 360.0`` up to 360.0).
+_SECTOR_INDEX: dict[float, int] = {float(q): q % 6 for q in range(7)}
 
 
 ARC_BITS: dict[str, int] = {arc: 1 << i for i, arc in enumerate(ARCS)}
@@ -106,8 +112,12 @@ def sight_line(
     gap = _hypot(dx, dy)
     if gap < _EPS:
         return gap, ARCS
-    relative = (_degrees(_atan2(dx, dy)) % 360.0 - heading * 60.0 + 30.0) % 360.0
-    index = int(relative // 60.0) % 6
+    relative = (_atan2(dx, dy) * _RAD_TO_DEG % 360.0 - heading * 60.0 + 30.0) % 360.0
+    sector = relative // 60.0
+    try:
+        index = _SECTOR_INDEX[sector]  # int(sector) % 6 without the int() call
+    except KeyError:  # not a whole sector 0–6 (NaN coordinates): int() raises as before
+        index = int(sector) % 6
     offset = relative - index * 60.0
     if offset < _ARC_EPS:
         return gap, _ARC_BEFORE[index]
@@ -195,31 +205,41 @@ class Contact:
         adaf = False
         fcs = 0
         for system in ship.systems.values():
-            if system.kind == "weapon" and system.weapon:
-                weapons.append((system.weapon, tuple(system.arcs)))
-                if system.weapon.startswith("missile-"):
-                    missiles.append(system.weapon)
-            elif system.kind == "adaf":
+            kind = system.kind
+            if kind == "weapon" and system.weapon:
+                weapon = system.weapon
+                weapons.append((weapon, tuple(system.arcs)))
+                if weapon.startswith("missile-"):
+                    missiles.append(weapon)
+            elif kind == "adaf":
                 adaf = True
-            elif system.kind == "fc":
+            elif kind == "fc":
                 fcs += 1
-            elif system.kind == "bay" and "squadron" in system.data:
+            elif kind == "bay" and "squadron" in system.data:
                 squadron = system.data["squadron"]
                 units.append((str(squadron["unit"]), int(squadron.get("size", 6))))
-        return cls(
-            name=ship.name,
-            class_name=ship.class_name,
-            mass=ship.mass,
-            hull_left=ship.hull_left,
-            hull_max=ship.hull_max,
-            weapons=tuple(weapons),
-            fire_controls=fcs,
-            adaf=adaf,
-            missile_types=tuple(sorted(set(missiles))),
-            light_units=tuple(units),
-            drive=str(getattr(ship, "drive_type", "") or "standard"),
-            ecm=ship.ecm,
-        )
+        values = {
+            "name": ship.name,
+            "class_name": ship.class_name,
+            "mass": ship.mass,
+            "hull_left": ship.hull_left,
+            "hull_max": ship.hull_max,
+            "weapons": tuple(weapons),
+            "fire_controls": fcs,
+            "adaf": adaf,
+            "missile_types": tuple(sorted(set(missiles))),
+            "light_units": tuple(units),
+            "drive": str(getattr(ship, "drive_type", "") or "standard"),
+            "ecm": ship.ecm,
+        }
+        if cls is not Contact:
+            return cls(**values)
+        # cls(**values) sets each field of the frozen dataclass through
+        # object.__setattr__; filling __dict__ in field order gives the same object faster
+        # (the turn reads every enemy in sight each turn).
+        contact = object.__new__(Contact)
+        contact.__dict__.update(values)
+        return contact
 
 
 def hull_state(hull_left: int, hull_max: int) -> str:

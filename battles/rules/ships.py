@@ -77,7 +77,7 @@ class SystemState:
     @property
     def working(self) -> bool:
         """True when the system can act this turn."""
-        return self.status is Status.WORKING
+        return self.status is _WORKING  # (defined below: Status.WORKING, read faster)
 
     @property
     def is_command(self) -> bool:
@@ -376,7 +376,7 @@ class ShipState:
     @property
     def systems_lost(self) -> list[str]:
         """Ids of systems not working (damaged or destroyed), SSD order."""
-        return [s.id for s in self.systems.values() if s.status is not Status.WORKING]
+        return [s.id for s in self.systems.values() if s.status is not _WORKING]
 
     @property
     def rows_completed(self) -> int:
@@ -420,17 +420,26 @@ class ShipState:
         """Working fire controls; 0 while the bridge is out (§4)."""
         if self.dead_in_space:
             return 0
-        bridge = self.systems.get("bridge")
+        systems = self.systems
+        bridge = systems.get("bridge")
         if bridge is not None and bridge.status is not _WORKING:
             return 0
-        return self.working_count("fc")
+        n = 0  # self.working_count("fc"), inlined (asked of every ship every turn)
+        for s in systems.values():
+            if s.kind == "fc" and s.status is _WORKING:
+                n += 1
+        return n
 
     @property
     def screen_level(self) -> int:
         """Screen level 0–3: working screen systems, when switched on (§7)."""
         if not self.screens_on or self.dead_in_space:
             return 0
-        return min(3, self.working_count("screen"))
+        n = 0  # self.working_count("screen"), inlined
+        for s in self.systems.values():
+            if s.kind == "screen" and s.status is _WORKING:
+                n += 1
+        return min(3, n)
 
     @property
     def thrust(self) -> int:

@@ -78,7 +78,7 @@ def threshold_for_row(row_number: int) -> int:
     """
     if row_number < 1:
         raise ValueError(f"hull rows are numbered from 1, got {row_number} (§11)")
-    return {1: 6, 2: 5}.get(row_number, 4)
+    return 6 if row_number == 1 else 5 if row_number == 2 else 4
 
 
 def crew_threshold(table: dict[int, int] | dict[int, int | None], crew: int) -> int | None:

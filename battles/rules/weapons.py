@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import lru_cache
+from operator import attrgetter
 
 from .dice import Dice
 from .errors import OutOfRange, RulesError, UnknownWeapon
@@ -702,6 +703,9 @@ class Hit:
     reroll: bool = False
 
 
+_damage_of = attrgetter("damage")
+
+
 @dataclass(frozen=True, slots=True)
 class Volley:
     """What one weapon (or ``count`` identical weapons) did, before damage is applied.
@@ -724,7 +728,7 @@ class Volley:
     @property
     def damage(self) -> int:
         """Total damage boxes carried by ``hits``."""
-        return sum(h.damage for h in self.hits)
+        return sum(map(_damage_of, self.hits))  # sum(h.damage for h in self.hits)
 
     def notation(self) -> str:
         """One log line, e.g. ``"beam-2 @12mu s1 vs ship: 2 dice → 3 damage (1 re-roll)"``."""
@@ -738,15 +742,19 @@ class Volley:
 
 
 # Volleys and hits are built on every shot. A frozen dataclass's generated ``__init__``
-# sets each field through ``object.__setattr__`` (slow on CPython 3.11); ``_volley`` sets
-# the same slots through their descriptors, and the few distinct penetrating ``Hit``
-# packets are shared (they are immutable). Same objects: type, fields, equality, repr.
+# sets each field through ``object.__setattr__`` (slow on CPython 3.11), and so does
+# calling each slot descriptor's ``__set__``. ``_volley`` fills an instance of a plain
+# class with the very same slots by ordinary attribute stores, then makes it a ``Volley``
+# (``__class__`` assignment is allowed between classes of identical layout). The few
+# distinct ``Hit`` packets are shared (they are immutable). Same objects: type, fields,
+# equality, repr.
 _new = object.__new__
-_VOLLEY_SLOTS = tuple(
-    getattr(Volley, name).__set__
-    for name in ("weapon", "range_mu", "screen", "target", "dice", "hits", "kills", "systems")
-)
-_set_value = Volley.value.__set__  # type: ignore[attr-defined]
+
+
+class _VolleySlots:
+    """``Volley``'s slots without its frozen ``__setattr__`` (see above); never kept."""
+
+    __slots__ = Volley.__slots__
 
 
 def _volley(
@@ -761,17 +769,17 @@ def _volley(
     value: int = 0,
 ) -> Volley:
     """``Volley(...)``, built faster (see above)."""
-    volley = _new(Volley)
-    s_weapon, s_range, s_screen, s_target, s_dice, s_hits, s_kills, s_systems = _VOLLEY_SLOTS
-    s_weapon(volley, weapon)
-    s_range(volley, range_mu)
-    s_screen(volley, screen)
-    s_target(volley, target)
-    s_dice(volley, dice)
-    s_hits(volley, hits)
-    s_kills(volley, kills)
-    s_systems(volley, systems)
-    _set_value(volley, value)
+    volley = _new(_VolleySlots)
+    volley.weapon = weapon
+    volley.range_mu = range_mu
+    volley.screen = screen
+    volley.target = target
+    volley.dice = dice
+    volley.hits = hits
+    volley.kills = kills
+    volley.systems = systems
+    volley.value = value
+    volley.__class__ = Volley  # type: ignore[assignment]
     return volley
 
 
@@ -787,6 +795,17 @@ def _hit(damage: int, damage_type: DamageType, reroll: bool = False) -> Hit:
     return found
 
 
+_ROLL_CHAINED = Dice.roll_chained
+_BEAM_HIT = _hit(1, DamageType.PENETRATING)
+_BEAM_REROLL_HIT = _hit(1, DamageType.PENETRATING, True)
+
+
+# Enum members read through their class cost an attribute look-up on the enum's metaclass
+# at every use; the resolution paths below read these module constants instead.
+_BEAM, _TO_HIT, _KINETIC, _PD_FAMILY = Family.BEAM, Family.TO_HIT, Family.KINETIC, Family.PD
+_SYSTEM_CHECK, _SYSTEM, _KILLS = Effect.SYSTEM_CHECK, Effect.SYSTEM, Effect.KILLS
+
+
 def reroll_allowed(weapon: Weapon, screen: int, options: RuleOptions) -> bool:
     """§7 (D-11): does a natural 6 of ``weapon`` re-roll against ``screen``?"""
     return weapon.reroll and (screen == 0 or options.reroll_against_screens)
@@ -794,7 +813,7 @@ def reroll_allowed(weapon: Weapon, screen: int, options: RuleOptions) -> bool:
 
 def default_target(weapon: Weapon) -> str:
     """``fighter`` for weapons that only kill light units, else ``ship``."""
-    return "fighter" if weapon.effect is Effect.KILLS and weapon.id != "scattergun" else "ship"
+    return "fighter" if weapon.effect is _KILLS and weapon.id != "scattergun" else "ship"
 
 
 def fire(
@@ -821,7 +840,13 @@ def fire(
     Raises :class:`UnknownWeapon`, :class:`OutOfRange` (§8–10 bands) and
     :class:`RulesError` for a target the family cannot engage.
     """
-    w = apply_options(get_weapon(weapon) if isinstance(weapon, str) else weapon, options)
+    if isinstance(weapon, str):
+        # get_weapon(weapon) without a call for a catalogue id; anything else goes through it
+        w = CATALOGUE.get(ALIASES.get(weapon, weapon)) or get_weapon(weapon)
+    else:
+        w = weapon
+    if options is not DEFAULT_OPTIONS:  # apply_options, without a call for the default
+        w = _apply_options(w, options)
     target = target or ("fighter" if as_pd else default_target(w))
     if target not in TARGET_KINDS:
         raise RulesError(f"{w.id}: unknown target kind {target!r} ({', '.join(TARGET_KINDS)})")
@@ -835,13 +860,13 @@ def fire(
     if as_pd:
         return _fire_as_pd(w, dice, range_mu, target, purpose, count)
     family = w.family
-    if family is Family.BEAM:
+    if family is _BEAM:
         return _fire_beam(w, dice, range_mu, screen, target, purpose, count, power_points, options)
-    if family is Family.TO_HIT:
+    if family is _TO_HIT:
         return _fire_to_hit(w, dice, range_mu, screen, target, purpose, count)
-    if family is Family.KINETIC:
+    if family is _KINETIC:
         return _fire_kinetic(w, dice, range_mu, screen, target, purpose, count)
-    if family is Family.PD:
+    if family is _PD_FAMILY:
         return _fire_pd(w, dice, range_mu, target, purpose, count)
     return _fire_area(w, dice, range_mu, target, purpose, count)
 
@@ -891,30 +916,45 @@ def _fire_beam(
     if w.power_points:
         n = w.dice_at(range_mu, power_points=power_points) * count
     else:
-        n = w.band(range_mu).dice * count
+        # w.band(range_mu).dice * count, the band found inline; w.band raises OutOfRange
+        # for a negative range or one beyond the last band.
+        n = -1
+        if range_mu >= 0:
+            for band in w.bands:
+                if range_mu <= band.hi:
+                    n = band.dice * count
+                    break
+        if n < 0:
+            n = w.band(range_mu).dice * count
     level = screen if w.screens else 0
     table = BEAM_TABLE[level]
     chain = w.reroll and (level == 0 or options.reroll_against_screens)  # reroll_allowed
     max_rerolls = None if options.reroll_chains else 1
-    hits: list[Hit] = []
-    first_total = reroll_total = 0
-    for faces in dice.roll_chained(n, purpose, chain=chain, max_rerolls=max_rerolls):
-        first_total += table[faces[0] - 1]
-        if len(faces) > 1:
+    if type(dice).roll_chained is _ROLL_CHAINED:
+        # dice.roll_chained(...) summed through the table, without the per-die lists.
+        first_total, reroll_total = dice._chained_hits(n, purpose, table, chain, max_rerolls)
+    else:  # dice that roll their own way (scripted test dice): through their roll_chained
+        first_total = reroll_total = 0
+        for faces in dice.roll_chained(n, purpose, chain=chain, max_rerolls=max_rerolls):
+            first_total += table[faces[0] - 1]
             for face in faces[1:]:
                 reroll_total += table[face - 1]
     total = first_total + reroll_total
-    if w.effect is Effect.SYSTEM_CHECK:
+    if w.effect is _SYSTEM_CHECK:
         return _volley(w.id, range_mu, level, target, n, systems=total, value=total)
-    dtype = w.damage_type or DamageType.PENETRATING
+    dtype = w.damage_type or _P
     per = w.damage_per_hit
-    if dtype is DamageType.SEMI_PIERCING:
+    hits: tuple[Hit, ...] = ()
+    if dtype is _S:
         if total:
-            hits.append(Hit(total * per, dtype))
+            hits = (Hit(total * per, dtype),)
     elif first_total or reroll_total:
-        # Hits are immutable: one instance per kind, repeated.
-        hits = [_hit(per, dtype)] * first_total + [_hit(per, dtype, True)] * reroll_total
-    return _volley(w.id, range_mu, level, target, n, tuple(hits), value=total * per)
+        # Hits are immutable: one instance per kind, repeated (the usual beam hits prebuilt).
+        if per == 1 and dtype is _P:
+            hits = (_BEAM_HIT,) * first_total + (_BEAM_REROLL_HIT,) * reroll_total
+        else:
+            hits = (_hit(per, dtype),) * first_total + (_hit(per, dtype, True),) * reroll_total
+    return _volley(w.id, range_mu, level, target, n, hits, value=total * per)
 
 
 #: Light-unit target kinds a ship's beam weapons may fire at (audit A12; gunboats are read
@@ -990,11 +1030,11 @@ def _fire_to_hit(
         if dice.d6(f"{shot} to-hit {need}+") < need:
             continue
         successes += 1
-        if w.effect is Effect.SYSTEM:
+        if w.effect is _SYSTEM:
             continue
         damage = w.damage_fixed + sum(dice.roll(w.damage_dice, f"{shot} damage"))
-        hits.append(Hit(damage, w.damage_type or DamageType.PENETRATING))
-    if w.effect is Effect.SYSTEM:
+        hits.append(_hit(damage, w.damage_type or _P))
+    if w.effect is _SYSTEM:
         return _volley(w.id, range_mu, 0, target, count, systems=successes, value=successes)
     value = sum(h.damage for h in hits)
     return _volley(w.id, range_mu, 0, target, count, tuple(hits), value=value)
@@ -1024,7 +1064,7 @@ def _fire_kinetic(
             k += 1
             face = dice.d6(f"{shot}, re-roll {k}")
             damage += kinetic_reroll_add(face, c)
-        hits.append(Hit(damage, DamageType.PIERCING))
+        hits.append(_hit(damage, _X))
     value = sum(h.damage for h in hits)
     return _volley(w.id, range_mu, 0, target, count, tuple(hits), value=value)
 
@@ -1122,6 +1162,6 @@ def _fire_area(
         raise RulesError(f"{w.id}: fires only at light units, not at a ship ({w.section})")
     total = sum(area_loss(face, target) for face in dice.roll(count, purpose))
     if target == "ship":
-        hits = (Hit(total, w.damage_type or DamageType.PENETRATING),) if total else ()
+        hits = (Hit(total, w.damage_type or _P),) if total else ()
         return _volley(w.id, range_mu, 0, target, count, hits, value=total)
     return _volley(w.id, range_mu, 0, target, count, kills=total, value=total)
