@@ -123,6 +123,7 @@ MU_PER_ENDURANCE = {"missile": 12.0, "fighter": 24.0, "drone": 24.0, "gunboat": 
 SECOND_MOVE = {"missile": 12.0, "drone": 12.0, "fighter": 12.0, "gunboat": 9.0}
 
 
+@cache  # a handful of ids, asked for every unit many times a turn
 def light_kind(weapon: str) -> str:
     """``missile`` / ``drone`` / ``gunboat`` / ``fighter`` for a light-unit weapon id."""
     for prefix in ("missile", "drone", "gunboat"):
@@ -1587,17 +1588,22 @@ def _end_of_turn_ship(
                 crew=crew,
             )
         _log_damage(state, 11, events)
-    _log_damage(
-        state, 11, tick_vampires(ship, state.dice, options=state.options, fresh=fresh_vampires)
-    )
-    free = ship.crew_left if state.options.damage_control_crew_repel else ship.crew_left - used
-    _log_damage(
-        state,
-        11,
-        repel_boarders(ship, state.dice, crew_available=max(0, free), options=state.options),
-    )
-    fresh = [sid for sid in ship.countdowns if sid not in running]
-    _log_damage(state, 11, tick_countdowns(ship, state.dice, skip=fresh))
+    # Each step below does nothing (no die, no event) without its vampires, boarders or
+    # countdowns; most ships have none, so the calls are skipped.
+    if ship.vampires:
+        _log_damage(
+            state, 11, tick_vampires(ship, state.dice, options=state.options, fresh=fresh_vampires)
+        )
+    if ship.boarders:
+        free = ship.crew_left if state.options.damage_control_crew_repel else ship.crew_left - used
+        _log_damage(
+            state,
+            11,
+            repel_boarders(ship, state.dice, crew_available=max(0, free), options=state.options),
+        )
+    if ship.countdowns:
+        fresh = [sid for sid in ship.countdowns if sid not in running]
+        _log_damage(state, 11, tick_countdowns(ship, state.dice, skip=fresh))
 
 
 def _phase_light_fire(state: BattleState) -> None:
