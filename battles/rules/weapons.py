@@ -574,7 +574,7 @@ ALIASES: dict[str, str] = {
     "fighter": "fighter-interceptor",
 }
 
-_KGUN = re.compile(r"^kgun-(?:(hv|lv)-)?([1-9][0-9]?)$")
+_KGUN = re.compile(r"^kgun-(?:(hv|lv)-)?([1-6])$")  # FB2 classes 1–6, as construction.py
 _GRASER = re.compile(r"^graser-([1-3])$")
 # §8: kinetic bands are five equal bands; width by velocity.
 _KGUN_WIDTH = {None: 6, "hv": 9, "lv": 4}
