@@ -185,13 +185,13 @@ class ParticipantResultIn(Schema):
 
 class RecordIn(Schema):
     """A game played on the table: results per participant (unlisted ones are unharmed),
-    the outcome text, the winning side's faction slug (None: a draw), turns played, and
-    optionally the narrative."""
+    the outcome text, the winning side's faction slug (None: a draw), turns played
+    (0–``MAX_TURNS_LIMIT``), and optionally the narrative."""
 
     results: list[ParticipantResultIn] = []
     outcome: str = ""
     winner: str | None = None
-    game_turns: int | None = Field(default=None, ge=0)
+    game_turns: int | None = Field(default=None, ge=0, le=MAX_TURNS_LIMIT)
     narrative: str | None = None  # Markdown; left out: the battle's narrative is kept
 
 

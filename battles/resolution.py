@@ -781,7 +781,8 @@ def battle_record(
     "notes": text}``; losses are those of this battle, on top of the ship's carried damage.
     A destroyed ship loses every hull and armour box and crew factor it had left.
     Participants not listed are unharmed. ``winner``: a side's faction slug, or None for a
-    draw. ``outcome``: text. ``game_turns``: turns played, if known. ``narrative``:
+    draw. ``outcome``: text. ``game_turns``: turns played, if known (0–``MAX_TURNS_LIMIT``,
+    the engine's cap too). ``narrative``:
     Markdown replacing the battle's narrative (None keeps it).
 
     Checked against each ship's SSD (rules/ft-incursion.md §4, §11): no more hull, armour
@@ -794,8 +795,14 @@ def battle_record(
     the classes each side met (``campaign.intel.intel_record_battle``); then the report is
     queued.
     """
-    if game_turns is not None and (not isinstance(game_turns, int) or game_turns < 0):
-        raise BattleActionError(f"game_turns: {game_turns!r}, expected a whole number ≥ 0")
+    if game_turns is not None and (
+        not isinstance(game_turns, int)
+        or isinstance(game_turns, bool)
+        or not 0 <= game_turns <= MAX_TURNS_LIMIT
+    ):
+        raise BattleActionError(
+            f"game_turns: {game_turns!r}, expected a whole number 0–{MAX_TURNS_LIMIT}"
+        )
     with transaction.atomic():
         battle = _locked(battle)
         sides = _sides(battle)

@@ -117,3 +117,14 @@ def test_a_record_the_ssd_refuses_is_400_naming_participant_and_field(cast, batt
     assert f"participant {huulth.pk}" in detail and "systems_lost: ['nope']" in detail
     huulth.refresh_from_db()
     assert huulth.ship.systems_lost == [] and Battle.objects.get(pk=battle.pk).status == "draft"
+
+
+@pytest.mark.parametrize("turns", [99999999999999999999, 4294967296, 51, -1])
+def test_a_game_turns_outside_0_to_the_turn_limit_is_422_not_500(cast, battle, turns):
+    # breakit finding 6: 10**20 was a 500 (OverflowError in SQLite), 2**32 was recorded.
+    client = client_for(cast.organiser)
+    response = post(client, f"/api/battles/{battle.pk}/record", {"game_turns": turns})
+    assert response.status_code == 422, response.content
+    assert "game_turns" in response.content.decode()
+    battle.refresh_from_db()
+    assert battle.status == "draft" and battle.game_turns is None

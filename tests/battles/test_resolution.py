@@ -12,6 +12,7 @@ from django.forms.models import model_to_dict
 from battles import resolution
 from battles.models import Battle, BattleSide, Event, Participant
 from battles.resolution import (
+    MAX_TURNS_LIMIT,
     BattleActionError,
     battle_record,
     battle_replay,
@@ -624,3 +625,22 @@ def test_a_carriers_squadrons_fly_with_their_craft_left_and_their_losses_are_wri
         assert part.fate == expected
     assert any(Participant.objects.filter(side=side, craft_lost__gt=0))
     assert battle_replay(battle=battle) == event_rows(battle=battle)
+
+
+@pytest.mark.parametrize("turns", [-1, 51, 4294967296, 10**20, True, 2.5])
+def test_record_refuses_a_game_turns_outside_0_to_the_turn_limit(turns):
+    # breakit finding 6: 10**20 reached the database (OverflowError, a 500 in the API).
+    battle = draft_skirmish()
+    before = snapshot()
+    with pytest.raises(BattleActionError, match=r"game_turns: .*, expected a whole number 0–50"):
+        battle_record(battle=battle, results=[], outcome="", winner=None, game_turns=turns)
+    assert snapshot() == before
+    battle.refresh_from_db()
+    assert battle.status == "draft"
+
+
+def test_record_accepts_the_turn_limit():
+    battle = draft_skirmish()
+    battle_record(battle=battle, results=[], outcome="", winner=None, game_turns=MAX_TURNS_LIMIT)
+    battle.refresh_from_db()
+    assert battle.game_turns == MAX_TURNS_LIMIT
