@@ -611,20 +611,29 @@ def battle_replay(*, battle: Battle) -> list[dict[str, Any]]:
     """Fight a resolved battle again from its ``setup`` row alone (designs, carried damage,
     seed, options, turn cap as stored) and return the log it gives, in the shape of
     :func:`event_rows`; equal to the stored log unless the engine has changed since.
-    Reads only; raises :class:`BattleActionError` when the battle has no setup row."""
+    Reads only; raises :class:`BattleActionError` when the battle has no setup row, or
+    when the setup row cannot be read (a missing key, a wrong type, an unknown rule option
+    or a design the engine refuses): ``battle N: stored setup is unreadable (...)``."""
     setup = Event.objects.filter(battle=battle, kind="setup").order_by("sequence").first()
     if setup is None:
         raise BattleActionError(f"battle {battle.pk} ({battle.name}) was not resolved: no setup")
     data = setup.data
-    fleets = [[_replay_ship(sid, data["ships"][sid]) for sid in fleet] for fleet in data["fleets"]]
-    outcome = ai.resolve_battle(
-        fleets[0],
-        fleets[1],
-        seed=data["seed"],
-        max_turns=data["max_turns"],
-        options=RuleOptions.from_dict(data["options"]),
-        known_classes=data.get("known_classes", {}),
-    )
+    try:
+        fleets = [
+            [_replay_ship(sid, data["ships"][sid]) for sid in fleet] for fleet in data["fleets"]
+        ]
+        outcome = ai.resolve_battle(
+            fleets[0],
+            fleets[1],
+            seed=data["seed"],
+            max_turns=data["max_turns"],
+            options=RuleOptions.from_dict(data["options"]),
+            known_classes=data.get("known_classes", {}),
+        )
+    except (KeyError, IndexError, TypeError, AttributeError, ValueError, RulesError) as exc:
+        raise BattleActionError(
+            f"battle {battle.pk}: stored setup is unreadable ({type(exc).__name__}: {exc})"
+        ) from exc
     first = {k: getattr(setup, k) for k in ("game_turn", "phase", "kind", "summary", "data")}
     return _numbered([first, *_rows(outcome)])
 

@@ -644,3 +644,77 @@ def test_record_accepts_the_turn_limit():
     battle_record(battle=battle, results=[], outcome="", winner=None, game_turns=MAX_TURNS_LIMIT)
     battle.refresh_from_db()
     assert battle.game_turns == MAX_TURNS_LIMIT
+
+
+# ---- resolve_battle --check on a tampered log (breakit finding 8) ----------------------
+
+
+@pytest.fixture
+def resolved():
+    battle = draft_skirmish()
+    battle_resolve(battle=battle, seed=SEED, max_turns=4)
+    return battle
+
+
+def _check(battle: Battle) -> str:
+    with pytest.raises(CommandError) as exc:
+        call_command("resolve_battle", str(battle.pk), "--check")
+    return str(exc.value)
+
+
+def _tamper_setup(battle: Battle, change) -> None:
+    setup = Event.objects.get(battle=battle, kind="setup")
+    setup.data = change(setup.data)
+    setup.save()
+
+
+@pytest.mark.parametrize(
+    ("change", "error"),
+    [
+        (lambda d: {}, "KeyError: 'fleets'"),
+        (lambda d: [1, 2], "TypeError: list indices"),
+        (lambda d: "abc", "TypeError: string indices"),
+        (lambda d: {**d, "options": {"bogus": 1}}, "RulesError: unknown rule option 'bogus'"),
+        (lambda d: {**d, "fleets": [[], []]}, "ValueError: "),
+        (lambda d: {**d, "fleets": [["ghost"], d["fleets"][1]]}, "KeyError: 'ghost'"),
+        (
+            lambda d: {**d, "ships": {k: {**v, "design": {}} for k, v in d["ships"].items()}},
+            "stored setup is unreadable (",
+        ),
+        (
+            lambda d: {**d, "ships": {k: [1] for k in d["ships"]}},
+            "TypeError: list indices",
+        ),
+    ],
+)
+def test_check_on_an_unreadable_setup_is_a_command_error(resolved, change, error):
+    _tamper_setup(resolved, change)
+    message = _check(resolved)
+    assert message.startswith(f"battle {resolved.pk}: stored setup is unreadable (")
+    assert error in message
+
+
+def test_check_names_the_field_that_differs_and_both_values(resolved):
+    roll = Event.objects.filter(battle=resolved, kind="roll").order_by("sequence").first()
+    was = roll.data["result"]
+    roll.data = {**roll.data, "result": was % 6 + 1}
+    roll.save()
+    message = _check(resolved)
+    assert message.startswith(
+        f"entry {roll.sequence} differs in data['result']: stored {was % 6 + 1}, replayed {was}"
+    )
+    roll.data = {**roll.data, "result": was}
+    roll.save()
+
+    fire = Event.objects.filter(battle=resolved).exclude(kind__in=["roll", "setup"]).last()
+    fire.game_turn += 1
+    fire.save()
+    assert f"entry {fire.sequence} differs in game_turn: stored {fire.game_turn}, " in _check(
+        resolved
+    )
+    fire.game_turn -= 1
+    fire.data = {**fire.data, "extra": "x" * 500}
+    fire.save()
+    message = _check(resolved)
+    assert f"entry {fire.sequence} differs in data['extra']: stored 'xxx" in message
+    assert "replayed (missing)" in message and "…" in message and len(message) < 400
