@@ -672,6 +672,11 @@ def crew_lost_from_hull(crew_max: int, hull_max: int, hull_lost: int) -> int:
 def _record_ship(where: str, p: Participant, entry: Mapping[str, Any]) -> None:
     """Check one ship's entry against its SSD and write it onto ``p`` and ``p.ship``."""
     ship = p.ship
+    if entry.get("craft_lost"):
+        raise BattleActionError(
+            f"{where}.craft_lost: {entry['craft_lost']!r}, but a ship has no craft_lost: "
+            "enter the craft a carrier lost on its light-unit group's own participant"
+        )
     try:
         state = ShipState.from_design(
             ship.ship_class.design or {},

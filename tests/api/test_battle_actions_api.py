@@ -128,3 +128,15 @@ def test_a_game_turns_outside_0_to_the_turn_limit_is_422_not_500(cast, battle, t
     assert "game_turns" in response.content.decode()
     battle.refresh_from_db()
     assert battle.status == "draft" and battle.game_turns is None
+
+
+def test_craft_lost_on_a_ship_is_refused_naming_participant_and_field(cast, battle):
+    # breakit finding 11: {"participant": <a ship>, "craft_lost": 5} was a 200.
+    huulth = Participant.objects.get(side__battle=battle, ship__ship_class__name="Huulth")
+    body = {"results": [{"participant": huulth.pk, "craft_lost": 5}], "winner": "phalon"}
+    response = post(client_for(cast.organiser), f"/api/battles/{battle.pk}/record", body)
+    assert response.status_code == 400
+    detail = response.json()["detail"]
+    assert f"participant {huulth.pk}" in detail
+    assert "craft_lost: 5, but a ship has no craft_lost" in detail
+    assert Battle.objects.get(pk=battle.pk).status == "draft"

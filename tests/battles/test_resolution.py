@@ -454,6 +454,11 @@ def test_record_writes_table_results_onto_ships_and_participants(
         ({"fate": "vaporised"}, r"\.fate: 'vaporised'"),
         ({"hull_lost": -1, "fate": "damaged"}, r"\.hull_lost: -1"),
         ({"colour": "red"}, r"unknown field\(s\) \['colour'\]"),
+        # breakit finding 11: craft_lost on a ship was accepted (and dropped)
+        (
+            {"craft_lost": 5, "fate": "damaged"},
+            r"results\[1\] \(participant \d+ .*\)\.craft_lost: 5, but a ship has no craft_lost",
+        ),
     ],
 )
 def test_record_refuses_entries_the_ssd_does_not_allow(entry, message):
