@@ -14,6 +14,7 @@ from ninja import Query, Router, Schema
 
 from battles.rules.errors import RulesError
 from battles.rules.odds import MAX_REQUEST_COUNT, MAX_REQUEST_DICE, odds
+from battles.rules.weapons import get_weapon
 
 router = Router(tags=["rules"])
 
@@ -57,7 +58,8 @@ def rules_odds(request: HttpRequest, q: Query[OddsQuery]) -> dict[str, object]:
     fractions as strings (``"4/5"``) with float companions; ``tail`` is the exact probability
     beyond the last listed value (see ``battles/rules/odds.py``)."""
     if not math.isfinite(q.range):  # pydantic reads "nan" and "inf" as floats
-        raise RulesError(f'range "{q.range}" is not a number (a range in mu, e.g. 12)')
+        weapon = get_weapon(q.weapon).id  # an unknown id is refused first, as such
+        raise RulesError(f'{weapon}: range "{q.range}" is not a number (a range in mu, e.g. 12)')
     # Bounds keep one request cheap: the dice summed (MAX_REQUEST_DICE, about half a
     # second at most), not each parameter alone; odds() names the weapon and the limit.
     if not 1 <= q.count <= MAX_REQUEST_COUNT:

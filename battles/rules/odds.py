@@ -402,7 +402,10 @@ def odds(
     if target not in TARGET_KINDS:
         from .errors import RulesError
 
-        raise RulesError(f"{w.id}: unknown target kind {target!r} ({', '.join(TARGET_KINDS)})")
+        raise RulesError(
+            f"{w.id}: unknown target kind {target!r}, expected one of "
+            f"{', '.join(TARGET_KINDS)} (§8–10)"
+        )
     if w.modes:
         w = apply_options(best_mode(w, range_mu, screen, options), options)
     if w.power_points and power_points is None:

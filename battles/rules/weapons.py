@@ -823,11 +823,14 @@ def fire(
     w = apply_options(get_weapon(weapon) if isinstance(weapon, str) else weapon, options)
     target = target or ("fighter" if as_pd else default_target(w))
     if target not in TARGET_KINDS:
-        raise RulesError(f"{w.id}: unknown target kind {target!r} ({', '.join(TARGET_KINDS)})")
+        raise RulesError(
+            f"{w.id}: unknown target kind {target!r}, expected one of "
+            f"{', '.join(TARGET_KINDS)} (§8–10)"
+        )
     if not 0 <= screen <= 3:
         raise RulesError(f"{w.id}: screen level must be 0–3, got {screen} (§7)")
     if count < 0:
-        raise RulesError(f"{w.id}: cannot fire {count} weapons")
+        raise RulesError(f"{w.id}: cannot fire {count} weapons, expected a count ≥ 0 (§8–10)")
     if w.modes:
         w = apply_options(best_mode(w, range_mu, screen, options), options)
     purpose = f"{w.id} vs {target_name}"

@@ -109,3 +109,40 @@ def test_odds_with_a_negative_count_ends_quickly_with_an_error(count):
     assert proc.returncode == 1
     assert f"CommandError: pd: --count must be 1–100, got {count}" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+# ---- breakit finding 10: messages name the weapon and the rule section -----------------
+
+
+def test_fire_and_odds_name_the_section_for_an_unknown_target_kind():
+    from battles.rules.dice import Dice
+    from battles.rules.weapons import fire
+
+    expected = r"^beam-1: unknown target kind 'dragon', expected one of ship, .* \(§8–10\)$"
+    with pytest.raises(RulesError, match=expected):
+        fire("beam-1", Dice(1), range_mu=5, target="dragon")
+    with pytest.raises(RulesError, match=expected):
+        odds("beam-1", range_mu=5, target="dragon")
+    with pytest.raises(CommandError, match=r"unknown target kind 'dragon'.*\(§8–10\)"):
+        call_command("odds", "--weapon", "beam-1", "--range", "5", "--target", "dragon")
+
+
+def test_fire_names_the_section_for_a_negative_count():
+    from battles.rules.dice import Dice
+    from battles.rules.weapons import fire
+
+    with pytest.raises(RulesError, match=r"^beam-1: cannot fire -1 weapons, .*≥ 0 \(§8–10\)$"):
+        fire("beam-1", Dice(1), range_mu=5, count=-1)
+    with pytest.raises(RulesError, match=r"^beam-1: count must be .*, got -1 \(§8–10\)$"):
+        odds("beam-1", range_mu=5, count=-1)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("value", ["nan", "inf"])
+def test_the_apis_not_a_number_message_names_the_weapon(client, value):
+    r = client.get("/api/rules/odds", {"weapon": "beam-2", "range": value})
+    assert r.status_code == 400
+    assert r.json()["detail"].startswith(f'beam-2: range "{value}" is not a number')
+    unknown = client.get("/api/rules/odds", {"weapon": "death-ray", "range": value})
+    assert unknown.status_code == 400
+    assert "unknown weapon id 'death-ray'" in unknown.json()["detail"]
