@@ -3,12 +3,14 @@ to conclude a draft battle (organisers only): ``POST /api/battles/{id}/resolve``
 engine) and ``POST /api/battles/{id}/record`` (a game played on the table); and the
 Monte-Carlo odds of who wins a draft battle, ``GET /api/battles/{id}/forecast`` (organisers).
 
-Scoping goes through ``campaign.access``: draft battles are for organisers; in a concluded
-battle, a side's fleet and the participants from fleets the user may not see (hidden fleets
-of other factions) are left out, exactly as ``/api/fleets`` leaves those fleets out. The
-actions answer 401 without a session (django_auth, which also checks the CSRF token), 403
-for non-organisers, 404 for an unknown battle and 400 with the message for a refused
-action (``battles.resolution.BattleActionError``, a ``RulesError``).
+Scoping goes through ``campaign.access``: draft battles are for their campaign's
+organisers; in a concluded battle, a side's fleet and the participants from fleets the
+user may not see (hidden fleets of other factions) are left out, exactly as
+``/api/fleets`` leaves those fleets out. The actions answer 401 without a session
+(django_auth, which also checks the CSRF token), 403 for non-organisers and for organisers
+of another campaign (``access.is_organiser(user, battle.campaign)``), 404 for an unknown
+battle and 400 with the message for a refused action
+(``battles.resolution.BattleActionError``, a ``RulesError``).
 """
 
 from __future__ import annotations
@@ -118,7 +120,8 @@ class BattleDetailOut(BattleOut):
 
 
 def _battles(request: HttpRequest, *, detail: bool) -> QuerySet[Battle]:
-    """Battles the user may see: all for organisers, concluded ones for everyone else."""
+    """Battles the user may see (``access.visible_battles``): concluded ones, plus the
+    drafts of the campaigns the user organises (all for staff)."""
     qs = access.visible_battles(request.user).select_related("campaign", "winner")
     sides = BattleSide.objects.select_related("faction", "fleet")
     if detail:
@@ -182,13 +185,13 @@ class ParticipantResultIn(Schema):
 
 class RecordIn(Schema):
     """A game played on the table: results per participant (unlisted ones are unharmed),
-    the outcome text, the winning side's faction slug (None: a draw), turns played, and
-    optionally the narrative."""
+    the outcome text, the winning side's faction slug (None: a draw), turns played
+    (0–``MAX_TURNS_LIMIT``), and optionally the narrative."""
 
     results: list[ParticipantResultIn] = []
     outcome: str = ""
     winner: str | None = None
-    game_turns: int | None = Field(default=None, ge=0)
+    game_turns: int | None = Field(default=None, ge=0, le=MAX_TURNS_LIMIT)
     narrative: str | None = None  # Markdown; left out: the battle's narrative is kept
 
 
@@ -219,15 +222,33 @@ class BattleActionOut(Schema):
         return obj.events.filter(kind="roll").count()
 
 
+def _organised_battle(
+    request: HttpRequest, battle_id: int, action: str
+) -> tuple[Battle | None, Status | None]:
+    """The battle for an organiser action, or the 403 refusal: only staff and the
+    organisers of *this* battle's campaign may resolve, record or forecast it (404 for an
+    unknown battle)."""
+    if not access.is_organiser(request.user):
+        return None, Status(403, {"detail": f"only organisers may {action} battles"})
+    battle = get_object_or_404(Battle.objects.select_related("campaign"), pk=battle_id)
+    if not access.is_organiser(request.user, battle.campaign):
+        detail = (
+            f"only organisers of campaign '{battle.campaign.slug}' may {action} its battles "
+            f"(battle {battle.pk})"
+        )
+        return None, Status(403, {"detail": detail})
+    return battle, None
+
+
 _ACTION_RESPONSES = {200: BattleActionOut, 400: ErrorOut, 403: ErrorOut, 404: ErrorOut}
 
 
 @router.post("/battles/{battle_id}/resolve", response=_ACTION_RESPONSES, auth=django_auth)
 def battle_resolve_view(request: HttpRequest, battle_id: int, payload: ResolveIn | None = None):
     """Fight a draft battle with the rules engine; every die roll goes to its log."""
-    if not access.is_organiser(request.user):
-        return Status(403, {"detail": "only organisers may resolve battles"})
-    battle = get_object_or_404(Battle, pk=battle_id)
+    battle, refused = _organised_battle(request, battle_id, "resolve")
+    if refused:
+        return refused
     payload = payload or ResolveIn()
     try:
         return battle_resolve(battle=battle, seed=payload.seed, max_turns=payload.max_turns)
@@ -238,9 +259,9 @@ def battle_resolve_view(request: HttpRequest, battle_id: int, payload: ResolveIn
 @router.post("/battles/{battle_id}/record", response=_ACTION_RESPONSES, auth=django_auth)
 def battle_record_view(request: HttpRequest, battle_id: int, payload: RecordIn):
     """Record what happened on the table, checked against each ship's SSD."""
-    if not access.is_organiser(request.user):
-        return Status(403, {"detail": "only organisers may record battles"})
-    battle = get_object_or_404(Battle, pk=battle_id)
+    battle, refused = _organised_battle(request, battle_id, "record")
+    if refused:
+        return refused
     results = [r.model_dump(exclude_none=True) for r in payload.results]
     try:
         return battle_record(
@@ -293,9 +314,9 @@ def battle_forecast_view(
 ):
     """Monte-Carlo odds of who wins a draft battle, from its fleets as they stand (hidden
     ones included, hence organisers only). Changes nothing."""
-    if not access.is_organiser(request.user):
-        return Status(403, {"detail": "only organisers may forecast battles"})
-    battle = get_object_or_404(Battle.objects.select_related("campaign"), pk=battle_id)
+    battle, refused = _organised_battle(request, battle_id, "forecast")
+    if refused:
+        return refused
     try:
         forecast = battle_forecast(battle=battle, battles=battles, seed=seed, max_turns=max_turns)
     except BattleActionError as exc:

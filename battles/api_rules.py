@@ -1,7 +1,8 @@
 """Rules API: exact odds (django-ninja router mounted at ``/api/rules``).
 
 Thin handler: the engine (``battles.rules.odds``) does the work; any ``RulesError``
-(unknown weapon, out of range, bad screen) becomes a 400 in ``campaign/api.py``.
+(unknown weapon, out of range, bad screen, a volley of more than ``MAX_REQUEST_DICE``
+dice) becomes a 400 in ``campaign/api.py``.
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ from django.http import HttpRequest
 from ninja import Query, Router, Schema
 
 from battles.rules.errors import RulesError
-from battles.rules.odds import odds
+from battles.rules.odds import MAX_REQUEST_COUNT, MAX_REQUEST_DICE, odds
+from battles.rules.weapons import get_weapon
 
 router = Router(tags=["rules"])
 
@@ -56,12 +58,12 @@ def rules_odds(request: HttpRequest, q: Query[OddsQuery]) -> dict[str, object]:
     fractions as strings (``"4/5"``) with float companions; ``tail`` is the exact probability
     beyond the last listed value (see ``battles/rules/odds.py``)."""
     if not math.isfinite(q.range):  # pydantic reads "nan" and "inf" as floats
-        raise RulesError(f'range "{q.range}" is not a number (a range in mu, e.g. 12)')
-    # Bounds keep one request cheap (exact odds of 300 beam dice take about a second).
-    if not 1 <= q.count <= 100:
-        raise RulesError(f"count must be 1–100, got {q.count}")
-    if q.power_points is not None and not 0 <= q.power_points <= 256:
-        raise RulesError(f"power_points must be 0–256, got {q.power_points} (§8)")
+        weapon = get_weapon(q.weapon).id  # an unknown id is refused first, as such
+        raise RulesError(f'{weapon}: range "{q.range}" is not a number (a range in mu, e.g. 12)')
+    # Bounds keep one request cheap: the dice summed (MAX_REQUEST_DICE, about half a
+    # second at most), not each parameter alone; odds() names the weapon and the limit.
+    if not 1 <= q.count <= MAX_REQUEST_COUNT:
+        raise RulesError(f"count must be 1–{MAX_REQUEST_COUNT}, got {q.count}")
     return odds(
         q.weapon,
         range_mu=q.range,
@@ -70,4 +72,5 @@ def rules_odds(request: HttpRequest, q: Query[OddsQuery]) -> dict[str, object]:
         power_points=q.power_points,
         count=q.count,
         as_pd=q.as_pd,
+        max_dice=MAX_REQUEST_DICE,
     ).as_dict()

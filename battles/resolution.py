@@ -611,20 +611,29 @@ def battle_replay(*, battle: Battle) -> list[dict[str, Any]]:
     """Fight a resolved battle again from its ``setup`` row alone (designs, carried damage,
     seed, options, turn cap as stored) and return the log it gives, in the shape of
     :func:`event_rows`; equal to the stored log unless the engine has changed since.
-    Reads only; raises :class:`BattleActionError` when the battle has no setup row."""
+    Reads only; raises :class:`BattleActionError` when the battle has no setup row, or
+    when the setup row cannot be read (a missing key, a wrong type, an unknown rule option
+    or a design the engine refuses): ``battle N: stored setup is unreadable (...)``."""
     setup = Event.objects.filter(battle=battle, kind="setup").order_by("sequence").first()
     if setup is None:
         raise BattleActionError(f"battle {battle.pk} ({battle.name}) was not resolved: no setup")
     data = setup.data
-    fleets = [[_replay_ship(sid, data["ships"][sid]) for sid in fleet] for fleet in data["fleets"]]
-    outcome = ai.resolve_battle(
-        fleets[0],
-        fleets[1],
-        seed=data["seed"],
-        max_turns=data["max_turns"],
-        options=RuleOptions.from_dict(data["options"]),
-        known_classes=data.get("known_classes", {}),
-    )
+    try:
+        fleets = [
+            [_replay_ship(sid, data["ships"][sid]) for sid in fleet] for fleet in data["fleets"]
+        ]
+        outcome = ai.resolve_battle(
+            fleets[0],
+            fleets[1],
+            seed=data["seed"],
+            max_turns=data["max_turns"],
+            options=RuleOptions.from_dict(data["options"]),
+            known_classes=data.get("known_classes", {}),
+        )
+    except (KeyError, IndexError, TypeError, AttributeError, ValueError, RulesError) as exc:
+        raise BattleActionError(
+            f"battle {battle.pk}: stored setup is unreadable ({type(exc).__name__}: {exc})"
+        ) from exc
     first = {k: getattr(setup, k) for k in ("game_turn", "phase", "kind", "summary", "data")}
     return _numbered([first, *_rows(outcome)])
 
@@ -663,6 +672,11 @@ def crew_lost_from_hull(crew_max: int, hull_max: int, hull_lost: int) -> int:
 def _record_ship(where: str, p: Participant, entry: Mapping[str, Any]) -> None:
     """Check one ship's entry against its SSD and write it onto ``p`` and ``p.ship``."""
     ship = p.ship
+    if entry.get("craft_lost"):
+        raise BattleActionError(
+            f"{where}.craft_lost: {entry['craft_lost']!r}, but a ship has no craft_lost: "
+            "enter the craft a carrier lost on its light-unit group's own participant"
+        )
     try:
         state = ShipState.from_design(
             ship.ship_class.design or {},
@@ -781,7 +795,8 @@ def battle_record(
     "notes": text}``; losses are those of this battle, on top of the ship's carried damage.
     A destroyed ship loses every hull and armour box and crew factor it had left.
     Participants not listed are unharmed. ``winner``: a side's faction slug, or None for a
-    draw. ``outcome``: text. ``game_turns``: turns played, if known. ``narrative``:
+    draw. ``outcome``: text. ``game_turns``: turns played, if known (0–``MAX_TURNS_LIMIT``,
+    the engine's cap too). ``narrative``:
     Markdown replacing the battle's narrative (None keeps it).
 
     Checked against each ship's SSD (rules/ft-incursion.md §4, §11): no more hull, armour
@@ -794,8 +809,14 @@ def battle_record(
     the classes each side met (``campaign.intel.intel_record_battle``); then the report is
     queued.
     """
-    if game_turns is not None and (not isinstance(game_turns, int) or game_turns < 0):
-        raise BattleActionError(f"game_turns: {game_turns!r}, expected a whole number ≥ 0")
+    if game_turns is not None and (
+        not isinstance(game_turns, int)
+        or isinstance(game_turns, bool)
+        or not 0 <= game_turns <= MAX_TURNS_LIMIT
+    ):
+        raise BattleActionError(
+            f"game_turns: {game_turns!r}, expected a whole number 0–{MAX_TURNS_LIMIT}"
+        )
     with transaction.atomic():
         battle = _locked(battle)
         sides = _sides(battle)

@@ -2,7 +2,13 @@
 site builder goes through (STYLE.md: thin views, one scoping helper).
 
 Rules:
-- staff and organisers of any campaign see everything and may change league data;
+- staff see everything and may change all league data;
+- an organiser runs *their* campaigns: they see those campaigns' draft battles and may
+  resolve, record and forecast them, and may import fleets and designs for the factions
+  taking part in them (``is_organiser(user, campaign)``, ``organises_faction``); an
+  organiser of campaign X is an outsider to campaign Y's drafts;
+- organisers of any campaign still see every fleet, hidden ones included (fleets belong
+  to factions, which may play in several campaigns);
 - a player sees public data plus the hidden data of their own faction(s);
 - anyone else (anonymous, chronicler, outsider) sees public data only;
 - the published site is built as the anonymous public (``user=None``).
@@ -19,18 +25,48 @@ if TYPE_CHECKING:
 
     from factions.models import Faction
 
+    from .models import Campaign
+
     User: TypeAlias = AbstractBaseUser | AnonymousUser | None
 
 
-def is_organiser(user: User) -> bool:
-    """True for staff and for organisers of at least one campaign."""
+def is_organiser(user: User, campaign: Campaign | None = None) -> bool:
+    """True for staff, and for organisers of ``campaign`` (None: of at least one
+    campaign)."""
     from .models import Membership
 
     if user is None or not user.is_authenticated:
         return False
     if user.is_staff:
         return True
-    return Membership.objects.filter(user=user, role=Membership.Role.ORGANISER).exists()
+    memberships = Membership.objects.filter(user=user, role=Membership.Role.ORGANISER)
+    if campaign is not None:
+        memberships = memberships.filter(campaign_id=campaign.pk)
+    return memberships.exists()
+
+
+def organised_campaign_ids(user: User) -> set[int]:
+    """Ids of the campaigns ``user`` organises (empty for anonymous users; staff are not
+    listed here, check ``user.is_staff`` or :func:`is_organiser` for them)."""
+    from .models import Membership
+
+    if user is None or not user.is_authenticated:
+        return set()
+    return set(
+        Membership.objects.filter(user=user, role=Membership.Role.ORGANISER).values_list(
+            "campaign_id", flat=True
+        )
+    )
+
+
+def organises_faction(user: User, faction: Faction) -> bool:
+    """True for staff, and for organisers of a campaign ``faction`` takes part in: who may
+    import fleets and designs for it. A faction in no campaign is for staff only."""
+    if user is None or not user.is_authenticated:
+        return False
+    if user.is_staff:
+        return True
+    return faction.campaigns.filter(pk__in=organised_campaign_ids(user)).exists()
 
 
 def player_faction_ids(user: User) -> set[int]:
@@ -69,11 +105,16 @@ def visible_ships(user: User) -> QuerySet:
 
 
 def visible_battles(user: User) -> QuerySet:
-    """Battles ``user`` may see: all for organisers; concluded ones for everyone else
-    (a draft may hold an unrevealed order or a secret note, DESIGN.md §5)."""
+    """Battles ``user`` may see: all for staff; concluded ones for everyone, plus the
+    drafts of the campaigns the user organises (a draft may hold an unrevealed order or a
+    secret note, DESIGN.md §5)."""
     from battles.models import Battle
 
     qs = Battle.objects.all()
-    if is_organiser(user):
+    if user is not None and user.is_authenticated and user.is_staff:
         return qs
-    return qs.filter(status=Battle.Status.CONCLUDED)
+    concluded = Q(status=Battle.Status.CONCLUDED)
+    organised = organised_campaign_ids(user)
+    if organised:
+        return qs.filter(concluded | Q(campaign_id__in=organised))
+    return qs.filter(concluded)

@@ -208,6 +208,11 @@ def fleet_import_view(request: HttpRequest, payload: FleetImportIn):
         faction = faction_by_slug(slug=payload.faction)
     except UnknownFaction as exc:
         return Status(404, {"detail": str(exc)})
+    if not access.organises_faction(request.user, faction):
+        return Status(
+            403,
+            {"detail": f"only organisers of a campaign of '{faction.slug}' may import its fleets"},
+        )
     try:
         fleet = fleet_import(
             faction=faction,

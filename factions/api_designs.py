@@ -185,6 +185,10 @@ def design_validate_view(request: HttpRequest, payload: dict[str, Any] = Body(..
     }
 
 
+def _not_your_faction(faction: Faction, action: str) -> str:
+    return f"only organisers of a campaign of '{faction.slug}' may {action}"
+
+
 @router.post(
     "",
     response={201: DesignDetailOut, 400: ErrorOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut},
@@ -202,6 +206,8 @@ def design_create(request: HttpRequest, payload: dict[str, Any] = Body(...)):  #
     faction = Faction.objects.filter(slug=slug).first()
     if faction is None:
         return Status(404, {"detail": f"unknown faction '{slug}'"})
+    if not access.organises_faction(request.user, faction):
+        return Status(403, {"detail": _not_your_faction(faction, "create its designs")})
     result = designs_parse(payload, faction=faction.slug, format="admiralty")
     if result.invalid:
         errors = [{"field": e.field, "message": e.message} for e in result.invalid]
@@ -238,6 +244,8 @@ def design_import(request: HttpRequest, payload: ImportIn):
     faction = Faction.objects.filter(slug=payload.faction).first()
     if faction is None:
         return Status(404, {"detail": f"unknown faction '{payload.faction}'"})
+    if not access.organises_faction(request.user, faction):
+        return Status(403, {"detail": _not_your_faction(faction, "import its designs")})
     if payload.format not in FORMATS:
         return Status(
             400, {"detail": f"unknown format '{payload.format}' (one of {', '.join(FORMATS)})"}

@@ -74,3 +74,25 @@ def world(cast):
     from tests.e2e.world import build_world
 
     return build_world(cast)
+
+
+@pytest.fixture
+def rival(cast, django_user_model):
+    """A second campaign ("Other league", with the Phalon) whose organiser organises
+    nothing of the cast's campaign, and a staff user with no membership."""
+    from campaign.models import Campaign, Membership
+    from factions.models import Faction
+
+    other = Campaign.objects.create(name="Other league", slug="other-league")
+    phalon = Faction.objects.create(name="Phalon", slug="phalon")
+    other.factions.add(phalon)
+    organiser = django_user_model.objects.create_user("other_organiser", password="pw-12345!")
+    Membership.objects.create(campaign=other, user=organiser, role=Membership.Role.ORGANISER)
+    staff = django_user_model.objects.create_user("staff", password="pw-12345!", is_staff=True)
+
+    class Rival:
+        pass
+
+    r = Rival()
+    r.campaign, r.phalon, r.organiser, r.staff = other, phalon, organiser, staff
+    return r

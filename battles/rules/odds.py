@@ -42,7 +42,27 @@ from .weapons import (
     reroll_allowed,
 )
 
-__all__ = ["TAIL_LIMIT", "Odds", "die_mean", "mean_value", "odds"]
+__all__ = [
+    "MAX_REQUEST_COUNT",
+    "MAX_REQUEST_DICE",
+    "TAIL_LIMIT",
+    "Odds",
+    "die_mean",
+    "mean_value",
+    "odds",
+]
+
+#: Most dice one odds request (``GET /api/rules/odds``, ``manage.py odds``) may roll:
+#: the work of an exact distribution grows with the dice summed, not with any one
+#: parameter. Measured on the project machine (2 cores, Python 3.11), one call of
+#: ``odds()`` at this limit: beam-1 ×100 at 0 mu (300 dice) 0.32–0.44 s, needle nodule
+#: 300 PP 0.52 s, pulser-short ×50 0.28 s, missile-heavy ×75 0.57 s, missile-standard
+#: ×100 0.55 s, mpc ×300 0.44 s, kgun-1 ×300 0.32 s, kgun-6 ×50 0.08 s; before the
+#: limit 600 beam dice took 3.6 s and 25,600 over 120 s. How dice are counted:
+#: ``_volley_dice``.
+MAX_REQUEST_DICE = 300
+#: Most identical weapons one odds request may fire.
+MAX_REQUEST_COUNT = 100
 
 #: Stop listing values once the probability left beyond them is below this.
 TAIL_LIMIT = Fraction(1, 10**12)
@@ -376,25 +396,47 @@ def odds(
     count: int = 1,
     as_pd: bool = False,
     options: RuleOptions = DEFAULT_OPTIONS,
+    max_dice: int | None = None,
 ) -> Odds:
     """Exact distribution and mean of the ``value`` of one volley (see ``weapons.Volley``).
 
     Arguments as :func:`battles.rules.weapons.fire`; for the needle nodule
     ``power_points`` defaults to 6 (the seed's example). Raises ``UnknownWeapon``,
-    ``OutOfRange`` and ``RulesError`` exactly as ``fire`` does.
+    ``OutOfRange`` and ``RulesError`` exactly as ``fire`` does, and a ``RulesError``
+    naming the weapon for ``count`` < 1 and, when ``max_dice`` is given (requests pass
+    :data:`MAX_REQUEST_DICE`), for a volley of more dice than that (:func:`volley_dice`).
     """
     w = apply_options(get_weapon(weapon) if isinstance(weapon, str) else weapon, options)
     requested = w.id
+    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+        from .errors import RulesError
+
+        raise RulesError(
+            f"{w.id}: count must be a whole number ≥ 1 (identical weapons firing), "
+            f"got {count!r} (§8–10)"
+        )
     target = target or ("fighter" if as_pd else default_target(w))
     if target not in TARGET_KINDS:
         from .errors import RulesError
 
-        raise RulesError(f"{w.id}: unknown target kind {target!r} ({', '.join(TARGET_KINDS)})")
+        raise RulesError(
+            f"{w.id}: unknown target kind {target!r}, expected one of "
+            f"{', '.join(TARGET_KINDS)} (§8–10)"
+        )
     if w.modes:
         w = apply_options(best_mode(w, range_mu, screen, options), options)
     if w.power_points and power_points is None:
         power_points = 6
     plan = _plan(w, range_mu, screen, target, power_points, count, as_pd, options)
+    if max_dice is not None:
+        dice, how = _volley_dice(plan, count, power_points)
+        if dice > max_dice:
+            from .errors import RulesError
+
+            raise RulesError(
+                f"{requested}: {how} = {dice} dice, above the limit of {max_dice} dice "
+                "per odds request (fire fewer weapons or power points)"
+            )
     dist, tail = _distribution(plan)
     screens_apply = (
         w.screens and w.family is Family.BEAM and not as_pd and target not in LIGHT_UNIT_TARGETS
@@ -415,6 +457,29 @@ def odds(
         distribution=dist,
         tail=tail,
     )
+
+
+def _volley_dice(plan: _Plan, count: int, power_points: int | None) -> tuple[int, str]:
+    """Dice of a volley (re-rolls not counted) and how they were counted, for messages.
+
+    Beams and everything rolled like a beam (needle nodules: the dice their power points
+    buy), PD and area weapons: their dice. A to-hit weapon: one to-hit die per shot plus
+    its damage dice. A kinetic gun of class c: c per shot (its value range and re-roll
+    adds grow with the class, and so does the work).
+    """
+    w = plan.weapon
+    if w.family is Family.TO_HIT and plan.value_kind == "damage":
+        per = 1 + w.damage_dice
+        return count * per, f"{count} shot(s) × {per} dice (to-hit and damage)"
+    if w.family is Family.KINETIC and plan.value_kind == "damage":
+        c = w.kinetic_class
+        return count * c, f"{count} shot(s) × class {c} (a class-c shot counts c dice)"
+    if w.power_points and plan.value_kind != "kills":
+        per = plan.units // count
+        return plan.units, f"{count} nodule(s) × {per} dice bought with {power_points} PP"
+    if plan.units != count:
+        return plan.units, f"{count} weapon(s) × {plan.units // count} dice"
+    return plan.units, f"{count} weapon(s), one die each"
 
 
 def _distribution(plan: _Plan) -> tuple[dict[int, Fraction], Fraction]:

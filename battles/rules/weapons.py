@@ -576,7 +576,7 @@ ALIASES: dict[str, str] = {
     "fighter": "fighter-interceptor",
 }
 
-_KGUN = re.compile(r"^kgun-(?:(hv|lv)-)?([1-9][0-9]?)$")
+_KGUN = re.compile(r"^kgun-(?:(hv|lv)-)?([1-6])$")  # FB2 classes 1–6, as construction.py
 _GRASER = re.compile(r"^graser-([1-3])$")
 # §8: kinetic bands are five equal bands; width by velocity.
 _KGUN_WIDTH = {None: 6, "hv": 9, "lv": 4}
@@ -849,11 +849,14 @@ def fire(
         w = _apply_options(w, options)
     target = target or ("fighter" if as_pd else default_target(w))
     if target not in TARGET_KINDS:
-        raise RulesError(f"{w.id}: unknown target kind {target!r} ({', '.join(TARGET_KINDS)})")
+        raise RulesError(
+            f"{w.id}: unknown target kind {target!r}, expected one of "
+            f"{', '.join(TARGET_KINDS)} (§8–10)"
+        )
     if not 0 <= screen <= 3:
         raise RulesError(f"{w.id}: screen level must be 0–3, got {screen} (§7)")
     if count < 0:
-        raise RulesError(f"{w.id}: cannot fire {count} weapons")
+        raise RulesError(f"{w.id}: cannot fire {count} weapons, expected a count ≥ 0 (§8–10)")
     if w.modes:
         w = apply_options(best_mode(w, range_mu, screen, options), options)
     purpose = f"{w.id} vs {target_name}"

@@ -117,3 +117,26 @@ def test_a_record_the_ssd_refuses_is_400_naming_participant_and_field(cast, batt
     assert f"participant {huulth.pk}" in detail and "systems_lost: ['nope']" in detail
     huulth.refresh_from_db()
     assert huulth.ship.systems_lost == [] and Battle.objects.get(pk=battle.pk).status == "draft"
+
+
+@pytest.mark.parametrize("turns", [99999999999999999999, 4294967296, 51, -1])
+def test_a_game_turns_outside_0_to_the_turn_limit_is_422_not_500(cast, battle, turns):
+    # breakit finding 6: 10**20 was a 500 (OverflowError in SQLite), 2**32 was recorded.
+    client = client_for(cast.organiser)
+    response = post(client, f"/api/battles/{battle.pk}/record", {"game_turns": turns})
+    assert response.status_code == 422, response.content
+    assert "game_turns" in response.content.decode()
+    battle.refresh_from_db()
+    assert battle.status == "draft" and battle.game_turns is None
+
+
+def test_craft_lost_on_a_ship_is_refused_naming_participant_and_field(cast, battle):
+    # breakit finding 11: {"participant": <a ship>, "craft_lost": 5} was a 200.
+    huulth = Participant.objects.get(side__battle=battle, ship__ship_class__name="Huulth")
+    body = {"results": [{"participant": huulth.pk, "craft_lost": 5}], "winner": "phalon"}
+    response = post(client_for(cast.organiser), f"/api/battles/{battle.pk}/record", body)
+    assert response.status_code == 400
+    detail = response.json()["detail"]
+    assert f"participant {huulth.pk}" in detail
+    assert "craft_lost: 5, but a ship has no craft_lost" in detail
+    assert Battle.objects.get(pk=battle.pk).status == "draft"

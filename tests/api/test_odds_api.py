@@ -1,6 +1,7 @@
 """GET /api/rules/odds and ``manage.py odds`` (DESIGN.md §6)."""
 
 import json
+import time
 from io import StringIO
 
 import pytest
@@ -39,7 +40,12 @@ def test_distribution_is_exact_fractions(client):
         ({"weapon": "beam-2", "range": 5, "screen": 4}, "screen level"),
         ({"weapon": "pd", "range": 3, "target": "ship"}, "light units"),
         ({"weapon": "beam-1", "range": 3, "count": 1000}, "count must be"),
-        ({"weapon": "needle-nodule", "range": 3, "power_points": 10**6}, "power_points"),
+        (
+            {"weapon": "needle-nodule", "range": 3, "power_points": 10**6},
+            "needle-nodule: 1 nodule(s) × ",
+        ),
+        ({"weapon": "needle-nodule", "range": 3, "power_points": 10**6}, "bought with 1000000 PP"),
+        ({"weapon": "needle-nodule", "range": 3, "power_points": 10**6}, "limit of 300 dice"),
     ],
 )
 def test_bad_input_is_400_with_the_message(client, params, fragment):
@@ -75,3 +81,41 @@ def test_class_one_beam_as_pd(client):
         "/api/rules/odds", {"weapon": "beam-1", "range": 4, "as_pd": True, "target": "gunboat"}
     ).json()
     assert body["mean"] == "0"  # −2 against gunboats: even a 6 falls short of 5+
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("params", "fragment"),
+    [
+        # breakit finding 4: each took 19 s to over 120 s before the dice limit
+        (
+            {"weapon": "needle-nodule", "range": 0, "power_points": 256, "count": 100},
+            "needle-nodule: 100 nodule(s) × 256 dice bought with 256 PP = 25600 dice",
+        ),
+        ({"weapon": "kgun-hv-99", "range": 0, "count": 100}, "unknown weapon id 'kgun-hv-99'"),
+        ({"weapon": "kgun-99", "range": 0, "count": 100}, "unknown weapon id 'kgun-99'"),
+        ({"weapon": "kgun-6", "range": 12, "count": 100}, "kgun-6: 100 shot(s) × class 6"),
+        ({"weapon": "pulser-short", "range": 0, "count": 100}, "pulser-short: 100 weapon(s)"),
+        ({"weapon": "missile-heavy", "range": 12, "count": 100}, "limit of 300 dice"),
+    ],
+)
+def test_requests_beyond_the_dice_limit_are_400_at_once(client, params, fragment):
+    start = time.perf_counter()
+    r = client.get("/api/rules/odds", params)
+    assert time.perf_counter() - start < 1
+    assert r.status_code == 400
+    assert fragment in r.json()["detail"]
+
+
+@pytest.mark.django_db
+def test_the_largest_allowed_requests_answer_within_a_second(client):
+    for params in (
+        {"weapon": "beam-1", "range": 0, "count": 100},
+        {"weapon": "needle-nodule", "range": 0, "power_points": 300},
+        {"weapon": "missile-standard", "range": 12, "count": 100},
+        {"weapon": "kgun-6", "range": 0, "count": 50},
+    ):
+        start = time.perf_counter()
+        r = client.get("/api/rules/odds", params)
+        assert r.status_code == 200, (params, r.content)
+        assert time.perf_counter() - start < 3  # about 0.5 s; margin for a loaded machine

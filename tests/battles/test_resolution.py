@@ -12,6 +12,7 @@ from django.forms.models import model_to_dict
 from battles import resolution
 from battles.models import Battle, BattleSide, Event, Participant
 from battles.resolution import (
+    MAX_TURNS_LIMIT,
     BattleActionError,
     battle_record,
     battle_replay,
@@ -453,6 +454,11 @@ def test_record_writes_table_results_onto_ships_and_participants(
         ({"fate": "vaporised"}, r"\.fate: 'vaporised'"),
         ({"hull_lost": -1, "fate": "damaged"}, r"\.hull_lost: -1"),
         ({"colour": "red"}, r"unknown field\(s\) \['colour'\]"),
+        # breakit finding 11: craft_lost on a ship was accepted (and dropped)
+        (
+            {"craft_lost": 5, "fate": "damaged"},
+            r"results\[1\] \(participant \d+ .*\)\.craft_lost: 5, but a ship has no craft_lost",
+        ),
     ],
 )
 def test_record_refuses_entries_the_ssd_does_not_allow(entry, message):
@@ -625,3 +631,96 @@ def test_a_carriers_squadrons_fly_with_their_craft_left_and_their_losses_are_wri
         assert part.fate == expected
     assert any(Participant.objects.filter(side=side, craft_lost__gt=0))
     assert battle_replay(battle=battle) == event_rows(battle=battle)
+
+
+@pytest.mark.parametrize("turns", [-1, 51, 4294967296, 10**20, True, 2.5])
+def test_record_refuses_a_game_turns_outside_0_to_the_turn_limit(turns):
+    # breakit finding 6: 10**20 reached the database (OverflowError, a 500 in the API).
+    battle = draft_skirmish()
+    before = snapshot()
+    with pytest.raises(BattleActionError, match=r"game_turns: .*, expected a whole number 0–50"):
+        battle_record(battle=battle, results=[], outcome="", winner=None, game_turns=turns)
+    assert snapshot() == before
+    battle.refresh_from_db()
+    assert battle.status == "draft"
+
+
+def test_record_accepts_the_turn_limit():
+    battle = draft_skirmish()
+    battle_record(battle=battle, results=[], outcome="", winner=None, game_turns=MAX_TURNS_LIMIT)
+    battle.refresh_from_db()
+    assert battle.game_turns == MAX_TURNS_LIMIT
+
+
+# ---- resolve_battle --check on a tampered log (breakit finding 8) ----------------------
+
+
+@pytest.fixture
+def resolved():
+    battle = draft_skirmish()
+    battle_resolve(battle=battle, seed=SEED, max_turns=4)
+    return battle
+
+
+def _check(battle: Battle) -> str:
+    with pytest.raises(CommandError) as exc:
+        call_command("resolve_battle", str(battle.pk), "--check")
+    return str(exc.value)
+
+
+def _tamper_setup(battle: Battle, change) -> None:
+    setup = Event.objects.get(battle=battle, kind="setup")
+    setup.data = change(setup.data)
+    setup.save()
+
+
+@pytest.mark.parametrize(
+    ("change", "error"),
+    [
+        (lambda d: {}, "KeyError: 'fleets'"),
+        (lambda d: [1, 2], "TypeError: list indices"),
+        (lambda d: "abc", "TypeError: string indices"),
+        (lambda d: {**d, "options": {"bogus": 1}}, "RulesError: unknown rule option 'bogus'"),
+        (lambda d: {**d, "fleets": [[], []]}, "ValueError: "),
+        (lambda d: {**d, "fleets": [["ghost"], d["fleets"][1]]}, "KeyError: 'ghost'"),
+        (
+            lambda d: {**d, "ships": {k: {**v, "design": {}} for k, v in d["ships"].items()}},
+            "stored setup is unreadable (",
+        ),
+        (
+            lambda d: {**d, "ships": {k: [1] for k in d["ships"]}},
+            "TypeError: list indices",
+        ),
+    ],
+)
+def test_check_on_an_unreadable_setup_is_a_command_error(resolved, change, error):
+    _tamper_setup(resolved, change)
+    message = _check(resolved)
+    assert message.startswith(f"battle {resolved.pk}: stored setup is unreadable (")
+    assert error in message
+
+
+def test_check_names_the_field_that_differs_and_both_values(resolved):
+    roll = Event.objects.filter(battle=resolved, kind="roll").order_by("sequence").first()
+    was = roll.data["result"]
+    roll.data = {**roll.data, "result": was % 6 + 1}
+    roll.save()
+    message = _check(resolved)
+    assert message.startswith(
+        f"entry {roll.sequence} differs in data['result']: stored {was % 6 + 1}, replayed {was}"
+    )
+    roll.data = {**roll.data, "result": was}
+    roll.save()
+
+    fire = Event.objects.filter(battle=resolved).exclude(kind__in=["roll", "setup"]).last()
+    fire.game_turn += 1
+    fire.save()
+    assert f"entry {fire.sequence} differs in game_turn: stored {fire.game_turn}, " in _check(
+        resolved
+    )
+    fire.game_turn -= 1
+    fire.data = {**fire.data, "extra": "x" * 500}
+    fire.save()
+    message = _check(resolved)
+    assert f"entry {fire.sequence} differs in data['extra']: stored 'xxx" in message
+    assert "replayed (missing)" in message and "…" in message and len(message) < 400

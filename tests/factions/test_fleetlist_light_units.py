@@ -44,6 +44,7 @@ def catalogue(cast):
     """The cast plus every catalogue faction and class (Collectif G+, Phalon…)."""
     catalogue_load()
     cast.g_plus = Faction.objects.get(slug="collectif-g-plus")
+    cast.campaign.factions.add(cast.g_plus)  # the organiser imports its fleets
     return cast
 
 

@@ -2,7 +2,9 @@
 
 Prints a one-line summary (weapon, range, screen, exact mean as a fraction and a decimal,
 P(0)); ``--json`` prints instead the same JSON as ``GET /api/rules/odds``
-(battles/rules/odds.py). A range that is not a finite number (``nan``, ``inf``) is refused.
+(battles/rules/odds.py). A range that is not a finite number (``nan``, ``inf``) is refused,
+and so are the requests the API refuses: ``--count`` outside 1–100, a volley of more than
+``MAX_REQUEST_DICE`` dice (battles/rules/odds.py).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from battles.rules.errors import RulesError
-from battles.rules.odds import Odds, odds
+from battles.rules.odds import MAX_REQUEST_COUNT, MAX_REQUEST_DICE, Odds, odds
 
 
 def range_mu(text: str) -> float:
@@ -62,6 +64,10 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **opts: Any) -> None:
+        if not 1 <= opts["count"] <= MAX_REQUEST_COUNT:
+            raise CommandError(
+                f"{opts['weapon']}: --count must be 1–{MAX_REQUEST_COUNT}, got {opts['count']}"
+            )
         try:
             result = odds(
                 opts["weapon"],
@@ -71,6 +77,7 @@ class Command(BaseCommand):
                 power_points=opts["power_points"],
                 count=opts["count"],
                 as_pd=opts["as_pd"],
+                max_dice=MAX_REQUEST_DICE,
             )
         except RulesError as exc:
             raise CommandError(str(exc)) from exc

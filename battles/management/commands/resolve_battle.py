@@ -3,7 +3,9 @@ battle with the rules engine (``battles.resolution.battle_resolve``) and print t
 
 ``--check`` instead fights an already resolved battle again from its log's setup row
 (``battle_replay``) and compares every entry with the stored log (exit status 1 on the
-first difference).
+first difference, naming the field that differs — ``summary``, ``game_turn``,
+``data['damage']`` — and both values, shortened). A setup row that cannot be read is a
+``CommandError`` ("battle N: stored setup is unreadable (...)"), not a traceback.
 """
 
 from __future__ import annotations
@@ -14,6 +16,39 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from battles.models import Battle
 from battles.resolution import BattleActionError, battle_replay, battle_resolve, event_rows
+
+#: Longest value a --check message quotes.
+SHORT = 80
+
+
+def shorten(value: Any) -> str:
+    """``repr(value)`` cut to :data:`SHORT` characters (``…`` marks a cut)."""
+    text = repr(value)
+    return text if len(text) <= SHORT else text[: SHORT - 1] + "…"
+
+
+def first_difference(stored: Any, replayed: Any, where: str = "") -> tuple[str, Any, Any]:
+    """The first place two log rows differ: its path (``summary``, ``data['damage']``,
+    ``data['rolls'][2]``) and the stored and replayed values there."""
+    if isinstance(stored, dict) and isinstance(replayed, dict):
+        for key in [*stored, *(k for k in replayed if k not in stored)]:
+            a, b = stored.get(key, _MISSING), replayed.get(key, _MISSING)
+            if a != b:
+                path = key if not where else f"{where}[{key!r}]"
+                return first_difference(a, b, path)
+    if isinstance(stored, list) and isinstance(replayed, list) and len(stored) == len(replayed):
+        for i, (a, b) in enumerate(zip(stored, replayed, strict=True)):
+            if a != b:
+                return first_difference(a, b, f"{where}[{i}]")
+    return where or "the entry", stored, replayed
+
+
+class _Missing:
+    def __repr__(self) -> str:
+        return "(missing)"
+
+
+_MISSING = _Missing()
 
 
 class Command(BaseCommand):
@@ -60,9 +95,10 @@ class Command(BaseCommand):
         stored = event_rows(battle=battle)
         for mine, theirs in zip(stored, replayed, strict=False):
             if mine != theirs:
+                where, ours, replay = first_difference(mine, theirs)
                 raise CommandError(
-                    f"entry {mine['sequence']} differs: stored {mine['summary']!r}, "
-                    f"replayed {theirs['summary']!r}"
+                    f"entry {mine['sequence']} differs in {where}: stored {shorten(ours)}, "
+                    f"replayed {shorten(replay)} ({mine['kind']} {shorten(mine['summary'])})"
                 )
         if len(stored) != len(replayed):
             raise CommandError(f"stored {len(stored)} entries, replay gives {len(replayed)}")
