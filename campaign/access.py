@@ -7,8 +7,8 @@ Rules:
   resolve, record and forecast them, and may import fleets and designs for the factions
   taking part in them (``is_organiser(user, campaign)``, ``organises_faction``); an
   organiser of campaign X is an outsider to campaign Y's drafts;
-- organisers of any campaign still see every fleet, hidden ones included (fleets belong
-  to factions, which may play in several campaigns);
+- an organiser sees the hidden fleets and notes of the factions taking part in the
+  campaigns they organise (a faction may play in several), not those of other factions;
 - a player sees public data plus the hidden data of their own faction(s);
 - anyone else (anonymous, chronicler, outsider) sees public data only;
 - the published site is built as the anonymous public (``user=None``).
@@ -82,19 +82,39 @@ def player_faction_ids(user: User) -> set[int]:
     )
 
 
+def organised_faction_ids(user: User) -> set[int]:
+    """Ids of the factions taking part in a campaign ``user`` organises (staff: not listed
+    here, they see everything)."""
+    from factions.models import Faction
+
+    organised = organised_campaign_ids(user)
+    if not organised:
+        return set()
+    return set(
+        Faction.objects.filter(campaigns__in=organised).values_list("pk", flat=True).distinct()
+    )
+
+
 def can_see_faction_secrets(user: User, faction: Faction) -> bool:
-    """True if ``user`` may see ``faction``'s hidden fleets and notes."""
-    return is_organiser(user) or faction.pk in player_faction_ids(user)
+    """True if ``user`` may see ``faction``'s hidden fleets and notes: staff, its players,
+    and the organisers of a campaign it takes part in."""
+    if user is None or not user.is_authenticated:
+        return False
+    if user.is_staff or faction.pk in player_faction_ids(user):
+        return True
+    return organises_faction(user, faction)
 
 
 def visible_fleets(user: User) -> QuerySet:
-    """Fleets ``user`` may see: public ones plus hidden ones of their own faction."""
+    """Fleets ``user`` may see: public ones, plus hidden ones of the factions they play
+    and of the factions in the campaigns they organise (staff: all)."""
     from factions.models import Fleet
 
     qs = Fleet.objects.all()
-    if is_organiser(user):
+    if user is not None and user.is_authenticated and user.is_staff:
         return qs
-    return qs.filter(Q(hidden=False) | Q(faction_id__in=player_faction_ids(user)))
+    secret = player_faction_ids(user) | organised_faction_ids(user)
+    return qs.filter(Q(hidden=False) | Q(faction_id__in=secret))
 
 
 def visible_ships(user: User) -> QuerySet:

@@ -110,3 +110,29 @@ def test_design_create_and_import_are_scoped_to_the_faction(cast, rival):
     assert not ShipClass.objects.exists()
     assert post(client_for(cast.organiser), "/api/designs/import", body).status_code == 200
     assert post(client_for(rival.staff), "/api/designs/import", body).status_code == 200
+
+
+def test_hidden_fleets_are_seen_by_their_campaigns_organisers_only(cast, rival):
+    hidden = Fleet.objects.create(
+        faction=cast.qatzrin, name="Secret 9th", slug="secret-9th", hidden=True
+    )
+    own = Fleet.objects.create(
+        faction=rival.phalon, name="Phalon reserve", slug="phalon-reserve", hidden=True
+    )
+    for user, sees_qatzrin, sees_phalon in (
+        (cast.organiser, True, False),  # the cast's campaign has no Phalon here
+        (rival.organiser, False, True),
+        (rival.staff, True, True),
+        (cast.norge_player, False, False),
+        (None, False, False),
+    ):
+        ids = set(access.visible_fleets(user).values_list("pk", flat=True))
+        assert (hidden.pk in ids, own.pk in ids) == (sees_qatzrin, sees_phalon), user
+        assert access.can_see_faction_secrets(user, cast.qatzrin) is sees_qatzrin, user
+        assert access.can_see_faction_secrets(user, rival.phalon) is sees_phalon, user
+    assert access.can_see_faction_secrets(cast.qatzrin_player, cast.qatzrin)
+    # pages and API go through the same helper
+    page = client_for(rival.organiser).get(reverse("faction-detail", args=[cast.qatzrin.slug]))
+    assert "Secret 9th" not in page.content.decode()
+    listing = client_for(rival.organiser).get("/api/fleets").json()
+    assert "Secret 9th" not in {f["name"] for f in listing}
