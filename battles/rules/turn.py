@@ -383,12 +383,19 @@ def _phase_orders(state: BattleState, orders: Mapping[str, ShipOrders]) -> dict[
             bridge_working=ship.bridge_working,
             half_thrust_turn_cap=half_cap,
         )
+        ordered: set[str] = set()
         for intent in order.fire:
             system = ship.systems.get(intent.system)
             if system is None or system.kind != "weapon":
                 raise IllegalOrder(
                     f"{ship.name}: no weapon system {intent.system!r} to fire (rules §2 phase 1)"
                 )
+            if intent.system in ordered:
+                raise IllegalOrder(
+                    f"{ship.name}: {intent.system} ({system.weapon}) ordered to fire twice; "
+                    "a weapon system fires at most once a turn (rules §6, §8)"
+                )
+            ordered.add(intent.system)
             if not system.working:
                 raise IllegalOrder(
                     f"{ship.name}: {intent.system} is {system.status} and cannot fire (rules §11)"
