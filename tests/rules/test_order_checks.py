@@ -4,8 +4,9 @@ it was; what only movement decides (arc, range) is a phase-9 ``fire-refused`` ev
 
 import pytest
 
-from battles.rules.errors import IllegalOrder
-from battles.rules.turn import FireIntent, ShipOrders, play_turn
+from battles.rules.errors import IllegalOrder, MagazineDestroyed, NoFireControl, UnknownWeapon
+from battles.rules.ships import Status
+from battles.rules.turn import FireIntent, LightUnit, ShipOrders, play_turn
 from tests.rules.test_turn import BEAM1, ScriptedDice, battle, design, ship
 
 
@@ -56,3 +57,159 @@ def test_a_second_order_for_a_system_at_another_target_is_refused_too():
         IllegalOrder,
         r"^A1: beam-a \(beam-1\) ordered to fire twice.*§6, §8\)$",
     )
+
+
+# ---- finding 7: targets, magazines and fire control known in phase 1 ---------------------
+
+
+TORP = {"id": "torp-a", "kind": "weapon", "weapon": "plasma-torpedo", "arcs": ["F"]}
+TORP_B = {**TORP, "id": "torp-b"}
+MAG = {"id": "mag-a", "kind": "magazine", "capacity": 1}
+LANCE = {"id": "lance-a", "kind": "weapon", "weapon": "lance", "arcs": ["F", "FS", "FP"]}
+
+
+@pytest.mark.parametrize(
+    ("target", "message"),
+    [
+        (
+            "ghost",
+            "A1: beam-a (beam-1): no ship or light unit 'ghost' on the table to fire at (rules §6)",
+        ),
+        ("", "A1: beam-a (beam-1): no target ordered (rules §6)"),
+        ("a2", "A1: beam-a (beam-1) at a2: a friendly unit is not a target (rules §6)"),
+        ("fa", "A1: beam-a (beam-1) at fa: a friendly unit is not a target (rules §6)"),
+    ],
+)
+def test_unknown_missing_or_friendly_targets_raise_in_phase_1(target, message):
+    a, b, state = _two_ships(design("A", systems=[BEAM1]))
+    state.ships["a2"] = ship("a2", "a", design("A"), y=5)
+    state.light_units["fa"] = LightUnit("fa", "a", "fighter-interceptor", 6, 100.0, 0, 5)
+    got = _refused_in_phase_1(
+        state, {"a1": ShipOrders(fire=[FireIntent("beam-a", target)])}, IllegalOrder, "§6"
+    )
+    assert got == message
+
+
+def test_an_unknown_weapon_id_names_the_ship_and_system():
+    a, b, state = _two_ships(design("A", systems=[BEAM1]))
+    a.systems["beam-a"].weapon = "death-ray"
+    got = _refused_in_phase_1(
+        state, {"a1": ShipOrders(fire=[FireIntent("beam-a", "b1")])}, UnknownWeapon, "A1"
+    )
+    assert got.startswith("A1: beam-a: unknown weapon id 'death-ray'") and "§8–10" in got
+
+
+@pytest.mark.parametrize(
+    ("damage", "message"),
+    [
+        ("destroyed", "A1: torp-a (plasma-torpedo): its magazine 'mag-a' is destroyed (rules §8)"),
+        ("damaged", "A1: torp-a (plasma-torpedo): its magazine 'mag-a' is damaged (rules §8)"),
+        ("missing", "A1: torp-a (plasma-torpedo): its magazine 'mag-a' is missing (rules §8)"),
+        (
+            "empty",
+            "A1: torp-a (plasma-torpedo): magazine 'mag-a' has 0 round(s) left, 1 ordered from "
+            "it this turn (rules §8)",
+        ),
+    ],
+)
+def test_a_torpedo_whose_magazine_is_gone_or_empty_raises_in_phase_1(damage, message):
+    a, b, state = _two_ships(design("A", fcs=2, systems=[{**TORP, "magazine": "mag-a"}, MAG]))
+    if damage == "missing":
+        del a.systems["mag-a"]
+    elif damage == "empty":
+        a.systems["mag-a"].ammo = 0
+    else:
+        a.systems["mag-a"].status = Status(damage)
+    got = _refused_in_phase_1(
+        state, {"a1": ShipOrders(fire=[FireIntent("torp-a", "b1")])}, MagazineDestroyed, "§8"
+    )
+    assert got == message
+
+
+def test_shots_drawn_from_one_magazine_are_counted():
+    systems = [{**TORP, "magazine": "mag-a"}, {**TORP_B, "magazine": "mag-a"}, MAG]
+    a, b, state = _two_ships(design("A", fcs=2, systems=systems))
+    both = [FireIntent("torp-a", "b1"), FireIntent("torp-b", "b1")]
+    got = _refused_in_phase_1(state, {"a1": ShipOrders(fire=both)}, MagazineDestroyed, "§8")
+    assert got == (
+        "A1: torp-b (plasma-torpedo): magazine 'mag-a' has 1 round(s) left, 2 ordered from "
+        "it this turn (rules §8)"
+    )
+    events = play_turn(state, {"a1": ShipOrders(fire=both[:1])})
+    assert [e.kind for e in events].count("fire") == 1 and a.systems["mag-a"].ammo == 0
+
+
+def test_a_missile_launch_draws_from_the_magazine_before_the_torpedo():
+    launcher = {"id": "mis-a", "kind": "weapon", "weapon": "missile-heavy", "arcs": ["F"]}
+    systems = [{**launcher, "magazine": "mag-a"}, {**TORP, "magazine": "mag-a"}, MAG]
+    a, b, state = _two_ships(design("A", fcs=2, systems=systems))
+    orders = ShipOrders(launches=[("mis-a", "b1")], fire=[FireIntent("torp-a", "b1")])
+    got = _refused_in_phase_1(state, {"a1": orders}, MagazineDestroyed, "§8")
+    assert got.startswith("A1: torp-a (plasma-torpedo): magazine 'mag-a' has 1 round(s) left, 2")
+
+
+def test_more_targets_than_fire_controls_raise_no_fire_control():
+    beam_b = {**BEAM1, "id": "beam-b"}
+    a, b, state = _two_ships(design("A", fcs=1, systems=[BEAM1, beam_b]))
+    state.ships["b2"] = ship("b2", "b", design("B"), x=2, y=10)
+    two = [FireIntent("beam-a", "b1"), FireIntent("beam-b", "b2")]
+    got = _refused_in_phase_1(state, {"a1": ShipOrders(fire=two)}, NoFireControl, "§6")
+    assert got == (
+        "A1: no free fire control for beam-b (beam-1) at b2 (1 working, all directing: "
+        "target b1) (rules §6)"
+    )
+    # Two systems at one target take one FC.
+    same = [FireIntent("beam-a", "b1"), FireIntent("beam-b", "b1")]
+    assert [e.kind for e in play_turn(state, {"a1": ShipOrders(fire=same)})].count("fire") == 2
+
+
+def test_a_lance_takes_a_fire_control_of_its_own():
+    a, b, state = _two_ships(design("A", fcs=1, systems=[BEAM1, LANCE]))
+    both = [FireIntent("beam-a", "b1"), FireIntent("lance-a", "b1")]
+    got = _refused_in_phase_1(state, {"a1": ShipOrders(fire=both)}, NoFireControl, "§6")
+    assert got.startswith("A1: no free fire control for lance-a (lance) at b1 (1 working")
+
+
+def test_light_unit_targets_count_unless_class_1_weapons_may_meet_them_as_pd():
+    a, b, state = _two_ships(design("A", fcs=0, systems=[BEAM1]))
+    state.light_units["far"] = LightUnit("far", "b", "gunboat-assault", 6, 0.0, 0, 30)
+    got = _refused_in_phase_1(
+        state, {"a1": ShipOrders(fire=[FireIntent("beam-a", "far")])}, NoFireControl, "§6"
+    )
+    assert got.startswith("A1: no free fire control for beam-a (beam-1) at far (0 working")
+    # Homing on a1 within reach: it attaches in phase 3 and the beam meets it as PD.
+    state.light_units["f"] = LightUnit("f", "b", "fighter-interceptor", 6, 100.0, 0, 4, target="a1")
+    events = play_turn(state, {"a1": ShipOrders(fire=[FireIntent("beam-a", "f")])})
+    assert "fire" in [e.kind for e in events]
+
+
+def test_a_vapour_veil_already_on_leaves_no_fire_control():
+    veil = {"id": "veil", "kind": "vapour-veil"}
+    a, b, state = _two_ships(design("A", fcs=1, systems=[BEAM1, veil]))
+    state.veiled.add("a1")
+    fire = [FireIntent("beam-a", "b1")]
+    got = _refused_in_phase_1(state, {"a1": ShipOrders(fire=fire)}, NoFireControl, "§14")
+    assert got == (
+        "A1: no free fire control for beam-a (beam-1) at b1 (0 working, all directing: "
+        "nothing) (rules §6); its vapour veil is on (rules §14)"
+    )
+    # Switched off in phase 2: the FC directs the beam in phase 9.
+    events = play_turn(state, {"a1": ShipOrders(veil=False, fire=fire)})
+    assert "fire" in [e.kind for e in events]
+
+
+def test_arc_and_range_are_phase_9_refusals_with_the_error_class():
+    a, b, state = _two_ships(design("A", systems=[BEAM1]), b_y=-10)  # astern
+    events = play_turn(state, {"a1": ShipOrders(fire=[FireIntent("beam-a", "b1")])})
+    (refused,) = [e for e in events if e.kind == "fire-refused"]
+    assert refused.phase == 9 and refused.data["error"] == "OutOfArc"
+    assert refused.data["ship"] == "a1" and refused.data["system"] == "beam-a"
+    assert refused.summary == (
+        "A1 beam-a at b1: A1: beam-a (beam-1) at b1: target in arc A, weapon arcs F/FS/FP "
+        "(rules §6)"
+    )
+    a, b, state = _two_ships(design("A", systems=[BEAM1]), b_y=40)
+    events = play_turn(state, {"a1": ShipOrders(fire=[FireIntent("beam-a", "b1")])})
+    (refused,) = [e for e in events if e.kind == "fire-refused"]
+    assert refused.data["error"] == "OutOfRange" and refused.data["ship"] == "a1"
+    assert "beyond its last band" in refused.summary
