@@ -1185,7 +1185,7 @@ def _ship_volleys(
         target_id = intent.target
         aim = _aim_point(state, target_id)
         if system is None or system.status is not _WORKING or not system.weapon or aim is None:
-            _refuse(state, ship, intent, "system out of action or target gone")
+            _refuse(state, ship, intent, _gone_why(system, target_id, aim))
             continue
         # _side_of, with the target known to be a ship or a unit on the table
         target = ships.get(target_id) or units[target_id]
@@ -1266,6 +1266,15 @@ def _ship_volleys(
                 else {}
             ),
         )
+
+
+def _gone_why(system: Any, target_id: str, aim: Any) -> str:
+    """Why phase 9 refuses an order whose system or target is no longer there."""
+    if system is None or not system.weapon:
+        return "no weapon system of that id (rules §2 phase 1)"
+    if system.status is not _WORKING:
+        return f"{system.id} was {system.status} before it fired (rules §11)"
+    return f"target {target_id} was destroyed or is gone before the shot (rules §6)"
 
 
 def _shot_cost(

@@ -213,3 +213,26 @@ def test_arc_and_range_are_phase_9_refusals_with_the_error_class():
     (refused,) = [e for e in events if e.kind == "fire-refused"]
     assert refused.data["error"] == "OutOfRange" and refused.data["ship"] == "a1"
     assert "beyond its last band" in refused.summary
+
+
+# ---- phase 9: a system knocked out, a target gone -----------------------------------------
+
+
+def test_phase_9_tells_a_knocked_out_system_from_a_target_gone():
+    a, b, state = _two_ships(design("A", fcs=2, systems=[BEAM1]))
+    state.ships["b2"] = gone = ship("b2", "b", design("B"), x=2, y=10)
+    gone.destroyed = True
+    # A target destroyed before the shot: the order passes phase 1, phase 9 refuses it.
+    events = play_turn(state, {"a1": ShipOrders(fire=[FireIntent("beam-a", "b2")])})
+    (refused,) = [e for e in events if e.kind == "fire-refused"]
+    assert refused.summary == (
+        "A1 beam-a at b2: target b2 was destroyed or is gone before the shot (rules §6)"
+    )
+    assert "error" not in refused.data and refused.data["ship"] == "a1"
+    # Fire chosen in phase 9 (ship_fire) for a system knocked out before it fired.
+    a.systems["beam-a"].status = Status.DAMAGED
+    events = play_turn(
+        state, {}, ship_fire=lambda _s, s: [FireIntent("beam-a", "b1")] if s is a else []
+    )
+    (refused,) = [e for e in events if e.kind == "fire-refused"]
+    assert refused.summary == "A1 beam-a at b1: beam-a was damaged before it fired (rules §11)"
