@@ -35,9 +35,11 @@ MAX_END_SPEED = 24  # mu, §3: speed is set back to 24 at the end of the turn
 HEADINGS = 6  # 60° steps
 
 _SIDE_ALIASES = {"B": PORT, "P": PORT, "T": STARBOARD, "S": STARBOARD}
-_SPEED_CHANGE = re.compile(r"^[+-]\d+$")
-_MANOEUVRE = re.compile(r"^(\d+)([BPTS])$", re.IGNORECASE)
-_FINAL_SPEED = re.compile(r"^\d+$")
+# ASCII digits only (``\d`` would read other scripts' digits too).
+_SPEED_CHANGE = re.compile(r"^[+-][0-9]+$")
+_MANOEUVRE = re.compile(r"^([0-9]+)([BPTS])$", re.IGNORECASE)
+_FINAL_SPEED = re.compile(r"^[0-9]+$")
+MAX_DIGITS = 3  # no speed, change or arc count in §3 needs more: longer is refused
 
 _R3 = math.sqrt(3) / 2
 # Unit vector per heading, exact where the value is rational.
@@ -93,8 +95,13 @@ class Orders:
         """Parse the §3 notation (``"+3, 1B, 2T, 18"``, ``"2T"``, ``"-4"``, ``"18"``, ``""``).
 
         Raises ``IllegalOrder`` naming the ship (when given), the order and §3 for an
-        unreadable token, parts out of order, more than two manoeuvre steps or a zero step.
+        unreadable token, parts out of order, more than two manoeuvre steps or a zero step,
+        a number of more than ``MAX_DIGITS`` digits, or movement orders that are not text.
         """
+        if not isinstance(text, str):
+            raise IllegalOrder(
+                f"{_who(ship)}movement order {text!r} is not text in the notation of rules §3"
+            )
         tokens = [t for t in re.split(r"[,\s]+", text.strip()) if t]
         speed_change: int | None = None
         manoeuvres: list[Manoeuvre] = []
@@ -102,9 +109,15 @@ class Orders:
         stage = 0  # 0 speed change, 1 manoeuvres, 2 final speed, 3 done
 
         def bad(why: str) -> IllegalOrder:
-            return IllegalOrder(f"{_who(ship)}order {text!r}: {why} (rules §3)")
+            shown = text if len(text) <= 40 else text[:40] + "…"
+            return IllegalOrder(f"{_who(ship)}order {shown!r}: {why} (rules §3)")
 
         for token in tokens:
+            if len(token.lstrip("+-").rstrip("BPTSbpts")) > MAX_DIGITS and (
+                _SPEED_CHANGE.match(token) or _MANOEUVRE.match(token) or _FINAL_SPEED.match(token)
+            ):
+                shown = token if len(token) <= 12 else token[:12] + "…"
+                raise bad(f"number {shown!r} too long (at most {MAX_DIGITS} digits)")
             if _SPEED_CHANGE.match(token):
                 if stage > 0:
                     raise bad(f"speed change {token!r} must come first")

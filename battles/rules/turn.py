@@ -54,11 +54,18 @@ from battles.rules.damage import (
     tick_vampires,
 )
 from battles.rules.dice import Dice
-from battles.rules.errors import IllegalOrder, MagazineDestroyed, RulesError, UnknownWeapon
+from battles.rules.errors import (
+    IllegalOrder,
+    MagazineDestroyed,
+    NoFireControl,
+    RulesError,
+    UnknownWeapon,
+)
 from battles.rules.movement import Orders, Plan, execute, validate_orders
 from battles.rules.options import DEFAULT_OPTIONS, RuleOptions
 from battles.rules.sensors import (
     ARC_BITS,
+    ARCS,
     LANCE,
     OWN_DIRECTION,
     Contact,
@@ -385,24 +392,37 @@ def _phase_orders(state: BattleState, orders: Mapping[str, ShipOrders]) -> dict[
             bridge_working=ship.bridge_working,
             half_thrust_turn_cap=half_cap,
         )
+        ordered: set[str] = set()
         for intent in order.fire:
             system = ship.systems.get(intent.system)
             if system is None or system.kind != "weapon":
                 raise IllegalOrder(
                     f"{ship.name}: no weapon system {intent.system!r} to fire (rules §2 phase 1)"
                 )
+            if intent.system in ordered:
+                raise IllegalOrder(
+                    f"{ship.name}: {intent.system} ({system.weapon}) ordered to fire twice; "
+                    "a weapon system fires at most once a turn (rules §6, §8)"
+                )
+            ordered.add(intent.system)
             if not system.working:
                 raise IllegalOrder(
                     f"{ship.name}: {intent.system} is {system.status} and cannot fire (rules §11)"
                 )
-            modes = get_weapon(system.weapon or "").modes
+            try:
+                modes = get_weapon(system.weapon or "").modes
+            except UnknownWeapon as error:
+                raise UnknownWeapon(f"{ship.name}: {intent.system}: {error}") from error
             if intent.mode is not None and intent.mode not in modes:
                 raise IllegalOrder(
                     f"{ship.name}: {intent.system} ({system.weapon}) has no fire mode "
                     f"{intent.mode!r} (modes: {', '.join(modes) or 'none'}; rules §8)"
                 )
+            _check_target(state, ship, intent, f"{ship.name}: {intent.system} ({system.weapon})")
         _check_power(ship, order.fire)
         _check_launches(state, ship, order.launches)
+        _check_fire_magazines(ship, order.fire, order.launches)
+        _check_fire_control(state, ship, order)
         if order.recover:
             _check_recoveries(state, ship, order.recover)
         text = _orders_text(parsed)
@@ -418,6 +438,101 @@ def _phase_orders(state: BattleState, orders: Mapping[str, ShipOrders]) -> dict[
             **({"recover": list(order.recover)} if order.recover else {}),
         )
     return plans
+
+
+def _check_target(state: BattleState, ship: ShipState, intent: FireIntent, where: str) -> None:
+    """Phase 1 check of a fire order's target (§6): it must name an enemy ship or light
+    unit (a light unit leaves the table at the end of the turn it is spent). Whether it
+    lies in an arc and in range is known only after movement, and a target ship already
+    out of action is refused in phase 9 with the rest (``fire-refused``)."""
+    if not intent.target:
+        raise IllegalOrder(f"{where}: no target ordered (rules §6)")
+    side = _side_of(state, intent.target)
+    if side is None:
+        raise IllegalOrder(
+            f"{where}: no ship or light unit {intent.target!r} on the table to fire at (rules §6)"
+        )
+    if side == ship.side:
+        raise IllegalOrder(
+            f"{where} at {intent.target}: a friendly unit is not a target (rules §6)"
+        )
+
+
+def _check_fire_magazines(
+    ship: ShipState, fire: Sequence[FireIntent], launches: Sequence[tuple[str, str]]
+) -> None:
+    """Phase 1 check of magazine-fed fire (§8), as ``_spend_magazine`` will draw it: each
+    shot takes a round from the weapon's linked magazine (which must be there and working)
+    or from its own ``ammo``; this turn's missile launches (phase 3) draw first."""
+    drawn: dict[str, int] = {}
+    for system_id, _ in launches:  # checked by _check_launches
+        system = ship.systems[system_id]
+        if system.kind != "bay":
+            key = system.magazine or system.id
+            drawn[key] = drawn.get(key, 0) + 1
+    for intent in fire:
+        system = ship.systems[intent.system]
+        needs = system.magazine or _needs_magazine(system.weapon)
+        if not needs and system.ammo is None:
+            continue
+        where = f"{ship.name}: {intent.system} ({system.weapon})"
+        key = (system.magazine or "") if needs else system.id
+        drawn[key] = drawn.get(key, 0) + 1
+        if needs:
+            magazine = ship.systems.get(key)
+            if magazine is None:
+                raise MagazineDestroyed(f"{where}: its magazine {key!r} is missing (rules §8)")
+            if not magazine.working:
+                raise MagazineDestroyed(
+                    f"{where}: its magazine {key!r} is {magazine.status} (rules §8)"
+                )
+            left = magazine.ammo or 0
+        else:
+            left = system.ammo or 0
+        if drawn[key] > left:
+            raise MagazineDestroyed(
+                f"{where}: magazine {key!r} has {left} round(s) left, {drawn[key]} ordered "
+                "from it this turn (rules §8)"
+            )
+
+
+def _check_fire_control(state: BattleState, ship: ShipState, order: ShipOrders) -> None:
+    """Phase 1 check that the ship's working FCs can direct its fire orders (§6), through
+    ``allocate_fire_control`` with every arc open (arcs are known only after movement):
+    one FC per enemy target, a lance one of its own (D-12); systems with their own
+    direction, and class-1 weapons at an enemy light unit attached to the ship or homing
+    on it (it may attach in phase 3 and then meets them as PD), need none. A vapour veil
+    already on, and not switched off in phase 2, leaves no FC (§14). This turn's launches
+    do not count: their FCs are free again in phase 9 (see ``_phase_ship_fire``)."""
+    if not order.fire:
+        return
+    veiled = (
+        ship.ship_id in state.veiled
+        and ship.working_count("vapour-veil") > 0
+        and not (order.veil is False and ship.bridge_working)
+    )
+    fcs = 0 if veiled else ship.fire_controls
+    fire_orders = []
+    for intent in order.fire:
+        if _aim_point(state, intent.target) is None:
+            continue  # refused in phase 9: it takes no FC
+        system = ship.systems[intent.system]
+        weapon_id = _effective_weapon(system.weapon or "", intent.mode, 0.0)
+        unit = state.light_units.get(intent.target)
+        as_pd = (
+            unit is not None
+            and ship.ship_id in (unit.attached_to, unit.target)
+            and get_weapon(weapon_id).pd_threshold is not None
+        )
+        fire_orders.append(
+            FireOrder(intent.system, weapon_id, ARCS, intent.target, ARCS, point_defence=as_pd)
+        )
+    try:
+        allocate_fire_control(ship=ship.name, fire_controls=fcs, orders=fire_orders)
+    except NoFireControl as error:
+        if not veiled:
+            raise
+        raise NoFireControl(f"{error}; its vapour veil is on (rules §14)") from error
 
 
 def _check_power(ship: ShipState, fire: Sequence[FireIntent]) -> None:
@@ -1072,7 +1187,7 @@ def _ship_volleys(
         target_id = intent.target
         aim = _aim_point(state, target_id)
         if system is None or system.status is not _WORKING or not system.weapon or aim is None:
-            _refuse(state, ship, intent, "system out of action or target gone")
+            _refuse(state, ship, intent, _gone_why(system, target_id, aim))
             continue
         # _side_of, with the target known to be a ship or a unit on the table
         target = ships.get(target_id) or units[target_id]
@@ -1085,7 +1200,7 @@ def _ship_volleys(
         try:
             get_weapon(weapon_id).band(range_mu)
         except RulesError as error:
-            _refuse(state, ship, intent, str(error))
+            _refuse(state, ship, intent, error)
             continue
         as_pd = target_id in units and _as_point_defence(
             state, ship, target_id, weapon_id, range_mu, weapon_arcs=system.arcs, target_arcs=arcs
@@ -1105,13 +1220,13 @@ def _ship_volleys(
         try:
             cost = _shot_cost(ship, intent, weapon_id, power_left)
         except RulesError as error:
-            _refuse(state, ship, intent, str(error))
+            _refuse(state, ship, intent, error)
             continue
         if system.magazine is not None or system.ammo is not None or _needs_magazine(system.weapon):
             try:
                 _spend_magazine(ship, system, f"{ship.name}: {intent.system}")
             except RulesError as error:
-                _refuse(state, ship, intent, str(error))
+                _refuse(state, ship, intent, error)
                 continue
         target_ship = state.ships.get(intent.target)
         if target_ship is not None:
@@ -1134,7 +1249,7 @@ def _ship_volleys(
                 as_pd=as_pd,
             )
         except RulesError as error:
-            state.log(9, "fire-refused", str(error), weapon=weapon_id)
+            _refuse(state, ship, intent, error, weapon=weapon_id)
             continue
         pending.add_volley(intent.target, volley, is_unit=target_ship is None)
         if cost:
@@ -1158,6 +1273,15 @@ def _ship_volleys(
                 else {}
             ),
         )
+
+
+def _gone_why(system: Any, target_id: str, aim: Any) -> str:
+    """Why phase 9 refuses an order whose system or target is no longer there."""
+    if system is None or not system.weapon:
+        return "no weapon system of that id (rules §2 phase 1)"
+    if system.status is not _WORKING:
+        return f"{system.id} was {system.status} before it fired (rules §11)"
+    return f"target {target_id} was destroyed or is gone before the shot (rules §6)"
 
 
 def _shot_cost(
@@ -1268,7 +1392,7 @@ def _allocate_or_refuse(
                 used_thrust=ship.thrust_used,
             )
         except RulesError as error:
-            _refuse(state, ship, item[0], str(error))
+            _refuse(state, ship, item[0], error)
             continue
         kept.append(item)
         kept_orders.append(order)
@@ -1324,7 +1448,15 @@ def _volley_text(volley: Any) -> str:
     return f"{volley.damage} damage" if volley.hits else "no effect"
 
 
-def _refuse(state: BattleState, ship: ShipState, intent: FireIntent, why: str) -> None:
+def _refuse(
+    state: BattleState, ship: ShipState, intent: FireIntent, why: str | RulesError, **data: Any
+) -> None:
+    """Log a phase-9 ``fire-refused`` event; for a ``RulesError`` (``OutOfArc``,
+    ``OutOfRange``, ``NoFireControl``, ``MagazineDestroyed`` …) its class name is in
+    ``data["error"]`` and its text is the reason."""
+    if isinstance(why, RulesError):
+        data["error"] = type(why).__name__
+        why = str(why)
     state.log(
         9,
         "fire-refused",
@@ -1333,6 +1465,7 @@ def _refuse(state: BattleState, ship: ShipState, intent: FireIntent, why: str) -
         system=intent.system,
         target=intent.target,
         reason=why,
+        **data,
     )
 
 
@@ -1844,9 +1977,27 @@ def play_turn(
     ship's ``ShipOrders.fire``. ``crew_plan(state, ship)`` maps damaged system ids (and
     ``"boarders"``) to crew factors for phase 11; by default no crew is assigned.
 
-    Raises a ``RulesError`` (``IllegalOrder``, ``MagazineDestroyed`` …) from phase 1, before
-    any die is rolled, leaving the state as it was; fire orders the geometry refuses after
-    movement are logged as ``fire-refused`` events instead.
+    Phase 1 checks the orders as written and raises a ``RulesError`` before any die is
+    rolled, leaving the state as it was (turn, events, dice): ``IllegalOrder`` for orders
+    for an unknown ship, movement the §3 notation or the ship's thrust refuses, a fire
+    order for no weapon system, a system out of action (§11), a system ordered to fire
+    twice (§6, §8), an unknown fire mode (§8), no target, an unknown target id or a
+    friendly target (§6), power points or biomass the ship lacks (§8, §14), launches or
+    recoveries the ship cannot make (§6, §9); ``UnknownWeapon`` for a weapon id not in the
+    catalogue; ``MagazineDestroyed`` for fire or launches from a magazine missing,
+    destroyed or holding fewer rounds than ordered from it (§8); ``NoFireControl`` for
+    more targets than working FCs (a lance takes its own, D-12; none while a vapour veil
+    already on stays on, §14).
+
+    Orders are written before movement, so what only movement decides is not an error:
+    phase 9 logs it as a ``fire-refused`` event (``data``: ``ship``, ``system``,
+    ``target``, ``reason`` and, for a ``RulesError``, its class name in ``error``):
+    ``OutOfArc`` (target outside every arc of the weapon), ``OutOfRange`` (beyond the
+    weapon's last band), ``NoFireControl`` (the aft arc while thrusting; a vapour veil
+    switched on this turn, §14; a light unit homing on the ship that did not attach, so
+    is no point-defence target), a system knocked out before it fired (§11), a target
+    destroyed or gone before the shot (§6). Fire chosen by ``ship_fire`` is not checked
+    in phase 1: phase 9 refuses what of it the rules refuse.
     """
     first = len(state.events)
     first_mark = len(state.roll_marks)

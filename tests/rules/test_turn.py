@@ -5,7 +5,7 @@ import json
 import pytest
 
 from battles.rules.dice import Dice
-from battles.rules.errors import IllegalOrder, MagazineDestroyed, UnknownWeapon
+from battles.rules.errors import IllegalOrder, MagazineDestroyed, NoFireControl, UnknownWeapon
 from battles.rules.options import RuleOptions
 from battles.rules.ships import ShipState, Status
 from battles.rules.turn import (
@@ -183,19 +183,22 @@ def test_fire_beyond_fire_controls_or_arc_is_refused_and_logged():
     b2 = ship("b2", "b", design("B"), x=3, y=10)
     b3 = ship("b3", "b", design("B"), y=-10)
     state = battle(a, b1, b2, b3)
-    events = play_turn(
-        state,
-        {
-            "a1": ShipOrders(
-                fire=[FireIntent("beam-a", "b1"), FireIntent("beam-b", "b2")],
-            )
-        },
-    )
-    refused = [e for e in events if e.kind == "fire-refused"]
-    assert len(refused) == 1 and "no free fire control" in refused[0].summary
+    # Two targets for one FC: known from the orders, refused in phase 1.
+    with pytest.raises(NoFireControl, match=r"^A1: no free fire control for beam-b .*§6"):
+        play_turn(
+            state,
+            {
+                "a1": ShipOrders(
+                    fire=[FireIntent("beam-a", "b1"), FireIntent("beam-b", "b2")],
+                )
+            },
+        )
+    assert state.turn == 0 and state.events == []
+    # The arc is known only after movement: logged in phase 9.
     events = play_turn(state, {"a1": ShipOrders(fire=[FireIntent("beam-a", "b3")])})
     refused = [e for e in events if e.kind == "fire-refused"]
     assert len(refused) == 1 and "§6" in refused[0].data["reason"]
+    assert refused[0].data["error"] == "OutOfArc" and refused[0].data["ship"] == "a1"
 
 
 def test_aft_arc_is_blind_while_thrusting():
@@ -232,9 +235,8 @@ def test_torpedo_needs_its_magazine():
     events = play_turn(state, order)
     assert "fire" in kinds(events, 9)
     assert a.systems["mag-a"].ammo == 0
-    events = play_turn(state, order)
-    refused = next(e for e in events if e.kind == "fire-refused")
-    assert "magazine" in refused.summary and "§8" in refused.summary
+    with pytest.raises(MagazineDestroyed, match=r"^A1: torp-a \(plasma-torpedo\).*'mag-a'.*§8"):
+        play_turn(state, order)
 
 
 def test_missile_launch_from_a_destroyed_magazine_raises():
@@ -337,7 +339,7 @@ def test_same_seed_same_turn_log():
             orders = {
                 s.ship_id: ShipOrders(fire=[FireIntent("beam-a", other)])
                 for s, other in ((a, "b1"), (b, "a1"))
-                if s.systems["beam-a"].working and not s.out_of_action
+                if s.systems["beam-a"].working and s.fire_controls and not s.out_of_action
             }
             play_turn(state, orders)
         return json.dumps([e.as_dict() for e in state.events]), state.dice.transcript()
@@ -394,8 +396,8 @@ def test_friendly_targets_are_refused():
     a = ship("a1", "a", design("A", systems=[BEAM1]))
     a2 = ship("a2", "a", design("A"), y=5)
     b = ship("b1", "b", design("B"), y=80)
-    events = play_turn(battle(a, a2, b), {"a1": ShipOrders(fire=[FireIntent("beam-a", "a2")])})
-    assert "friendly" in next(e for e in events if e.kind == "fire-refused").summary
+    with pytest.raises(IllegalOrder, match=r"^A1: beam-a \(beam-1\) at a2: a friendly.*§6"):
+        play_turn(battle(a, a2, b), {"a1": ShipOrders(fire=[FireIntent("beam-a", "a2")])})
 
 
 def test_class_1_weapons_fire_as_point_defence_without_fire_control():
@@ -416,8 +418,8 @@ def test_heavy_weapons_need_a_fire_control_for_a_light_unit_not_attached():
     b = ship("b1", "b", design("B"), y=60)
     state = battle(a, b)
     state.light_units["g"] = LightUnit("g", "b", "gunboat-assault", 6, 0.0, 0, 10)  # cannot fly
-    events = play_turn(state, {"a1": ShipOrders(fire=[FireIntent("beam-a", "g")])})
-    assert "no free fire control" in next(e for e in events if e.kind == "fire-refused").summary
+    with pytest.raises(NoFireControl, match="A1: no free fire control for beam-a"):
+        play_turn(state, {"a1": ShipOrders(fire=[FireIntent("beam-a", "g")])})
 
 
 @pytest.mark.parametrize(
