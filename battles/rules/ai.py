@@ -615,9 +615,14 @@ def resolve_battle(
     class only when known). ``record=False`` keeps no log (``events``, ``rolls`` and
     ``roll_marks`` come back empty) for Monte-Carlo runs: the dice fall and every rule
     plays the same, so winner, reason, turns and ship states are those of the recorded
-    battle with that seed (tested). Raises ``ValueError`` for empty fleets, mixed sides or
-    duplicate ids.
+    battle with that seed (tested). Raises ``ValueError`` for empty fleets, mixed sides,
+    duplicate ids, a seed that is not an int or str (None would not replay) or
+    ``max_turns`` < 1.
     """
+    if seed is None or isinstance(seed, bool) or not isinstance(seed, (int, str)):
+        raise ValueError(f"resolve_battle: seed {seed!r}: a whole number or a string (replay)")
+    if isinstance(max_turns, bool) or not isinstance(max_turns, int) or max_turns < 1:
+        raise ValueError(f"resolve_battle: max_turns {max_turns!r}: a whole number ≥ 1")
     ships_a = [clone(s) for s in fleet_a]
     ships_b = [clone(s) for s in fleet_b]
     if not ships_a or not ships_b:

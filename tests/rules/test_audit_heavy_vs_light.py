@@ -6,7 +6,7 @@ import pytest
 
 from battles.rules.ai import ship_orders
 from battles.rules.dice import Dice
-from battles.rules.errors import OutOfArc, RulesError
+from battles.rules.errors import NoFireControl, OutOfArc, RulesError
 from battles.rules.odds import odds
 from battles.rules.sensors import FireOrder, allocate_fire_control
 from battles.rules.turn import (
@@ -133,11 +133,13 @@ def test_each_light_unit_target_takes_its_own_fire_control():
         faces=[4],
         units=[("f", "fighter-interceptor", 6, 0, 10), ("m", "missile-salvo", 6, 2, 10)],
     )
+    # Two light-unit targets need two FCs; the ship has one: refused in phase 1, before a
+    # die is rolled (the FC count is known then), the state left as it was.
     orders = [FireIntent("beam-a", "f"), FireIntent("beam-b", "m")]
-    events = play_turn(state, {"a1": ShipOrders(fire=orders)})
-    refused = [e for e in events if e.kind == "fire-refused"]
-    assert [e.data["system"] for e in refused] == ["beam-b"]
-    assert "no free fire control" in refused[0].summary
+    with pytest.raises(NoFireControl, match="no free fire control"):
+        play_turn(state, {"a1": ShipOrders(fire=orders)})
+    assert state.turn == 0 and state.events == [] and state.dice.log == []
+    events = play_turn(state, {"a1": ShipOrders(fire=orders[:1])})
     assert _losses(events) == {"f": 5}
 
 
