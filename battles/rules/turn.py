@@ -37,7 +37,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from functools import cache, lru_cache
 from itertools import zip_longest
-from typing import Any
+from typing import Any, ClassVar
 
 from battles.rules.damage import (
     CORE_EXPLOSION_RADIUS,
@@ -272,6 +272,10 @@ class BattleState:
         default_factory=dict, repr=False
     )
 
+    #: False on ``UnrecordedBattleState``: the busiest log sites skip building their
+    #: summary and data (a forecast reads neither).
+    recording: ClassVar[bool] = True
+
     def hold_roster(self, hold: bool) -> None:
         """Serve ``in_action`` from a snapshot (True) or recompute it every call (False).
         Only for stretches of the turn where no ship can be destroyed or leave."""
@@ -336,6 +340,8 @@ class UnrecordedBattleState(BattleState):
     """A ``BattleState`` that keeps no event log (``events`` and ``roll_marks`` stay
     empty); every rule plays exactly as in ``BattleState``. For Monte-Carlo runs with
     ``dice.UnrecordedDice`` (``battles.rules.forecast``): outcomes only, a tenth faster."""
+
+    recording: ClassVar[bool] = False
 
     def log(self, phase: int, kind: str, summary: str, **data: Any) -> Event:
         return _UNRECORDED
@@ -425,18 +431,19 @@ def _phase_orders(state: BattleState, orders: Mapping[str, ShipOrders]) -> dict[
         _check_fire_control(state, ship, order)
         if order.recover:
             _check_recoveries(state, ship, order.recover)
-        text = _orders_text(parsed)
-        state.log(
-            1,
-            "orders",
-            f"{ship.name}: {text}",
-            ship=ship.ship_id,
-            movement=text,
-            fire=[asdict(f) for f in order.fire],
-            launches=[list(x) for x in order.launches],
-            withdraw=order.withdraw,
-            **({"recover": list(order.recover)} if order.recover else {}),
-        )
+        if state.recording:
+            text = _orders_text(parsed)
+            state.log(
+                1,
+                "orders",
+                f"{ship.name}: {text}",
+                ship=ship.ship_id,
+                movement=text,
+                fire=[asdict(f) for f in order.fire],
+                launches=[list(x) for x in order.launches],
+                withdraw=order.withdraw,
+                **({"recover": list(order.recover)} if order.recover else {}),
+            )
     return plans
 
 
@@ -994,6 +1001,8 @@ def _phase_ship_movement(state: BattleState, plans: Mapping[str, Plan]) -> None:
         ship.heading = moved.heading
         ship.speed = moved.speed
         ship.thrust_used = plan.thrust_used > 0
+        if not state.recording:
+            continue
         text = _orders_text(plan.orders)
         (x0, y0), (x1, y1), (x2, y2) = moved.path
         state.log(
@@ -1255,24 +1264,25 @@ def _ship_volleys(
         if cost:
             power_left -= cost[0]
             ship.biomass -= cost[1]
-        state.log(
-            9,
-            "fire",
-            f"{ship.name} {intent.system} ({weapon_id}) at {name}, {range_mu:.1f} mu: "
-            f"{_volley_text(volley)}",
-            ship=ship.ship_id,
-            system=intent.system,
-            weapon=weapon_id,
-            target=intent.target,
-            range=round(range_mu, 3),
-            dice=volley.dice,
-            value=volley.value,
-            **(
-                {"power_points": cost[0], "power_left": power_left, "biomass": ship.biomass}
-                if cost
-                else {}
-            ),
-        )
+        if state.recording:
+            state.log(
+                9,
+                "fire",
+                f"{ship.name} {intent.system} ({weapon_id}) at {name}, {range_mu:.1f} mu: "
+                f"{_volley_text(volley)}",
+                ship=ship.ship_id,
+                system=intent.system,
+                weapon=weapon_id,
+                target=intent.target,
+                range=round(range_mu, 3),
+                dice=volley.dice,
+                value=volley.value,
+                **(
+                    {"power_points": cost[0], "power_left": power_left, "biomass": ship.biomass}
+                    if cost
+                    else {}
+                ),
+            )
 
 
 def _gone_why(system: Any, target_id: str, aim: Any) -> str:
@@ -1609,15 +1619,17 @@ def _apply_pending(state: BattleState, pending: _Pending, phase: int) -> None:
 
 
 def _log_damage(state: BattleState, phase: int, events: Iterable[DamageEvent]) -> None:
+    recording = state.recording
     for event in events:
-        state.log(
-            phase,
-            f"damage-{event.kind}",
-            f"{state.ships[event.ship].name} {event.kind}: {event.detail}",
-            ship=event.ship,
-            detail=event.detail,
-            amount=event.amount,
-        )
+        if recording:
+            state.log(
+                phase,
+                f"damage-{event.kind}",
+                f"{state.ships[event.ship].name} {event.kind}: {event.detail}",
+                ship=event.ship,
+                detail=event.detail,
+                amount=event.amount,
+            )
         if event.kind == "core-explosion":
             _core_explosion(state, state.ships[event.ship], phase)
 
