@@ -9,8 +9,8 @@ user may not see (hidden fleets of other factions) are left out, exactly as
 ``/api/fleets`` leaves those fleets out. The actions answer 401 without a session
 (django_auth, which also checks the CSRF token), 403 for non-organisers and for organisers
 of another campaign (``access.is_organiser(user, battle.campaign)``), 404 for an unknown
-battle and 400 with the message for a refused action
-(``battles.resolution.BattleActionError``, a ``RulesError``).
+battle or another campaign's draft (organisers do not learn it exists) and 400 with the
+message for a refused action (``battles.resolution.BattleActionError``, a ``RulesError``).
 """
 
 from __future__ import annotations
@@ -226,11 +226,13 @@ def _organised_battle(
     request: HttpRequest, battle_id: int, action: str
 ) -> tuple[Battle | None, Status | None]:
     """The battle for an organiser action, or the 403 refusal: only staff and the
-    organisers of *this* battle's campaign may resolve, record or forecast it (404 for an
-    unknown battle)."""
+    organisers of *this* battle's campaign may resolve, record or forecast it. 404 for an
+    unknown battle and for a draft the user may not see (another campaign's), so its
+    existence does not leak."""
     if not access.is_organiser(request.user):
         return None, Status(403, {"detail": f"only organisers may {action} battles"})
-    battle = get_object_or_404(Battle.objects.select_related("campaign"), pk=battle_id)
+    visible = access.visible_battles(request.user).select_related("campaign")
+    battle = get_object_or_404(visible, pk=battle_id)
     if not access.is_organiser(request.user, battle.campaign):
         detail = (
             f"only organisers of campaign '{battle.campaign.slug}' may {action} its battles "

@@ -48,17 +48,22 @@ def test_is_organiser_is_per_campaign(cast, rival):
 
 
 def test_another_campaigns_organiser_may_not_act_on_the_battle(cast, rival, battle):
+    # Another campaign's draft is not even admitted to exist (404, as an unknown id)...
     client = client_for(rival.organiser)
     for action, body in (("resolve", {"seed": 1}), ("record", {"outcome": "x"})):
         response = post(client, f"/api/battles/{battle.pk}/{action}", body)
-        assert response.status_code == 403, (action, response.content)
-        detail = response.json()["detail"]
-        assert f"only organisers of campaign 'test-league' may {action}" in detail
+        assert response.status_code == 404, (action, response.content)
     response = client.get(f"/api/battles/{battle.pk}/forecast", {"battles": 2})
-    assert response.status_code == 403
-    assert "may forecast its battles" in response.json()["detail"]
+    assert response.status_code == 404
     battle.refresh_from_db()
     assert battle.status == "draft" and not battle.events.exists()
+    # ...and a concluded one, public anyway, is refused with the reason.
+    from battles.resolution import battle_resolve
+
+    battle_resolve(battle=battle, seed=1, max_turns=3)
+    response = post(client, f"/api/battles/{battle.pk}/record", {"outcome": "x"})
+    assert response.status_code == 403
+    assert "only organisers of campaign 'test-league' may record" in response.json()["detail"]
 
 
 def test_another_campaigns_organiser_does_not_see_the_draft(cast, rival, battle):

@@ -2,12 +2,15 @@
 Monte-Carlo odds of who wins a draft battle (``battles.forecasting.battle_forecast``).
 
 Prints each side's share of wins with its 95 % interval, the draws, how the battles ended
-and the mean length; ``--json`` prints ``Forecast.as_dict()``. Changes nothing.
+and the mean length; ``--json`` prints ``Forecast.as_dict()``. Changes nothing. A battle
+that reaches ``--max-turns`` is won by the side with more strength left (mass × hull
+fraction; ``battles/rules/ai.py``), so a short limit measures who is ahead, not who wins.
 """
 
 from __future__ import annotations
 
 import json
+import sys
 import time
 from typing import Any
 
@@ -34,7 +37,16 @@ class Command(BaseCommand):
         if battle is None:
             raise CommandError(f"no battle {battle_id}")
         quiet = opts["json"] or opts["verbosity"] < 1
-        bar = tqdm(total=opts["battles"], unit="battle", disable=quiet, file=self.stderr)
+        bars: list[tqdm] = []  # made at the first battle, so a refusal prints no bar
+
+        def progress(_i: int) -> None:
+            if not bars:
+                # The real stderr: Django's wrapper styles each write as an error line.
+                bars.append(
+                    tqdm(total=opts["battles"], unit="battle", disable=quiet, file=sys.stderr)
+                )
+            bars[0].update()
+
         start = time.process_time()
         try:
             forecast = battle_forecast(
@@ -42,12 +54,13 @@ class Command(BaseCommand):
                 battles=opts["battles"],
                 seed=opts["seed"],
                 max_turns=opts["max_turns"],
-                progress=lambda _i: bar.update(),
+                progress=progress,
             )
         except BattleActionError as exc:
             raise CommandError(str(exc)) from exc
         finally:
-            bar.close()
+            for bar in bars:
+                bar.close()
         cpu = time.process_time() - start
         if opts["json"]:
             self.stdout.write(json.dumps(forecast.as_dict(), indent=2))
