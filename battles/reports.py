@@ -30,6 +30,8 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, ngettext
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
+from .log_text import LogNames, event_line, log_names, ship_named
+
 if TYPE_CHECKING:
     from .models import Battle
 
@@ -226,14 +228,22 @@ _UNIT_KEYS = ("ship", "target", "unit", "origin", "attached_to")
 def _names_hidden(event: Any, refs: set[str], names: re.Pattern[str] | None) -> bool:
     """True when ``event`` names a unit the viewer may not see: an engine id in
     :data:`_UNIT_KEYS` (``ship-12``, or a launched unit ``ship-12.hangar-1``) or a
-    hidden ship's or group's name in its summary."""
+    hidden ship's or group's name in its stored summary or in the line the report prints
+    (``event.line``, :mod:`battles.log_text`)."""
     data = event.data if isinstance(event.data, dict) else {}
     for key in _UNIT_KEYS:
         values = data.get(key)
         for value in values if isinstance(values, list) else [values]:
             if isinstance(value, str) and (value in refs or value.split(".")[0] in refs):
                 return True
-    return bool(names and names.search(event.summary or ""))
+    if names is None:
+        return False
+    return bool(names.search(event.summary or "") or names.search(getattr(event, "line", "") or ""))
+
+
+def _hidden_refs(hidden: list[Any]) -> set[str]:
+    """The engine ids (``ship-12``) of the ``hidden`` participants' ships."""
+    return {f"ship-{p.ship_id}" for p in hidden if p.ship_id}
 
 
 def _public_events(events: list[Any], hidden: list[Any]) -> list[Any]:
@@ -244,7 +254,7 @@ def _public_events(events: list[Any], hidden: list[Any]) -> list[Any]:
     """
     if not hidden:
         return events
-    refs = {f"ship-{p.ship_id}" for p in hidden if p.ship_id}
+    refs = _hidden_refs(hidden)
     words = {p.ship.name for p in hidden if p.ship_id and p.ship.name}
     words |= {p.light_units.name for p in hidden if p.light_units_id and p.light_units.name}
     names = (
@@ -346,10 +356,15 @@ def report_context(
         [r["ship"] for side in sides for r in side["participants"] if r["fate"] == "damaged"]
     )
     events = list(Event.objects.filter(battle=battle).order_by("sequence"))
+    engine = battle.mode == battle.Mode.RESOLVED
+    side_names = {s["faction"].slug: s["faction"].name for s in sides}
+    # Each line in the reader's language (engine logs only: people's lines stay theirs),
+    # never naming a hidden unit; checked again on the printed line by _public_events.
+    names = log_names(events, side_names, _hidden_refs(hidden)) if engine else None
+    for event in events:
+        event.line = event_line(event, names) if names else (event.summary or event.kind)
     turns = turn_log(
-        _public_events(events, hidden),
-        engine=battle.mode == battle.Mode.RESOLVED,
-        side_names={s["faction"].slug: s["faction"].name for s in sides},
+        _public_events(events, hidden), engine=engine, side_names=side_names, names=names
     )
     return {
         "battle": battle,
@@ -404,7 +419,9 @@ def _highlight(event: Any) -> bool:
     return True
 
 
-def _turn_summary(events: list[Any], side_names: dict[str, str]) -> str:
+def _turn_summary(
+    events: list[Any], side_names: dict[str, str], names: LogNames | None = None
+) -> str:
     """One line for a turn of an engine log: initiative, volleys and damage, ships lost."""
     parts = []
     lost: dict[str, list[str]] = {"destroyed": [], "captured": [], "withdrew": []}
@@ -418,9 +435,13 @@ def _turn_summary(events: list[Any], side_names: dict[str, str]) -> str:
             volleys += 1
             damage += int(data.get("value") or 0)
         elif e.kind in ("damage-destroyed", "damage-captured"):
-            lost[e.kind.removeprefix("damage-")].append(e.summary.split(" destroyed:")[0])
+            name = ship_named(e, names) if names else None
+            lost[e.kind.removeprefix("damage-")].append(
+                name or e.summary.split(" destroyed:")[0].split(" captured:")[0]
+            )
         elif e.kind == "withdraw":
-            lost["withdrew"].append(e.summary.removesuffix(" withdraws"))
+            name = ship_named(e, names) if names else None
+            lost["withdrew"].append(name or e.summary.removesuffix(" withdraws"))
     if volleys:
         parts.append(
             ngettext("%(n)d volley, %(damage)d damage", "%(n)d volleys, %(damage)d damage", volleys)
@@ -438,7 +459,11 @@ def _turn_summary(events: list[Any], side_names: dict[str, str]) -> str:
 
 
 def turn_log(
-    events: list[Any], *, engine: bool, side_names: dict[str, str] | None = None
+    events: list[Any],
+    *,
+    engine: bool,
+    side_names: dict[str, str] | None = None,
+    names: LogNames | None = None,
 ) -> list[dict[str, Any]]:
     """A battle's ``Event`` rows grouped by game turn, for the report.
 
@@ -458,7 +483,7 @@ def turn_log(
         turn["rolls"] = sum(1 for e in turn["log"] if e.kind == "roll")
         if engine:
             turn["events"] = [e for e in turn["log"] if _highlight(e)]
-            turn["summary"] = _turn_summary(turn["log"], side_names or {})
+            turn["summary"] = _turn_summary(turn["log"], side_names or {}, names)
     return turns
 
 
