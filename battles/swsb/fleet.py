@@ -28,7 +28,15 @@ from .rules import (
     split_screens,
 )
 
-__all__ = ["Attack", "SWEvent", "SWShip", "TurnResult", "fleet_turn", "ship_from_dict"]
+__all__ = [
+    "Attack",
+    "apply_critical",
+    "SWEvent",
+    "SWShip",
+    "TurnResult",
+    "fleet_turn",
+    "ship_from_dict",
+]
 
 STARFIGHTER_RANKS = ("interceptor", "fighter", "bomber")
 MAX_SHIPS = 60
@@ -187,7 +195,9 @@ class TurnResult:
     events: list[SWEvent]
 
 
-def _apply_critical(ship: SWShip, effect: str, events: list[SWEvent]) -> None:
+def apply_critical(ship: SWShip, effect: str, events: list[SWEvent]) -> None:
+    """Apply critical ``effect`` to ``ship``'s state (a lasting effect is kept in
+    ``ship.effects``; a destroyed shield generator drops every screen now)."""
     events.append(SWEvent("critical", ship.id, effect))
     if effect in LASTING_EFFECTS:
         ship.effects.append(effect)
@@ -251,7 +261,7 @@ def _resolve_attack(
     screen = target.screens.get(att.facing, 0)
     if face == 20 and damage > screen:  # H-12: the critical got through the screen
         effect = critical_effect(dice.die(20, f"{target.id} critical"))
-        _apply_critical(target, effect, events)
+        apply_critical(target, effect, events)
         damage = critical_damage(effect, damage)
         screen = target.screens.get(att.facing, 0)  # a destroyed generator drops it
     absorbed = min(screen, damage)
@@ -271,7 +281,7 @@ def _damage(
         target.screens = dict.fromkeys(FACINGS, 0)  # seed: a reduced ship loses its screens
         events.append(SWEvent("damaged", target.id, "reduced: screens lost"))
         effect = critical_effect(dice.die(20, f"{target.id} critical (damaged)"))
-        _apply_critical(target, effect, events)
+        apply_critical(target, effect, events)
         extra = critical_damage(effect, amount) - amount  # H-13
         if extra:
             target.hull = max(0, target.hull - extra)
