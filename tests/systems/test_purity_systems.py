@@ -17,7 +17,7 @@ for package in {PACKAGES!r}:
     module = importlib.import_module("battles." + package)
     for info in pkgutil.iter_modules(module.__path__):
         importlib.import_module(f"battles.{{package}}.{{info.name}}")
-leaked = sorted(m for m in sys.modules if m.startswith({WEB_FRAMEWORK!r}))
+leaked = sorted(m for m in sys.modules if m.startswith({WEB_FRAMEWORK!r} + "."))
 assert not leaked, leaked
 print("ok")
 """
