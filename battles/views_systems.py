@@ -12,6 +12,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from campaign import access
@@ -22,6 +23,17 @@ from .rules.dice import Dice
 from .rules.errors import RulesError
 from .systems import SYSTEMS
 
+CHECK_LABELS = {
+    "piloting": gettext_lazy("Piloting"),
+    "gunnery": gettext_lazy("Gunnery"),
+    "special-gunnery": gettext_lazy("Special gunnery"),
+}
+POST_LABELS = {
+    "pilot": gettext_lazy("pilot"),
+    "gunner": gettext_lazy("gunner"),
+    "science": gettext_lazy("science officer"),
+    "engineer": gettext_lazy("engineer"),
+}
 SESSION_KEY = "sf_tracker"
 MAX_TRACKED_SHIPS = 12
 DEFAULT_DC = 15
@@ -61,9 +73,13 @@ def _ship_card(ship: sf_tokens.GMShip, index: int, dc: int) -> dict[str, Any]:
     return {
         "index": index,
         "ship": ship,
-        "allowed": [(sf_tokens.ACTIONS[o.id], o) for o in options if o.allowed],
+        "allowed": [
+            (sf_tokens.ACTIONS[o.id], o, POST_LABELS[sf_tokens.ACTIONS[o.id].post])
+            for o in options
+            if o.allowed
+        ],
         "refused": [(sf_tokens.ACTIONS[o.id], o) for o in options if not o.allowed],
-        "checks": sf_tokens.check_table(ship, dc),
+        "checks": [(CHECK_LABELS[c.check], c) for c in sf_tokens.check_table(ship, dc)],
         "states": sorted(ship.states.items()),
         "maintainable": [s for s, st in ship.states.items() if st in ("malfunctioning", "wrecked")],
         "log": list(reversed(ship.log[-8:])),
