@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from . import sf_boarding, sf_tokens
 from .models import Participant
+from .models_systems import SystemUnit
 from .systems import DEFAULT_SYSTEM, SYSTEMS
 
 TIER_CHOICES = [(t, t) for t in ("1/4", "1/3", "1/2", *map(str, range(1, 21)))]
@@ -180,9 +181,10 @@ class OtherBattleForm(forms.Form):
 
 
 class UnitResultForm(forms.Form):
-    """One unit's result; a blank row is skipped."""
+    """One unit's result; a blank row is skipped. A roster unit gives its name and kind."""
 
     side = forms.ChoiceField(label=_("Side"), choices=[("a", _("A")), ("b", _("B"))])
+    unit = forms.ModelChoiceField(label=_("Roster unit"), queryset=None, required=False)
     name = forms.CharField(label=_("Unit"), max_length=120, required=False)
     kind = forms.CharField(label=_("Class or type"), max_length=60, required=False)
     fate = forms.ChoiceField(label=_("Fate"), choices=Participant.Fate.choices, initial="unharmed")
@@ -193,6 +195,10 @@ class UnitResultForm(forms.Form):
         label=_("Critical states (comma-separated)"), max_length=600, required=False
     )
     notes = forms.CharField(label=_("Notes"), max_length=500, required=False)
+
+    def __init__(self, *args, roster=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["unit"].queryset = roster if roster is not None else SystemUnit.objects.none()
 
 
 UnitResultFormSet = forms.formset_factory(UnitResultForm, extra=4, max_num=60, validate_max=True)

@@ -55,6 +55,17 @@ class SystemUnit(models.Model):
     def __str__(self) -> str:
         return f"{self.name} ({self.get_game_system_display()})"
 
+    def clean(self) -> None:
+        """Check ``stats`` and ``abilities`` against the system's rules package."""
+        from django.core.exceptions import ValidationError
+
+        from .other_battles import OtherBattleError, unit_stats_check
+
+        try:
+            unit_stats_check(self.game_system, self.stats, self.abilities)
+        except OtherBattleError as exc:
+            raise ValidationError({exc.field: exc.message}) from None
+
 
 class SystemParticipant(models.Model):
     """One unit's result in a battle of another game system: fate, hull points lost,

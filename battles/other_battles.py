@@ -18,9 +18,10 @@ from django.utils.text import slugify
 
 from factions.models import Faction
 
-from . import sf_tokens, swsb
+from . import epic, sf_tokens, swsb
 from .models import Battle, BattleSide, Participant
 from .models_systems import SystemParticipant, SystemUnit
+from .rules.errors import RulesError
 from .services import report_request
 from .systems import DEFAULT_SYSTEM, SYSTEMS
 
@@ -31,6 +32,7 @@ __all__ = [
     "critical_choices",
     "other_battle_record",
     "system_unit_rows",
+    "unit_stats_check",
 ]
 
 MAX_UNITS_PER_SIDE = 60
@@ -56,6 +58,31 @@ def critical_choices(game_system: str) -> list[str]:
     if game_system == "sw-starship-battles":
         return list(swsb.LASTING_EFFECTS)
     return []
+
+
+def unit_stats_check(game_system: str, stats: object, abilities: object) -> None:
+    """Check a roster unit's data against its system's rules package: Starfinder ``tier``
+    and ``crew`` (seed 001), Star Wars ``rank``, ``hull``, ``defence``, ``screen_value``
+    (seed 002), Epic ``abilities`` ids (seed 004). Raises :class:`OtherBattleError`."""
+    if not isinstance(stats, dict):
+        raise OtherBattleError("stats", "expected an object")
+    if not isinstance(abilities, list):
+        raise OtherBattleError("abilities", "expected a list of ability ids")
+    try:
+        if game_system == "starfinder":
+            sf_tokens.parse_tier(stats.get("tier"), "stats.tier")
+            crew = stats.get("crew")
+            if isinstance(crew, bool) or not isinstance(crew, int) or crew < 1:
+                raise OtherBattleError("stats", f"crew: {crew!r} is not a crew count (1 or more)")
+        elif game_system == "sw-starship-battles":
+            swsb.ship_from_dict({"id": "unit", "side": "roster", **stats})
+        elif game_system == "epic":
+            for ability in abilities:
+                epic.get_ability(ability)
+    except RulesError as exc:
+        raise OtherBattleError(
+            "stats" if game_system != "epic" else "abilities", str(exc)
+        ) from None
 
 
 def parse_criticals(game_system: str, text: str, field: str) -> list[str]:

@@ -12,6 +12,7 @@ from campaign import access
 from campaign.models import Campaign
 
 from .forms_systems import OtherBattleForm, UnitResultFormSet
+from .models_systems import SystemUnit
 from .other_battles import (
     OtherBattleError,
     SideInput,
@@ -36,7 +37,8 @@ def other_battle_new(request: HttpRequest, slug: str) -> HttpResponse:
         raise Http404
     factions = campaign.factions.order_by("name")
     form = OtherBattleForm(request.POST or None, factions=factions)
-    units = UnitResultFormSet(request.POST or None, prefix="units")
+    roster = SystemUnit.objects.filter(faction__in=factions).select_related("faction")
+    units = UnitResultFormSet(request.POST or None, prefix="units", form_kwargs={"roster": roster})
     if request.method == "POST" and form.is_valid() and units.is_valid():
         d = form.cleaned_data
         sides = [
@@ -45,12 +47,13 @@ def other_battle_new(request: HttpRequest, slug: str) -> HttpResponse:
         ]
         try:
             for i, row in enumerate(units.cleaned_data):
-                if not row or not row.get("name"):
+                if not row or not (row.get("name") or row.get("unit")):
                     continue
                 field = f"units-{i}-critical_states"
                 sides[0 if row["side"] == "a" else 1].units.append(
                     UnitInput(
                         name=row["name"],
+                        unit=row["unit"],
                         kind=row["kind"],
                         fate=row["fate"],
                         hull_lost=row["hull_lost"] or 0,

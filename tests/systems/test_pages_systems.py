@@ -230,3 +230,71 @@ def test_standings_queries_stay_flat(cast, django_assert_num_queries):
     with django_assert_num_queries(1):
         rows = {f.name: f for f in campaign_standings(cast.campaign)}
     assert rows["Qatzrin"].ships_lost == 4
+
+
+def test_roster_units_are_checked_against_their_rules(cast):
+    from django.core.exceptions import ValidationError
+
+    from battles.models_systems import SystemUnit
+
+    ok = SystemUnit(
+        faction=cast.norge,
+        game_system="starfinder",
+        name="Corsair",
+        stats={"tier": "1/2", "crew": 6},
+    )
+    ok.full_clean()
+    for system, stats, abilities, field in (
+        ("starfinder", {"tier": "25", "crew": 6}, [], "stats"),
+        (
+            "sw-starship-battles",
+            {
+                "rank": "class-1",
+                "hull": 40,
+                "defence": 14,
+                "screen_value": 4,
+                "split": {"front": 3},
+            },
+            [],
+            "stats",
+        ),
+        ("epic", {}, ["energy-shields", "void-shield"], "abilities"),
+    ):
+        unit = SystemUnit(
+            faction=cast.norge, game_system=system, name="X", stats=stats, abilities=abilities
+        )
+        with pytest.raises(ValidationError) as info:
+            unit.full_clean()
+        assert field in info.value.message_dict
+
+
+def test_record_page_takes_a_roster_unit(cast, client):
+    from battles.models_systems import SystemUnit
+
+    isd = SystemUnit.objects.create(
+        faction=cast.qatzrin, game_system="sw-starship-battles", name="Chimaera", kind="class-1",
+        stats={"rank": "class-1", "hull": 40, "defence": 14, "screen_value": 4},
+    )  # fmt: skip
+    client.force_login(cast.organiser)
+    url = reverse("other-battle-new", args=[cast.campaign.slug])
+    data = RECORD_POST | {
+        "side_a": cast.qatzrin.pk,
+        "side_b": cast.norge.pk,
+        "units-0-name": "",
+        "units-0-unit": isd.pk,
+    }
+    assert client.post(url, data).status_code == 302
+    result = SystemParticipant.objects.get()
+    assert (result.unit, result.name, result.kind, result.fate) == (
+        isd,
+        "Chimaera",
+        "class-1",
+        "destroyed",
+    )
+    wrong_side = data | {"side_a": cast.norge.pk, "side_b": cast.qatzrin.pk, "name": "Another"}
+    response = client.post(url, wrong_side)
+    assert (
+        response.status_code == 400
+        and "Chimaera is not a sw-starship-battles unit of Kongeriket Norge"
+        in response.content.decode()
+    )
