@@ -33,6 +33,8 @@ __all__ = [
     "BoardingResult",
     "Party",
     "band_for",
+    "boarding_allowed",
+    "repel_bonus",
     "band_odds",
     "boarding_attack_modifier",
     "boarding_resistance",
@@ -238,6 +240,40 @@ def boarding_resistance(
         + _training(training, "ship_training")
         + _int(repel_bonus, "repel_bonus", 0, 10)
     )
+
+
+def repel_bonus(officer_modifier: object, *, against_all: bool) -> int:
+    """A repelling officer's bonus to RA: their key ability modifier against one boarding
+    attack this round, or half of it (rounded down) against all (seed, free crew action)."""
+    mod = _int(officer_modifier, "officer_modifier", 0, 10)
+    return mod // 2 if against_all else mod
+
+
+BOARDING_METHODS = ("grappling", "ram", "breaching-pod", "pathogen")
+
+
+def boarding_allowed(
+    method: object,
+    *,
+    adjacent: bool = False,
+    attack_hit: bool = False,
+    hull_damaged: bool = False,
+    quadrant_shields: object = 0,
+) -> bool:
+    """May a party board this way? (seed, the four ways in): a grappling weapon needs to
+    start the gunnery phase adjacent and hit (no damage); a ram must damage hull points;
+    a breaching pod cannot breach a quadrant that has shield points; a pathogen is
+    injected by its creature."""
+    shields = _int(quadrant_shields, "quadrant_shields", 0, 10_000)
+    if method == "grappling":
+        return bool(adjacent and attack_hit)
+    if method == "ram":
+        return bool(hull_damaged)
+    if method == "breaching-pod":
+        return shields == 0
+    if method == "pathogen":
+        return True
+    raise BadBoardingInput(f"method: {method!r} is not one of {', '.join(BOARDING_METHODS)}")
 
 
 def band_for(margin: int) -> str:

@@ -15,6 +15,7 @@ from .errors import (
     UnknownSystem,
 )
 from .pool import check_odds, parse_tier, token_pool, tokens_for_gap
+from .shields import divert_points, rebalance, rebalance_evenly
 from .tracker import (
     GMShip,
     available_actions,
@@ -46,9 +47,12 @@ __all__ = [
     "boost",
     "check_odds",
     "check_table",
+    "divert_points",
     "new_ship",
     "next_round",
     "parse_tier",
+    "rebalance",
+    "rebalance_evenly",
     "set_state",
     "spend",
     "token_pool",

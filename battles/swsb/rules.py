@@ -33,6 +33,7 @@ __all__ = [
     "critical_effect",
     "escort_target",
     "fire_order",
+    "formation_fits",
     "hunting_bonus",
     "navigation_move",
     "range_penalties",
@@ -184,6 +185,11 @@ def fire_order(units: object, *, initiative: object) -> list[tuple[str, str, lis
         for side in ordered
         if (rank, side) in steps
     ]
+
+
+def formation_fits(class4_units: object) -> bool:
+    """Up to two class-4 units share a square (seed, "les formations")."""
+    return _int(class4_units, "class4_units", 0, 100) <= 2
 
 
 def hunting_bonus(pair: object) -> int:

@@ -171,3 +171,16 @@ def test_monte_carlo_agrees_with_the_exact_band_odds():
         p = float(exact[band])
         sigma = (p * (1 - p) / n) ** 0.5
         assert abs(counts[band] / n - p) <= 4 * sigma + 1e-9, band
+
+
+def test_repelling_officer_and_the_ways_aboard():
+    from battles.sf_boarding import boarding_allowed, repel_bonus
+
+    assert repel_bonus(5, against_all=False) == 5 and repel_bonus(5, against_all=True) == 2
+    assert boarding_allowed("grappling", adjacent=True, attack_hit=True)
+    assert not boarding_allowed("grappling", adjacent=False, attack_hit=True)
+    assert boarding_allowed("ram", hull_damaged=True) and not boarding_allowed("ram")
+    assert boarding_allowed("breaching-pod", quadrant_shields=0)
+    assert not boarding_allowed("breaching-pod", quadrant_shields=1)  # no breach through shields
+    with pytest.raises(BadBoardingInput, match="method"):
+        boarding_allowed("teleport")

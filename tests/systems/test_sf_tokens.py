@@ -237,3 +237,23 @@ def test_any_sequence_keeps_tokens_within_the_pool_and_replays(tier, pc_tier, cr
     first, second = play(), play()
     assert first.to_dict() == second.to_dict()
     assert GMShip.from_dict(first.to_dict()) == first
+
+
+def test_divert_and_rebalance_shields():
+    from battles.sf_tokens import divert_points, rebalance, rebalance_evenly
+
+    assert divert_points(150) == 7 and divert_points(19) == 0  # 5 % of the PCU, rounded down
+    current = {"forward": 10, "aft": 4, "port": 3, "starboard": 3}
+    assert rebalance(current, {"forward": 14, "aft": 2, "port": 2, "starboard": 2}) == {
+        "forward": 14, "aft": 2, "port": 2, "starboard": 2,
+    }  # fmt: skip  # 2 is 10 % of 20
+    with pytest.raises(TokenRulesError, match="new.aft: 1 is under 10 % of 20"):
+        rebalance(current, {"forward": 15, "aft": 1, "port": 2, "starboard": 2})
+    with pytest.raises(TokenRulesError, match="adds up to 19"):
+        rebalance(current, {"forward": 13, "aft": 2, "port": 2, "starboard": 2})
+    assert rebalance_evenly({"forward": 10, "aft": 3}) == {
+        "forward": 4,
+        "aft": 3,
+        "port": 3,
+        "starboard": 3,
+    }

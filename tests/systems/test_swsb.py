@@ -323,3 +323,9 @@ def test_monte_carlo_agrees_with_the_exact_hit_chance():
         hits += any(e.kind == "attack" and e.detail.endswith("hit") for e in turn.events)
     p = float(exact.hit)
     assert abs(hits / n - p) <= 4 * (p * (1 - p) / n) ** 0.5
+
+
+def test_two_class_four_units_per_square():
+    from battles.swsb import formation_fits
+
+    assert formation_fits(2) and not formation_fits(3)
