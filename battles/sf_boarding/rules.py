@@ -94,7 +94,7 @@ def _tier(value: object, field: str) -> int:
 
 
 def _training(value: object, field: str) -> int:
-    if value not in TRAINING:
+    if not isinstance(value, str) or value not in TRAINING:
         raise BadBoardingInput(f"{field}: {value!r} is not one of {', '.join(TRAINING)}")
     return TRAINING[value]  # type: ignore[index]
 
@@ -343,7 +343,7 @@ def resolve_boarding(
     system = ""
     if band in ("success", "overwhelming"):
         if chosen_system:
-            if chosen_system not in {s for _, s in _CRIT_TABLE}:
+            if chosen_system not in [s for _, s in _CRIT_TABLE]:
                 raise BoardingError(f"chosen_system: {chosen_system!r} is not a ship system")
             system = chosen_system
         else:

@@ -171,7 +171,7 @@ def new_ship(
             raise TokenRulesError(f"posts: {post!r} is not one of {', '.join(POSTS)}")
     checked: dict[str, int] = {}
     for check, value in dict(bonuses or {}).items():
-        if check not in _CHECK_POST:
+        if not isinstance(check, str) or check not in _CHECK_POST:
             raise TokenRulesError(f"bonuses: {check!r} is not a basic check")
         checked[check] = _int(value, f"bonuses.{check}", -50, 50, TokenRulesError)
     ship = GMShip(
@@ -213,7 +213,7 @@ def _action_cost(
     ship: GMShip, action_id: str, *, arc: str = "forward", system: str = ""
 ) -> tuple[int, str]:
     """(cost, reason refused or "") for ``action_id``."""
-    if action_id not in ACTIONS:
+    if not isinstance(action_id, str) or action_id not in ACTIONS:
         raise UnknownAction(f"action: {action_id!r} is not an advanced action")
     if arc not in ARCS:
         raise TokenRulesError(f"arc: {arc!r} is not one of {', '.join(ARCS)}")
@@ -351,7 +351,7 @@ def basic_modifier(ship: GMShip, check: str, *, arc: str = "forward") -> int | N
     −2 for a malfunctioning or wrecked power core, −2 for wrecked life support, stacking),
     or ``None`` when the post's system is wrecked ("Impossible d'utiliser le système touché,
     actions basiques comprises")."""
-    if check not in _CHECK_POST:
+    if not isinstance(check, str) or check not in _CHECK_POST:
         raise TokenRulesError(f"check: {check!r} is not one of {', '.join(_CHECK_POST)}")
     if arc not in ARCS:
         raise TokenRulesError(f"arc: {arc!r} is not one of {', '.join(ARCS)}")
