@@ -298,3 +298,30 @@ def test_record_page_takes_a_roster_unit(cast, client):
         and "Chimaera is not a sw-starship-battles unit of Kongeriket Norge"
         in response.content.decode()
     )
+
+
+def test_report_of_an_other_system_battle_costs_the_same_queries_with_more_units(cast):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from battles.reports import report_context
+
+    def queries(battle) -> int:
+        with CaptureQueriesContext(connection) as ctx:
+            context = report_context(Battle.objects.get(pk=battle.pk))
+        return len(ctx.captured_queries), context
+
+    small, context = queries(record(cast))
+    assert [r["name"] for r in context["sides"][1]["participants"]] == ["Devastator", "TIE 1"]
+    assert context["losses"][1][1]["destroyed"] == 2
+    many = [UnitInput(name=f"TIE {i}", fate="destroyed") for i in range(30)]
+    big_battle = record(
+        cast,
+        name="Big",
+        sides=[
+            SideInput(faction=cast.norge, is_winner=True),
+            SideInput(faction=cast.qatzrin, units=many),
+        ],
+    )
+    big, _ = queries(big_battle)
+    assert big == small
