@@ -169,8 +169,10 @@ def new_ship(
     for post in posts:
         if post not in POSTS:
             raise TokenRulesError(f"posts: {post!r} is not one of {', '.join(POSTS)}")
+    if bonuses is not None and not isinstance(bonuses, dict):
+        raise TokenRulesError("bonuses: expected a modifier per basic check")
     checked: dict[str, int] = {}
-    for check, value in dict(bonuses or {}).items():
+    for check, value in (bonuses or {}).items():
         if not isinstance(check, str) or check not in _CHECK_POST:
             raise TokenRulesError(f"bonuses: {check!r} is not a basic check")
         checked[check] = _int(value, f"bonuses.{check}", -50, 50, TokenRulesError)

@@ -178,7 +178,8 @@ def fire_order(units: object, *, initiative: object) -> list[tuple[str, str, lis
         steps.setdefault((rank, side), []).append(unit)
     if initiative not in sides and sides:
         raise StarshipBattlesError(f"initiative: {initiative!r} is not a side in the battle")
-    ordered = [initiative] + [s for s in sides if s != initiative] if sides else []
+    first = str(initiative)
+    ordered = [first] + [s for s in sides if s != first] if sides else []
     return [
         (rank, side, steps[(rank, side)])
         for rank in FIRE_RANKS

@@ -325,3 +325,24 @@ def test_report_of_an_other_system_battle_costs_the_same_queries_with_more_units
     )
     big, _ = queries(big_battle)
     assert big == small
+
+
+@pytest.mark.parametrize(
+    "who", ["organiser", "norge_player", "qatzrin_player", "chronicler", "outsider", None]
+)
+def test_helper_pages_are_open_but_never_name_a_draft_battle(cast, client, who):
+    draft = Battle.objects.create(
+        campaign=cast.campaign, name="Secret ambush", slug="secret", game_system="starfinder"
+    )
+    if who:
+        client.force_login(getattr(cast, who))
+    for url in (
+        "/rules/",
+        TRACKER,
+        "/rules/starfinder/boarding/",
+        "/rules/swsb/attack/",
+        "/rules/epic/",
+    ):
+        response = client.get(url, {"battle": draft.pk})
+        assert response.status_code == 200
+        assert ("Secret ambush" in response.content.decode()) == (who == "organiser")
