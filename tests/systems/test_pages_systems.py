@@ -336,13 +336,10 @@ def test_helper_pages_are_open_but_never_name_a_draft_battle(cast, client, who):
     )
     if who:
         client.force_login(getattr(cast, who))
-    for url in (
-        "/rules/",
-        TRACKER,
-        "/rules/starfinder/boarding/",
-        "/rules/swsb/attack/",
-        "/rules/epic/",
-    ):
+    assert client.get("/rules/").status_code == 200
+    pages = (TRACKER, "/rules/starfinder/boarding/", "/rules/swsb/attack/", "/rules/epic/")
+    for url in pages:
         response = client.get(url, {"battle": draft.pk})
         assert response.status_code == 200
+        # The link back to the battle: only for who may see it (a draft: its organiser).
         assert ("Secret ambush" in response.content.decode()) == (who == "organiser")
