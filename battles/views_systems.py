@@ -18,7 +18,14 @@ from django.views.decorators.http import require_http_methods
 from campaign import access
 
 from . import epic, sf_boarding, sf_tokens, swsb
-from .forms_systems import AttackOddsForm, BoardingForm, ShieldOddsForm, TrackerShipForm
+from .forms_systems import (
+    TIER_CHOICES,
+    AttackOddsForm,
+    BoardingForm,
+    ShieldOddsForm,
+    TrackerShipForm,
+)
+from .models_systems import SystemUnit
 from .rules.dice import Dice
 from .rules.errors import RulesError
 from .systems import SYSTEMS
@@ -137,6 +144,10 @@ def _tracker_op(post: Any, ships: list[sf_tokens.GMShip], dc: int, form: Any) ->
                     },
                 )
             )
+    elif op == "add-roster":
+        if len(ships) >= MAX_TRACKED_SHIPS:
+            raise sf_tokens.TokenRulesError(_("ships: at most %d ships") % MAX_TRACKED_SHIPS)
+        ships.append(_roster_ship(post.get("unit", ""), post.get("pc_tier", "")))
     elif op == "dc":
         raw = post.get("dc", "")
         if not raw.lstrip("-").isdigit() or not -100 <= int(raw) <= 200:
@@ -168,6 +179,27 @@ def _tracker_op(post: Any, ships: list[sf_tokens.GMShip], dc: int, form: Any) ->
     return dc
 
 
+def _roster_ship(unit_pk: str, pc_tier: str) -> sf_tokens.GMShip:
+    """A tracker ship from a Starfinder roster unit (``SystemUnit.stats``: ``tier``,
+    ``crew``, optional ``posts`` and ``bonuses``) against the PCs' ``pc_tier``."""
+    unit = (
+        SystemUnit.objects.filter(game_system="starfinder", pk=int(unit_pk)).first()
+        if unit_pk.isdigit()
+        else None
+    )
+    if unit is None:
+        raise sf_tokens.TokenRulesError(_("unit: choose a Starfinder unit of the roster"))
+    stats = unit.stats if isinstance(unit.stats, dict) else {}
+    return sf_tokens.new_ship(
+        name=unit.name,
+        tier=stats.get("tier"),
+        pc_tier=pc_tier,
+        crew=stats.get("crew"),
+        posts=stats.get("posts", sf_tokens.POSTS),
+        bonuses=stats.get("bonuses"),
+    )
+
+
 def _render_tracker(request, ships, dc, battle, form, *, status: int = 200) -> HttpResponse:
     return render(
         request,
@@ -182,6 +214,8 @@ def _render_tracker(request, ships, dc, battle, form, *, status: int = 200) -> H
             "arcs": sf_tokens.data.ARCS,
             "removed": sf_tokens.REMOVED_ACTIONS,
             "round": max((s.round for s in ships), default=1),
+            "roster": SystemUnit.objects.filter(game_system="starfinder").select_related("faction"),
+            "tiers": [t for t, _label in TIER_CHOICES],
         },
         status=status,
     )

@@ -343,3 +343,19 @@ def test_helper_pages_are_open_but_never_name_a_draft_battle(cast, client, who):
         assert response.status_code == 200
         # The link back to the battle: only for who may see it (a draft: its organiser).
         assert ("Secret ambush" in response.content.decode()) == (who == "organiser")
+
+
+def test_tracker_takes_a_ship_from_the_starfinder_roster(cast, client):
+    from battles.models_systems import SystemUnit
+
+    unit = SystemUnit.objects.create(
+        faction=cast.qatzrin, game_system="starfinder", name="Drake raider",
+        stats={"tier": "2", "crew": 2, "bonuses": {"gunnery": 6}},
+    )  # fmt: skip
+    client.post(TRACKER, {"op": "add-roster", "unit": unit.pk, "pc_tier": "3"})
+    page = client.get(TRACKER).content.decode()
+    assert "Drake raider" in page and "2 / 2" in page  # gap -1 gives 3 tokens, crew 2 caps it
+    response = client.post(
+        TRACKER, {"op": "add-roster", "unit": "999", "pc_tier": "3"}, follow=True
+    )
+    assert "message-error" in response.content.decode()  # the refusal, named: "unit: …"
