@@ -10,6 +10,7 @@ from . import sf_boarding, sf_tokens
 from .models import Participant
 from .models_systems import SystemUnit
 from .systems import DEFAULT_SYSTEM, SYSTEMS
+from .templatetags.game_systems import system_name
 
 TIER_CHOICES = [(t, t) for t in ("1/4", "1/3", "1/2", *map(str, range(1, 21)))]
 POST_LABELS = {
@@ -172,6 +173,8 @@ class OtherBattleForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["side_a"].queryset = factions
         self.fields["side_b"].queryset = factions
+        # The systems' names in the reader's language (registry names, not gettext).
+        self.fields["game_system"].choices = [(s, system_name(s)) for s, _label in OTHER_SYSTEMS]
 
     def clean(self):
         data = super().clean()

@@ -116,3 +116,29 @@ def test_organiser_records_a_star_wars_battle_seen_in_standings_and_site(
     assert page.get_by_role("link", name="Bataille de Yavin").count() == 1
     page.get_by_role("link", name="Bataille de Yavin").click()
     assert page.get_by_text("Destroyer stellaire").count() >= 1
+
+
+def test_helper_pages_fit_a_phone(live_server, phone, cast):
+    page = phone
+    for url in (
+        "/rules/",
+        "/rules/starfinder/boarding/?party_size=10&party_tier=4&party_training=competent"
+        "&attacker_crew=100&officer_bonus=0&target_crew=100&ship_tier=6&ship_training=none"
+        "&antipersonnel_level=0&heavy_antipersonnel_level=0&countermeasures=0&repel_bonus=0"
+        "&first_attack=on&roll=1&seed=3",
+        "/rules/swsb/attack/?attack=8&defence=14&damage=20&range_squares=10&weapon=turbolaser"
+        "&screen=4&modifier=0",
+        "/rules/epic/?shields=2&shots=3&to_hit=4&ap=1",
+    ):
+        page.goto(live_server.url + url)
+        assert page.locator("h1").count() == 1
+        assert no_sideways_scroll(page), url
+    assert page.locator("table.data").count() >= 2  # the shield odds and the abilities
+    page.goto(live_server.url + "/login/?next=/campaigns/test-league/battles/record-other/")
+    page.fill("#id_username", "organiser")
+    page.fill("#id_password", "pw-12345!")
+    with page.expect_navigation():
+        page.locator(".login-form button[type=submit]").click()
+    assert page.locator("#record-battle").is_visible()
+    assert no_sideways_scroll(page)
+    page.screenshot(path=str(SCREENSHOT_DIR / "record-other-390.png"), full_page=True)
