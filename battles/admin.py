@@ -65,3 +65,21 @@ class EventAdmin(admin.ModelAdmin):
 class ReportAdmin(admin.ModelAdmin):
     list_display = ("battle", "format", "version", "digest", "rendered_at")
     readonly_fields = ("version", "digest", "rendered_at")
+
+
+# --- Other game systems (seeds 001–004): the roster and the recorded unit results -----
+from .models_systems import SystemParticipant, SystemUnit  # noqa: E402
+
+
+@admin.register(SystemUnit)
+class SystemUnitAdmin(admin.ModelAdmin):
+    list_display = ("name", "faction", "game_system", "kind")
+    list_filter = ("game_system", "faction")
+    search_fields = ("name", "kind")
+
+
+@admin.register(SystemParticipant)
+class SystemParticipantAdmin(admin.ModelAdmin):
+    list_display = ("name", "side", "fate", "hull_lost")
+    list_filter = ("fate",)
+    list_select_related = ("side__battle", "side__faction")

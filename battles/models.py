@@ -4,6 +4,8 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from .systems import DEFAULT_SYSTEM, SYSTEMS
+
 
 class Battle(models.Model):
     """A battle of a campaign, recorded from the table or resolved by the engine.
@@ -45,6 +47,12 @@ class Battle(models.Model):
     narrative = models.TextField(_("narrative (Markdown)"), blank=True)
     analysis = models.TextField(_("analysis (Markdown)"), blank=True)
     mode = models.CharField(_("mode"), max_length=20, choices=Mode.choices, default=Mode.RECORDED)
+    game_system = models.CharField(
+        _("game system"),
+        max_length=30,
+        choices=[(s.id, s.name) for s in SYSTEMS.values()],
+        default=DEFAULT_SYSTEM,
+    )
     status = models.CharField(
         _("status"), max_length=20, choices=Status.choices, default=Status.DRAFT
     )
@@ -226,3 +234,7 @@ class Report(models.Model):
 
     def __str__(self) -> str:
         return f"{self.battle} ({self.format}, v{self.version})"
+
+
+# Units and results of the other game systems (seeds 001–004) live in their own module.
+from .models_systems import SystemParticipant, SystemUnit  # noqa: E402, F401

@@ -306,6 +306,8 @@ def report_context(
     from campaign.access import visible_fleets
 
     from .models import BattleSide, Event, Participant
+    from .other_battles import system_unit_rows
+    from .systems import DEFAULT_SYSTEM
 
     if asset_prefix is None:
         asset_prefix = "/" + settings.STATIC_URL.strip("/") + "/"
@@ -318,7 +320,9 @@ def report_context(
     ).order_by("pk")
     # A fresh queryset, not ``battle.sides``: the caller may have prefetched that already.
     sides_qs = BattleSide.objects.filter(battle=battle).select_related("faction", "fleet")
-    sides_qs = list(sides_qs.prefetch_related(Prefetch("participants", queryset=participants)))
+    sides_qs = sides_qs.prefetch_related(Prefetch("participants", queryset=participants))
+    other_system = battle.game_system != DEFAULT_SYSTEM  # units of seeds 001–004
+    sides_qs = list(sides_qs.prefetch_related("system_units") if other_system else sides_qs)
     fleet_ids = {s.fleet_id for s in sides_qs} | {
         unit_fleet_id(p) for s in sides_qs for p in s.participants.all()
     }
@@ -335,7 +339,10 @@ def report_context(
         for p in side.participants.all():
             fleet_id = unit_fleet_id(p)
             (shown if fleet_id is None or fleet_id in seen else hidden).append(p)
+        # Units of the other game systems (public roster units) follow the ships.
         rows = [_participant_row(p) for p in shown]
+        if other_system:
+            rows += system_unit_rows(side)
         if side.is_winner and winner is None:
             winner = side.faction
         sides.append(

@@ -7,6 +7,7 @@ from ninja import NinjaAPI
 
 from battles.api import router as battles_router
 from battles.api_rules import router as rules_router
+from battles.api_systems import router as systems_rules_router
 from battles.rules.errors import RulesError
 from factions.api import router as factions_router
 from factions.api_designs import router as designs_router
@@ -28,3 +29,4 @@ api.add_router("/", factions_router)
 api.add_router("/", battles_router)
 api.add_router("/designs", designs_router)
 api.add_router("/rules", rules_router)
+api.add_router("/rules", systems_rules_router)  # seeds 001–004

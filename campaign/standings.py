@@ -22,7 +22,8 @@ def campaign_standings(campaign: Campaign, *, user: access.User = None) -> list[
     """The factions of ``campaign`` with their record in its concluded battles.
 
     Each faction gets ``fought``, ``won`` and ``lost`` (battles) and ``ships_lost`` (ships
-    destroyed or captured; light units do not count; only ships of fleets ``user`` may see,
+    destroyed or captured, other game systems' units included — ``units_lost`` alone;
+    light units do not count; only ships of fleets ``user`` may see,
     so a hidden fleet's losses are not revealed — ``user=None`` is the public); a side wins
     when it is marked ``is_winner`` or its faction is the battle's ``winner``. Sorted by
     wins, then fewest losses, then name. One query whatever the number of battles, plus
@@ -51,10 +52,17 @@ def campaign_standings(campaign: Campaign, *, user: access.User = None) -> list[
             ),
             distinct=True,
         ),
+        # Units of the other game systems (their own public roster, battles/models_systems).
+        units_lost=Count(
+            "battle_sides__system_units",
+            filter=in_campaign & Q(battle_sides__system_units__fate__in=LOST_FATES),
+            distinct=True,
+        ),
     )
     rows = list(factions)
     for faction in rows:
         # A battle someone won that this faction did not win is a loss; a draw is neither.
         faction.lost = faction.decided - faction.won
+        faction.ships_lost += faction.units_lost
     rows.sort(key=lambda f: (-f.won, f.lost, f.name))
     return rows

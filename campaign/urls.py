@@ -14,6 +14,7 @@ urlpatterns = [
     path("", include("campaign.pages")),
     path("", include("factions.urls")),
     path("", include("battles.urls")),
+    path("", include("battles.urls_systems")),  # other game systems (seeds 001–004)
 ]
 
 if settings.DEBUG:

@@ -116,7 +116,7 @@ def _standings(battles: list[Battle], public_fleet_ids: set[int]) -> list[dict[s
                 for p in side.participants.all()
                 if p.fate in ("destroyed", "captured")
                 and unit_fleet_id(p) in public_fleet_ids | {None}
-            )
+            ) + sum(1 for u in side.system_units.all() if u.fate in ("destroyed", "captured"))
     return sorted(rows.values(), key=lambda r: (-r["won"], r["lost"], r["faction"].name))
 
 
@@ -180,7 +180,8 @@ def _bake(staging, result, campaigns, campaign_slug, report_context, report_rend
                 "light_units__fleet_id",
                 "light_units__carrier__fleet_id",
             ),
-        )
+        ),
+        "system_units",  # other game systems' units (public roster)
     )
     battles = list(
         Battle.objects.filter(campaign_id__in=campaign_ids, status=Battle.Status.CONCLUDED)

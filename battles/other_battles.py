@@ -1,0 +1,232 @@
+"""Recording a battle of another game system (Starfinder, Star Wars Starship Battles,
+Epic): the service that writes it, and the rows reports and standings read.
+
+A battle of another system is recorded from the table, never resolved by the engine: its
+sides are ordinary ``BattleSide`` rows (so standings, reports and the site count it like
+any battle) and each unit's result is a ``SystemParticipant``. Critical states are checked
+against the system's rules package (``battles.sf_tokens``, ``battles.swsb``).
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import transaction
+from django.utils.text import slugify
+
+from factions.models import Faction
+
+from . import epic, sf_tokens, swsb
+from .models import Battle, BattleSide, Participant
+from .models_systems import SystemParticipant, SystemUnit
+from .rules.errors import RulesError
+from .services import report_request
+from .systems import DEFAULT_SYSTEM, SYSTEMS
+
+__all__ = [
+    "OtherBattleError",
+    "SideInput",
+    "UnitInput",
+    "critical_choices",
+    "other_battle_record",
+    "system_unit_rows",
+    "unit_stats_check",
+]
+
+MAX_UNITS_PER_SIDE = 60
+EPIC_STATE_MAX = 40
+
+
+class OtherBattleError(ValueError):
+    """Bad input for a recorded battle; ``field`` names the form field."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.message = message
+
+
+def critical_choices(game_system: str) -> list[str]:
+    """The critical states a unit of ``game_system`` may carry after a battle: Starfinder
+    ``<system>:<state>`` (seed 001), Star Wars Starship Battles the lasting effects of the
+    critical table (seed 002); Epic bases have none listed (free labels)."""
+    if game_system == "starfinder":
+        states = [s for s in sf_tokens.CRITICAL_STATES if s != "nominal"]
+        return [f"{system}:{state}" for system in sf_tokens.SYSTEMS for state in states]
+    if game_system == "sw-starship-battles":
+        return list(swsb.LASTING_EFFECTS)
+    return []
+
+
+def unit_stats_check(game_system: str, stats: object, abilities: object) -> None:
+    """Check a roster unit's data against its system's rules package: Starfinder ``tier``
+    and ``crew`` (seed 001), Star Wars ``rank``, ``hull``, ``defence``, ``screen_value``
+    (seed 002), Epic ``abilities`` ids (seed 004). Raises :class:`OtherBattleError`."""
+    if not isinstance(stats, dict):
+        raise OtherBattleError("stats", "expected an object")
+    if not isinstance(abilities, list):
+        raise OtherBattleError("abilities", "expected a list of ability ids")
+    try:
+        if game_system == "starfinder":
+            sf_tokens.parse_tier(stats.get("tier"), "stats.tier")
+            crew = stats.get("crew")
+            if isinstance(crew, bool) or not isinstance(crew, int) or crew < 1:
+                raise OtherBattleError("stats", f"crew: {crew!r} is not a crew count (1 or more)")
+        elif game_system == "sw-starship-battles":
+            swsb.ship_from_dict({"id": "unit", "side": "roster", **stats})
+        elif game_system == "epic":
+            for ability in abilities:
+                epic.get_ability(ability)
+    except RulesError as exc:
+        raise OtherBattleError(
+            "stats" if game_system != "epic" else "abilities", str(exc)
+        ) from None
+
+
+def parse_criticals(game_system: str, text: str, field: str) -> list[str]:
+    """Comma-separated critical states, checked against :func:`critical_choices`."""
+    states = [s.strip() for s in (text or "").split(",") if s.strip()]
+    allowed = critical_choices(game_system)
+    for state in states:
+        if allowed and state not in allowed:
+            raise OtherBattleError(field, f"{state!r} is not a critical state of this system")
+        if len(state) > EPIC_STATE_MAX:
+            raise OtherBattleError(field, f"{state[:20]!r}… is longer than {EPIC_STATE_MAX}")
+    if len(states) > 20:
+        raise OtherBattleError(field, "at most 20 critical states")
+    return states
+
+
+@dataclass
+class UnitInput:
+    """One unit's result: from the roster (``unit``) or named on the spot (``name``)."""
+
+    name: str
+    fate: str = Participant.Fate.UNHARMED
+    hull_lost: int = 0
+    critical_states: list[str] = field(default_factory=list)
+    kind: str = ""
+    notes: str = ""
+    unit: SystemUnit | None = None
+
+
+@dataclass
+class SideInput:
+    faction: Faction
+    units: list[UnitInput] = field(default_factory=list)
+    is_winner: bool = False
+
+
+def _unique_slug(campaign: Any, name: str) -> str:
+    base = slugify(name)[:180] or "battle"
+    taken = set(
+        Battle.objects.filter(campaign=campaign, slug__startswith=base).values_list(
+            "slug", flat=True
+        )
+    )
+    slug, n = base, 2
+    while slug in taken:
+        slug, n = f"{base}-{n}", n + 1
+    return slug
+
+
+def other_battle_record(
+    *,
+    campaign: Any,
+    name: str,
+    game_system: str,
+    sides: list[SideInput],
+    outcome: str = "",
+    narrative: str = "",
+    location: str = "",
+    date: datetime.date | None = None,
+    campaign_turn: int | None = None,
+) -> Battle:
+    """Write a concluded battle of ``game_system`` with its sides and unit results, in one
+    transaction, and queue its report. Raises :class:`OtherBattleError` naming the field
+    (nothing is written then)."""
+    if game_system not in SYSTEMS or game_system == DEFAULT_SYSTEM:
+        raise OtherBattleError("game_system", "choose Starfinder, Star Wars or Epic")
+    if not name.strip():
+        raise OtherBattleError("name", "give the battle a name")
+    if len(sides) < 2 or len({s.faction.pk for s in sides}) != len(sides):
+        raise OtherBattleError("sides", "two different factions fight a battle")
+    if sum(s.is_winner for s in sides) > 1:
+        raise OtherBattleError("winner", "one winner at most")
+    fates = set(Participant.Fate.values)
+    for i, side in enumerate(sides):
+        if len(side.units) > MAX_UNITS_PER_SIDE:
+            raise OtherBattleError(f"side {i + 1}", f"at most {MAX_UNITS_PER_SIDE} units")
+        for unit in side.units:
+            if unit.fate not in fates:
+                raise OtherBattleError("fate", f"{unit.fate!r} is not a fate")
+            if unit.unit is not None and (
+                unit.unit.faction_id != side.faction.pk or unit.unit.game_system != game_system
+            ):
+                raise OtherBattleError(
+                    "unit", f"{unit.unit.name} is not a {game_system} unit of {side.faction}"
+                )
+    winner = next((s.faction for s in sides if s.is_winner), None)
+    with transaction.atomic():
+        battle = Battle.objects.create(
+            campaign=campaign,
+            name=name.strip(),
+            slug=_unique_slug(campaign, name),
+            location=location,
+            date=date,
+            campaign_turn=campaign_turn,
+            outcome=outcome,
+            narrative=narrative,
+            winner=winner,
+            game_system=game_system,
+            mode=Battle.Mode.RECORDED,
+            status=Battle.Status.CONCLUDED,
+        )
+        rows = []
+        for order, side in enumerate(sides):
+            battle_side = BattleSide.objects.create(
+                battle=battle, faction=side.faction, is_winner=side.is_winner, order=order
+            )
+            rows += [
+                SystemParticipant(
+                    side=battle_side,
+                    unit=u.unit,
+                    name=u.name or (u.unit.name if u.unit else ""),
+                    kind=u.kind or (u.unit.kind if u.unit else ""),
+                    fate=u.fate,
+                    hull_lost=u.hull_lost,
+                    critical_states=u.critical_states,
+                    notes=u.notes,
+                )
+                for u in side.units
+            ]
+        SystemParticipant.objects.bulk_create(rows)
+        report_request(battle=battle)
+    return battle
+
+
+def system_unit_rows(side: BattleSide) -> list[dict[str, Any]]:
+    """The other-system units of ``side`` as report rows shaped like
+    ``battles.reports._participant_row`` (critical states shown as systems lost), from
+    the ``system_units`` prefetch when present."""
+    fate_labels = dict(Participant.Fate.choices)
+    return [
+        {
+            "participant": p,
+            "ship": None,
+            "light_units": None,
+            "name": p.name,
+            "unit_class": p.kind,
+            "fate": p.fate,
+            "fate_label": fate_labels.get(p.fate, p.fate),
+            "hull_lost": p.hull_lost,
+            "armour_lost": 0,
+            "crew_lost": 0,
+            "systems_lost": list(p.critical_states or []),
+            "craft_lost": 0,
+            "notes": p.notes,
+        }
+        for p in side.system_units.all()
+    ]
