@@ -1,7 +1,6 @@
 """GET /api/rules/odds and ``manage.py odds`` (DESIGN.md §6)."""
 
 import json
-import time
 from io import StringIO
 
 import pytest
@@ -100,22 +99,19 @@ def test_class_one_beam_as_pd(client):
     ],
 )
 def test_requests_beyond_the_dice_limit_are_400_at_once(client, params, fragment):
-    start = time.perf_counter()
     r = client.get("/api/rules/odds", params)
-    assert time.perf_counter() - start < 1
     assert r.status_code == 400
     assert fragment in r.json()["detail"]
 
 
 @pytest.mark.django_db
-def test_the_largest_allowed_requests_answer_within_a_second(client):
+def test_the_largest_allowed_requests_answer(client):
+    # Their speed is measured by `make bench` (bench/phases.py), not timed here.
     for params in (
         {"weapon": "beam-1", "range": 0, "count": 100},
         {"weapon": "needle-nodule", "range": 0, "power_points": 300},
         {"weapon": "missile-standard", "range": 12, "count": 100},
         {"weapon": "kgun-6", "range": 0, "count": 50},
     ):
-        start = time.perf_counter()
         r = client.get("/api/rules/odds", params)
         assert r.status_code == 200, (params, r.content)
-        assert time.perf_counter() - start < 3  # about 0.5 s; margin for a loaded machine

@@ -4,7 +4,6 @@ is a ``RulesError`` naming the weapon instead of an endless loop in ``_power()``
 
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -40,10 +39,8 @@ def test_negative_power_points_are_refused():
     ],
 )
 def test_a_volley_above_the_dice_limit_is_refused_at_once(weapon, range_mu, kwargs, counted):
-    start = time.perf_counter()
     with pytest.raises(RulesError) as exc:
         odds(weapon, range_mu=range_mu, max_dice=MAX_REQUEST_DICE, **kwargs)
-    assert time.perf_counter() - start < 0.5
     message = str(exc.value)
     assert message.startswith(f"{weapon}: ")
     assert counted in message and f"limit of {MAX_REQUEST_DICE} dice" in message
@@ -87,11 +84,9 @@ def test_kinetic_gun_classes_are_the_catalogues():
     ],
 )
 def test_the_command_has_the_apis_bounds(args, fragment):
-    start = time.perf_counter()
     with pytest.raises(CommandError) as exc:
         call_command("odds", *args)
     assert fragment in str(exc.value)
-    assert time.perf_counter() - start < 1
 
 
 @pytest.mark.parametrize("count", ["-1", "-2"])
