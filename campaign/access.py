@@ -165,9 +165,7 @@ def campaign_faction_ids_for(user: User, campaign: Campaign) -> set[int] | None:
     if is_organiser(user, campaign):
         return None
     return set(
-        Membership.objects.filter(
-            campaign_id=campaign.pk, user=user, role=Membership.Role.PLAYER
-        )
+        Membership.objects.filter(campaign_id=campaign.pk, user=user, role=Membership.Role.PLAYER)
         .exclude(faction=None)
         .values_list("faction_id", flat=True)
     )

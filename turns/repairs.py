@@ -40,7 +40,7 @@ ACTIVE = RepairOrder.Status.QUEUED
 
 def ship_label(ship: Ship) -> str:
     """How errors name a ship: ``"ship Nimrod (#12)"``."""
-    return f"ship {ship} (#{ship.pk})"
+    return f"ship {ship.name} (#{ship.pk})" if ship.name else f"ship {ship}"
 
 
 def ship_yard(ship: Ship) -> Territory:
@@ -136,9 +136,7 @@ def repair_quote(
             f"{ship_label(ship)}: {faction.name} does not play in {campaign.name}"
         )
     if ship.status in (Ship.Status.DESTROYED, Ship.Status.CAPTURED):
-        raise TurnActionError(
-            f"{ship_label(ship)} is {ship.get_status_display()}: it cannot be repaired"
-        )
+        raise TurnActionError(f"{ship_label(ship)} is {ship.status}: it cannot be repaired")
     yard = ship_yard(ship)
     if RepairOrder.objects.filter(ship=ship, status=ACTIVE).exists():
         raise TurnActionError(f"{ship_label(ship)} already has a repair order: cancel it first")
@@ -349,20 +347,20 @@ def repairs_release_for_battle(*, battle, user=None) -> list[RepairOrder]:
     """The rule for ``battle_reopen`` (issue 11): call it inside the reopen's transaction,
     before the ships' damage is restored.
 
-    Open repair orders on the battle's ships that have restored nothing yet are cancelled
-    and refunded in full (the damage they were to mend is being undone); if any such order
-    has already restored something, undoing the battle is refused with
+    Repair orders placed on the battle's ships since it concluded that have restored nothing
+    yet are cancelled and refunded in full (the damage they were to mend is being undone);
+    if any such order has already restored something, undoing the battle is refused with
     :class:`RepairsBlockBattleReopen` naming the ship (the ship's state has moved on since
     the battle: cancel the order first, then undo). Returns the cancelled orders.
     """
+    on_its_ships = Participant.objects.filter(side__battle=battle, ship__isnull=False)
     orders = list(
         RepairOrder.objects.select_for_update()
         .filter(
             campaign_id=battle.campaign_id,
-            status=ACTIVE,
-            ship_id__in=Participant.objects.filter(side__battle=battle, ship__isnull=False).values(
-                "ship_id"
-            ),
+            status__in=[ACTIVE, RepairOrder.Status.DONE],
+            ship_id__in=on_its_ships.values("ship_id"),
+            created_at__gte=battle.updated_at,
         )
         .select_related("ship__fleet__faction", "campaign", "yard")
     )
@@ -371,7 +369,8 @@ def repairs_release_for_battle(*, battle, user=None) -> list[RepairOrder]:
         names = ", ".join(ship_label(o.ship) for o in started)
         raise RepairsBlockBattleReopen(
             f"battle {battle.name}: repairs were already done on its damage ({names}); "
-            "cancel those repair orders before undoing the battle"
+            "undoing the battle would restore boxes the yard has mended: reopen those turns "
+            "or cancel the orders first"
         )
     for o in orders:
         _cancel(o, user=user, why=f"battle {battle.name} undone: repair of {o.ship} cancelled")
