@@ -14,6 +14,7 @@ urlpatterns = [
     path("", include("campaign.pages")),
     path("", include("factions.urls")),
     path("", include("battles.urls")),
+    path("", include("turns.urls")),
 ]
 
 if settings.DEBUG:

@@ -22,6 +22,8 @@ from django.utils.safestring import SafeString, mark_safe
 from battles.reports import render_markdown
 from campaign import access
 from campaign.intel import intel_for_faction
+from turns.timeline import ship_state_before_battle, ship_timeline
+from turns.views import fleet_repairs, ship_repair_campaigns
 
 from . import ssd
 from .fleet_totals import fleet_totals
@@ -143,6 +145,7 @@ def fleet_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "squadrons": squadrons,
             "light_units": light_units,
             "totals": fleet_totals(ships, light_units),
+            "repairs": fleet_repairs(fleet, request.user),
         },
     )
 
@@ -179,8 +182,24 @@ def ship_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "light_units": ship.light_units.all(),
             "participations": participations,
             "ssd": ship_diagram(ship),
+            "timeline": ship_timeline(ship),
+            "before": _before_battle(request, ship),
+            "repair_campaigns": ship_repair_campaigns(ship, request.user),
         },
     )
+
+
+def _before_battle(request: HttpRequest, ship: Ship) -> dict[str, Any] | None:
+    """``?before=<battle id>``: the ship as it stood before that battle (issue 11 §7)."""
+    raw = request.GET.get("before", "")
+    if not raw.isdigit():
+        return None
+    part = ship.participations.filter(side__battle_id=int(raw)).select_related("side__battle")
+    part = part.filter(side__battle__in=access.visible_battles(request.user)).first()
+    if part is None:
+        return None
+    battle = part.side.battle
+    return {"battle": battle, "state": ship_state_before_battle(ship=ship, battle=battle)}
 
 
 def shipclass_detail(request: HttpRequest, pk: int) -> HttpResponse:
