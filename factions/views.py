@@ -22,8 +22,9 @@ from django.utils.safestring import SafeString, mark_safe
 from battles.reports import render_markdown
 from campaign import access
 from campaign.intel import intel_for_faction
+from turns.repairs import fleet_repairs
 from turns.timeline import ship_state_before_battle, ship_timeline
-from turns.views import fleet_repairs, ship_repair_campaigns
+from turns.views import ship_repair_campaigns
 
 from . import ssd
 from .fleet_totals import fleet_totals
@@ -145,7 +146,7 @@ def fleet_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "squadrons": squadrons,
             "light_units": light_units,
             "totals": fleet_totals(ships, light_units),
-            "repairs": fleet_repairs(fleet, request.user),
+            "repairs": fleet_repairs(fleet),
         },
     )
 

@@ -75,6 +75,18 @@ def ships_under_repair(*, campaign: Campaign | None = None) -> QuerySet[Ship]:
     return Ship.objects.filter(pk__in=orders.values("ship_id"))
 
 
+def fleet_repairs(fleet) -> list[RepairOrder]:
+    """Open repair orders on ``fleet``'s ships, for the fleet page and the site. As public
+    as the fleet's damage state: the caller has scoped ``fleet`` through
+    ``access.visible_fleets`` (a hidden fleet's repairs stay with those who see it); costs
+    and treasuries are only on the turn page."""
+    return list(
+        RepairOrder.objects.filter(ship__fleet=fleet, status=ACTIVE)
+        .select_related("ship__ship_class", "yard", "campaign")
+        .order_by("eta_turn", "pk")
+    )
+
+
 def order_left(order: RepairOrder) -> Left:
     """What ``order`` still has to restore."""
     left = order.left
@@ -207,10 +219,11 @@ def repair_order(
     """Place and pay a repair order (quote as :func:`repair_quote`); returns it.
 
     Raises :class:`TurnPermissionError` unless ``user`` organises the campaign or plays
-    the ship's faction in it; :class:`TurnActionError` as :func:`repair_quote`, or when the
-    faction cannot pay. One transaction: the order, its ledger debit, the yard's ETAs.
+    the ship's faction in it (``None``: a management command, e.g. ``demo``);
+    :class:`TurnActionError` as :func:`repair_quote`, or when the faction cannot pay. One
+    transaction: the order, its ledger debit, the yard's ETAs.
     """
-    if not access.can_act_for_faction(user, campaign, ship.fleet.faction):
+    if user is not None and not access.can_act_for_faction(user, campaign, ship.fleet.faction):
         raise TurnPermissionError(
             f"{ship_label(ship)}: you do not give orders for {ship.fleet.faction.name}"
         )

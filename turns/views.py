@@ -326,18 +326,6 @@ def build_page(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-def fleet_repairs(fleet: Fleet, user) -> list[RepairOrder]:
-    """Open repair orders on ``fleet``'s ships for the fleet page: seen by the faction's
-    players and the organisers of its campaigns (``access.can_see_faction_secrets``)."""
-    if not access.can_see_faction_secrets(user, fleet.faction):
-        return []
-    return list(
-        RepairOrder.objects.filter(ship__fleet=fleet, status=RepairOrder.Status.QUEUED)
-        .select_related("ship__ship_class", "yard", "campaign")
-        .order_by("eta_turn", "pk")
-    )
-
-
 def ship_repair_campaigns(ship: Ship, user) -> list[Campaign]:
     """Campaigns where ``user`` may order repairs for ``ship`` (for the ship page's link)."""
     if not getattr(user, "is_authenticated", False):

@@ -176,19 +176,23 @@ def test_build_page_matrix(played, who):
     assert Construction.objects.exists() is (who in ("organiser", "norge_player"))
 
 
-def test_fleet_page_shows_repairs_to_the_faction_only(played):
+def test_fleet_page_shows_repairs_as_public_as_the_fleet(played):
     s = played
     url = s.fleet.get_absolute_url()
-    for who, sees in (
-        ("norge_player", True),
-        ("organiser", True),
-        ("qatzrin_player", False),
-        (None, False),
-    ):
+    for who in WHO:
         html = client_for(s, who).get(url).content.decode()
-        assert ('id="h-repairs"' in html) is sees, who
-    html = client_for(s, "norge_player").get(url).content.decode()
-    assert "Trøndelag" in html
+        assert 'id="h-repairs"' in html, who
+        assert "Trøndelag" in html and "chest" not in html  # no ledger on the fleet page
+
+
+def test_a_hidden_fleets_repairs_stay_hidden(played):
+    s = played
+    s.fleet.hidden = True
+    s.fleet.save()
+    url = s.fleet.get_absolute_url()
+    assert client_for(s, "qatzrin_player").get(url).status_code == 404
+    assert Client().get(url).status_code == 404
+    assert 'id="h-repairs"' in client_for(s, "norge_player").get(url).content.decode()
 
 
 def test_ship_page_shows_its_life_and_the_state_before_a_battle(played):
