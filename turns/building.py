@@ -23,6 +23,7 @@ from factions.points_check import PointsCheck, points_check
 from . import rates as rates_mod
 from .errors import TurnActionError, TurnPermissionError
 from .models import Construction, LedgerEntry
+from .repairs import next_turn_end
 from .treasury import treasury_check
 
 
@@ -110,7 +111,7 @@ def construction_quote(
         cost=cost,
         tech_cost=tech,
         turns=turns,
-        eta_turn=campaign.current_turn + turns - 1,
+        eta_turn=next_turn_end(campaign) + turns - 1,
         check=check,
     )
 

@@ -87,6 +87,17 @@ def fleet_repairs(fleet) -> list[RepairOrder]:
     )
 
 
+def next_turn_end(campaign: Campaign) -> int:
+    """Number of the turn whose end comes next: the open turn, else the one after the last
+    closed turn (``Campaign.current_turn`` before any turn exists). ETAs count from it."""
+    from .models import CampaignTurn
+
+    last = CampaignTurn.objects.filter(campaign=campaign).order_by("-number").first()
+    if last is None:
+        return campaign.current_turn
+    return last.number if last.status == CampaignTurn.Status.OPEN else last.number + 1
+
+
 def order_left(order: RepairOrder) -> Left:
     """What ``order`` still has to restore."""
     left = order.left
@@ -202,7 +213,7 @@ def repair_quote(
         cost=_price(unit_costs, hull, armour, crew, systems),
         work=work,
         turns=turns,
-        eta_turn=campaign.current_turn + turns - 1 if turns else None,
+        eta_turn=next_turn_end(campaign) + turns - 1 if turns else None,
     )
 
 
@@ -323,8 +334,9 @@ def yard_reschedule(*, yard: Territory, campaign: Campaign, why: str) -> list[Re
         [(o.pk, order_left(o)) for o in queue], yard.shipyard_capacity, rates["system_work"]
     )
     changed = []
+    base = next_turn_end(campaign)
     for o in queue:
-        eta = campaign.current_turn + turns[o.pk] - 1 if turns[o.pk] else None
+        eta = base + turns[o.pk] - 1 if turns[o.pk] else None
         if eta != o.eta_turn:
             o.eta_note = f"was turn {o.eta_turn}: {why}"[:300] if o.eta_turn else why[:300]
             o.eta_turn = eta
