@@ -203,3 +203,12 @@ def test_cancel_via_api_refunds(played):
     )
     r = post(c, f"/api/campaigns/sample/repairs/{order['id']}/cancel")
     assert r.status_code == 200 and r.json()["refunded"] == 6 and r.json()["status"] == "cancelled"
+
+
+def test_fleet_api_counts_only_ships_afloat(sample):
+    body = Client().get("/api/fleets/g-plus-ganesha-long-range-force").json()
+    # Miranda: 4 of the 10 G+ ships destroyed, 3 damaged (sample fates)
+    assert body["territory"] == "miranda-colony-a"
+    t = body["totals"]
+    assert (t["afloat"], t["lost"], t["damaged"]) == (6, 4, 3)
+    assert (t["points"], t["lost_points"], t["damaged_points"]) == (1170, 1562, 355)
