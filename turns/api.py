@@ -217,6 +217,17 @@ def turn_open(request: HttpRequest, slug: str, payload: OpenIn | None = None):
     return _state(request, campaign)
 
 
+@router.post("/campaigns/{slug}/turn/deadline", response=TurnStateOut)
+def turn_deadline(request: HttpRequest, slug: str, payload: OpenIn):
+    """Set (or clear with null) the open turn's deadline (organisers)."""
+    campaign, _seen = _campaign(request, slug)
+    current = closing.open_turn(campaign)
+    if current is None:
+        raise TurnActionError(f"{campaign.name} has no open turn")
+    closing.campaign_turn_deadline(turn=current, user=request.user, deadline=payload.deadline)
+    return _state(request, campaign)
+
+
 @router.post("/campaigns/{slug}/turn/close", response=TurnStateOut)
 def turn_close(request: HttpRequest, slug: str):
     """Close the open turn (organisers); 400 when none is open (closing twice)."""

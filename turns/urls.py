@@ -8,6 +8,7 @@ urlpatterns = [
     path("campaigns/<slug:slug>/turn/", views.turn_page, name="turn-page"),
     path("campaigns/<slug:slug>/turn/open/", views.turn_open, name="turn-open"),
     path("campaigns/<slug:slug>/turn/close/", views.turn_close, name="turn-close"),
+    path("campaigns/<slug:slug>/turn/deadline/", views.turn_deadline, name="turn-deadline"),
     path("campaigns/<slug:slug>/turn/reopen/", views.turn_reopen, name="turn-reopen"),
     path("campaigns/<slug:slug>/treasury/adjust/", views.treasury_adjust, name="treasury-adjust"),
     path("campaigns/<slug:slug>/ships/<int:pk>/repair/", views.repair_page, name="repair-order"),

@@ -105,6 +105,11 @@ def turn_context(campaign: Campaign, seen: set[int] | None, user) -> dict:
         "turn": turn,
         "last_closed": last,
         "deadline_local": timezone.localtime(turn.deadline, tz) if turn and turn.deadline else None,
+        "deadline_input": (
+            timezone.localtime(turn.deadline, tz).strftime("%Y-%m-%dT%H:%M")
+            if turn and turn.deadline
+            else ""
+        ),
         "organiser": organiser,
         "plan": plan,
         "treasuries": [(f, balances.get(f.pk, treasury.Balance())) for f in factions],
@@ -148,6 +153,22 @@ def turn_open(request: HttpRequest, slug: str) -> HttpResponse:
         )
 
     return _act(request, campaign, run, _("Turn opened."))
+
+
+@require_POST
+@_members_only
+def turn_deadline(request: HttpRequest, slug: str) -> HttpResponse:
+    """Set or clear the open turn's deadline (organisers)."""
+    campaign, _seen = _campaign_for(request, slug)
+
+    def run():
+        current = closing.open_turn(campaign)
+        if current is None:
+            raise TurnActionError(f"{campaign.name} has no open turn")
+        deadline = parse_deadline(request.POST.get("deadline", ""), campaign)
+        closing.campaign_turn_deadline(turn=current, user=request.user, deadline=deadline)
+
+    return _act(request, campaign, run, _("Deadline saved."))
 
 
 @require_POST

@@ -202,3 +202,29 @@ def test_ship_page_shows_its_life_and_the_state_before_a_battle(played):
     assert 'id="h-life"' in html and 'id="h-before"' in html
     assert "0 hull, 0 armour, 0 crew lost" in html  # before the raid
     assert "6 hull" in html
+
+
+def test_deadline_is_entered_and_shown_in_the_campaign_time_zone(played):
+    s = played
+    s.campaign.time_zone = "Europe/Paris"
+    s.campaign.save()
+    c = client_for(s, "organiser")
+    assert (
+        c.post("/campaigns/sample/turn/deadline/", {"deadline": "2099-06-01T20:00"}).status_code
+        == 302
+    )
+    turn = CampaignTurn.objects.get(campaign=s.campaign, status="open")
+    assert turn.deadline.isoformat() == "2099-06-01T18:00:00+00:00"  # stored in UTC
+    html = c.get("/campaigns/sample/turn/").content.decode()
+    assert 'value="2099-06-01T20:00"' in html and "Europe/Paris" in html
+    assert "20:00</time>" in html
+    assert (
+        client_for(s, "norge_player")
+        .post("/campaigns/sample/turn/deadline/", {"deadline": ""})
+        .status_code
+        == 403
+    )
+    turn.refresh_from_db()
+    assert turn.deadline is not None
+    bad = c.post("/campaigns/sample/turn/deadline/", {"deadline": "tomorrow"}, follow=True)
+    assert "deadline: &#x27;tomorrow&#x27; is not a date and time" in bad.content.decode()
