@@ -28,6 +28,7 @@ from turns.views import ship_repair_campaigns
 
 from . import ssd
 from .fleet_totals import fleet_totals
+from .points_check import points_check
 from .models import Faction, LightUnitGroup, Ship, ShipClass, Squadron
 
 logger = logging.getLogger(__name__)
@@ -75,6 +76,9 @@ def faction_detail(request: HttpRequest, slug: str) -> HttpResponse:
     for territory in territories:
         territory.description_html = render_markdown(territory.description)
     can_see_intel = access.can_see_faction_secrets(request.user, faction)
+    ship_classes = list(faction.ship_classes.all())
+    for k in ship_classes:  # issue 11: stated points never silently trusted
+        k.points_check = points_check(k)
     return render(
         request,
         "factions/faction_detail.html",
@@ -88,7 +92,7 @@ def faction_detail(request: HttpRequest, slug: str) -> HttpResponse:
             },
             "territories": territories,
             "fleets": fleets,
-            "ship_classes": faction.ship_classes.all(),
+            "ship_classes": ship_classes,
             # Classes met, per campaign (rules §5): the faction's secret, None when hidden.
             "intel": _intel_by_campaign(faction) if can_see_intel else None,
         },
@@ -225,5 +229,6 @@ def shipclass_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "hull_rows": (design.get("hull") or {}).get("rows", []),
             "ships": ships,
             "ssd": design_diagram(ship_class),
+            "points_check": points_check(ship_class),
         },
     )

@@ -232,3 +232,15 @@ def test_deadline_is_entered_and_shown_in_the_campaign_time_zone(played):
     assert turn.deadline is not None
     bad = c.post("/campaigns/sample/turn/deadline/", {"deadline": "tomorrow"}, follow=True)
     assert "deadline: &#x27;tomorrow&#x27; is not a date and time" in bad.content.decode()
+
+
+def test_a_class_whose_stated_points_disagree_is_flagged_on_its_pages(sample):
+    from factions.models import ShipClass
+
+    vaktar = ShipClass.objects.get(faction=sample.norge, name="Vaktar")
+    c = Client(HTTP_ACCEPT_LANGUAGE="en")
+    assert "≠" not in c.get(vaktar.get_absolute_url()).content.decode()
+    vaktar.points = 10
+    vaktar.save()
+    for url in (vaktar.get_absolute_url(), sample.norge.get_absolute_url()):
+        assert "≠ 67 by construction" in c.get(url).content.decode(), url
