@@ -28,8 +28,8 @@ from turns.views import ship_repair_campaigns
 
 from . import ssd
 from .fleet_totals import fleet_totals
-from .points_check import points_check
 from .models import Faction, LightUnitGroup, Ship, ShipClass, Squadron
+from .points_check import points_check
 
 logger = logging.getLogger(__name__)
 
