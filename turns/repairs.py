@@ -321,7 +321,7 @@ def _cancel(order: RepairOrder, *, user, why: str) -> RepairOrder:
             user=user if getattr(user, "is_authenticated", False) else None,
             repair_order=order,
         )
-    yard_reschedule(yard=order.yard, campaign=order.campaign, why=f"{order.ship} left the queue")
+    yard_reschedule(yard=order.yard, campaign=order.campaign, why=why)
     return order
 
 

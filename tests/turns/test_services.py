@@ -349,3 +349,20 @@ def test_ship_built_joins_its_fleet_with_a_history(damaged):
     campaign_turn_close(campaign=s.campaign, user=s.organiser)
     ship = s.fleet.ships.get(name="Vakt 1")
     assert ship.history.get().history_change_reason == "turn 1: built at Trøndelag"
+
+
+def test_the_yard_keeps_the_eta_and_says_why_it_moved(damaged):
+    s = damaged
+    steffen = s.fleet.ships.get(name="Steffen Konalson")
+    norway_battle(
+        s.campaign, s.fleet, {steffen: {"fate": "damaged", "hull_lost": 10}}, name="Second raid"
+    )
+    first = repair_order(campaign=s.campaign, ship=s.tord_a, user=s.organiser, hull=8, armour=2)
+    steffen.refresh_from_db()
+    second = repair_order(campaign=s.campaign, ship=steffen, user=s.organiser, hull=10)
+    # 10 units ahead of it, 10 of its own, 12 a turn: ends at the second turn end
+    assert (first.eta_turn, second.eta_turn) == (1, 2)
+    repair_cancel(order=first, user=s.norge_player)
+    second.refresh_from_db()
+    assert second.eta_turn == 1
+    assert second.eta_note == f"was turn 2: repair of {s.tord_a} cancelled"
