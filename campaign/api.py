@@ -11,6 +11,7 @@ from battles.rules.errors import RulesError
 from factions.api import router as factions_router
 from factions.api_designs import router as designs_router
 from turns.api import router as turns_router
+from turns.api_orders import router as orders_router
 from turns.errors import TurnActionError, TurnPermissionError
 
 api = NinjaAPI(
@@ -40,6 +41,7 @@ def turn_forbidden(request: HttpRequest, exc: TurnPermissionError) -> HttpRespon
 
 api.add_router("/", factions_router)
 api.add_router("/", turns_router)
+api.add_router("/", orders_router)
 api.add_router("/", battles_router)
 api.add_router("/designs", designs_router)
 api.add_router("/rules", rules_router)
