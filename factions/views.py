@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Count, Q
+from django.db.models import Count, Prefetch, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.safestring import SafeString, mark_safe
@@ -66,12 +66,20 @@ def design_diagram(ship_class: ShipClass) -> SafeString | None:
 def faction_detail(request: HttpRequest, slug: str) -> HttpResponse:
     """A faction: profile, territories, the fleets the user may see and its ship classes."""
     faction = get_object_or_404(Faction, slug=slug)
-    fleets = (
+    fleets = list(
         access.visible_fleets(request.user)
         .filter(faction=faction)
         .annotate(ship_count=Count("ships"))
+        .prefetch_related(
+            Prefetch("ships", queryset=Ship.objects.select_related("ship_class")), "light_units"
+        )
         .order_by("name")
     )
+    # issue 11: points of the ships afloat, losses apart, per fleet and for the faction
+    for fl in fleets:
+        fl.totals = fleet_totals(list(fl.ships.all()), list(fl.light_units.all()))
+    faction_points = sum(fl.totals.points for fl in fleets)
+    faction_lost = sum(fl.totals.lost_points for fl in fleets)
     territories = list(faction.territories.all())
     for territory in territories:
         territory.description_html = render_markdown(territory.description)
@@ -92,6 +100,8 @@ def faction_detail(request: HttpRequest, slug: str) -> HttpResponse:
             },
             "territories": territories,
             "fleets": fleets,
+            "faction_points": faction_points,
+            "faction_lost_points": faction_lost,
             "ship_classes": ship_classes,
             # Classes met, per campaign (rules §5): the faction's secret, None when hidden.
             "intel": _intel_by_campaign(faction) if can_see_intel else None,

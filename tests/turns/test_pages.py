@@ -244,3 +244,11 @@ def test_a_class_whose_stated_points_disagree_is_flagged_on_its_pages(sample):
     vaktar.save()
     for url in (vaktar.get_absolute_url(), sample.norge.get_absolute_url()):
         assert "≠ 67 by construction" in c.get(url).content.decode(), url
+
+
+def test_faction_page_counts_only_ships_afloat(sample):
+    from factions.models import Faction
+
+    gplus = Faction.objects.get(slug="collectif-g-plus")
+    html = Client(HTTP_ACCEPT_LANGUAGE="en").get(gplus.get_absolute_url()).content.decode()
+    assert "Known fleets: 1170 points afloat; 1562 points destroyed or captured." in html
