@@ -138,3 +138,34 @@ def visible_battles(user: User) -> QuerySet:
     if organised:
         return qs.filter(concluded | Q(campaign_id__in=organised))
     return qs.filter(concluded)
+
+
+def can_act_for_faction(user: User, campaign: Campaign, faction: Faction) -> bool:
+    """True if ``user`` may give orders for ``faction`` in ``campaign`` (repairs,
+    construction): staff, the campaign's organisers, and the faction's players in that
+    campaign (issue 11). The caller checks that ``faction`` plays in ``campaign``."""
+    from .models import Membership
+
+    if user is None or not user.is_authenticated:
+        return False
+    if is_organiser(user, campaign):
+        return True
+    return Membership.objects.filter(
+        campaign_id=campaign.pk, user=user, role=Membership.Role.PLAYER, faction_id=faction.pk
+    ).exists()
+
+
+def campaign_faction_ids_for(user: User, campaign: Campaign) -> set[int] | None:
+    """Factions of ``campaign`` whose treasury, yards and orders ``user`` may see: None
+    for all (staff, organisers), the factions they play there for players, else empty."""
+    from .models import Membership
+
+    if user is None or not user.is_authenticated:
+        return set()
+    if is_organiser(user, campaign):
+        return None
+    return set(
+        Membership.objects.filter(campaign_id=campaign.pk, user=user, role=Membership.Role.PLAYER)
+        .exclude(faction=None)
+        .values_list("faction_id", flat=True)
+    )

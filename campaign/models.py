@@ -1,9 +1,20 @@
 """The league: campaigns and who plays what role in them."""
 
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
+
+
+def validate_time_zone(value: str) -> None:
+    """Raise ValidationError unless ``value`` is an IANA time-zone name (zoneinfo)."""
+    try:
+        ZoneInfo(value)
+    except (ZoneInfoNotFoundError, ValueError) as exc:
+        raise ValidationError(_("%(value)s is not a time zone"), params={"value": value}) from exc
 
 
 class Campaign(models.Model):
@@ -16,6 +27,19 @@ class Campaign(models.Model):
         "factions.Faction", related_name="campaigns", blank=True, verbose_name=_("factions")
     )
     current_turn = models.PositiveIntegerField(_("current turn"), default=1)
+    time_zone = models.CharField(
+        _("time zone"),
+        max_length=64,
+        default="UTC",
+        validators=[validate_time_zone],
+        help_text=_("IANA name (Europe/Paris…): turn deadlines are shown in it, stored in UTC."),
+    )
+    turn_settings = models.JSONField(
+        _("turn settings"),
+        default=dict,
+        blank=True,
+        help_text=_("Overrides of the repair, construction and income rates (turns/rates.py)."),
+    )
     rule_options = models.JSONField(
         _("rule options"),
         default=dict,

@@ -5,7 +5,8 @@
 
 - ``factions.json``: the campaign ``sample`` and the four factions with their profile fields
   and territories;
-- ``fleets.json``: fleets, squadrons, ships and light-unit groups. A ship entry is
+- ``fleets.json``: fleets (``territory``: the slug of where the fleet is, absent while in
+  transit), squadrons, ships and light-unit groups. A ship entry is
   ``{"class", "count"?, "name"?, "squadron"?, "captain"?, "notes"?}``; each hull gets a key:
   ``slugify(name)`` for a named ship, ``<class slug>-<n>`` (1-based, per class) otherwise.
   A light unit is ``{"name", "kind", "unit_type", "carrier"? (ship key), "territory"?
@@ -58,7 +59,14 @@ _FACTION_FIELDS = (
     "political_blocs",
     "description",
 )
-_TERRITORY_FIELDS = ("kind", "population", "defences", "has_shipyard", "description")
+_TERRITORY_FIELDS = (
+    "kind",
+    "population",
+    "defences",
+    "has_shipyard",
+    "shipyard_capacity",
+    "description",
+)
 _FATE_STATUS = {
     Participant.Fate.UNHARMED: Ship.Status.ACTIVE,
     Participant.Fate.DAMAGED: Ship.Status.DAMAGED,
@@ -233,6 +241,10 @@ def _fleet_load(
     }
     if "hidden" in spec:
         values["hidden"] = bool(spec["hidden"])
+    if spec.get("territory"):  # where the fleet is (issue 11 §2); absent: in transit
+        if spec["territory"] not in territories:
+            raise SampleDataError(f"{where}.territory: unknown '{spec['territory']}'")
+        values["territory_id"] = territories[spec["territory"]].pk
     fleet, _ = _upsert(Fleet, {"slug": spec["slug"]}, values)
     squadrons = {
         sq["name"]: _upsert(

@@ -72,6 +72,8 @@ INSTALLED_APPS = [
     "campaign",
     "factions",
     "battles",
+    "simple_history",  # audit of ships, fleets, light units (issue 11 §7)
+    "turns",
 ]
 
 MIDDLEWARE = [
@@ -83,6 +85,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "simple_history.middleware.HistoryRequestMiddleware",  # history_user on page edits
 ]
 
 ROOT_URLCONF = "campaign.urls"
@@ -154,6 +157,11 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = "UTC"
+# Turns past their deadline are closed every 5 minutes by a worker running beat
+# (`celery -A campaign beat`); without a broker, cron `manage.py close_due_turns` (README).
+CELERY_BEAT_SCHEDULE = {
+    "close-due-turns": {"task": "turns.close_due_turns", "schedule": 300.0},
+}
 
 if not DEBUG:
     SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", True)

@@ -15,6 +15,7 @@ urlpatterns = [
     path("", include("factions.urls")),
     path("", include("battles.urls")),
     path("", include("battles.urls_systems")),  # other game systems (seeds 001–004)
+    path("", include("turns.urls")),
 ]
 
 if settings.DEBUG:

@@ -55,5 +55,7 @@ def campaign_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "description_html": render_markdown(campaign.description),
             "battles": recent_battles(request.user, campaign),
             "standings": campaign_standings(campaign, user=request.user),
+            "open_turn": campaign.turns.filter(status="open").first(),
+            "turn_member": access.campaign_faction_ids_for(request.user, campaign) != set(),
         },
     )

@@ -1,4 +1,5 @@
 from django.contrib import admin
+from simple_history.admin import SimpleHistoryAdmin
 
 from .models import Faction, Fleet, LightUnitGroup, Ship, ShipClass, Squadron, Territory
 
@@ -48,7 +49,7 @@ class SquadronInline(admin.TabularInline):
 
 
 @admin.register(Fleet)
-class FleetAdmin(admin.ModelAdmin):
+class FleetAdmin(SimpleHistoryAdmin):
     list_display = ("name", "faction", "admiral", "hidden")
     list_filter = ("faction", "hidden")
     prepopulated_fields = {"slug": ("name",)}
@@ -62,7 +63,7 @@ class SquadronAdmin(admin.ModelAdmin):
 
 
 @admin.register(Ship)
-class ShipAdmin(admin.ModelAdmin):
+class ShipAdmin(SimpleHistoryAdmin):
     list_display = (
         "__str__",
         "ship_class",
@@ -78,6 +79,6 @@ class ShipAdmin(admin.ModelAdmin):
 
 
 @admin.register(LightUnitGroup)
-class LightUnitGroupAdmin(admin.ModelAdmin):
+class LightUnitGroupAdmin(SimpleHistoryAdmin):
     list_display = ("name", "kind", "faction", "carrier", "location", "strength", "size")
     list_filter = ("faction", "kind")

@@ -15,6 +15,7 @@ from ninja.security import django_auth
 
 from campaign import access
 
+from .fleet_totals import fleet_totals
 from .fleetlists import FleetListError
 from .models import Faction, Fleet, LightUnitGroup, Ship
 from .services import FleetImportError, UnknownFaction, faction_by_slug, fleet_import
@@ -130,11 +131,36 @@ class SquadronOut(Schema):
     commander: str
 
 
+class FleetPointsOut(Schema):
+    """Strength that tells the truth (issue 11 §6, ``factions.fleet_totals``)."""
+
+    points: int
+    ship_points: int
+    squadron_points: int
+    afloat: int
+    lost: int
+    lost_points: int
+    damaged: int
+    damaged_points: int
+    unpriced: int
+
+
 class FleetDetailOut(FleetSummaryOut):
     description: str
+    territory: str | None
     squadrons: list[SquadronOut]
     ships: list[ShipOut]
     light_units: list[LightUnitOut]
+    totals: FleetPointsOut
+
+    @staticmethod
+    def resolve_territory(obj: Fleet) -> str | None:
+        return obj.territory.slug if obj.territory_id else None
+
+    @staticmethod
+    def resolve_totals(obj: Fleet) -> dict:
+        t = fleet_totals(list(obj.ships.all()), list(obj.light_units.all()))
+        return {**vars(t), "points": t.points}
 
 
 class FleetImportIn(Schema):
@@ -163,9 +189,9 @@ def _fleet_detail(request: HttpRequest, slug: str) -> Fleet:
     """A visible fleet with everything its detail shows, in a fixed number of queries."""
     ships = Ship.objects.select_related("ship_class", "squadron")
     return get_object_or_404(
-        _fleets(request).prefetch_related(
-            "squadrons", Prefetch("ships", queryset=ships), "light_units"
-        ),
+        _fleets(request)
+        .select_related("territory")
+        .prefetch_related("squadrons", Prefetch("ships", queryset=ships), "light_units"),
         slug=slug,
     )
 

@@ -21,10 +21,14 @@ logger = logging.getLogger(__name__)
 class FleetTotals:
     """Totals of a fleet page: ship counts, mass (mass points) and points.
 
-    ``ship_points`` sums ``ShipClass.points`` (one ship, bays empty); ``squadron_points``
-    prices the squadrons in the ships' bays and the fleet's light units based on no carrier
-    (station fighters, colony batteries) with ``factions.construction`` (Fleet Book figures,
-    issue 3 §2); ``points`` is the whole. ``unpriced`` counts ships whose class has no points
+    Strength that tells the truth (issue 11 §6): ``ship_points`` sums ``ShipClass.points``
+    (one ship, bays empty) of the ships **afloat** only; ``squadron_points`` prices the
+    squadrons in their bays and the fleet's light units based on no carrier (station
+    fighters, colony batteries) at their strength left, with ``factions.construction``
+    (Fleet Book figures, issue 3 §2); ``points`` is the whole. Destroyed and captured ships
+    are counted apart (``lost``, ``lost_points`` with their bays); ``damaged_points`` is the
+    share of the afloat points that is damaged (each damaged ship's points × hull boxes
+    lost ÷ hull boxes, rounded half up). ``unpriced`` counts ships whose class has no points
     and light-unit groups that cannot be priced: the total is then partial.
     """
 
@@ -34,6 +38,10 @@ class FleetTotals:
     ship_points: int = 0
     squadron_points: int = 0
     unpriced: int = 0
+    lost: int = 0
+    lost_points: int = 0
+    damaged: int = 0
+    damaged_points: int = 0
 
     @property
     def points(self) -> int:
@@ -77,22 +85,34 @@ def fleet_totals(ships: list[Ship], light_units: Sequence[LightUnitGroup] = ()) 
     cache: dict[int, int | None] = {}
     for ship in ships:
         totals.ships += 1
-        if ship.status not in (Ship.Status.DESTROYED, Ship.Status.CAPTURED):
-            totals.afloat += 1
+        afloat = ship.status not in (Ship.Status.DESTROYED, Ship.Status.CAPTURED)
         totals.mass += ship.ship_class.mass
         embarked = _embarked_points(ship.ship_class, cache)
-        if ship.ship_class.points is None or embarked is None:
+        priced = ship.ship_class.points is not None and embarked is not None
+        if not afloat:
+            totals.lost += 1
+            if priced:
+                totals.lost_points += ship.ship_class.points + embarked
+            continue
+        totals.afloat += 1
+        if not priced:
             totals.unpriced += 1
-        else:
-            totals.ship_points += ship.ship_class.points
-            totals.squadron_points += embarked
+            continue
+        totals.ship_points += ship.ship_class.points
+        totals.squadron_points += embarked
+        if ship.hull_lost or ship.armour_lost or ship.crew_lost or ship.systems_lost:
+            totals.damaged += 1
+            hull = max(ship.ship_class.hull_boxes, 1)
+            totals.damaged_points += construction.round_half_up(
+                ship.ship_class.points * min(ship.hull_lost, hull), hull
+            )
     for group in light_units:
         if group.carrier_id is not None:
             continue
         variant = group.unit_type if group.kind in ("battery", "gunboat") else None
         try:
             totals.squadron_points += construction.squadron_points(
-                group.kind, size=group.size, variant=variant
+                group.kind, size=group.strength, variant=variant
             )
         except ValueError as exc:  # UnknownSystem
             logger.warning("light units %s cannot be priced: %s", group.pk, exc)

@@ -8,6 +8,7 @@ systems lost). Game terms follow ``rules/ft-incursion.md`` (glossary at its top)
 from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
 
 
 class Faction(models.Model):
@@ -60,6 +61,11 @@ class Territory(models.Model):
     population = models.CharField(_("population"), max_length=200, blank=True)
     defences = models.TextField(_("defences"), blank=True)
     has_shipyard = models.BooleanField(_("shipyard"), default=False)
+    shipyard_capacity = models.PositiveIntegerField(
+        _("shipyard capacity"),
+        default=0,
+        help_text=_("Repair work units per turn (one per hull box, armour box, crew factor)."),
+    )
     description = models.TextField(_("description (Markdown)"), blank=True)
 
     class Meta:
@@ -131,6 +137,16 @@ class Fleet(models.Model):
     hidden = models.BooleanField(
         _("hidden"), default=False, help_text=_("Hidden fleets are seen only by their faction.")
     )
+    territory = models.ForeignKey(
+        Territory,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="fleets",
+        verbose_name=_("at territory"),
+        help_text=_("Where the fleet is; empty while in transit."),
+    )
+    history = HistoricalRecords()
 
     class Meta:
         ordering = ["faction", "name"]
@@ -201,6 +217,7 @@ class Ship(models.Model):
     crew_lost = models.PositiveIntegerField(_("crew factors lost"), default=0)
     systems_lost = models.JSONField(_("systems lost"), default=list, blank=True)
     notes = models.TextField(_("notes"), blank=True)
+    history = HistoricalRecords()
 
     class Meta:
         ordering = ["fleet", "ship_class__mass", "name", "pk"]
@@ -276,6 +293,7 @@ class LightUnitGroup(models.Model):
     )
     size = models.PositiveIntegerField(_("size"), default=6)
     strength = models.PositiveIntegerField(_("strength"), default=6)
+    history = HistoricalRecords()
 
     class Meta:
         ordering = ["faction", "name"]

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Count, Q
+from django.db.models import Count, Prefetch, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.safestring import SafeString, mark_safe
@@ -22,10 +22,14 @@ from django.utils.safestring import SafeString, mark_safe
 from battles.reports import render_markdown
 from campaign import access
 from campaign.intel import intel_for_faction
+from turns.repairs import fleet_repairs
+from turns.timeline import ship_state_before_battle, ship_timeline
+from turns.views import ship_repair_campaigns
 
 from . import ssd
 from .fleet_totals import fleet_totals
 from .models import Faction, LightUnitGroup, Ship, ShipClass, Squadron
+from .points_check import points_check
 
 logger = logging.getLogger(__name__)
 
@@ -62,16 +66,27 @@ def design_diagram(ship_class: ShipClass) -> SafeString | None:
 def faction_detail(request: HttpRequest, slug: str) -> HttpResponse:
     """A faction: profile, territories, the fleets the user may see and its ship classes."""
     faction = get_object_or_404(Faction, slug=slug)
-    fleets = (
+    fleets = list(
         access.visible_fleets(request.user)
         .filter(faction=faction)
         .annotate(ship_count=Count("ships"))
+        .prefetch_related(
+            Prefetch("ships", queryset=Ship.objects.select_related("ship_class")), "light_units"
+        )
         .order_by("name")
     )
+    # issue 11: points of the ships afloat, losses apart, per fleet and for the faction
+    for fl in fleets:
+        fl.totals = fleet_totals(list(fl.ships.all()), list(fl.light_units.all()))
+    faction_points = sum(fl.totals.points for fl in fleets)
+    faction_lost = sum(fl.totals.lost_points for fl in fleets)
     territories = list(faction.territories.all())
     for territory in territories:
         territory.description_html = render_markdown(territory.description)
     can_see_intel = access.can_see_faction_secrets(request.user, faction)
+    ship_classes = list(faction.ship_classes.all())
+    for k in ship_classes:  # issue 11: stated points never silently trusted
+        k.points_check = points_check(k)
     return render(
         request,
         "factions/faction_detail.html",
@@ -85,7 +100,9 @@ def faction_detail(request: HttpRequest, slug: str) -> HttpResponse:
             },
             "territories": territories,
             "fleets": fleets,
-            "ship_classes": faction.ship_classes.all(),
+            "faction_points": faction_points,
+            "faction_lost_points": faction_lost,
+            "ship_classes": ship_classes,
             # Classes met, per campaign (rules §5): the faction's secret, None when hidden.
             "intel": _intel_by_campaign(faction) if can_see_intel else None,
         },
@@ -143,6 +160,7 @@ def fleet_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "squadrons": squadrons,
             "light_units": light_units,
             "totals": fleet_totals(ships, light_units),
+            "repairs": fleet_repairs(fleet),
         },
     )
 
@@ -179,8 +197,24 @@ def ship_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "light_units": ship.light_units.all(),
             "participations": participations,
             "ssd": ship_diagram(ship),
+            "timeline": ship_timeline(ship),
+            "before": _before_battle(request, ship),
+            "repair_campaigns": ship_repair_campaigns(ship, request.user),
         },
     )
+
+
+def _before_battle(request: HttpRequest, ship: Ship) -> dict[str, Any] | None:
+    """``?before=<battle id>``: the ship as it stood before that battle (issue 11 §7)."""
+    raw = request.GET.get("before", "")
+    if not raw.isdigit():
+        return None
+    part = ship.participations.filter(side__battle_id=int(raw)).select_related("side__battle")
+    part = part.filter(side__battle__in=access.visible_battles(request.user)).first()
+    if part is None:
+        return None
+    battle = part.side.battle
+    return {"battle": battle, "state": ship_state_before_battle(ship=ship, battle=battle)}
 
 
 def shipclass_detail(request: HttpRequest, pk: int) -> HttpResponse:
@@ -205,5 +239,6 @@ def shipclass_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "hull_rows": (design.get("hull") or {}).get("rows", []),
             "ships": ships,
             "ssd": design_diagram(ship_class),
+            "points_check": points_check(ship_class),
         },
     )

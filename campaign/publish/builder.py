@@ -34,7 +34,9 @@ from django.utils import timezone
 from battles.models import Battle, BattleSide, Participant
 from campaign.access import visible_fleets
 from campaign.models import Campaign
+from factions.fleet_totals import fleet_totals
 from factions.models import Faction, Fleet, LightUnitGroup, Ship
+from turns.repairs import fleet_repairs
 
 from .charts import losses_chart, standings_chart
 
@@ -282,6 +284,9 @@ def _bake(staging, result, campaigns, campaign_slug, report_context, report_rend
                 "unassigned": [s for s in ships if s.squadron_id is None],
                 "light_units": list(fleet.light_units.all()),
                 "ship_count": len(ships),
+                # issue 11: points of the ships afloat; ships in dock and their ETA
+                "totals": fleet_totals(ships, list(fleet.light_units.all())),
+                "repairs": fleet_repairs(fleet),
             },
         )
     for battle in battles:

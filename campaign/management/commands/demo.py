@@ -1,5 +1,6 @@
 """``python manage.py demo --site DIR``: resolve the battles left for the engine, render every
-concluded battle's report, bake the site.
+concluded battle's report, play the sample's first campaign turn (``turns.demo``: repairs
+ordered at the yards, turn 1 closed), bake the site.
 
 Run by ``make demo`` after ``migrate`` and ``load_sample``. A draft battle in ``resolved``
 mode with a stored seed (the sample's Skirmish at Mieska) is fought first by
@@ -20,7 +21,9 @@ from battles.models import Battle
 from battles.resolution import BattleActionError, battle_resolve
 from battles.services import REPORT_FORMATS
 from battles.tasks import render_report
+from campaign.models import Campaign
 from campaign.publish import SiteBuildError, site_build
+from turns.demo import sample_turn_demo
 
 WORKER_TIMEOUT = 600  # seconds to wait for a real worker's result
 
@@ -56,6 +59,9 @@ class Command(BaseCommand):
 
     def handle(self, *args, site: Path, **options):
         self._resolve_pending()
+        for campaign in Campaign.objects.filter(slug="sample"):  # issue 11: a turn of repairs
+            for line in sample_turn_demo(campaign=campaign):
+                self.stdout.write(f"  turn: {line}")
         battles = list(
             Battle.objects.filter(status=Battle.Status.CONCLUDED)
             .select_related("campaign")

@@ -1,0 +1,24 @@
+"""``manage.py demo``'s first turn of the sample leaves repairs in progress, once."""
+
+from __future__ import annotations
+
+import pytest
+
+from campaign.services import sample_load
+from turns.demo import sample_turn_demo
+from turns.models import RepairOrder
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_demo_turn_leaves_repairs_in_progress_at_petra_iv():
+    campaign = sample_load().campaign
+    lines = sample_turn_demo(campaign=campaign)
+    assert lines[-1] == "turn 1 closed"
+    assert any("Miranda colony A has no shipyard" in line for line in lines)
+    open_orders = RepairOrder.objects.filter(campaign=campaign, status="queued")
+    assert open_orders.exists()
+    assert {o.yard.slug for o in open_orders} == {"petra-iv"}
+    assert all(o.eta_turn >= 2 for o in open_orders)
+    assert list(campaign.turns.values_list("number", "status")) == [(1, "closed"), (2, "open")]
+    assert sample_turn_demo(campaign=campaign) == []

@@ -1,0 +1,254 @@
+"""The turn pages: who sees and does what (organiser / own player / rival player /
+chronicler / outsider / anonymous; other campaigns 404), and what they show."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from turns.closing import campaign_turn_open
+from turns.models import CampaignTurn, Construction, LedgerEntry, RepairOrder
+from turns.repairs import repair_order
+from turns.treasury import treasury_adjust
+
+from .conftest import norway_battle
+
+pytestmark = pytest.mark.django_db
+
+WHO = ["organiser", "norge_player", "qatzrin_player", "chronicler", "outsider", "other_org", None]
+
+
+def client_for(s, who):
+    c = Client(HTTP_ACCEPT_LANGUAGE="en")
+    if who:
+        c.force_login(getattr(s, who))
+    return c
+
+
+@pytest.fixture
+def played(sample):
+    s = sample
+    campaign_turn_open(campaign=s.campaign, user=s.organiser)
+    treasury_adjust(
+        campaign=s.campaign,
+        faction=s.norge,
+        resources=500,
+        technology=2,
+        reason="chest",
+        user=s.organiser,
+    )
+    s.tord_a = s.fleet.ships.filter(ship_class__name="Tordenskjold").order_by("pk").first()
+    norway_battle(
+        s.campaign,
+        s.fleet,
+        {s.tord_a: {"fate": "damaged", "hull_lost": 6, "systems_lost": ["beam-a"]}},
+    )
+    s.tord_a.refresh_from_db()
+    s.order = repair_order(
+        campaign=s.campaign, ship=s.tord_a, user=s.norge_player, hull=6, systems=["beam-a"]
+    )
+    return s
+
+
+# who: expected status of GET /campaigns/sample/turn/
+TURN_PAGE = {
+    "organiser": 200,
+    "norge_player": 200,
+    "qatzrin_player": 200,
+    "chronicler": 404,
+    "outsider": 404,
+    "other_org": 404,
+    None: 302,
+}
+
+
+@pytest.mark.parametrize("who", WHO)
+def test_turn_page_matrix(played, who):
+    s = played
+    response = client_for(s, who).get("/campaigns/sample/turn/")
+    assert response.status_code == TURN_PAGE[who]
+    if response.status_code != 200:
+        return
+    html = response.content.decode()
+    sees_norway = who in ("organiser", "norge_player")
+    assert ("Trøndelag" in html) is sees_norway  # the yard's queue
+    assert ("chest" in html) is sees_norway  # the ledger
+    assert ('action="/campaigns/sample/turn/close/"' in html) is (who == "organiser")
+
+
+def test_the_organiser_sees_what_closing_will_do(played):
+    html = client_for(played, "organiser").get("/campaigns/sample/turn/").content.decode()
+    assert "Kongeriket Norge: income 550 resources, 1 technology" in html
+    assert "Mijna 2 (2 craft) lost with its carrier Kajna" in html  # the sample's 4 G+ groups
+    assert "6 hull, 0 armour, 0 crew, 1 systems restored — done" in html
+
+
+@pytest.mark.parametrize("who", WHO)
+def test_turn_actions_matrix(played, who):
+    s = played
+    c = client_for(s, who)
+    before = (
+        CampaignTurn.objects.count(),
+        LedgerEntry.objects.count(),
+        RepairOrder.objects.filter(status="queued").count(),
+    )
+    adj = c.post(
+        "/campaigns/sample/treasury/adjust/", {"faction": s.norge.pk, "resources": 5, "reason": "x"}
+    )
+    close = c.post("/campaigns/sample/turn/close/")
+    expected = {"organiser": 302, None: 302}.get(
+        who, 404 if who in ("chronicler", "outsider", "other_org") else 403
+    )
+    assert adj.status_code == close.status_code == expected
+    turn = CampaignTurn.objects.get(campaign=s.campaign, number=1)
+    if who == "organiser":
+        assert turn.status == "closed"
+        assert LedgerEntry.objects.filter(kind="adjustment", resources=5, user=s.organiser).exists()
+    else:
+        assert turn.status == "open"
+        assert (
+            CampaignTurn.objects.count(),
+            LedgerEntry.objects.count(),
+            RepairOrder.objects.filter(status="queued").count(),
+        ) == before
+        if who is None:
+            assert close["Location"].startswith("/login/")
+
+
+@pytest.mark.parametrize("who", WHO)
+def test_repair_page_matrix(played, who):
+    s = played
+    other = s.fleet.ships.exclude(pk=s.tord_a.pk).get(name="Steffen Konalson")
+    norway_battle(
+        s.campaign, s.fleet, {other: {"fate": "damaged", "hull_lost": 2}}, name="Second raid"
+    )
+    c = client_for(s, who)
+    url = f"/campaigns/sample/ships/{other.pk}/repair/"
+    get = c.get(url, {"hull": 2, "armour": 0, "crew": 0})
+    expected = {"organiser": 200, "norge_player": 200, None: 302}.get(who, 404)
+    assert get.status_code == expected
+    if expected == 200:
+        assert "Cost: 2 resources; 2 work units at Trøndelag." in get.content.decode()
+    post = c.post(url, {"hull": 2, "armour": 0, "crew": 0})
+    assert post.status_code == (302 if expected != 404 else 404)
+    made = RepairOrder.objects.filter(ship=other).exists()
+    assert made is (who in ("organiser", "norge_player"))
+    # another campaign's URL for the same ship: 404 for everyone logged in
+    if who:
+        assert c.get(f"/campaigns/other/ships/{other.pk}/repair/").status_code == 404
+
+
+def test_a_bad_repair_shows_the_error_and_changes_nothing(played):
+    s = played
+    c = client_for(s, "norge_player")
+    count = LedgerEntry.objects.count()
+    response = c.post(f"/campaigns/sample/ships/{s.tord_a.pk}/repair/", {"hull": 1})
+    assert response.status_code == 200
+    assert "already has a repair order" in response.content.decode()
+    assert LedgerEntry.objects.count() == count
+
+
+@pytest.mark.parametrize("who", WHO)
+def test_cancel_matrix(played, who):
+    s = played
+    response = client_for(s, who).post(f"/campaigns/sample/repairs/{s.order.pk}/cancel/")
+    expected = {"organiser": 302, "norge_player": 302, None: 302}.get(who, 404)
+    assert response.status_code == expected
+    s.order.refresh_from_db()
+    assert (s.order.status == "cancelled") is (who in ("organiser", "norge_player"))
+
+
+@pytest.mark.parametrize("who", WHO)
+def test_build_page_matrix(played, who):
+    s = played
+    c = client_for(s, who)
+    spec = {"faction": s.norge.pk, "yard": s.yard.pk, "fleet": s.fleet.pk, "what": "gunboat:emp"}
+    get = c.get("/campaigns/sample/build/", spec)
+    expected = {"organiser": 200, "norge_player": 200, "qatzrin_player": 200, None: 302}.get(
+        who, 404
+    )
+    assert get.status_code == expected
+    if who == "qatzrin_player":  # may not pick Norway
+        assert "choose one of your campaign" in get.content.decode()
+    if who in ("organiser", "norge_player"):
+        assert "54 resources, 1 technology" in get.content.decode()
+    c.post("/campaigns/sample/build/", spec)
+    assert Construction.objects.exists() is (who in ("organiser", "norge_player"))
+
+
+def test_fleet_page_shows_repairs_as_public_as_the_fleet(played):
+    s = played
+    url = s.fleet.get_absolute_url()
+    for who in WHO:
+        html = client_for(s, who).get(url).content.decode()
+        assert 'id="h-repairs"' in html, who
+        assert "Trøndelag" in html and "chest" not in html  # no ledger on the fleet page
+
+
+def test_a_hidden_fleets_repairs_stay_hidden(played):
+    s = played
+    s.fleet.hidden = True
+    s.fleet.save()
+    url = s.fleet.get_absolute_url()
+    assert client_for(s, "qatzrin_player").get(url).status_code == 404
+    assert Client().get(url).status_code == 404
+    assert 'id="h-repairs"' in client_for(s, "norge_player").get(url).content.decode()
+
+
+def test_ship_page_shows_its_life_and_the_state_before_a_battle(played):
+    s = played
+    battle = s.tord_a.participations.get().side.battle
+    html = (
+        Client(HTTP_ACCEPT_LANGUAGE="en")
+        .get(f"/ships/{s.tord_a.pk}/", {"before": battle.pk})
+        .content.decode()
+    )
+    assert 'id="h-life"' in html and 'id="h-before"' in html
+    assert "0 hull, 0 armour, 0 crew lost" in html  # before the raid
+    assert "6 hull" in html
+
+
+def test_deadline_is_entered_and_shown_in_the_campaign_time_zone(played):
+    s = played
+    s.campaign.time_zone = "Europe/Paris"
+    s.campaign.save()
+    c = client_for(s, "organiser")
+    assert (
+        c.post("/campaigns/sample/turn/deadline/", {"deadline": "2099-06-01T20:00"}).status_code
+        == 302
+    )
+    turn = CampaignTurn.objects.get(campaign=s.campaign, status="open")
+    assert turn.deadline.isoformat() == "2099-06-01T18:00:00+00:00"  # stored in UTC
+    html = c.get("/campaigns/sample/turn/").content.decode()
+    assert 'value="2099-06-01T20:00"' in html and "Europe/Paris" in html
+    assert "June 1, 2099, 8 p.m.</time>" in html  # Paris time, English format
+    assert (
+        client_for(s, "norge_player")
+        .post("/campaigns/sample/turn/deadline/", {"deadline": ""})
+        .status_code
+        == 403
+    )
+    turn.refresh_from_db()
+    assert turn.deadline is not None
+    bad = c.post("/campaigns/sample/turn/deadline/", {"deadline": "tomorrow"}, follow=True)
+    assert "deadline: &#x27;tomorrow&#x27; is not a date and time" in bad.content.decode()
+
+
+def test_a_class_whose_stated_points_disagree_is_flagged_on_its_pages(sample):
+    from factions.models import ShipClass
+
+    vaktar = ShipClass.objects.get(faction=sample.norge, name="Vaktar")
+    c = Client(HTTP_ACCEPT_LANGUAGE="en")
+    assert "≠" not in c.get(vaktar.get_absolute_url()).content.decode()
+    vaktar.points = 10
+    vaktar.save()
+    for url in (vaktar.get_absolute_url(), sample.norge.get_absolute_url()):
+        assert "≠ 67 by construction" in c.get(url).content.decode(), url
+
+
+def test_faction_page_counts_only_ships_afloat(sample):
+    from factions.models import Faction
+
+    gplus = Faction.objects.get(slug="collectif-g-plus")
+    html = Client(HTTP_ACCEPT_LANGUAGE="en").get(gplus.get_absolute_url()).content.decode()
+    assert "Known fleets: 1170 points afloat; 1562 points destroyed or captured." in html

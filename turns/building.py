@@ -1,0 +1,162 @@
+"""Construction at shipyards: ships from the faction's catalogue designs and light-unit
+squadrons (the seed's Norwegian gunboats), paid in resources and technology, done after a
+number of turn ends set by mass (``turns.rates``), joining a chosen fleet of the faction.
+
+Prices come from the construction rules, never from a stated figure: a ship costs its
+design's Fleet Book points (``factions.construction.design_points`` + the squadrons of its
+bays); a design whose stated ``points`` disagree is built at the computed price and flagged
+(``factions.points_check``); one whose design does not validate cannot be built.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db import transaction
+
+from campaign import access
+from campaign.models import Campaign
+from factions import construction
+from factions.models import Faction, Fleet, LightUnitGroup, ShipClass, Territory
+from factions.points_check import PointsCheck, points_check
+
+from . import rates as rates_mod
+from .errors import TurnActionError, TurnPermissionError
+from .models import Construction, LedgerEntry
+from .repairs import next_turn_end
+from .treasury import treasury_check
+
+
+@dataclass
+class BuildQuote:
+    """What a construction would cost and take, before it is confirmed."""
+
+    faction: Faction
+    yard: Territory
+    fleet: Fleet
+    ship_class: ShipClass | None
+    light_kind: str
+    light_variant: str
+    label: str
+    cost: int
+    tech_cost: int
+    turns: int
+    eta_turn: int
+    check: PointsCheck | None = None
+
+
+def construction_quote(
+    *,
+    campaign: Campaign,
+    faction: Faction,
+    yard: Territory,
+    fleet: Fleet,
+    ship_class: ShipClass | None = None,
+    light_kind: str = "",
+    light_variant: str = "",
+) -> BuildQuote:
+    """Check and price a construction: a ``ship_class`` of the faction, or a squadron of
+    six ``light_kind`` craft (``gunboat`` needs ``light_variant``: ``heavy-transport`` 72,
+    ``emp`` 54, seed). Raises :class:`TurnActionError` naming the yard, fleet or field."""
+    if not campaign.factions.filter(pk=faction.pk).exists():
+        raise TurnActionError(f"faction: {faction.name} does not play in {campaign.name}")
+    if yard.faction_id != faction.pk:
+        raise TurnActionError(f"yard: {yard.name} is not a territory of {faction.name}")
+    if not yard.shipyard_capacity:
+        raise TurnActionError(f"yard: {yard.name} has no shipyard")
+    if fleet.faction_id != faction.pk:
+        raise TurnActionError(f"fleet: {fleet.name} is not a fleet of {faction.name}")
+    rates = rates_mod.turn_rates(campaign.turn_settings)
+    check = None
+    if ship_class is not None:
+        if light_kind:
+            raise TurnActionError("light_kind: build a ship class or a squadron, not both")
+        if ship_class.faction_id != faction.pk:
+            raise TurnActionError(
+                f"ship_class: {ship_class.name} is not a design of {faction.name}"
+            )
+        check = points_check(ship_class)
+        if check.computed is None:
+            raise TurnActionError(
+                f"ship_class: {ship_class.name} cannot be built, its design does not follow "
+                f"the construction rules ({check.error})"
+            )
+        cost = check.computed + construction.embarked_points(ship_class.design)
+        tech, turns, label = (
+            rates["ship_tech_cost"],
+            rates_mod.construction_turns(ship_class.mass, rates),
+            ship_class.name,
+        )
+    else:
+        if (
+            light_kind not in LightUnitGroup.Kind.values
+            or light_kind == LightUnitGroup.Kind.BATTERY
+        ):
+            raise TurnActionError(f"light_kind: '{light_kind}' is not a squadron kind")
+        try:
+            cost = construction.squadron_points(light_kind, size=6, variant=light_variant or None)
+        except ValueError as exc:
+            raise TurnActionError(f"light_variant: {exc}") from exc
+        tech = rates["gunboat_tech_cost"] if light_kind == LightUnitGroup.Kind.GUNBOAT else 0
+        turns = rates["squadron_turns"] or 1
+        label = f"{LightUnitGroup.Kind(light_kind).label} {light_variant}".strip()
+    return BuildQuote(
+        faction=faction,
+        yard=yard,
+        fleet=fleet,
+        ship_class=ship_class,
+        light_kind=light_kind,
+        light_variant=light_variant,
+        label=str(label),
+        cost=cost,
+        tech_cost=tech,
+        turns=turns,
+        eta_turn=next_turn_end(campaign) + turns - 1,
+        check=check,
+    )
+
+
+def construction_order(*, campaign: Campaign, user, name: str = "", **spec) -> Construction:
+    """Order and pay a construction (``spec`` as :func:`construction_quote`); returns it.
+
+    Raises :class:`TurnPermissionError` unless ``user`` organises the campaign or plays the
+    faction; :class:`TurnActionError` as the quote, or when the treasury cannot pay. One
+    transaction: the construction and its ledger debit.
+    """
+    faction = spec["faction"]
+    if not access.can_act_for_faction(user, campaign, faction):
+        raise TurnPermissionError(f"faction: you do not give orders for {faction.name}")
+    with transaction.atomic():
+        quote = construction_quote(campaign=campaign, **spec)
+        treasury_check(
+            campaign=campaign, faction=faction, resources=quote.cost, technology=quote.tech_cost
+        )
+        by = user if getattr(user, "is_authenticated", False) else None
+        built = Construction.objects.create(
+            campaign=campaign,
+            faction=faction,
+            yard=quote.yard,
+            fleet=quote.fleet,
+            ship_class=quote.ship_class,
+            light_kind=quote.light_kind,
+            light_variant=quote.light_variant,
+            name=(name or "").strip()[:200],
+            turns_total=quote.turns,
+            turns_left=quote.turns,
+            cost=quote.cost,
+            tech_cost=quote.tech_cost,
+            ordered_turn=campaign.current_turn,
+            ordered_by=by,
+        )
+        LedgerEntry.objects.create(
+            campaign=campaign,
+            faction=faction,
+            turn=campaign.current_turn,
+            kind=LedgerEntry.Kind.CONSTRUCTION,
+            resources=-quote.cost,
+            technology=-quote.tech_cost,
+            reason=f"construction of {built.name or quote.label} at {quote.yard.name}"[:300],
+            user=by,
+            construction=built,
+        )
+        return built

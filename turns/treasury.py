@@ -1,0 +1,97 @@
+"""A faction's treasury in a campaign: the sum of its ledger (``LedgerEntry``).
+
+Every credit and debit is a row with who, when and why (issue 11 §5); there is no stored
+balance to drift from it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.db.models import Sum
+
+from campaign import access
+from campaign.models import Campaign
+from factions.models import Faction
+
+from .errors import TurnActionError, TurnPermissionError
+from .models import LedgerEntry
+
+
+@dataclass(frozen=True)
+class Balance:
+    """Resources and technology a faction holds in a campaign."""
+
+    resources: int = 0
+    technology: int = 0
+
+
+def treasury_balance(*, campaign: Campaign, faction: Faction) -> Balance:
+    """The faction's balance: sums of its ledger entries in ``campaign`` (one query)."""
+    sums = LedgerEntry.objects.filter(campaign=campaign, faction=faction).aggregate(
+        r=Sum("resources"), t=Sum("technology")
+    )
+    return Balance(sums["r"] or 0, sums["t"] or 0)
+
+
+def treasury_balances(
+    *, campaign: Campaign, faction_ids: set[int] | None = None
+) -> dict[int, Balance]:
+    """Balances by faction id of the campaign's factions (or of ``faction_ids``); one query."""
+    qs = LedgerEntry.objects.filter(campaign=campaign)
+    if faction_ids is not None:
+        qs = qs.filter(faction_id__in=faction_ids)
+    rows = qs.values("faction_id").annotate(r=Sum("resources"), t=Sum("technology"))
+    return {row["faction_id"]: Balance(row["r"] or 0, row["t"] or 0) for row in rows}
+
+
+def treasury_check(
+    *, campaign: Campaign, faction: Faction, resources: int, technology: int = 0
+) -> None:
+    """Raise :class:`TurnActionError` naming the field if ``faction`` cannot pay."""
+    balance = treasury_balance(campaign=campaign, faction=faction)
+    if resources > balance.resources:
+        raise TurnActionError(
+            f"resources: {faction.name} has {balance.resources}, {resources} needed"
+        )
+    if technology > balance.technology:
+        raise TurnActionError(
+            f"technology: {faction.name} has {balance.technology}, {technology} needed"
+        )
+
+
+def treasury_adjust(
+    *, campaign: Campaign, faction: Faction, resources: int, technology: int = 0, reason: str, user
+) -> LedgerEntry:
+    """An organiser's adjustment (credit or debit) with its reason; returns the entry.
+
+    Raises :class:`TurnPermissionError` unless ``user`` organises ``campaign``;
+    :class:`TurnActionError` for a faction not in the campaign, no reason, nothing to
+    adjust, or a debit the faction cannot cover (a treasury never goes below zero).
+    """
+    if not access.is_organiser(user, campaign):
+        raise TurnPermissionError(f"only an organiser of {campaign.name} adjusts treasuries")
+    if not campaign.factions.filter(pk=faction.pk).exists():
+        raise TurnActionError(f"faction: {faction.name} does not play in {campaign.name}")
+    if not (reason or "").strip():
+        raise TurnActionError("reason: say why the treasury is adjusted")
+    if not resources and not technology:
+        raise TurnActionError("resources: nothing to adjust (0 resources, 0 technology)")
+    with transaction.atomic():
+        balance = treasury_balance(campaign=campaign, faction=faction)
+        if balance.resources + resources < 0 or balance.technology + technology < 0:
+            raise TurnActionError(
+                f"resources: {faction.name} has {balance.resources} resources and "
+                f"{balance.technology} technology; the debit would leave less than 0"
+            )
+        return LedgerEntry.objects.create(
+            campaign=campaign,
+            faction=faction,
+            turn=campaign.current_turn,
+            kind=LedgerEntry.Kind.ADJUSTMENT,
+            resources=resources,
+            technology=technology,
+            reason=reason.strip()[:300],
+            user=user if getattr(user, "is_authenticated", False) else None,
+        )

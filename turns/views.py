@@ -1,0 +1,358 @@
+"""Pages of the campaign turn: the turn page (organiser: turn, deadline, preview of the
+close, yards' queues, treasuries; a player: their faction's), the repair and construction
+forms (quote first, then confirm), and the POST actions. Thin: they scope through
+``campaign.access`` and call the services; errors come back as messages naming the field.
+
+Who: anonymous users are sent to log in; a user who neither organises the campaign nor plays
+in it gets 404, as do other campaigns' objects.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from campaign import access
+from campaign.models import Campaign
+from factions.models import Fleet, LightUnitGroup, Ship, ShipClass, Territory
+
+from . import building, closing, repairs, treasury
+from .errors import TurnActionError, TurnPermissionError
+from .models import CampaignTurn, Construction, LedgerEntry, RepairOrder
+
+
+def _campaign_for(request: HttpRequest, slug: str) -> tuple[Campaign, set[int] | None]:
+    """The campaign and the faction ids the user may see there (None: all); 404 for
+    non-members."""
+    campaign = get_object_or_404(Campaign, slug=slug)
+    seen = access.campaign_faction_ids_for(request.user, campaign)
+    if seen is not None and not seen:
+        raise Http404("not a member of this campaign")
+    return campaign, seen
+
+
+def _members_only(view):
+    def wrapped(request: HttpRequest, *args, **kwargs):
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        return view(request, *args, **kwargs)
+
+    wrapped.__name__ = view.__name__
+    wrapped.__doc__ = view.__doc__
+    return wrapped
+
+
+def parse_deadline(value: str, campaign: Campaign) -> datetime | None:
+    """A ``datetime-local`` value read in the campaign's time zone (empty: no deadline)."""
+    if not value:
+        return None
+    try:
+        naive = datetime.fromisoformat(value)
+    except ValueError as exc:
+        raise TurnActionError(f"deadline: '{value}' is not a date and time") from exc
+    return naive.replace(tzinfo=ZoneInfo(campaign.time_zone)) if timezone.is_naive(naive) else naive
+
+
+def _int(request: HttpRequest, name: str, source=None) -> int:
+    raw = (source or request.POST).get(name, "") or "0"
+    try:
+        return int(raw)
+    except ValueError as exc:
+        raise TurnActionError(f"{name}: '{raw}' is not a whole number") from exc
+
+
+def turn_context(campaign: Campaign, seen: set[int] | None, user) -> dict:
+    """What the turn page shows, scoped to the factions ``seen`` (None: all)."""
+    factions = campaign.factions.order_by("name")
+    if seen is not None:
+        factions = factions.filter(pk__in=seen)
+    factions = list(factions)
+    ids = {f.pk for f in factions}
+    balances = treasury.treasury_balances(campaign=campaign, faction_ids=ids)
+    ledger = LedgerEntry.objects.filter(campaign=campaign, faction_id__in=ids).select_related(
+        "faction", "user"
+    )
+    orders = (
+        RepairOrder.objects.filter(
+            campaign=campaign, status=RepairOrder.Status.QUEUED, ship__fleet__faction_id__in=ids
+        )
+        .select_related("ship__ship_class", "yard")
+        .order_by("yard__name", "position", "pk")
+    )
+    yards: dict[str, list] = {}
+    for o in orders:
+        yards.setdefault(o.yard.name, []).append(o)
+    builds = Construction.objects.filter(
+        campaign=campaign, faction_id__in=ids, status=Construction.Status.QUEUED
+    ).select_related("yard", "fleet", "ship_class", "faction")
+    turn = closing.open_turn(campaign)
+    last = campaign.turns.filter(status=CampaignTurn.Status.CLOSED).order_by("-number").first()
+    organiser = access.is_organiser(user, campaign)
+    plan = None
+    if organiser and turn is not None:
+        plan = closing.turn_plan(campaign=campaign)
+    tz = ZoneInfo(campaign.time_zone)
+    return {
+        "campaign": campaign,
+        "turn": turn,
+        "last_closed": last,
+        "deadline_local": timezone.localtime(turn.deadline, tz) if turn and turn.deadline else None,
+        "deadline_input": (
+            timezone.localtime(turn.deadline, tz).strftime("%Y-%m-%dT%H:%M")
+            if turn and turn.deadline
+            else ""
+        ),
+        "organiser": organiser,
+        "plan": plan,
+        "treasuries": [(f, balances.get(f.pk, treasury.Balance())) for f in factions],
+        "ledger": list(ledger.order_by("-pk")[:50]),
+        "yards": sorted(yards.items()),
+        "builds": list(builds),
+        "factions": factions,
+    }
+
+
+@_members_only
+def turn_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """The campaign's turn page (module docstring)."""
+    campaign, seen = _campaign_for(request, slug)
+    return render(request, "turns/turn.html", turn_context(campaign, seen, request.user))
+
+
+def _act(request: HttpRequest, campaign: Campaign, action, done: str) -> HttpResponse:
+    try:
+        action()
+    except TurnPermissionError as exc:
+        return HttpResponse(str(exc), status=403)
+    except TurnActionError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, done)
+    return redirect("turn-page", slug=campaign.slug)
+
+
+@require_POST
+@_members_only
+def turn_open(request: HttpRequest, slug: str) -> HttpResponse:
+    """Open the next turn (organisers)."""
+    campaign, _seen = _campaign_for(request, slug)
+
+    def run():
+        closing.campaign_turn_open(
+            campaign=campaign,
+            user=request.user,
+            deadline=parse_deadline(request.POST.get("deadline", ""), campaign),
+        )
+
+    return _act(request, campaign, run, _("Turn opened."))
+
+
+@require_POST
+@_members_only
+def turn_deadline(request: HttpRequest, slug: str) -> HttpResponse:
+    """Set or clear the open turn's deadline (organisers)."""
+    campaign, _seen = _campaign_for(request, slug)
+
+    def run():
+        current = closing.open_turn(campaign)
+        if current is None:
+            raise TurnActionError(f"{campaign.name} has no open turn")
+        deadline = parse_deadline(request.POST.get("deadline", ""), campaign)
+        closing.campaign_turn_deadline(turn=current, user=request.user, deadline=deadline)
+
+    return _act(request, campaign, run, _("Deadline saved."))
+
+
+@require_POST
+@_members_only
+def turn_close(request: HttpRequest, slug: str) -> HttpResponse:
+    """Close the open turn (organisers)."""
+    campaign, _seen = _campaign_for(request, slug)
+    return _act(
+        request,
+        campaign,
+        lambda: closing.campaign_turn_close(campaign=campaign, user=request.user),
+        _("Turn closed."),
+    )
+
+
+@require_POST
+@_members_only
+def turn_reopen(request: HttpRequest, slug: str) -> HttpResponse:
+    """Reopen the last closed turn (organisers)."""
+    campaign, _seen = _campaign_for(request, slug)
+    return _act(
+        request,
+        campaign,
+        lambda: closing.campaign_turn_reopen(campaign=campaign, user=request.user),
+        _("Turn reopened."),
+    )
+
+
+@require_POST
+@_members_only
+def treasury_adjust(request: HttpRequest, slug: str) -> HttpResponse:
+    """An organiser's credit or debit with its reason."""
+    campaign, _seen = _campaign_for(request, slug)
+
+    def run():
+        faction = campaign.factions.filter(pk=_int(request, "faction")).first()
+        if faction is None:
+            raise TurnActionError("faction: choose a faction of the campaign")
+        treasury.treasury_adjust(
+            campaign=campaign,
+            faction=faction,
+            resources=_int(request, "resources"),
+            technology=_int(request, "technology"),
+            reason=request.POST.get("reason", ""),
+            user=request.user,
+        )
+
+    return _act(request, campaign, run, _("Treasury adjusted."))
+
+
+@require_POST
+@_members_only
+def repair_cancel(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """Cancel a repair order (its player or an organiser); refunds the work not done."""
+    campaign, seen = _campaign_for(request, slug)
+    order = get_object_or_404(
+        RepairOrder.objects.select_related("ship__fleet__faction"), pk=pk, campaign=campaign
+    )
+    if seen is not None and order.ship.fleet.faction_id not in seen:
+        raise Http404("not your faction's order")
+    return _act(
+        request,
+        campaign,
+        lambda: repairs.repair_cancel(order=order, user=request.user),
+        _("Repair order cancelled."),
+    )
+
+
+@_members_only
+def repair_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """Order repairs for a ship: GET shows the form (and the quote when asked), POST
+    confirms. 404 unless the ship's faction plays here and the user may act for it."""
+    campaign, seen = _campaign_for(request, slug)
+    ship = get_object_or_404(
+        access.visible_ships(request.user).select_related(
+            "ship_class", "fleet__faction", "fleet__territory"
+        ),
+        pk=pk,
+        fleet__faction__in=campaign.factions.all(),
+    )
+    if seen is not None and ship.fleet.faction_id not in seen:
+        raise Http404("not your faction's ship")
+    source = request.POST if request.method == "POST" else request.GET
+    quote = error = None
+    if "hull" in source:
+        try:
+            spec = {
+                "hull": _int(request, "hull", source),
+                "armour": _int(request, "armour", source),
+                "crew": _int(request, "crew", source),
+                "systems": source.getlist("systems"),
+            }
+            if request.method == "POST":
+                repairs.repair_order(campaign=campaign, ship=ship, user=request.user, **spec)
+                messages.success(request, _("Repairs ordered."))
+                return redirect(ship.fleet.get_absolute_url())
+            quote = repairs.repair_quote(campaign=campaign, ship=ship, **spec)
+        except TurnPermissionError as exc:
+            return HttpResponse(str(exc), status=403)
+        except TurnActionError as exc:
+            error = str(exc)
+    return render(
+        request,
+        "turns/repair.html",
+        {"campaign": campaign, "ship": ship, "quote": quote, "error": error, "values": source},
+    )
+
+
+@_members_only
+def build_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """Order a construction: choose the faction (players: their own), yard, fleet and a
+    class or squadron; GET with ``quote`` shows cost and turns, POST confirms."""
+    campaign, seen = _campaign_for(request, slug)
+    factions = campaign.factions.order_by("name")
+    if seen is not None:
+        factions = factions.filter(pk__in=seen)
+    factions = list(factions)
+    ids = [f.pk for f in factions]
+    source = request.POST if request.method == "POST" else request.GET
+    quote = error = None
+    if "faction" in source:
+        try:
+            faction = next((f for f in factions if str(f.pk) == source.get("faction")), None)
+            if faction is None:
+                raise TurnActionError("faction: choose one of your campaign's factions")
+            yard = Territory.objects.filter(pk=_int(request, "yard", source)).first()
+            fleet = Fleet.objects.filter(pk=_int(request, "fleet", source)).first()
+            if yard is None or fleet is None:
+                raise TurnActionError("yard: choose a shipyard and a fleet")
+            what = source.get("what", "")
+            spec = {"faction": faction, "yard": yard, "fleet": fleet}
+            if what.startswith("class:"):
+                spec["ship_class"] = ShipClass.objects.filter(pk=int(what[6:] or 0)).first()
+                if spec["ship_class"] is None:
+                    raise TurnActionError("what: unknown class")
+            else:
+                kind, _sep, variant = what.partition(":")
+                spec["light_kind"], spec["light_variant"] = kind, variant
+            if request.method == "POST":
+                building.construction_order(
+                    campaign=campaign, user=request.user, name=source.get("name", ""), **spec
+                )
+                messages.success(request, _("Construction ordered."))
+                return redirect("turn-page", slug=campaign.slug)
+            quote = building.construction_quote(campaign=campaign, **spec)
+        except TurnPermissionError as exc:
+            return HttpResponse(str(exc), status=403)
+        except (TurnActionError, ValueError) as exc:
+            error = str(exc)
+    return render(
+        request,
+        "turns/build.html",
+        {
+            "campaign": campaign,
+            "factions": factions,
+            "yards": Territory.objects.filter(
+                faction_id__in=ids, shipyard_capacity__gt=0
+            ).select_related("faction"),
+            "fleets": Fleet.objects.filter(faction_id__in=ids).select_related("faction"),
+            "classes": ShipClass.objects.filter(faction_id__in=ids)
+            .select_related("faction")
+            .order_by("faction__name", "mass"),
+            "squadrons": [
+                ("gunboat:heavy-transport", _("gunboats, heavy transports")),
+                ("gunboat:emp", _("gunboats, EMP launchers")),
+            ]
+            + [
+                (f"{k}:", str(label))
+                for k, label in LightUnitGroup.Kind.choices
+                if k not in ("gunboat", "battery")
+            ],
+            "quote": quote,
+            "error": error,
+            "values": source,
+        },
+    )
+
+
+def ship_repair_campaigns(ship: Ship, user) -> list[Campaign]:
+    """Campaigns where ``user`` may order repairs for ``ship`` (for the ship page's link)."""
+    if not getattr(user, "is_authenticated", False):
+        return []
+    return [
+        c
+        for c in ship.fleet.faction.campaigns.all()
+        if access.can_act_for_faction(user, c, ship.fleet.faction)
+    ]
