@@ -1,0 +1,206 @@
+"""Phase 10 of rules §2: light-unit fire in four sub-phases, effects applied after each."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from battles.rules.damage import board
+from battles.rules.phases.effects import Pending, apply_pending, log_damage
+from battles.rules.phases.state import (
+    ESCORT_AREA_DEFENCE,
+    LIGHT_ATTACK_RANGE,
+    MU_PER_ENDURANCE,
+    BattleState,
+    LightUnit,
+    screen_level,
+    ship_pos,
+    try_fire,
+    unit_target_kind,
+    volley_text,
+)
+from battles.rules.sensors import distance
+from battles.rules.weapons import anti_ship_at_gunboats, get_weapon
+
+
+def phase_light_fire(state: BattleState) -> None:
+    """Phase 10, four sub-phases, effects applied at the end of each (§2).
+
+    (a) every fighter, drone and gunboat squadron with endurance left engages the enemy
+    fighter, drone or gunboat squadron within 6 mu with most craft (then unit id), attached or
+    not (seed: « Les Chasseurs ciblant une autre unité légère dans un rayon de 6mu peuvent
+    attaquer, même si cette unité effectue une projection sur un Vaisseau »); a gunboat
+    leaves alone units projecting on a ship (attached to an enemy of theirs) unless it has
+    area defence (the PD platform: « sauf si elles disposent de Zone de défense »); missiles
+    are not dogfight targets (project reading: one PD-table die per craft, −2 against
+    gunboats, D-20). A fighter or drone squadron engaging a gunboat squadron uses its
+    anti-ship weapons instead (audit A14, ``weapons.anti_ship_at_gunboats``; seed:
+    « Lorsque des Chasseurs engagent des Canonnières, ils peuvent employer leurs armes
+    anti-Chasseurs, avec le modificateur de -2 au touché, ou anti-Vaisseaux »): per craft
+    the anti-ship mean is higher — an interceptor's die 1/2 loss (4+, "1DF"), a heavy
+    fighter's two dice 4/3 — than one PD-table die at −2 (a natural 6: 1/6), so it is the
+    AI's choice in auto-resolve and, for now, the only mode the engine offers; (b) fighters,
+    drones and gunboats attack
+    their target ship within 6 mu (per craft, their catalogue profile); a fighter that
+    attacks spends one endurance point; (c) antimatter and plasma bursts: no weapon of the
+    catalogue makes one yet (rules §17), nothing to resolve; (d) missiles within their
+    to-hit bands strike their target and are spent.
+    """
+    pending = Pending()
+    squadrons = _units(state, ("fighter", "gunboat", "drone"))
+    for unit in squadrons:
+        if unit.endurance <= 0:
+            continue
+        foes = [
+            u
+            for u in squadrons
+            if u.side != unit.side
+            and distance(u.position, unit.position) <= LIGHT_ATTACK_RANGE
+            and not (
+                unit.kind == "gunboat"
+                and unit.weapon != ESCORT_AREA_DEFENCE
+                and _projecting(state, u)
+            )
+        ]
+        if not foes:
+            continue
+        foe = max(foes, key=lambda u: (u.craft, u.unit_id))
+        if foe.kind == "gunboat" and unit.kind in ("fighter", "drone"):
+            # Audit A14: fighters and drones engage gunboats with their anti-ship weapons.
+            volley = anti_ship_at_gunboats(
+                unit.weapon, state.dice, count=unit.craft, target_name=foe.unit_id
+            )
+            pending.add_volley(foe.unit_id, volley, is_unit=True)
+            state.log(
+                10,
+                "dogfight",
+                f"{unit.unit_id} engages {foe.unit_id} with anti-ship fire "
+                f"({volley.dice} dice): {volley.kills} killed",
+                unit=unit.unit_id,
+                target=foe.unit_id,
+                kills=volley.kills,
+                sub_phase="a",
+                attack="anti-ship",
+                dice=volley.dice,
+            )
+            continue
+        volley = try_fire(
+            state,
+            10,
+            "pd",
+            range_mu=0,
+            count=unit.craft,
+            target=unit_target_kind(foe),
+            target_name=foe.unit_id,
+        )
+        if volley is not None:
+            pending.add_volley(foe.unit_id, volley, is_unit=True)
+            state.log(
+                10,
+                "dogfight",
+                f"{unit.unit_id} engages {foe.unit_id}: {volley.kills} killed",
+                unit=unit.unit_id,
+                target=foe.unit_id,
+                kills=volley.kills,
+                sub_phase="a",
+            )
+    apply_pending(state, pending, 10)
+
+    pending = Pending()
+    for unit in _units(state, ("fighter", "gunboat", "drone")):
+        target = state.ships.get(unit.target or "")
+        if target is None or target.side == unit.side or unit.endurance <= 0:
+            continue
+        range_mu = distance(unit.position, ship_pos(target))
+        if range_mu > get_weapon(unit.weapon).max_range:
+            continue
+        if target.destroyed and unit.kind != "drone":
+            continue
+        volley = try_fire(
+            state,
+            10,
+            unit.weapon,
+            range_mu=range_mu,
+            count=unit.craft,
+            screen=screen_level(state, target),
+            target="ship",
+            target_name=target.name,
+        )
+        if volley is None:
+            continue
+        unit.endurance = max(0.0, unit.endurance - MU_PER_ENDURANCE[unit.kind])
+        if target.destroyed:
+            # D-2: drones hit the wreck; rolled and logged, nothing changes.
+            state.log(
+                10,
+                "attack-wreck",
+                f"{unit.unit_id} strikes the wreck of {target.name}",
+                unit=unit.unit_id,
+                target=target.ship_id,
+                value=volley.value,
+                sub_phase="b",
+            )
+            continue
+        pending.add_volley(target.ship_id, volley, is_unit=False)
+        if (
+            unit.weapon in ("gunboat-transport", "gunboat-heavy-transport")
+            and not unit.squad_landed
+        ):
+            # §9: a transport squadron lands one squad, once (project reading of « débarquer
+            # une escouade »); it keeps attacking with its gun. Boarding is fought in phase 11.
+            squad = "fusiliers" if unit.weapon == "gunboat-heavy-transport" else "marines"
+            log_damage(state, 10, board(target, squad))
+            unit.squad_landed = True
+        state.log(
+            10,
+            "attack",
+            f"{unit.unit_id} ({unit.weapon} ×{unit.craft}) attacks {target.name}: "
+            f"{volley_text(volley)}",
+            unit=unit.unit_id,
+            target=target.ship_id,
+            dice=volley.dice,
+            value=volley.value,
+            sub_phase="b",
+        )
+    apply_pending(state, pending, 10)
+
+    pending = Pending()
+    for unit in _units(state, ("missile",)):
+        target = state.ships.get(unit.target or "")
+        if target is None or target.out_of_action:
+            continue
+        range_mu = distance(unit.position, ship_pos(target))
+        if range_mu > get_weapon(unit.weapon).max_range:
+            continue
+        volley = try_fire(
+            state,
+            10,
+            unit.weapon,
+            range_mu=range_mu,
+            count=unit.craft,
+            target="ship",
+            target_name=target.name,
+        )
+        unit.destroyed = True  # a missile strikes once
+        if volley is None:
+            continue
+        pending.add_volley(target.ship_id, volley, is_unit=False)
+        state.log(
+            10,
+            "missile-strike",
+            f"{unit.unit_id} ({unit.weapon}) strikes {target.name}: {volley_text(volley)}",
+            unit=unit.unit_id,
+            target=target.ship_id,
+            value=volley.value,
+            sub_phase="d",
+        )
+    apply_pending(state, pending, 10)
+
+
+def _projecting(state: BattleState, unit: LightUnit) -> bool:
+    """The unit is projecting on a ship: attached to a ship of another side (§2 phase 3)."""
+    host = state.ships.get(unit.attached_to or "")
+    return host is not None and host.side != unit.side
+
+
+def _units(state: BattleState, kinds: Sequence[str]) -> list[LightUnit]:
+    return [u for u in state.light_units.values() if u.active and u.kind in kinds]
