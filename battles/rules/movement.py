@@ -195,12 +195,15 @@ def validate_orders(
     speed: int,
     drive_working: bool = True,
     bridge_working: bool = True,
-    half_thrust_turn_cap: bool = True,
+    half_thrust_turn_cap: bool = False,
 ) -> Plan:
     """Check ``orders`` for a ship of drive rating ``thrust`` moving at ``speed`` mu.
 
-    Rules (rules/ft-incursion.md §3): ``|change| ≤ T``; arcs ≤ ``max(1, floor(T/2))``
-    (D-3, option ``half_thrust_turn_cap``); ``arcs + |change| ≤ T``; no reversing (speed never
+    Rules (rules/ft-incursion.md §3): ``|change| ≤ T``; ``arcs + |change| ≤ T`` (« La valeur
+    de Propulsion est divisée entre Poussée et manœuvres – Avec une propulsion de 4, un
+    Vaisseau peut se réorienter … de 3 arcs et augmenter sa vitesse de 1 »); with
+    ``half_thrust_turn_cap`` (D-3 option, off by default) also arcs ≤ ``max(1, floor(T/2))``
+    (« autant d'arcs que sa valeur de Propulsion/2 »); no reversing (speed never
     below 0); a written final speed must equal ``min(24, speed + change)``. A stationary ship
     may roll one arc for one thrust point even with its drive out (D-4). A ship whose drive
     is out keeps its speed and heading; one whose bridge is out cannot manoeuvre (§4).
@@ -243,16 +246,14 @@ def validate_orders(
     if half_thrust_turn_cap:
         half = thrust // 2
         cap = half if half > 1 else 1  # max(1, thrust // 2)
-    else:
-        cap = thrust
-    if arcs > cap:
-        raise _illegal(
-            ship, orders, f"{arcs} arcs exceed the turning cap of {cap} for thrust {thrust} (D-3)"
-        )
+        if arcs > cap:
+            raise _illegal(
+                ship,
+                orders,
+                f"{arcs} arcs exceed the turning cap of {cap} for thrust {thrust} (D-3)",
+            )
     if arcs + size > thrust:
-        raise _illegal(
-            ship, orders, f"{arcs} arcs + |{change:+d}| speed exceed thrust {thrust} (D-3)"
-        )
+        raise _illegal(ship, orders, f"{arcs} arcs + |{change:+d}| speed exceed thrust {thrust}")
     return _plan(orders, change, new_speed, end_speed, arcs + size, False)
 
 
@@ -264,7 +265,7 @@ def parse_orders(
     speed: int,
     drive_working: bool = True,
     bridge_working: bool = True,
-    half_thrust_turn_cap: bool = True,
+    half_thrust_turn_cap: bool = False,
 ) -> Plan:
     """Parse then validate (see ``Orders.parse`` and ``validate_orders``)."""
     return validate_orders(

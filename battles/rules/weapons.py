@@ -292,10 +292,11 @@ def _fixed_catalogue() -> dict[str, Weapon]:
             _bands((0, 12, 1)),
             damage_type=_X,
             screens=False,
-            reroll=True,
+            reroll=False,
             damage_per_hit=4,
             single_use=True,
-            note="1d6 per MPC (D-16) on the unscreened beam table, 4 piercing damage per hit",
+            note="1d6 per MPC (D-16) on the unscreened beam table, no re-roll (D-14), 4 "
+            "piercing damage per hit",
         ),
         # ---- §8 to-hit family ----
         Weapon(
@@ -495,11 +496,12 @@ def _fixed_catalogue() -> dict[str, Weapon]:
             "§9",
             _bands((0, 12, 1)),
             damage_type=_X,
-            reroll=True,
+            reroll=False,
             damage_per_hit=4,
             light_unit=True,
             note="MPC: 1d6 per craft to 12 mu (seed: « La portée de l'arme est de 12mu »), "
-            "1–3 none / 4–5 1 hit / 6 2 hits, 4 damage per hit, armour counts 1 (piercing)",
+            "1–3 none / 4–5 1 hit / 6 2 hits, no re-roll (D-14), 4 damage per hit, armour "
+            "counts 1 (piercing)",
         ),
         Weapon(
             "gunboat-assault",
@@ -666,7 +668,7 @@ _FIGHTER_IDS = frozenset(
 
 
 def apply_options(weapon: Weapon, options: RuleOptions = DEFAULT_OPTIONS) -> Weapon:
-    """The weapon as the campaign's rule options make it (D-13, D-14, D-16, D-19).
+    """The weapon as the campaign's rule options make it (D-13, D-14, D-16, D-19, D-27).
 
     The catalogue holds the reference readings, so the default options change nothing.
     """
@@ -679,8 +681,16 @@ def apply_options(weapon: Weapon, options: RuleOptions = DEFAULT_OPTIONS) -> Wea
 def _apply_options(weapon: Weapon, options: RuleOptions) -> Weapon:
     if weapon.id == "rocket-pack" and options.rocket_pack_reroll:
         return replace(weapon, reroll=True)
-    if weapon.id == "mpc" and options.mpc_dice != 1:
-        return replace(weapon, bands=_bands((0, 12, options.mpc_dice)))
+    if weapon.id == "mpc":
+        if options.mpc_dice != 1:
+            weapon = replace(weapon, bands=_bands((0, 12, options.mpc_dice)))
+        return replace(weapon, reroll=True) if options.mpc_reroll else weapon
+    if weapon.id == "gunboat-mpc" and options.mpc_reroll:
+        return replace(weapon, reroll=True)
+    if weapon.id == "gunboat-emp":
+        if options.emp_dice_per_projector:  # D-27: two class-1 projectors a craft
+            weapon = replace(weapon, bands=_bands((0, 12, 2)))
+        return replace(weapon, reroll=True) if options.emp_reroll else weapon
     if weapon.id in _FIGHTER_IDS:
         return replace(weapon, screens=options.fighter_screens_apply, reroll=options.fighter_reroll)
     if weapon.id == "plasma-torpedo" and options.torpedo_point_blank_to_hit != 3:
