@@ -17,7 +17,7 @@ from functools import lru_cache
 from operator import attrgetter
 
 from .dice import Dice
-from .errors import OutOfRange, RulesError, UnknownWeapon
+from .errors import BadArgument, OutOfRange, RulesError, UnknownWeapon, real_number, whole_number
 from .options import DEFAULT_OPTIONS, RuleOptions
 from .tables import (
     AREA_PLASMA_TABLE,
@@ -847,14 +847,20 @@ def fire(
     (§8, §10: one die per weapon, ≤ 6 mu, kills one light unit on ``pd_threshold``+).
     Every die goes to ``dice`` with purpose ``"<weapon> vs <target_name>, die i"``.
 
-    Raises :class:`UnknownWeapon`, :class:`OutOfRange` (§8–10 bands) and
-    :class:`RulesError` for a target the family cannot engage.
+    Raises :class:`UnknownWeapon`, :class:`OutOfRange` (§8–10 bands),
+    :class:`RulesError` for a target the family cannot engage, and :class:`BadArgument`
+    naming the field for a weapon that is neither an id nor a ``Weapon``, a ``range_mu``
+    that is not a number, a ``count``, ``screen`` or ``power_points`` that is not a whole
+    number.
     """
     if isinstance(weapon, str):
         # get_weapon(weapon) without a call for a catalogue id; anything else goes through it
         w = CATALOGUE.get(ALIASES.get(weapon, weapon)) or get_weapon(weapon)
-    else:
+    elif isinstance(weapon, Weapon):
         w = weapon
+    else:
+        raise BadArgument(f"fire: weapon must be a weapon id or a Weapon, got {weapon!r}")
+    _check_volley_arguments(w.id, range_mu, screen, count, power_points)
     if options is not DEFAULT_OPTIONS:  # apply_options, without a call for the default
         w = _apply_options(w, options)
     target = target or ("fighter" if as_pd else default_target(w))
@@ -865,8 +871,6 @@ def fire(
         )
     if not 0 <= screen <= 3:
         raise RulesError(f"{w.id}: screen level must be 0–3, got {screen} (§7)")
-    if count < 0:
-        raise RulesError(f"{w.id}: cannot fire {count} weapons, expected a count ≥ 0 (§8–10)")
     if w.modes:
         w = apply_options(best_mode(w, range_mu, screen, options), options)
     purpose = f"{w.id} vs {target_name}"
@@ -882,6 +886,23 @@ def fire(
     if family is _PD_FAMILY:
         return _fire_pd(w, dice, range_mu, target, purpose, count)
     return _fire_area(w, dice, range_mu, target, purpose, count)
+
+
+def _check_volley_arguments(
+    weapon_id: str, range_mu: object, screen: object, count: object, power_points: object
+) -> None:
+    """The argument types of :func:`fire` and ``odds.odds``; :class:`BadArgument` naming
+    the field otherwise (plain ints and floats pass at the cost of a type test)."""
+    if type(range_mu) is not int and type(range_mu) is not float:
+        real_number(range_mu, "range_mu", weapon_id, minimum=float("-inf"))
+    if type(count) is not int:
+        whole_number(count, "count (identical weapons firing, §8–10)", weapon_id)
+    elif count < 0:
+        raise BadArgument(f"{weapon_id}: cannot fire {count} weapons, expected a count ≥ 0 (§8–10)")
+    if type(screen) is not int:
+        whole_number(screen, "screen (level 0–3, §7)", weapon_id)
+    if power_points is not None and type(power_points) is not int:
+        whole_number(power_points, "power_points (§8)", weapon_id)
 
 
 def best_mode(weapon: Weapon, range_mu: float, screen: int, options: RuleOptions) -> Weapon:
