@@ -34,6 +34,20 @@ class Campaign(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("campaign-detail", kwargs={"slug": self.slug})
 
+    def clean(self) -> None:
+        """Refuse rule options the engine would refuse (``RuleOptions.from_dict``: every
+        option of rules/ft-incursion.md §16 by name, with a value of its type)."""
+        from django.core.exceptions import ValidationError
+
+        from battles.rules.errors import RulesError
+        from battles.rules.options import RuleOptions
+
+        super().clean()
+        try:
+            RuleOptions.from_dict(self.rule_options or {})
+        except RulesError as exc:
+            raise ValidationError({"rule_options": str(exc)}) from exc
+
 
 class Membership(models.Model):
     """A user's role in a campaign; players belong to one faction."""
