@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from battles.rules.errors import NoFireControl, OutOfArc
+from battles.rules.errors import BadArgument, NoFireControl, OutOfArc
 
 ARCS: tuple[str, ...] = ("F", "FS", "AS", "A", "AP", "FP")
 ALL_ARCS: frozenset[str] = frozenset(ARCS)
@@ -129,10 +129,38 @@ def sight_line(
 def sensor_range(kind: str = "standard", *, target_ecm: int = 0) -> int:
     """Range in mu at which an observer with ``kind`` sensors (``standard`` 24, ``advanced``
     36, ``light`` 12 for light units) sees a target with ECM/stealth level ``target_ecm``:
-    6 mu less per level, never below 6 (§5). Raises ``ValueError`` for an unknown kind."""
+    6 mu less per level, never below 6 (§5). Raises ``BadArgument`` (a ``ValueError``) for
+    an unknown kind."""
     if kind not in SENSOR_RANGE:
-        raise ValueError(f"unknown sensor kind {kind!r}; expected one of {sorted(SENSOR_RANGE)}")
+        raise BadArgument(f"unknown sensor kind {kind!r}; expected one of {sorted(SENSOR_RANGE)}")
     return max(MIN_SENSOR_RANGE, SENSOR_RANGE[kind] - ECM_STEP * max(0, target_ecm))
+
+
+def fire_reach(
+    sensors: str = "standard",
+    *,
+    target_ecm: int = 0,
+    blip_fire: str = "allowed",
+    ecm_limits_fire_control: bool = False,
+) -> int:
+    """How far, in mu, a ship's FC-directed fire may reach a target with ECM level
+    ``target_ecm`` (§6; defence systems and class-1 weapons as PD are not limited here).
+
+    - The FC's own detection range, « Les contrôles de tir possèdent une portée effective
+      de détection de 54mu »: 54 mu; with ``ecm_limits_fire_control`` (D-33 option) ECM
+      shortens it by 6 mu a level, never below 6 mu (« les senseurs de n'importe quel type
+      conservent une efficacité minimale de 6mu »). Default (D-33): ECM acts on sensors
+      only.
+    - D-32: with ``blip_fire="allowed"`` (default) a target seen only as a blip may be
+      fired at; with ``"forbidden"`` only one within :func:`sensor_range` after ECM.
+    """
+    ecm = max(0, target_ecm)
+    reach = FIRE_CONTROL_DETECTION
+    if ecm_limits_fire_control:
+        reach = max(MIN_SENSOR_RANGE, reach - ECM_STEP * ecm)
+    if blip_fire == "forbidden":
+        reach = min(reach, sensor_range(sensors, target_ecm=ecm))
+    return reach
 
 
 def blips(mass: int, *, light_unit: bool = False) -> int:

@@ -388,6 +388,11 @@ def test_pulser_modes_are_checked_and_used():
     events = play_turn(state, {"a1": ShipOrders(fire=[FireIntent("p", "b1", mode="pulser-long")])})
     fired = next(e for e in events if e.kind == "fire")
     assert fired.data["weapon"] == "pulser-long" and fired.data["dice"] == 1
+    # D-34 (default): the mode is chosen in phase 1; a pulser ordered without one is refused.
+    with pytest.raises(IllegalOrder, match=r"^A1: p \(pulser\) ordered to fire with no mode"):
+        play_turn(state, {"a1": ShipOrders(fire=[FireIntent("p", "b1")])})
+    # D-34 option: chosen at fire, the best mode at the measured range.
+    state = battle(a, b, options=RuleOptions(settings_in_orders=False))
     events = play_turn(state, {"a1": ShipOrders(fire=[FireIntent("p", "b1")])})
     assert next(e for e in events if e.kind == "fire").data["weapon"] == "pulser-short"
 

@@ -38,12 +38,33 @@ from battles.rules.weapons import get_weapon
 
 
 def phase_orders(state: BattleState, orders: Mapping[str, ShipOrders]) -> dict[str, Plan]:
-    """Phase 1: validate every ship's orders before a die is rolled (raises RulesError)."""
+    """Phase 1: validate every ship's orders before a die is rolled (raises RulesError):
+    ``orders`` must map ship ids to ``ShipOrders`` (``IllegalOrder`` naming the ship
+    otherwise), of ships on the table and still in action — orders for a ship destroyed,
+    captured, withdrawn, derelict or dead in space are refused, naming it. Records each
+    ship's phase-1 settings (pulser modes, needle PP, D-34) in ``state.settings``."""
     plans: dict[str, Plan] = {}
-    for ship_id in orders:
-        if ship_id not in state.ships:
+    if not isinstance(orders, Mapping):
+        raise IllegalOrder(
+            f"orders must map ship ids to ShipOrders, got {type(orders).__name__} "
+            "(rules §2 phase 1)"
+        )
+    for ship_id, order in orders.items():
+        ship = state.ships.get(ship_id) if isinstance(ship_id, str) else None
+        if ship is None:
             raise IllegalOrder(f"orders for unknown ship {ship_id!r} (rules §2 phase 1)")
+        if not isinstance(order, ShipOrders):
+            raise IllegalOrder(
+                f"{ship.name}: orders must be ShipOrders, got {type(order).__name__} "
+                "(rules §2 phase 1)"
+            )
+        if ship.out_of_action:
+            raise IllegalOrder(
+                f"{ship.name}: orders for a ship out of action ({_why_out(ship)}); it takes "
+                "no more orders (rules §2 phase 1)"
+            )
     half_cap = state.options.half_thrust_turn_cap
+    state.settings = {}
     for ship in state.in_action():
         order = orders.get(ship.ship_id, NO_ORDERS)
         parsed = (
@@ -87,7 +108,10 @@ def phase_orders(state: BattleState, orders: Mapping[str, ShipOrders]) -> dict[s
                     f"{intent.mode!r} (modes: {', '.join(modes) or 'none'}; rules §8)"
                 )
             _check_target(state, ship, intent, f"{ship.name}: {intent.system} ({system.weapon})")
-        _check_power(ship, order.fire)
+        settings = _settings(state, ship, order)
+        if settings:
+            state.settings[ship.ship_id] = settings
+        _check_power(ship, order.fire, settings)
         _check_launches(state, ship, order.launches)
         _check_fire_magazines(ship, order.fire, order.launches)
         _check_fire_control(state, ship, order)
@@ -105,8 +129,73 @@ def phase_orders(state: BattleState, orders: Mapping[str, ShipOrders]) -> dict[s
                 launches=[list(x) for x in order.launches],
                 withdraw=order.withdraw,
                 **({"recover": list(order.recover)} if order.recover else {}),
+                **({"settings": dict(settings)} if settings else {}),
             )
     return plans
+
+
+def _why_out(ship: ShipState) -> str:
+    for flag in ("destroyed", "captured", "withdrawn", "derelict"):
+        if getattr(ship, flag):
+            return flag
+    return "dead in space"
+
+
+def _settings(state: BattleState, ship: ShipState, order: ShipOrders) -> dict[str, str | int]:
+    """The ship's phase-1 settings (D-34): ``order.settings`` merged with the ``mode`` and
+    ``power_points`` of its fire orders. Raises ``IllegalOrder`` for a setting of no pulser
+    or needle nodule of the ship, an unknown mode, power points that are not a whole
+    number ≥ 0, a fire order contradicting ``settings``, or — under D-34's default
+    (``settings_in_orders``) — a pulser ordered to fire with no mode chosen (« le joueur
+    doit choisir, pour chacun de ses Pulseurs, la portée effective »)."""
+    raw = order.settings
+    if not isinstance(raw, Mapping):
+        raise IllegalOrder(
+            f"{ship.name}: settings must map system ids to a mode or power points, got "
+            f"{type(raw).__name__} (rules §2 phase 1, D-34)"
+        )
+    merged: dict[str, str | int] = {}
+    for system_id, value in raw.items():
+        system = ship.systems.get(system_id)
+        weapon = get_weapon(system.weapon) if system is not None and system.weapon else None
+        where = f"{ship.name}: setting of {system_id!r}"
+        if weapon is None or not (weapon.modes or weapon.power_points):
+            raise IllegalOrder(
+                f"{where}: not a pulser or needle nodule of the ship (rules §2 phase 1, D-34)"
+            )
+        if weapon.modes and value not in weapon.modes:
+            raise IllegalOrder(
+                f"{where}: no fire mode {value!r} (modes: {', '.join(weapon.modes)}; rules §8)"
+            )
+        if weapon.power_points and (type(value) is not int or value < 0):
+            raise IllegalOrder(
+                f"{where}: power points must be a whole number ≥ 0, got {value!r} (rules §8)"
+            )
+        merged[system_id] = value
+    for intent in order.fire:
+        value = intent.mode if intent.mode is not None else intent.power_points
+        if value is None:
+            continue
+        if intent.mode is None and (type(value) is not int or value < 0):
+            weapon_id = ship.systems[intent.system].weapon
+            raise IllegalOrder(
+                f"{ship.name}: {intent.system} ({weapon_id}) needs a number of power points "
+                f"≥ 0 ordered in phase 1, got {value!r} (rules §8)"
+            )
+        if merged.get(intent.system, value) != value:
+            raise IllegalOrder(
+                f"{ship.name}: {intent.system} is set to {merged[intent.system]!r} and "
+                f"ordered to fire with {value!r} (rules §2 phase 1, D-34)"
+            )
+        merged[intent.system] = value
+    if state.options.settings_in_orders:
+        for intent in order.fire:
+            if ship.systems[intent.system].weapon == "pulser" and intent.system not in merged:
+                raise IllegalOrder(
+                    f"{ship.name}: {intent.system} (pulser) ordered to fire with no mode "
+                    "chosen in phase 1 (rules §8, D-34)"
+                )
+    return merged
 
 
 def _check_target(state: BattleState, ship: ShipState, intent: FireIntent, where: str) -> None:
@@ -204,25 +293,35 @@ def _check_fire_control(state: BattleState, ship: ShipState, order: ShipOrders) 
         raise NoFireControl(f"{error}; its vapour veil is on (rules §14)") from error
 
 
-def _check_power(ship: ShipState, fire: Sequence[FireIntent]) -> None:
+def _check_power(
+    ship: ShipState, fire: Sequence[FireIntent], settings: Mapping[str, str | int]
+) -> None:
     """Phase 1 check of a Sa'vasku ship's power allocation (§8, §10, §14; audit A1/A2): a
     needle nodule needs its power points ordered; launcher nodules (penetrator, vampire,
     interceptor) and spicules cost 3 PP and 1 biomass per shot; all the PP ordered come out
     of the ship's ``power_points`` for the turn. The seed: "l’allocation d’énergie sur un
     Nodule-aiguillon n’est limitée que par le score de Puissance du vaisseau"; "puisant
     dans la Biomasse (1 point) du vaisseau … et requérant des points de Puissance pour leur
-    lancement (3PP)"; spicule: "il consomme 1 Biomasse et 3PP"."""
-    power = biomass = 0
+    lancement (3PP)"; spicule: "il consomme 1 Biomasse et 3PP". Power set for a needle
+    nodule in ``settings`` (D-34) counts whether or not it is ordered to fire."""
+    firing = {intent.system for intent in fire}
+    power = sum(v for k, v in settings.items() if isinstance(v, int) and k not in firing)
+    biomass = 0
+    if power > ship.power_points:
+        raise IllegalOrder(
+            f"{ship.name}: {power} power points set in phase 1, the ship has "
+            f"{ship.power_points} (rules §8, §14)"
+        )
     for intent in fire:
         weapon = get_weapon(ship.systems[intent.system].weapon or "")
         where = f"{ship.name}: {intent.system} ({weapon.id})"
         if weapon.power_points:
-            if intent.power_points is None or intent.power_points < 0:
+            if intent.system not in settings:
                 raise IllegalOrder(
                     f"{where} needs a number of power points ≥ 0 ordered in phase 1, got "
                     f"{intent.power_points} (rules §8)"
                 )
-            power += intent.power_points
+            power += int(settings[intent.system])
         elif weapon.id in BIOMASS_WEAPONS:
             power += SHOT_POWER_POINTS
             biomass += SHOT_BIOMASS

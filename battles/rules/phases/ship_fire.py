@@ -37,6 +37,7 @@ from battles.rules.sensors import (
     FireOrder,
     allocate_fire_control,
     arc_mask,
+    fire_reach,
     pd_arc_limited,
 )
 from battles.rules.ships import ShipState, Status
@@ -79,8 +80,23 @@ def ship_volleys(
     accepted: list[tuple[FireIntent, Any, str, float, str, tuple[str, ...], bool]] = []
     systems = ship.systems
     ships, units = state.ships, state.light_units
+    options = state.options
+    # D-34: pulser modes and needle PP as written in phase 1 (``phase_orders``).
+    chosen = state.settings.get(ship.ship_id, {}) if options.settings_in_orders else None
     for intent in intents:
         system = systems.get(intent.system)
+        unset = False  # a pulser with no phase-1 mode may still fire as PD (any mode)
+        if chosen is not None and system is not None and system.weapon in _SET_IN_PHASE_1:
+            setting = chosen.get(intent.system)
+            if setting is None:
+                unset = system.weapon == "pulser" and intent.target in units
+                if not unset:
+                    _refuse(state, ship, intent, _no_setting(system))
+                    continue
+            elif system.weapon == "pulser":
+                intent = FireIntent(intent.system, intent.target, mode=str(setting))
+            else:
+                intent = FireIntent(intent.system, intent.target, power_points=int(setting))
         target_id = intent.target
         aim = aim_point(state, target_id)
         if system is None or system.status is not _WORKING or not system.weapon or aim is None:
@@ -102,15 +118,36 @@ def ship_volleys(
         as_pd = target_id in units and _as_point_defence(
             state, ship, target_id, weapon_id, range_mu, weapon_arcs=system.arcs, target_arcs=arcs
         )
-        if not as_pd and target_id in units and units[target_id].attached_to == ship.ship_id:
+        own_direction = weapon_id in OWN_DIRECTION
+        if (
+            not as_pd
+            and not own_direction
+            and target_id in units
+            and units[target_id].attached_to == ship.ship_id
+        ):
             # Audit A12: heavy fire at a light unit is for units not attached to the ship;
-            # one attached to it is engaged only by PD (§6, §10).
+            # one attached to it is engaged only by PD and its equivalents (§6, §10).
             _refuse(state, ship, intent, _ATTACHED_PD_ONLY)
             continue
+        if unset and not as_pd:
+            _refuse(state, ship, intent, _no_setting(system))
+            continue
+        if not as_pd and not own_direction:
+            reach = fire_reach(
+                ship.sensors,
+                target_ecm=target.ecm if target_id in ships else 0,
+                blip_fire=options.blip_fire,
+                ecm_limits_fire_control=options.ecm_limits_fire_control,
+            )
+            if range_mu > reach:
+                _refuse(state, ship, intent, _beyond_reach(range_mu, reach, options))
+                continue
         accepted.append((intent, system, weapon_id, range_mu, name, arcs, as_pd))
     fcs = fire_controls(state, ship)
     if not fire_control_suffices(fcs, accepted, (), ship.thrust_used):
         accepted = _allocate_or_refuse(state, ship, fcs, accepted)
+    if options.lance_exclusive and any(item[2] == LANCE for item in accepted):
+        accepted = _lances_only(state, ship, accepted)
     screens: dict[str, int] = {}
     power_left = ship.power_points  # §14: this turn's PP budget (needle and launcher nodules)
     for intent, system, weapon_id, range_mu, name, _, as_pd in accepted:
@@ -171,6 +208,51 @@ def ship_volleys(
                     else {}
                 ),
             )
+
+
+_SET_IN_PHASE_1 = frozenset({"pulser", "needle-nodule"})  # D-34
+
+
+def _no_setting(system: Any) -> str:
+    what = "mode" if system.weapon == "pulser" else "power points"
+    return f"no {what} chosen for {system.id} in phase 1 (rules §8, D-34)"
+
+
+def _beyond_reach(range_mu: float, reach: int, options: Any) -> str:
+    """Why FC-directed fire at ``range_mu`` is refused (§6, D-32, D-33)."""
+    if options.blip_fire == "forbidden" and reach < 54:
+        why = "beyond the ship's sensor range after ECM: a blip is no target (D-32 option)"
+    elif options.ecm_limits_fire_control:
+        why = "beyond its fire controls' 54 mu shortened by the target's ECM (D-33 option)"
+    else:
+        why = (
+            "beyond its fire controls' detection range (« portée effective de détection de 54mu »)"
+        )
+    return f"target at {range_mu:.1f} mu, {why}: fire reaches {reach} mu (rules §6)"
+
+
+def _lances_only(
+    state: BattleState,
+    ship: ShipState,
+    accepted: list[tuple[FireIntent, Any, str, float, str, tuple[str, ...], bool]],
+) -> list[tuple[FireIntent, Any, str, float, str, tuple[str, ...], bool]]:
+    """D-12 (default ``lance_exclusive``): « Un Contrôle de tir est requis pour la Lance,
+    aucun autre système d’armes ne peut être employé en même temps » — in the phase 9 in
+    which a ship fires a lance it fires nothing but lances; its defence systems (PD, ADAF
+    and their equivalents, class-1 weapons as PD) still defend. The rest is refused."""
+    kept = []
+    for item in accepted:
+        if item[2] == LANCE or item[2] in OWN_DIRECTION or item[6]:
+            kept.append(item)
+        else:
+            _refuse(state, ship, item[0], _LANCE_ONLY)
+    return kept
+
+
+_LANCE_ONLY = (
+    "the ship fires a lance this phase: no other weapon system fires with it (« aucun "
+    "autre système d’armes ne peut être employé en même temps », rules §8, D-12)"
+)
 
 
 def _gone_why(system: Any, target_id: str, aim: Any) -> str:

@@ -161,7 +161,12 @@ class ShipOrders:
     magazine-weapon system ids with their target ship), screens on/off, vapour veil on/off
     (Phalon, §14), withdrawal (the ship leaves the battle at the end of the turn),
     ``recover``: ids of friendly fighter squadrons the ship (a carrier) calls back to land
-    (§2 phase 6, §9; they fly home from phase 3 and land when within 3 mu after phase 6)."""
+    (§2 phase 6, §9; they fly home from phase 3 and land when within 3 mu after phase 6).
+    ``settings``: the turn's per-system choices written in phase 1 (D-34) — a pulser's
+    mode id (``{"p1": "pulser-medium"}``, « le joueur doit choisir, pour chacun de ses
+    Pulseurs, la portée effective ») and a needle nodule's power points (``{"n1": 6}``,
+    « il faut indiquer la répartition de puissance »); a ``FireIntent``'s ``mode`` and
+    ``power_points`` count as phase-1 settings too."""
 
     movement: str | Orders = ""
     fire: list[FireIntent] = field(default_factory=list)
@@ -170,6 +175,7 @@ class ShipOrders:
     veil: bool | None = None
     withdraw: bool = False
     recover: list[str] = field(default_factory=list)
+    settings: dict[str, str | int] = field(default_factory=dict)
 
 
 # The orders of a ship given none (read only; saves building one per ship and phase).
@@ -208,6 +214,8 @@ class BattleState:
     contacts: dict[str, dict[str, str]] = field(default_factory=dict)  # side -> id -> sensors
     known_classes: dict[str, set[str]] = field(default_factory=dict)  # side -> classes met
     veiled: set[str] = field(default_factory=set)  # ships with their vapour veil on (§14)
+    #: ship id -> system id -> this turn's phase-1 pulser mode or needle PP (D-34)
+    settings: dict[str, dict[str, str | int]] = field(default_factory=dict)
     roll_marks: list[int] = field(default_factory=list)  # per event: dice rolled before it
     _unit_counter: int = 0
     _hold: bool = field(default=False, repr=False)
