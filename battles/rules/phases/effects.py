@@ -31,6 +31,10 @@ class Pending:
     checks: dict[str, int] = field(default_factory=dict)  # ship id -> EMP system checks
     kills: dict[str, int] = field(default_factory=dict)  # unit id -> craft lost
     vampires: dict[str, int] = field(default_factory=dict)  # ship id -> vampires attached
+    #: phase 9: ship id -> power points left after its ship fire (§14), for spicules and
+    #: interceptor nodules defending it; (ship id, system id) of systems that fired
+    power_left: dict[str, int] = field(default_factory=dict)
+    fired: set[tuple[str, str]] = field(default_factory=set)
 
     def add_volley(self, target: str, volley: Any, *, is_unit: bool) -> None:
         if is_unit:

@@ -150,6 +150,12 @@ def ship_volleys(
         accepted = _lances_only(state, ship, accepted)
     screens: dict[str, int] = {}
     power_left = ship.power_points  # §14: this turn's PP budget (needle and launcher nodules)
+    if chosen:
+        # D-34: PP set in phase 1 on a needle nodule that does not fire are spent all the same.
+        firing = {item[0].system for item in accepted}
+        power_left -= sum(
+            v for k, v in chosen.items() if k not in firing and not isinstance(v, str)
+        )
     for intent, system, weapon_id, range_mu, name, _, as_pd in accepted:
         try:
             cost = _shot_cost(ship, intent, weapon_id, power_left)
@@ -186,6 +192,7 @@ def ship_volleys(
             _refuse(state, ship, intent, error, weapon=weapon_id)
             continue
         pending.add_volley(intent.target, volley, is_unit=target_ship is None)
+        pending.fired.add((ship.ship_id, intent.system))
         if cost:
             power_left -= cost[0]
             ship.biomass -= cost[1]
@@ -208,6 +215,7 @@ def ship_volleys(
                     else {}
                 ),
             )
+    pending.power_left[ship.ship_id] = power_left
 
 
 _SET_IN_PHASE_1 = frozenset({"pulser", "needle-nodule"})  # D-34
