@@ -520,8 +520,14 @@ def test_only_pd_platforms_escorting_the_ship_give_it_area_defence():
 
 def test_a_pd_platform_squadron_launched_at_a_friendly_ship_escorts_it():
     pd_bay = {"id": "bay-p", "kind": "bay", "squadron": {"unit": "gunboat", "variant": "pd"}}
-    fighter_bay = {"id": "bay-f", "kind": "bay", "squadron": {"unit": "interceptor"}}
-    carrier = ship("a1", "a", design("Carrier", fcs=2, systems=[pd_bay, fighter_bay]))
+    # Issue 8 fault 3: fighters may escort too; other gunboats may not (seed: only « La
+    # Plateforme SD reste positionnée en Escorte d’un vaisseau »).
+    assault_bay = {
+        "id": "bay-f",
+        "kind": "bay",
+        "squadron": {"unit": "gunboat", "variant": "assault"},
+    }
+    carrier = ship("a1", "a", design("Carrier", fcs=2, systems=[pd_bay, assault_bay]))
     friend = ship("a2", "a", design("Friend"), x=2)
     b = ship("b1", "b", design("B"), y=100)
     state = battle(carrier, friend, b)

@@ -66,13 +66,17 @@ def phase_launch(
     return tied
 
 
-def recovery_rate(ship: ShipState) -> int:
-    """Squadrons a carrier may take aboard per turn (§9): half its working launch tubes,
-    rounded down; one when the design has no tube (provisional, as ``launch_bays``)."""
+def recovery_rate(ship: ShipState, *, round_up: bool = True) -> int:
+    """Squadrons a carrier may take aboard per turn (§9: « il peut en récupérer la moitié à
+    chaque tour »): half its working launch tubes, rounded up by default (D-31: a one-tube
+    carrier recovers 1; rounding down would leave it unable to recover at all), rounded
+    down with ``round_up=False`` (option ``carrier_recovery_round_up``); one when the
+    design has no tube (provisional, as ``launch_bays``)."""
     tubes = [s for s in ship.systems.values() if s.kind == "launch-tube"]
     if not tubes:
         return 1
-    return sum(1 for s in tubes if s.working) // 2
+    working = sum(1 for s in tubes if s.working)
+    return -(-working // 2) if round_up else working // 2
 
 
 def bay_free(system: Any) -> bool:
@@ -97,7 +101,9 @@ def phase_landing(state: BattleState) -> None:
         carrier = state.ships[unit.home or ""]
         if carrier.out_of_action or distance(unit.position, ship_pos(carrier)) > ATTACH_RANGE:
             continue
-        if landed.get(carrier.ship_id, 0) >= recovery_rate(carrier):
+        if landed.get(carrier.ship_id, 0) >= recovery_rate(
+            carrier, round_up=state.options.carrier_recovery_round_up
+        ):
             continue
         own = carrier.systems.get(unit.bay) if unit.origin == carrier.ship_id else None
         free = [s for s in carrier.systems.values() if bay_free(s)]
@@ -124,14 +130,21 @@ def phase_landing(state: BattleState) -> None:
 
 
 def escort_launch(system: Any, target: ShipState) -> bool:
-    """A bay launching a PD-platform squadron at a friendly ship still in action: the
-    squadron flies to it and escorts it (§9), giving it area defence (phase 9)."""
+    """A bay launching a fighter or PD-platform squadron at a friendly ship still in
+    action: the squadron flies to it and escorts it, moving with it once within 3 mu (§2
+    phase 3: « Les Chasseurs dans un rayon de 3mu d’un vaisseau peuvent choisir
+    d’Escorter (allié) ou de se Projeter (ennemi) »; §9: « La Plateforme SD reste
+    positionnée en Escorte d’un vaisseau »). PD platforms give it area defence (phase 9);
+    the seed gives escorting fighters no other effect: they dogfight enemy light units
+    within 6 mu in phase 10 (a) as any squadron does. Other gunboats and drones do not
+    escort (the seed names only fighters and the PD platform)."""
     if system.kind != "bay" or target.out_of_action:
         return False
     try:
-        return squadron_weapon(system.data.get("squadron") or {}) == ESCORT_AREA_DEFENCE
+        weapon = squadron_weapon(system.data.get("squadron") or {})
     except RulesError:
         return False
+    return weapon == ESCORT_AREA_DEFENCE or light_kind(weapon) == "fighter"
 
 
 def squadron_weapon(squadron: Mapping[str, Any], *, where: str = "squadron") -> str:

@@ -363,8 +363,8 @@ def _check_launches(
         target = state.ships.get(target_id)
         if target is None or (target.side == ship.side and not escort_launch(system, target)):
             raise IllegalOrder(
-                f"{where}: {target_id!r} is not an enemy ship (only PD-platform gunboats are "
-                "launched to escort a friendly ship; rules §2 phase 3, §9)"
+                f"{where}: {target_id!r} is not an enemy ship (only fighters and PD-platform "
+                "gunboats are launched to escort a friendly ship; rules §2 phase 3, §9)"
             )
         if system.kind == "bay":
             if not system.data.get("squadron") or system.data.get("launched"):
