@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from battles.rules.damage import board
+from battles.rules.options import RuleOptions
 from battles.rules.phases.effects import Pending, apply_pending, log_damage
 from battles.rules.phases.state import (
     ESCORT_AREA_DEFENCE,
@@ -19,7 +20,7 @@ from battles.rules.phases.state import (
     volley_text,
 )
 from battles.rules.sensors import distance
-from battles.rules.weapons import anti_ship_at_gunboats, get_weapon
+from battles.rules.weapons import anti_ship_at_gunboats, apply_options, get_weapon
 
 
 def phase_light_fire(state: BattleState) -> None:
@@ -48,13 +49,14 @@ def phase_light_fire(state: BattleState) -> None:
     pending = Pending()
     squadrons = _units(state, ("fighter", "gunboat", "drone"))
     for unit in squadrons:
-        if unit.endurance <= 0:
-            continue
+        if unit.endurance <= 0 or unit.weapon == "gunboat-emp":
+            continue  # §9: the EMP launcher « vise les systèmes d'un Vaisseau », ships only
+        reach = _dogfight_reach(state, unit)
         foes = [
             u
             for u in squadrons
             if u.side != unit.side
-            and distance(u.position, unit.position) <= LIGHT_ATTACK_RANGE
+            and distance(u.position, unit.position) <= reach
             and not (
                 unit.kind == "gunboat"
                 and unit.weapon != ESCORT_AREA_DEFENCE
@@ -83,12 +85,13 @@ def phase_light_fire(state: BattleState) -> None:
                 dice=volley.dice,
             )
             continue
+        gap = distance(foe.position, unit.position)
         volley = try_fire(
             state,
             10,
             "pd",
             range_mu=0,
-            count=unit.craft,
+            count=dogfight_dice(unit.weapon, unit.craft, gap, state.options),
             target=unit_target_kind(foe),
             target_name=foe.unit_id,
         )
@@ -97,11 +100,12 @@ def phase_light_fire(state: BattleState) -> None:
             state.log(
                 10,
                 "dogfight",
-                f"{unit.unit_id} engages {foe.unit_id}: {volley.kills} killed",
+                f"{unit.unit_id} engages {foe.unit_id} ({volley.dice} dice): {volley.kills} killed",
                 unit=unit.unit_id,
                 target=foe.unit_id,
                 kills=volley.kills,
                 sub_phase="a",
+                dice=volley.dice,
             )
     apply_pending(state, pending, 10)
 
@@ -194,6 +198,28 @@ def phase_light_fire(state: BattleState) -> None:
             sub_phase="d",
         )
     apply_pending(state, pending, 10)
+
+
+def _dogfight_reach(state: BattleState, unit: LightUnit) -> float:
+    """How far ``unit`` engages light units in phase 10 (a): 6 mu (« Portée de tir =
+    6mu »), but a gunboat out to its profile's range by default (D-26: the PD platform,
+    MPC, heavy-transport lines give 12 mu); 6 mu for every unit with the option off."""
+    if unit.kind == "gunboat" and state.options.gunboat_profile_range_vs_light:
+        return float(max(LIGHT_ATTACK_RANGE, get_weapon(unit.weapon).max_range))
+    return LIGHT_ATTACK_RANGE
+
+
+def dogfight_dice(weapon_id: str, craft: int, range_mu: float, options: RuleOptions) -> int:
+    """PD-table dice ``craft`` craft of ``weapon_id`` roll at a light unit ``range_mu`` away
+    in phase 10 (a). D-30 (default ``dogfight_profile_dice``): each craft rolls its
+    profile's dice — the seed's only dice figures, « Dégâts : 1d6 » (interceptor),
+    « Dégâts : 2d6 » (heavy fighter), the gunboat lines at their range (PD platform « 1d6
+    (12mu)/ 2d6 (6mu) ») — since « Chasseurs vs Chasseurs » does not keep them for ships;
+    option off: one die a craft."""
+    if not options.dogfight_profile_dice:
+        return craft
+    weapon = apply_options(get_weapon(weapon_id), options)
+    return weapon.dice_at(min(range_mu, weapon.max_range)) * craft
 
 
 def _projecting(state: BattleState, unit: LightUnit) -> bool:

@@ -32,7 +32,7 @@ from battles.rules.phases.state import (
     orders_text,
     side_of,
 )
-from battles.rules.sensors import ARCS, FireOrder, allocate_fire_control
+from battles.rules.sensors import ARCS, LANCE, OWN_DIRECTION, FireOrder, allocate_fire_control
 from battles.rules.ships import ShipState
 from battles.rules.weapons import get_weapon
 
@@ -190,7 +190,11 @@ def _settings(state: BattleState, ship: ShipState, order: ShipOrders) -> dict[st
         merged[intent.system] = value
     if state.options.settings_in_orders:
         for intent in order.fire:
-            if ship.systems[intent.system].weapon == "pulser" and intent.system not in merged:
+            if (
+                ship.systems[intent.system].weapon == "pulser"
+                and intent.system not in merged
+                and intent.target in state.ships  # as PD at a light unit any mode will do
+            ):
                 raise IllegalOrder(
                     f"{ship.name}: {intent.system} (pulser) ordered to fire with no mode "
                     "chosen in phase 1 (rules §8, D-34)"
@@ -285,12 +289,32 @@ def _check_fire_control(state: BattleState, ship: ShipState, order: ShipOrders) 
         fire_orders.append(
             FireOrder(intent.system, weapon_id, ARCS, intent.target, ARCS, point_defence=as_pd)
         )
+    if state.options.lance_exclusive:
+        _check_lance_alone(ship, fire_orders)
     try:
         allocate_fire_control(ship=ship.name, fire_controls=fcs, orders=fire_orders)
     except NoFireControl as error:
         if not veiled:
             raise
         raise NoFireControl(f"{error}; its vapour veil is on (rules §14)") from error
+
+
+def _check_lance_alone(ship: ShipState, fire_orders: Sequence[FireOrder]) -> None:
+    """D-12 (default ``lance_exclusive``): « Un Contrôle de tir est requis pour la Lance,
+    aucun autre système d’armes ne peut être employé en même temps » — a ship ordering a
+    lance to fire orders no other weapon system, bar its defence (PD, ADAF and their
+    equivalents, class-1 weapons as PD)."""
+    lances = [o.system for o in fire_orders if o.weapon == LANCE]
+    others = [
+        o.system
+        for o in fire_orders
+        if o.weapon != LANCE and o.weapon not in OWN_DIRECTION and not o.point_defence
+    ]
+    if lances and others:
+        raise IllegalOrder(
+            f"{ship.name}: {', '.join(lances)} (lance) ordered with {', '.join(others)}; no "
+            "other weapon system fires in the phase a lance fires (rules §8, D-12)"
+        )
 
 
 def _check_power(
