@@ -595,10 +595,11 @@ def test_a_carriers_squadrons_fly_with_their_craft_left_and_their_losses_are_wri
         )
         Participant.objects.create(side=side, light_units=groups[name])
 
-    # SEED + 2: a battle in which the squadrons lose craft (since the §4 countdown reading,
+    # SEED + 3: a battle in which the squadrons lose craft (since the §4 countdown reading,
     # audit A4, none is lost in the SEED battle; since the AI launches with all its FCs,
-    # audit A3/C7 follow-up, none is lost in the SEED + 1 battle either).
-    battle_resolve(battle=battle, seed=SEED + 2)
+    # audit A3/C7 follow-up, none is lost in the SEED + 1 battle either; since the issue 8
+    # readings — D-3 turning, D-30 dogfight dice, D-31 recovery — none in SEED + 2).
+    battle_resolve(battle=battle, seed=SEED + 3)
 
     setup = Event.objects.get(battle=battle, kind="setup").data
     aboard = {
