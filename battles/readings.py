@@ -211,17 +211,20 @@ READINGS: tuple[Reading, ...] = (
         "D-32",
         "§6",
         _(
-            "A target seen only as a blip may be fired at, at full effect, within the fire "
-            "control's 54 mu. Option: only targets within the firer's sensor range."
+            "A target seen only as a blip may be fired at, at full effect, as far as the "
+            "weapon reaches (the rule book fires a needle nodule at 72 mu). Option: only "
+            "targets within the firer's sensor range."
         ),
-        "Les contrôles de tir possèdent une portée effective de détection de 54mu.",
+        "Les contrôles de tir possèdent une portée effective de détection de 54mu. / il est "
+        "donc tout à fait possible de tirer à une distance de 72mu",
     ),
     Reading(
         "D-33",
         "§6",
         _(
-            "ECM acts on sensors only. Option: ECM also shortens an enemy fire control's "
-            "54 mu by 6 mu a level (never below 6 mu)."
+            "ECM acts on sensors only. Option: fire reaches no further than the fire "
+            "control's 54 mu, shortened by 6 mu an ECM level of the target (never below 6 "
+            "mu)."
         ),
         "réduire l’efficacité des senseurs ennemis de 6mu par niveau de CME",
     ),

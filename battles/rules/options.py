@@ -56,10 +56,12 @@ class RuleOptions:
     - ``carrier_recovery_round_up`` (D-31): a carrier recovers ``ceil(tubes / 2)``
       squadrons a turn (one tube → 1); False rounds down (one tube → 0).
     - ``blip_fire`` (D-32): ``allowed`` (a target seen only as a blip may be fired at, at
-      full effect, within the FC's 54 mu) or ``forbidden`` (only targets within the
-      firer's sensor range after ECM).
-    - ``ecm_limits_fire_control`` (D-33): ECM also shortens an enemy FC's 54 mu by 6 mu a
-      level (never below 6 mu); default False: ECM acts on sensors only.
+      full effect, as far as the weapon reaches — the seed fires a needle nodule at 72 mu,
+      past the FC's 54 mu) or ``forbidden`` (only targets within the firer's sensor range
+      after ECM).
+    - ``ecm_limits_fire_control`` (D-33): fire reaches no further than the FC's 54 mu,
+      shortened by 6 mu per ECM level of the target (never below 6 mu); default False: ECM
+      acts on sensors only.
     - ``settings_in_orders`` (D-34): pulser modes and needle-nodule power points are
       written with the phase-1 orders; False: chosen at fire, at the measured range.
     """

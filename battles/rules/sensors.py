@@ -142,22 +142,25 @@ def fire_reach(
     target_ecm: int = 0,
     blip_fire: str = "allowed",
     ecm_limits_fire_control: bool = False,
-) -> int:
+) -> float:
     """How far, in mu, a ship's FC-directed fire may reach a target with ECM level
-    ``target_ecm`` (§6; defence systems and class-1 weapons as PD are not limited here).
+    ``target_ecm`` (§6; defence systems and class-1 weapons as PD are not limited here);
+    the weapon's own bands still apply.
 
-    - The FC's own detection range, « Les contrôles de tir possèdent une portée effective
-      de détection de 54mu »: 54 mu; with ``ecm_limits_fire_control`` (D-33 option) ECM
-      shortens it by 6 mu a level, never below 6 mu (« les senseurs de n'importe quel type
-      conservent une efficacité minimale de 6mu »). Default (D-33): ECM acts on sensors
-      only.
-    - D-32: with ``blip_fire="allowed"`` (default) a target seen only as a blip may be
-      fired at; with ``"forbidden"`` only one within :func:`sensor_range` after ECM.
+    - Default: no limit beyond the weapon's range (``math.inf``). The seed ties fire to
+      fire control, not to sensors, and fires past both: « il est donc tout à fait possible
+      de tirer à une distance de 72mu » (needle nodule), though « Les contrôles de tir
+      possèdent une portée effective de détection de 54mu ».
+    - ``ecm_limits_fire_control`` (D-33 option): the FC's 54 mu detection range limits
+      fire, shortened by 6 mu an ECM level, never below 6 mu (« les senseurs de n'importe
+      quel type conservent une efficacité minimale de 6mu »).
+    - ``blip_fire="forbidden"`` (D-32 option): only a target within :func:`sensor_range`
+      after ECM, not one seen only as a blip.
     """
     ecm = max(0, target_ecm)
-    reach = FIRE_CONTROL_DETECTION
+    reach = math.inf
     if ecm_limits_fire_control:
-        reach = max(MIN_SENSOR_RANGE, reach - ECM_STEP * ecm)
+        reach = max(MIN_SENSOR_RANGE, FIRE_CONTROL_DETECTION - ECM_STEP * ecm)
     if blip_fire == "forbidden":
         reach = min(reach, sensor_range(sensors, target_ecm=ecm))
     return reach

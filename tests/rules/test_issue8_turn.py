@@ -169,14 +169,21 @@ def test_d32_option_forbids_fire_at_a_blip():
     assert _fired(events) == [("beam-a", "beam-1")]
 
 
-def test_d32_no_fc_directed_fire_beyond_54_mu():
-    """A needle nodule reaches 72 mu, its FC 54: at 60 mu the shot is refused."""
-    d = _gun("nn", "needle-nodule")
-    _, _, state = _duel(d, b_y=60.0)
+def test_a_needle_nodule_fires_at_60_mu_past_the_fcs_54_by_default():
+    """Seed §8: « il est donc tout à fait possible de tirer à une distance de 72mu, pour une
+    dépense de 32PP » — fire is not capped at the FC's 54 mu (the reference's D-32 default
+    cap is not applied, see the report). At 60 mu a die costs 16 PP: 32 PP → 2 dice."""
+    _, _, state = _duel(_gun("nn", "needle-nodule"), b_y=60.0)
+    state.ships["a1"].power_points = 32
+    events = play_turn(state, {"a1": ShipOrders(fire=[FireIntent("nn", "b1", power_points=32)])})
+    assert [e.data["dice"] for e in events if e.kind == "fire"] == [2]
+    # D-33 option: the FC's 54 mu (ECM 0) limits fire
+    options = RuleOptions(ecm_limits_fire_control=True)
+    _, _, state = _duel(_gun("nn", "needle-nodule"), b_y=60.0, options=options)
     state.ships["a1"].power_points = 32
     events = play_turn(state, {"a1": ShipOrders(fire=[FireIntent("nn", "b1", power_points=32)])})
     (why,) = _refused(events)
-    assert "fire reaches 54 mu" in why
+    assert "fire reaches 54 mu" in why and "D-33 option" in why
 
 
 def test_d33_default_ecm_does_not_shorten_fire_option_does():

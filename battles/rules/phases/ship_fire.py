@@ -39,6 +39,7 @@ from battles.rules.sensors import (
     arc_mask,
     fire_reach,
     pd_arc_limited,
+    sensor_range,
 )
 from battles.rules.ships import ShipState, Status
 from battles.rules.weapons import fire, get_weapon
@@ -133,14 +134,18 @@ def ship_volleys(
             _refuse(state, ship, intent, _no_setting(system))
             continue
         if not as_pd and not own_direction:
+            ecm = target.ecm if target_id in ships else 0
             reach = fire_reach(
                 ship.sensors,
-                target_ecm=target.ecm if target_id in ships else 0,
+                target_ecm=ecm,
                 blip_fire=options.blip_fire,
                 ecm_limits_fire_control=options.ecm_limits_fire_control,
             )
             if range_mu > reach:
-                _refuse(state, ship, intent, _beyond_reach(range_mu, reach, options))
+                by_sensors = options.blip_fire == "forbidden" and reach == sensor_range(
+                    ship.sensors, target_ecm=ecm
+                )
+                _refuse(state, ship, intent, _beyond_reach(range_mu, reach, by_sensors))
                 continue
         accepted.append((intent, system, weapon_id, range_mu, name, arcs, as_pd))
     fcs = fire_controls(state, ship)
@@ -226,17 +231,13 @@ def _no_setting(system: Any) -> str:
     return f"no {what} chosen for {system.id} in phase 1 (rules §8, D-34)"
 
 
-def _beyond_reach(range_mu: float, reach: int, options: Any) -> str:
-    """Why FC-directed fire at ``range_mu`` is refused (§6, D-32, D-33)."""
-    if options.blip_fire == "forbidden" and reach < 54:
+def _beyond_reach(range_mu: float, reach: float, by_sensors: bool) -> str:
+    """Why FC-directed fire at ``range_mu`` is refused (§6, D-32 and D-33 options)."""
+    if by_sensors:
         why = "beyond the ship's sensor range after ECM: a blip is no target (D-32 option)"
-    elif options.ecm_limits_fire_control:
-        why = "beyond its fire controls' 54 mu shortened by the target's ECM (D-33 option)"
     else:
-        why = (
-            "beyond its fire controls' detection range (« portée effective de détection de 54mu »)"
-        )
-    return f"target at {range_mu:.1f} mu, {why}: fire reaches {reach} mu (rules §6)"
+        why = "beyond its fire controls' 54 mu shortened by the target's ECM (D-33 option)"
+    return f"target at {range_mu:.1f} mu, {why}: fire reaches {reach:g} mu (rules §6)"
 
 
 def _lances_only(
