@@ -16,7 +16,11 @@ The tactics (each a small function below, all deterministic given the state):
   damaged enemy ship (lowest fraction of hull left) that any of its weapons can reach, ties
   to the one more of its weapons reach, then the nearest — one target per free FC, and
   every weapon that can reach a chosen target fires at the first one it reaches (focus
-  fire). Pulsers use the mode with most dice at the range. Class-1 weapons left idle fire
+  fire). Pulsers use the mode with most dice at the range — under D-34 (default) the range
+  predicted in phase 1 from the ship's own plan and the target keeping its speed and
+  heading, and the pulser then reaches only as far as that mode. Under D-12 (default) a
+  ship fires its lances only when no other weapon reaches an enemy ship (a lance fires
+  alone). Class-1 weapons left idle fire
   as PD at the enemy squadron attached to the ship (no FC needed). Heavy weapons are aimed
   at ships only: the engine lets beam-family weapons fire at a non-attached light unit for
   one FC each (audit A12), but the AI keeps its FCs for enemy ships.
@@ -34,8 +38,11 @@ The tactics (each a small function below, all deterministic given the state):
   fire at incoming light units (the turn code does that).
 - **Sa'vasku power** (§8, §10, §14): launcher nodules (penetrator, vampire) fire while the
   ship has 1 biomass and 3 PP left per shot (interceptor nodules and spicules are not
-  aimed at ships); the PP left are split evenly over the needle nodules that fire, the
-  remainder to the first in system order.
+  aimed at ships: they defend the ship at the end of phase 9, as PD and ADAF do); the PP
+  left are split evenly over the needle nodules that fire, the remainder to the first in
+  system order. Under D-34 (default) the needles' PP are written in phase 1: split evenly
+  over every working needle nodule after 3 PP are kept for each launcher nodule, spicule
+  and interceptor nodule the ship's biomass can pay for.
 - **Phalon vapour veil** (§14): on while no enemy is within 48 mu (no fire possible next
   turn), off otherwise so the FCs work.
 - **Damage control** (§12): crew go, 3 at a time, to damaged systems in this order: core,

@@ -135,7 +135,10 @@ def play_turn(
 
     Phase 1 checks the orders as written and raises a ``RulesError`` before any die is
     rolled, leaving the state as it was (turn, events, dice): ``IllegalOrder`` for orders
-    for an unknown ship, movement the §3 notation or the ship's thrust refuses, a fire
+    that are not a mapping of ``ShipOrders``, for an unknown ship or one out of action
+    (destroyed, captured, withdrawn …), movement the §3 notation or the ship's thrust
+    refuses, phase-1 settings of no pulser or needle nodule or a pulser fired at a ship
+    with no mode chosen (D-34), a lance ordered with other weapons (D-12), a fire
     order for no weapon system, a system out of action (§11), a system ordered to fire
     twice (§6, §8), an unknown fire mode (§8), no target, an unknown target id or a
     friendly target (§6), power points or biomass the ship lacks (§8, §14), launches or
