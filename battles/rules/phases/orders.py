@@ -12,6 +12,7 @@ from dataclasses import asdict
 
 from battles.rules.errors import IllegalOrder, MagazineDestroyed, NoFireControl, UnknownWeapon
 from battles.rules.movement import Orders, Plan, validate_orders
+from battles.rules.phases.fire_orders import check_lance_alone, check_power, phase_1_settings
 from battles.rules.phases.launches import (
     escort_launch,
     launch_bays,
@@ -19,10 +20,7 @@ from battles.rules.phases.launches import (
     squadron_weapon,
 )
 from battles.rules.phases.state import (
-    BIOMASS_WEAPONS,
     NO_ORDERS,
-    SHOT_BIOMASS,
-    SHOT_POWER_POINTS,
     BattleState,
     FireIntent,
     ShipOrders,
@@ -32,7 +30,7 @@ from battles.rules.phases.state import (
     orders_text,
     side_of,
 )
-from battles.rules.sensors import ARCS, LANCE, OWN_DIRECTION, FireOrder, allocate_fire_control
+from battles.rules.sensors import ARCS, FireOrder, allocate_fire_control
 from battles.rules.ships import ShipState
 from battles.rules.weapons import get_weapon
 
@@ -108,10 +106,10 @@ def phase_orders(state: BattleState, orders: Mapping[str, ShipOrders]) -> dict[s
                     f"{intent.mode!r} (modes: {', '.join(modes) or 'none'}; rules §8)"
                 )
             _check_target(state, ship, intent, f"{ship.name}: {intent.system} ({system.weapon})")
-        settings = _settings(state, ship, order)
+        settings = phase_1_settings(state, ship, order)
         if settings:
             state.settings[ship.ship_id] = settings
-        _check_power(ship, order.fire, settings)
+        check_power(ship, order.fire, settings)
         _check_launches(state, ship, order.launches)
         _check_fire_magazines(ship, order.fire, order.launches)
         _check_fire_control(state, ship, order)
@@ -139,67 +137,6 @@ def _why_out(ship: ShipState) -> str:
         if getattr(ship, flag):
             return flag
     return "dead in space"
-
-
-def _settings(state: BattleState, ship: ShipState, order: ShipOrders) -> dict[str, str | int]:
-    """The ship's phase-1 settings (D-34): ``order.settings`` merged with the ``mode`` and
-    ``power_points`` of its fire orders. Raises ``IllegalOrder`` for a setting of no pulser
-    or needle nodule of the ship, an unknown mode, power points that are not a whole
-    number ≥ 0, a fire order contradicting ``settings``, or — under D-34's default
-    (``settings_in_orders``) — a pulser ordered to fire with no mode chosen (« le joueur
-    doit choisir, pour chacun de ses Pulseurs, la portée effective »)."""
-    raw = order.settings
-    if not isinstance(raw, Mapping):
-        raise IllegalOrder(
-            f"{ship.name}: settings must map system ids to a mode or power points, got "
-            f"{type(raw).__name__} (rules §2 phase 1, D-34)"
-        )
-    merged: dict[str, str | int] = {}
-    for system_id, value in raw.items():
-        system = ship.systems.get(system_id)
-        weapon = get_weapon(system.weapon) if system is not None and system.weapon else None
-        where = f"{ship.name}: setting of {system_id!r}"
-        if weapon is None or not (weapon.modes or weapon.power_points):
-            raise IllegalOrder(
-                f"{where}: not a pulser or needle nodule of the ship (rules §2 phase 1, D-34)"
-            )
-        if weapon.modes and value not in weapon.modes:
-            raise IllegalOrder(
-                f"{where}: no fire mode {value!r} (modes: {', '.join(weapon.modes)}; rules §8)"
-            )
-        if weapon.power_points and (type(value) is not int or value < 0):
-            raise IllegalOrder(
-                f"{where}: power points must be a whole number ≥ 0, got {value!r} (rules §8)"
-            )
-        merged[system_id] = value
-    for intent in order.fire:
-        value = intent.mode if intent.mode is not None else intent.power_points
-        if value is None:
-            continue
-        if intent.mode is None and (type(value) is not int or value < 0):
-            weapon_id = ship.systems[intent.system].weapon
-            raise IllegalOrder(
-                f"{ship.name}: {intent.system} ({weapon_id}) needs a number of power points "
-                f"≥ 0 ordered in phase 1, got {value!r} (rules §8)"
-            )
-        if merged.get(intent.system, value) != value:
-            raise IllegalOrder(
-                f"{ship.name}: {intent.system} is set to {merged[intent.system]!r} and "
-                f"ordered to fire with {value!r} (rules §2 phase 1, D-34)"
-            )
-        merged[intent.system] = value
-    if state.options.settings_in_orders:
-        for intent in order.fire:
-            if (
-                ship.systems[intent.system].weapon == "pulser"
-                and intent.system not in merged
-                and intent.target in state.ships  # as PD at a light unit any mode will do
-            ):
-                raise IllegalOrder(
-                    f"{ship.name}: {intent.system} (pulser) ordered to fire with no mode "
-                    "chosen in phase 1 (rules §8, D-34)"
-                )
-    return merged
 
 
 def _check_target(state: BattleState, ship: ShipState, intent: FireIntent, where: str) -> None:
@@ -290,77 +227,13 @@ def _check_fire_control(state: BattleState, ship: ShipState, order: ShipOrders) 
             FireOrder(intent.system, weapon_id, ARCS, intent.target, ARCS, point_defence=as_pd)
         )
     if state.options.lance_exclusive:
-        _check_lance_alone(ship, fire_orders)
+        check_lance_alone(ship, fire_orders)
     try:
         allocate_fire_control(ship=ship.name, fire_controls=fcs, orders=fire_orders)
     except NoFireControl as error:
         if not veiled:
             raise
         raise NoFireControl(f"{error}; its vapour veil is on (rules §14)") from error
-
-
-def _check_lance_alone(ship: ShipState, fire_orders: Sequence[FireOrder]) -> None:
-    """D-12 (default ``lance_exclusive``): « Un Contrôle de tir est requis pour la Lance,
-    aucun autre système d’armes ne peut être employé en même temps » — a ship ordering a
-    lance to fire orders no other weapon system, bar its defence (PD, ADAF and their
-    equivalents, class-1 weapons as PD)."""
-    lances = [o.system for o in fire_orders if o.weapon == LANCE]
-    others = [
-        o.system
-        for o in fire_orders
-        if o.weapon != LANCE and o.weapon not in OWN_DIRECTION and not o.point_defence
-    ]
-    if lances and others:
-        raise IllegalOrder(
-            f"{ship.name}: {', '.join(lances)} (lance) ordered with {', '.join(others)}; no "
-            "other weapon system fires in the phase a lance fires (rules §8, D-12)"
-        )
-
-
-def _check_power(
-    ship: ShipState, fire: Sequence[FireIntent], settings: Mapping[str, str | int]
-) -> None:
-    """Phase 1 check of a Sa'vasku ship's power allocation (§8, §10, §14; audit A1/A2): a
-    needle nodule needs its power points ordered; launcher nodules (penetrator, vampire,
-    interceptor) and spicules cost 3 PP and 1 biomass per shot; all the PP ordered come out
-    of the ship's ``power_points`` for the turn. The seed: "l’allocation d’énergie sur un
-    Nodule-aiguillon n’est limitée que par le score de Puissance du vaisseau"; "puisant
-    dans la Biomasse (1 point) du vaisseau … et requérant des points de Puissance pour leur
-    lancement (3PP)"; spicule: "il consomme 1 Biomasse et 3PP". Power set for a needle
-    nodule in ``settings`` (D-34) counts whether or not it is ordered to fire."""
-    firing = {intent.system for intent in fire}
-    power = sum(v for k, v in settings.items() if isinstance(v, int) and k not in firing)
-    biomass = 0
-    if power > ship.power_points:
-        raise IllegalOrder(
-            f"{ship.name}: {power} power points set in phase 1, the ship has "
-            f"{ship.power_points} (rules §8, §14)"
-        )
-    for intent in fire:
-        weapon = get_weapon(ship.systems[intent.system].weapon or "")
-        where = f"{ship.name}: {intent.system} ({weapon.id})"
-        if weapon.power_points:
-            if intent.system not in settings:
-                raise IllegalOrder(
-                    f"{where} needs a number of power points ≥ 0 ordered in phase 1, got "
-                    f"{intent.power_points} (rules §8)"
-                )
-            power += int(settings[intent.system])
-        elif weapon.id in BIOMASS_WEAPONS:
-            power += SHOT_POWER_POINTS
-            biomass += SHOT_BIOMASS
-            if biomass > ship.biomass:
-                raise IllegalOrder(
-                    f"{where}: {SHOT_BIOMASS} biomass per shot, the ship has {ship.biomass} "
-                    f"for {biomass} shot(s) (rules {weapon.section})"
-                )
-        else:
-            continue
-        if power > ship.power_points:
-            raise IllegalOrder(
-                f"{where}: {power} power points ordered, the ship has {ship.power_points} "
-                "(rules §8, §14)"
-            )
 
 
 def _check_launches(

@@ -277,7 +277,7 @@ def _shot_cost(
     ship: ShipState, intent: FireIntent, weapon_id: str, power_left: int
 ) -> tuple[int, int] | None:
     """(power points, biomass) one phase-9 shot costs a Sa'vasku ship (§8, §10, §14; see
-    ``_check_power``), None for other weapons. Raises ``RulesError`` (the reason, for a
+    ``fire_orders.check_power``), None for other weapons. Raises ``RulesError`` (the reason, for a
     ``fire-refused`` event) when the ship cannot pay: orders from ``ship_fire`` are not
     checked in phase 1, and biomass spent by earlier shots is gone."""
     weapon = get_weapon(weapon_id)
