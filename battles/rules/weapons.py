@@ -668,7 +668,7 @@ _FIGHTER_IDS = frozenset(
 
 
 def apply_options(weapon: Weapon, options: RuleOptions = DEFAULT_OPTIONS) -> Weapon:
-    """The weapon as the campaign's rule options make it (D-13, D-14, D-16, D-19, D-27).
+    """The weapon as the campaign's rule options make it (D-13, D-14, D-16, D-19).
 
     The catalogue holds the reference readings, so the default options change nothing.
     """
@@ -687,10 +687,8 @@ def _apply_options(weapon: Weapon, options: RuleOptions) -> Weapon:
         return replace(weapon, reroll=True) if options.mpc_reroll else weapon
     if weapon.id == "gunboat-mpc" and options.mpc_reroll:
         return replace(weapon, reroll=True)
-    if weapon.id == "gunboat-emp":
-        if options.emp_dice_per_projector:  # D-27: two class-1 projectors a craft
-            weapon = replace(weapon, bands=_bands((0, 12, 2)))
-        return replace(weapon, reroll=True) if options.emp_reroll else weapon
+    if weapon.id == "gunboat-emp" and options.emp_reroll:
+        return replace(weapon, reroll=True)
     if weapon.id in _FIGHTER_IDS:
         return replace(weapon, screens=options.fighter_screens_apply, reroll=options.fighter_reroll)
     if weapon.id == "plasma-torpedo" and options.torpedo_point_blank_to_hit != 3:

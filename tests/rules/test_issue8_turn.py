@@ -318,3 +318,32 @@ def test_orders_of_the_wrong_type_name_the_ship():
         play_turn(state, [ShipOrders()])
     with pytest.raises(IllegalOrder, match=r"settings must map system ids"):
         play_turn(state, {"a1": ShipOrders(settings=["p"])})
+
+
+# ---- D-27: EMP projectors -------------------------------------------------------------------
+
+
+def _emp_attack(options):
+    a = ship("a1", "a", design("A", hull=(9, 9, 9, 9)))
+    b1 = ship("b1", "b", design("B1", hull=(9, 9, 9, 9), fcs=2), y=10)
+    b2 = ship("b2", "b", design("B2", hull=(9, 9, 9, 9), fcs=2), x=8, y=10)
+    state = battle(a, b1, b2, dice=ScriptedDice([6, 6, 6, 6, 4, 4]), options=options)
+    state.light_units["e"] = LightUnit("e", "a", "gunboat-emp", 2, 72.0, 0, 4, target="b1")
+    _phase_light_fire(state)
+    return [
+        (e.data["target"], e.data["dice"], e.data["value"])
+        for e in state.events
+        if e.kind == "attack"
+    ]
+
+
+def test_d27_emp_default_one_die_a_craft_at_one_target():
+    """« Dégâts : 1d6 »: 2 craft → 2 dice at B1 (6, 6 → 4 system checks, D-18)."""
+    assert _emp_attack(RuleOptions()) == [("b1", 2, 4)]
+
+
+def test_d27_option_each_projector_at_its_own_target():
+    """« deux Projecteurs EMP classe 1 … pouvant cibler chacun une unité différente »: the
+    second projectors roll their own 1d6 a craft at the nearest other enemy ship."""
+    attacks = _emp_attack(RuleOptions(emp_dice_per_projector=True))
+    assert attacks == [("b1", 2, 4), ("b2", 2, 4)]

@@ -39,11 +39,9 @@ def test_mpc_reroll_option_restores_the_beam_reroll():
     assert v.value == 12  # 2 hits + 1 re-roll hit, 4 each
 
 
-def test_emp_dice_per_craft_and_per_projector():
-    """D-27: « Dégâts : 1d6 » per craft by default; option: 1d6 per projector (2 a craft)."""
+def test_emp_dice_per_craft_no_reroll_and_the_reroll_option():
+    """D-27: « Dégâts : 1d6 » per craft (1-3 none / 4-5 1 hit / 6 2 hits), no re-roll
+    (D-14): 6 craft → 6 dice, mean 4 system checks; ``emp_reroll``: 4/5 a die."""
     assert odds("gunboat-emp", range_mu=12, count=6).dice == 6
     assert odds("gunboat-emp", range_mu=12, count=6).mean == 4
-    opts = RuleOptions(emp_dice_per_projector=True)
-    assert odds("gunboat-emp", range_mu=12, count=6, options=opts).dice == 12
-    assert odds("gunboat-emp", range_mu=12, count=6, options=opts).mean == 8
     assert odds("gunboat-emp", range_mu=12, options=RuleOptions(emp_reroll=True)).mean == F(4, 5)

@@ -20,6 +20,7 @@ from battles.rules.phases.state import (
     volley_text,
 )
 from battles.rules.sensors import distance
+from battles.rules.ships import ShipState
 from battles.rules.weapons import anti_ship_at_gunboats, apply_options, get_weapon
 
 
@@ -165,6 +166,8 @@ def phase_light_fire(state: BattleState) -> None:
             value=volley.value,
             sub_phase="b",
         )
+        if unit.weapon == "gunboat-emp" and state.options.emp_dice_per_projector:
+            _second_projector(state, unit, target, pending)
     apply_pending(state, pending, 10)
 
     pending = Pending()
@@ -198,6 +201,48 @@ def phase_light_fire(state: BattleState) -> None:
             sub_phase="d",
         )
     apply_pending(state, pending, 10)
+
+
+def _second_projector(
+    state: BattleState, unit: LightUnit, target: ShipState, pending: Pending
+) -> None:
+    """D-27 option ``emp_dice_per_projector``: « deux Projecteurs EMP classe 1 … pouvant
+    cibler chacun une unité différente » — each craft's second projector rolls its own 1d6
+    at the nearest other enemy ship within its 12 mu (the same target when there is none);
+    the hits are system checks like the first projector's (D-18)."""
+    reach = get_weapon(unit.weapon).max_range
+    others = [
+        (distance(unit.position, ship_pos(s)), s.ship_id)
+        for s in state.in_action(state.enemy_of(unit.side))
+        if s.ship_id != target.ship_id
+    ]
+    near = [o for o in others if o[0] <= reach]
+    second = state.ships[min(near)[1]] if near else target
+    range_mu = distance(unit.position, ship_pos(second))
+    volley = try_fire(
+        state,
+        10,
+        unit.weapon,
+        range_mu=min(range_mu, reach),
+        count=unit.craft,
+        target="ship",
+        target_name=f"{second.name} (second projector)",
+    )
+    if volley is None or second.destroyed:
+        return
+    pending.add_volley(second.ship_id, volley, is_unit=False)
+    state.log(
+        10,
+        "attack",
+        f"{unit.unit_id} ({unit.weapon} ×{unit.craft}) second projectors at {second.name}: "
+        f"{volley_text(volley)}",
+        unit=unit.unit_id,
+        target=second.ship_id,
+        dice=volley.dice,
+        value=volley.value,
+        sub_phase="b",
+        projector=2,
+    )
 
 
 def _dogfight_reach(state: BattleState, unit: LightUnit) -> float:
