@@ -49,8 +49,9 @@ class RuleOptions:
     - ``boarding_damage`` (D-23): hull boxes per squad not repelled.
     - ``gunboat_profile_range_vs_light`` (D-26): a gunboat fires at light units out to its
       profile's range (12 mu for the PD platform); False: 6 mu (« Portée de tir = 6mu »).
-    - ``emp_dice_per_projector`` (D-27): an EMP gunboat rolls 1d6 per projector (2d6 a
-      craft); default False: « Dégâts : 1d6 » per craft.
+    - ``emp_dice_per_projector`` (D-27): each craft's second EMP projector also rolls 1d6,
+      at the nearest other enemy ship within 12 mu; default False: « Dégâts : 1d6 » per
+      craft at one target.
     - ``dogfight_profile_dice`` (D-30): in dogfights each craft rolls its profile's dice (a
       heavy fighter 2d6); False: one die per craft.
     - ``carrier_recovery_round_up`` (D-31): a carrier recovers ``ceil(tubes / 2)``
