@@ -9,7 +9,11 @@ distorts them less than wall time; the Monte-Carlo run prints both.
    resolved battle is stored;
 4. the same N battles as Monte-Carlo odds of who wins (``battles.rules.forecast.win_odds``:
    no log kept, same outcomes): who wins, and the time (target < 10 s on one core);
-5. a per-phase CPU breakdown over ``--phases`` more battles (default 100; 0 skips it).
+5. a per-phase CPU breakdown over ``--phases`` more battles (default 100; 0 skips it);
+6. callgrind instruction counts a battle (``bench.instructions``; CPU times vary too much
+   on a shared machine to compare runs, counts do not) with CPU ms beside them: the sample's
+   Skirmish at Mieska (``bench.mieska``) unrecorded and recorded, and the larger battle
+   above (seeds 0…``--count-battles``-1); ``--no-counts`` skips it (valgrind needed).
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from battles.rules.dice import Dice
 from battles.rules.forecast import win_odds
 from battles.rules.ships import ShipState
 from battles.rules.weapons import fire
+from bench import instructions
 from bench.fleets import phalon_68th, provisional_classes, qatzrin_5th
 from bench.phases import timed_phases
 
@@ -74,6 +79,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--skip-recorded", action="store_true", help="skip the N battles with full logs"
     )
+    parser.add_argument(
+        "--no-counts", action="store_true", help="skip the callgrind instruction counts"
+    )
+    parser.add_argument(
+        "--count-battles", type=int, default=3, help="larger-battle seeds counted by callgrind"
+    )
     args = parser.parse_args(argv)
 
     qatzrin, phalon = qatzrin_5th(), phalon_68th()
@@ -123,6 +134,33 @@ def main(argv: list[str] | None = None) -> None:
 
     if args.phases > 0:
         bench_phases(qatzrin, phalon, args.phases, args.max_turns)
+    if not args.no_counts:
+        bench_counts(max(1, args.count_battles))
+
+
+#: Issue 8's goals, instructions a battle (callgrind): before it, 18.0 M and 23.0 M.
+GOALS = {"mieska-unrecorded": 12e6, "mieska": 15e6}
+LABELS = {
+    "mieska-unrecorded": "Skirmish at Mieska, unrecorded (forecast)",
+    "mieska": "Skirmish at Mieska, recorded (stored battle)",
+    "bench-unrecorded": "larger battle 13 v 16, unrecorded",
+    "bench": "larger battle 13 v 16, recorded",
+}
+
+
+def bench_counts(seeds: int) -> None:
+    """Print callgrind instructions a battle beside CPU ms a battle (see module doc)."""
+    if not instructions.available():
+        print("instruction counts: valgrind not installed, skipped")
+        return
+    battles = {"mieska-unrecorded": 1, "mieska": 1, "bench-unrecorded": seeds, "bench": seeds}
+    found = instructions.counts(battles)
+    print("callgrind instructions a battle (CPU ms a battle beside them, this run):")
+    for workload, label in LABELS.items():
+        cpu = instructions.cpu_ms(workload, 20 if workload.startswith("mieska") else seeds)
+        goal = GOALS.get(workload)
+        target = f"  goal ≤ {goal / 1e6:.0f} M" if goal else ""
+        print(f"  {label:44} {found[workload] / 1e6:6.1f} M  {cpu:6.1f} ms{target}")
 
 
 def bench_phases(qatzrin: list[ShipState], phalon: list[ShipState], n: int, turns: int) -> None:

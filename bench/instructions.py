@@ -21,7 +21,9 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -75,6 +77,25 @@ def _callgrind(workload: str, battles: int) -> int:
 def count(workload: str, battles: int) -> float:
     """Instructions per battle of ``workload`` (see the module doc), ``battles`` ≥ 1."""
     return (_callgrind(workload, battles) - _callgrind(workload, 0)) / battles
+
+
+def counts(battles: dict[str, int], workers: int = 2) -> dict[str, float]:
+    """``count`` of each workload (name → battles), the callgrind runs ``workers`` at a
+    time (valgrind runs one thread per process)."""
+    runs = [(w, n) for w, b in battles.items() for n in (b, 0)]
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        totals = dict(zip(runs, pool.map(lambda run: _callgrind(*run), runs), strict=True))
+    return {w: (totals[w, b] - totals[w, 0]) / b for w, b in battles.items()}
+
+
+def cpu_ms(workload: str, battles: int) -> float:
+    """CPU milliseconds a battle of ``workload`` in this process (warmed up first)."""
+    fight = _workload(workload)
+    fight(10_000)
+    start = time.process_time()
+    for seed in range(battles):
+        fight(seed)
+    return (time.process_time() - start) / battles * 1000
 
 
 def main(argv: list[str]) -> None:
