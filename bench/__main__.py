@@ -8,7 +8,8 @@ distorts them less than wall time; the Monte-Carlo run prints both.
 3. N such battles (default 1 000, seeds 0…N-1) with every event and die logged, as a
    resolved battle is stored;
 4. the same N battles as Monte-Carlo odds of who wins (``battles.rules.forecast.win_odds``:
-   no log kept, same outcomes): who wins, and the time (target < 10 s on one core);
+   no log kept, same outcomes): who wins, and the time (target < 10 s on one core); then
+   the same in one worker process per core, its speed-up and that the answer is the same;
 5. a per-phase CPU breakdown over ``--phases`` more battles (default 100; 0 skips it);
 6. callgrind instruction counts a battle (``bench.instructions``; CPU times vary too much
    on a shared machine to compare runs, counts do not) with CPU ms beside them: the sample's
@@ -24,7 +25,7 @@ import time
 from battles.rules.ai import resolve_battle
 from battles.rules.damage import apply_hits
 from battles.rules.dice import Dice
-from battles.rules.forecast import win_odds
+from battles.rules.forecast import usable_cores, win_odds
 from battles.rules.ships import ShipState
 from battles.rules.weapons import fire
 from bench import instructions
@@ -119,7 +120,9 @@ def main(argv: list[str] | None = None) -> None:
         )
 
     start, cpu = time.perf_counter(), time.process_time()
-    forecast = win_odds(qatzrin, phalon, battles=args.battles, seed=0, max_turns=args.max_turns)
+    forecast = win_odds(
+        qatzrin, phalon, battles=args.battles, seed=0, max_turns=args.max_turns, workers=1
+    )
     elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
     print(
         f"{args.battles} battles as Monte-Carlo odds (win_odds, no log): {elapsed:.2f} s wall, "
@@ -131,6 +134,15 @@ def main(argv: list[str] | None = None) -> None:
         won = forecast.draws if side is None else forecast.wins[side]
         print(f"  {side or 'draw'}: {won} ({forecast.share(side):.1%}, 95 %: {low:.1%}–{high:.1%})")
     print("  endings: " + ", ".join(f"{k} {v}" for k, v in sorted(forecast.endings.items())))
+    cores = usable_cores()
+    start = time.perf_counter()
+    shared = win_odds(qatzrin, phalon, battles=args.battles, seed=0, max_turns=args.max_turns)
+    wall = time.perf_counter() - start
+    print(
+        f"  the same in {cores} worker process(es) (win_odds default): {wall:.2f} s wall, "
+        f"speed-up {elapsed / wall:.2f}× over one process; "
+        + ("same answer" if shared == forecast else "DIFFERENT ANSWER")
+    )
 
     if args.phases > 0:
         bench_phases(qatzrin, phalon, args.phases, args.max_turns)
