@@ -676,7 +676,6 @@ def apply_options(weapon: Weapon, options: RuleOptions = DEFAULT_OPTIONS) -> Wea
     return _apply_options(weapon, options)
 
 
-@lru_cache(maxsize=512)
 def _apply_options(weapon: Weapon, options: RuleOptions) -> Weapon:
     if weapon.id == "rocket-pack" and options.rocket_pack_reroll:
         return replace(weapon, reroll=True)
@@ -802,8 +801,50 @@ def fire(
         w = CATALOGUE.get(ALIASES.get(weapon, weapon)) or get_weapon(weapon)
     else:
         w = weapon
-    if options is not DEFAULT_OPTIONS:  # apply_options, without a call for the default
-        w = _apply_options(w, options)
+    return fire_profile(
+        apply_options(w, options),
+        dice,
+        range_mu=range_mu,
+        screen=screen,
+        target=target,
+        target_name=target_name,
+        power_points=power_points,
+        count=count,
+        as_pd=as_pd,
+        options=options,
+    )
+
+
+class Armoury(dict[str, "Weapon"]):
+    """The weapon profiles of one battle: catalogue id (or alias) → its ``Weapon`` with the
+    battle's rule options applied (§16: D-13, D-14, D-16, D-19), each resolved on first use
+    and kept. ``BattleState.armoury``; fire with :func:`fire_profile`."""
+
+    def __init__(self, options: RuleOptions = DEFAULT_OPTIONS) -> None:
+        super().__init__()
+        self.options = options
+
+    def __missing__(self, weapon_id: str) -> Weapon:
+        weapon = self[weapon_id] = apply_options(get_weapon(weapon_id), self.options)
+        return weapon
+
+
+def fire_profile(
+    w: Weapon,
+    dice: Dice,
+    *,
+    range_mu: float,
+    screen: int = 0,
+    target: str | None = None,
+    target_name: str = "target",
+    power_points: int | None = None,
+    count: int = 1,
+    as_pd: bool = False,
+    options: RuleOptions = DEFAULT_OPTIONS,
+) -> Volley:
+    """:func:`fire` for a weapon profile ``options`` are already applied to (an
+    :class:`Armoury` entry): the same checks, dice and volley, without looking the weapon
+    up or applying the options again. Raises as ``fire`` does."""
     target = target or ("fighter" if as_pd else default_target(w))
     if target not in TARGET_KINDS:
         raise RulesError(
