@@ -38,6 +38,9 @@ class Dice:
 
     __slots__ = ("seed", "_rng", "log")
 
+    #: False on ``UnrecordedDice``: callers may skip writing a purpose nobody will read.
+    recording = True
+
     def __init__(self, seed: int | str = 0) -> None:
         self.seed = seed
         self._rng = random.Random(seed)
@@ -137,6 +140,7 @@ class UnrecordedDice(Dice):
     """
 
     __slots__ = ()
+    recording = False
 
     def __init__(self, seed: int | str = 0) -> None:
         super().__init__(seed)

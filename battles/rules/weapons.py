@@ -857,7 +857,8 @@ def fire_profile(
         raise RulesError(f"{w.id}: cannot fire {count} weapons, expected a count ≥ 0 (§8–10)")
     if w.modes:
         w = apply_options(best_mode(w, range_mu, screen, options), options)
-    purpose = f"{w.id} vs {target_name}"
+    # Every die's purpose starts with this; unrecorded dice keep none, so none is written.
+    purpose = f"{w.id} vs {target_name}" if dice.recording else ""
     if as_pd:
         return _fire_as_pd(w, dice, range_mu, target, purpose, count)
     family = w.family
