@@ -82,7 +82,7 @@ def light_kind(weapon: str) -> str:
     return "fighter"
 
 
-@dataclass
+@dataclass(slots=True)
 class Event:
     """One decision or roll-backed outcome: ``{turn, phase, kind, summary, data}``; ``data``
     holds only JSON types (the ``Event`` rows of the battles app store it as is)."""
