@@ -4,9 +4,11 @@ Fights seeds 0…N-1 (default 60) of the benchmark battle (``bench.fleets``: Qat
 Phalon 68th) recorded, as a stored resolved battle is, and hashes every event (turn, phase,
 kind, summary, data), every die (purpose, sides, face), the roll marks and the outcome
 (winner, reason, turns, strength, each ship's final state); then the same seed unrecorded
-(outcome and final ships only). A refactor that must not change behaviour keeps every line
-identical: ``--save FILE`` writes the hashes, ``--check FILE`` compares and exits 1 on a
-difference, naming the first seed that differs.
+(outcome and final ships only); the sample's Skirmish at Mieska (``bench.mieska``, a
+non-default options object) is hashed too, as ``mieska``. A refactor that must not change
+behaviour keeps every line identical: ``--save FILE`` writes the hashes, ``--check FILE``
+compares and exits 1 on a difference, naming the first seed that differs. The saved
+baseline ``log_hashes.baseline.json`` was made by the engine before issue 8's split.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from typing import Any
 
 from battles.rules.ai import resolve_battle
 from bench.fleets import phalon_68th, qatzrin_5th
+from bench.mieska import mieska_battle
 
 
 def _plain(value: Any) -> Any:
@@ -53,6 +56,15 @@ def seed_hash(seed: int, max_turns: int = 20) -> str:
     qatzrin, phalon = qatzrin_5th(), phalon_68th()
     recorded = resolve_battle(qatzrin, phalon, seed=seed, max_turns=max_turns)
     unrecorded = resolve_battle(qatzrin, phalon, seed=seed, max_turns=max_turns, record=False)
+    return _digest(recorded, unrecorded)
+
+
+def mieska_hash() -> str:
+    """The same for the sample's Skirmish at Mieska (its stored seed and rule options)."""
+    return _digest(mieska_battle(record=True), mieska_battle(record=False))
+
+
+def _digest(recorded: Any, unrecorded: Any) -> str:
     digest = hashlib.sha256()
     for event in recorded.events:
         digest.update(json.dumps(asdict(event), sort_keys=True, default=repr).encode())
@@ -71,6 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", type=Path, help="compare with hashes saved earlier")
     args = parser.parse_args(argv)
     hashes = {str(seed): seed_hash(seed) for seed in range(args.seeds)}
+    hashes["mieska"] = mieska_hash()
     if args.save:
         args.save.write_text(json.dumps(hashes, indent=1) + "\n")
         print(f"{len(hashes)} seed hashes written to {args.save}")

@@ -465,18 +465,6 @@ def _gun_profile(weapon_id: str, arcs: tuple[str, ...]) -> tuple[int, int]:
     return _reach(weapon_id), arc_mask(arcs)
 
 
-def _intent(system: str, target: str, power_points: int | None = None) -> FireIntent:
-    """``FireIntent(system, target, power_points=…)`` built without the frozen ``__init__``
-    (one per shot; see ``movement._frozen``). Same object."""
-    intent = object.__new__(FireIntent)
-    fields_ = intent.__dict__
-    fields_["system"] = system
-    fields_["target"] = target
-    fields_["mode"] = None
-    fields_["power_points"] = power_points
-    return intent
-
-
 _LIGHT_UNITS_ONLY = frozenset({"interceptor-nodule", "spicule"})  # §8, §10: never a ship
 
 
@@ -522,7 +510,9 @@ def _allot_power(
         needles.sort(key=lambda k: place[kept[k].system])
         share, extra = divmod(power, len(needles))
         for n, k in enumerate(needles):
-            kept[k] = _intent(kept[k].system, kept[k].target, share + (extra if n == 0 else 0))
+            kept[k] = FireIntent(
+                kept[k].system, kept[k].target, power_points=share + (extra if n == 0 else 0)
+            )
     return kept
 
 
@@ -608,13 +598,13 @@ def ship_fire(state: BattleState, ship: ShipState) -> list[FireIntent]:
         if others:
             free -= 1
             for w in others:
-                intents.append(_intent(w.id, sid))
+                intents.append(FireIntent(w.id, sid))
                 used.add(w.id)
         for w in lances:
             if free <= 0:
                 break
             free -= 1
-            intents.append(_intent(w.id, sid))
+            intents.append(FireIntent(w.id, sid))
             used.add(w.id)
     intents = _allot_power(ship, intents, chosen)
     if not state.light_units:
@@ -637,7 +627,7 @@ def _point_defence_fire(state: BattleState, ship: ShipState, idle: list[Any]) ->
     if not boarders:
         return []
     worst = max(boarders, key=lambda u: (u.craft, u.unit_id))
-    return [_intent(w.id, worst.unit_id) for w in idle if _pd_capable(w.weapon)]
+    return [FireIntent(w.id, worst.unit_id) for w in idle if _pd_capable(w.weapon)]
 
 
 def _launchable(squadron: Mapping[str, Any]) -> bool:

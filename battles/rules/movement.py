@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import NamedTuple
 
 from battles.rules.errors import IllegalOrder
 
@@ -169,8 +169,7 @@ class Orders:
         return f"Orders.parse({str(self)!r})"
 
 
-@dataclass(frozen=True)
-class Plan:
+class Plan(NamedTuple):
     """Orders checked against one ship: what the movement phase will execute.
 
     ``distance`` (mu) is the distance moved this turn (speed + change, may exceed 24);
@@ -235,11 +234,11 @@ def validate_orders(
     roll = speed == 0 and change == 0 and arcs == 1
     if roll:
         # D-4: one arc about the axis, one thrust point, drive not needed.
-        return _plan(orders, 0, 0, 0, 1, True)
+        return Plan(orders, 0, 0, 0, 1, True)
     if not drive_working or thrust <= 0:
         if change or arcs:
             raise _illegal(ship, orders, "the drive is out: the ship keeps its speed and heading")
-        return _plan(orders, 0, new_speed, end_speed, 0, False)
+        return Plan(orders, 0, new_speed, end_speed, 0, False)
     size = -change if change < 0 else change  # abs(change)
     if size > thrust:
         raise _illegal(ship, orders, f"speed change {change:+d} exceeds thrust {thrust}")
@@ -254,7 +253,7 @@ def validate_orders(
             )
     if arcs + size > thrust:
         raise _illegal(ship, orders, f"{arcs} arcs + |{change:+d}| speed exceed thrust {thrust}")
-    return _plan(orders, change, new_speed, end_speed, arcs + size, False)
+    return Plan(orders, change, new_speed, end_speed, arcs + size, False)
 
 
 def parse_orders(
@@ -279,8 +278,7 @@ def parse_orders(
     )
 
 
-@dataclass(frozen=True)
-class Movement:
+class Movement(NamedTuple):
     """The result of executing a plan: end ``position`` (mu), ``heading`` (0–5), next turn's
     ``speed`` (mu) and the ``path`` of waypoints (start, middle, end)."""
 
@@ -290,38 +288,9 @@ class Movement:
     path: tuple[tuple[float, float], ...]
 
 
-_T = TypeVar("_T")
-_new = object.__new__
-
-
-def _plan(
-    orders: Orders, speed_change: int, distance: int, end_speed: int, thrust_used: int, roll: bool
-) -> Plan:
-    """``Plan(...)`` (every field given) built as ``_frozen`` does: the same object."""
-    plan = _new(Plan)
-    plan.__dict__.update(
-        orders=orders,
-        speed_change=speed_change,
-        distance=distance,
-        end_speed=end_speed,
-        thrust_used=thrust_used,
-        roll=roll,
-    )
-    return plan
-
-
 def _illegal(ship: str, orders: Orders, why: str, section: str = "§3") -> IllegalOrder:
     """The error ``validate_orders`` raises (a module function: no closure per call)."""
     return IllegalOrder(f"{ship}: order {str(orders)!r}: {why} (rules {section})")
-
-
-def _frozen(cls: type[_T], **values: Any) -> _T:
-    """``cls(**values)`` for a frozen dataclass without slots, given every field: the
-    generated ``__init__`` goes through ``object.__setattr__`` per field, several times
-    slower; a plan and a movement are built for every ship every turn. Same object."""
-    obj = object.__new__(cls)
-    obj.__dict__.update(values)
-    return obj
 
 
 def step(position: tuple[float, float], heading: int, distance: float) -> tuple[float, float]:
@@ -354,8 +323,4 @@ def execute(plan: Plan, *, position: tuple[float, float], heading: int) -> Movem
     h = (h + second) % HEADINGS
     dx, dy = _DIRECTIONS[h % HEADINGS]
     end = (middle[0] + dx * half, middle[1] + dy * half)
-    moved = _new(Movement)  # _frozen(Movement, ...), inlined
-    moved.__dict__.update(
-        position=end, heading=h, speed=plan.end_speed, path=(position, middle, end)
-    )
-    return moved
+    return Movement(end, h, plan.end_speed, (position, middle, end))

@@ -311,12 +311,14 @@ def phase_initiative(state: BattleState, orders: Mapping[str, ShipOrders]) -> li
     """Phase 2: each side rolls 2d6, ties re-rolled (D-1); the winner goes first. Screens
     are switched here. Returns the sides in acting order."""
     a, b = state.sides
+    dice, recording = state.dice, state.recording
     attempt = 0
     while True:
         attempt += 1
-        ra = sum(state.dice.roll(2, f"initiative {a}, roll {attempt}"))
-        rb = sum(state.dice.roll(2, f"initiative {b}, roll {attempt}"))
-        state.log(2, "initiative-roll", f"initiative: {a} {ra}, {b} {rb}", rolls={a: ra, b: rb})
+        ra = sum(dice.roll(2, f"initiative {a}, roll {attempt}" if recording else ""))
+        rb = sum(dice.roll(2, f"initiative {b}, roll {attempt}" if recording else ""))
+        if recording:
+            state.log(2, "initiative-roll", f"initiative: {a} {ra}, {b} {rb}", rolls={a: ra, b: rb})
         if ra != rb:
             break
         if not state.options.initiative_reroll_ties:
@@ -326,7 +328,8 @@ def phase_initiative(state: BattleState, orders: Mapping[str, ShipOrders]) -> li
             break
     winner = a if ra > rb else b
     state.initiative = winner
-    state.log(2, "initiative", f"{winner} has the initiative", winner=winner)
+    if recording:
+        state.log(2, "initiative", f"{winner} has the initiative", winner=winner)
     for ship in state.in_action():
         wanted = orders.get(ship.ship_id, NO_ORDERS).screens
         if wanted is not None and wanted != ship.screens_on and ship.bridge_working:

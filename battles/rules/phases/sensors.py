@@ -45,8 +45,8 @@ def phase_sensors(state: BattleState, seen: dict[str, dict[str, str]]) -> None:
             if best is None:
                 continue
             now[enemy.ship_id] = best[1]
-            if before.get(enemy.ship_id) in (best[1], "advanced"):
-                continue
+            if before.get(enemy.ship_id) in (best[1], "advanced") or not state.recording:
+                continue  # nothing new, or no log to write the report into
             report = observe(
                 Contact.from_ship(enemy),
                 range_mu=best[0],
@@ -61,7 +61,7 @@ def phase_sensors(state: BattleState, seen: dict[str, dict[str, str]]) -> None:
                 ship=enemy.ship_id,
                 report=report,
             )
-        for ship_id in sorted(set(before) - set(now)):
+        for ship_id in sorted(set(before) - set(now)) if state.recording else ():
             state.log(
                 7,
                 "contact-lost",

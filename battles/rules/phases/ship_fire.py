@@ -42,7 +42,7 @@ from battles.rules.sensors import (
     sensor_range,
 )
 from battles.rules.ships import ShipState, Status
-from battles.rules.weapons import fire, get_weapon
+from battles.rules.weapons import fire_profile, get_weapon
 
 _WORKING = Status.WORKING
 
@@ -112,7 +112,7 @@ def ship_volleys(
         range_mu, arcs = state.sight(ship, target_id, where)
         weapon_id = effective_weapon(system.weapon, intent.mode, range_mu)
         try:
-            get_weapon(weapon_id).band(range_mu)
+            state.armoury[weapon_id].band(range_mu)
         except RulesError as error:
             _refuse(state, ship, intent, error)
             continue
@@ -181,8 +181,8 @@ def ship_volleys(
         else:
             kind, screen = unit_target_kind(state.light_units[intent.target]), 0
         try:  # as try_fire does
-            volley = fire(
-                weapon_id,
+            volley = fire_profile(
+                state.armoury[weapon_id],
                 state.dice,
                 options=state.options,
                 range_mu=range_mu,

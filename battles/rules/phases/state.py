@@ -20,7 +20,7 @@ from battles.rules.movement import Orders
 from battles.rules.options import DEFAULT_OPTIONS, RuleOptions
 from battles.rules.sensors import sight_line
 from battles.rules.ships import ShipState, Status
-from battles.rules.weapons import fire, get_weapon
+from battles.rules.weapons import Armoury, fire_profile, get_weapon
 
 _WORKING = Status.WORKING
 
@@ -82,7 +82,7 @@ def light_kind(weapon: str) -> str:
     return "fighter"
 
 
-@dataclass
+@dataclass(slots=True)
 class Event:
     """One decision or roll-backed outcome: ``{turn, phase, kind, summary, data}``; ``data``
     holds only JSON types (the ``Event`` rows of the battles app store it as is)."""
@@ -225,9 +225,15 @@ class BattleState:
         default_factory=dict, repr=False
     )
 
+    #: Weapon profiles with ``options`` applied, resolved once per battle (``weapons.Armoury``).
+    armoury: Armoury = field(init=False, repr=False)
+
     #: False on ``UnrecordedBattleState``: the busiest log sites skip building their
     #: summary and data (a forecast reads neither).
     recording: ClassVar[bool] = True
+
+    def __post_init__(self) -> None:
+        self.armoury = Armoury(self.options)
 
     def hold_roster(self, hold: bool) -> None:
         """Serve ``in_action`` from a snapshot (True) or recompute it every call (False).
@@ -389,7 +395,7 @@ def try_fire(state: BattleState, phase: int, weapon_id: str, **kwargs: Any) -> A
     """One volley through ``weapons.fire`` with the battle's dice and options; None (and an
     event) when the weapon cannot engage that target kind."""
     try:
-        return fire(weapon_id, state.dice, options=state.options, **kwargs)
+        return fire_profile(state.armoury[weapon_id], state.dice, options=state.options, **kwargs)
     except RulesError as error:
         state.log(phase, "fire-refused", str(error), weapon=weapon_id)
         return None
