@@ -99,3 +99,20 @@ def test_the_page_is_french_by_default(client, cast):
     assert "cette campagne : non (par défaut : non)" in html
     assert "Durant la phase 9 où un Vaisseau tire à la Lance" in html
     assert "Fixé dans le moteur." in html
+
+
+@pytest.mark.parametrize("who", ["organiser", "qatzrin_player", "outsider", None])
+def test_the_api_gives_the_same_rules_in_force(client, cast, who):
+    if who:
+        client.force_login(getattr(cast, who))
+    cast.campaign.rule_options = {"lance_exclusive": False}
+    cast.campaign.save()
+    response = client.get("/api/rules/campaigns/test-league", HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 200
+    body = response.json()
+    assert body["campaign"] == "test-league" and body["error"] is None
+    assert [r["id"] for r in body["readings"]] == [f"D-{n}" for n in range(1, 35)]
+    d12 = next(r for r in body["readings"] if r["id"] == "D-12")
+    assert d12["changed"] and d12["settings"][0]["name"] == "lance_exclusive"
+    assert "aucun autre système d’armes" in d12["seed"]
+    assert client.get("/api/rules/campaigns/nope").status_code == 404
