@@ -20,7 +20,10 @@ class Campaign(models.Model):
         _("rule options"),
         default=dict,
         blank=True,
-        help_text=_("Non-default readings of rules/ft-incursion.md §16, by D-n id."),
+        help_text=_(
+            "Non-default readings of rules/ft-incursion.md §16, by option name (see the "
+            "campaign's rules in force page), e.g. {\"half_thrust_turn_cap\": true}."
+        ),
     )
 
     class Meta:
