@@ -22,7 +22,7 @@ class Campaign(models.Model):
         blank=True,
         help_text=_(
             "Non-default readings of rules/ft-incursion.md §16, by option name (see the "
-            "campaign's rules in force page), e.g. {\"half_thrust_turn_cap\": true}."
+            'campaign\'s rules in force page), e.g. {"half_thrust_turn_cap": true}.'
         ),
     )
 
