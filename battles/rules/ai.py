@@ -65,7 +65,7 @@ from operator import attrgetter
 from typing import Any
 
 from battles.rules.dice import Dice, Roll, UnrecordedDice
-from battles.rules.errors import RulesError
+from battles.rules.errors import BadArgument, RulesError
 from battles.rules.movement import (
     HEADINGS,
     MAX_END_SPEED,
@@ -699,29 +699,38 @@ def resolve_battle(
     class only when known). ``record=False`` keeps no log (``events``, ``rolls`` and
     ``roll_marks`` come back empty) for Monte-Carlo runs: the dice fall and every rule
     plays the same, so winner, reason, turns and ship states are those of the recorded
-    battle with that seed (tested). Raises ``ValueError`` for empty fleets, mixed sides,
-    duplicate ids, a seed that is not an int or str (None would not replay) or
-    ``max_turns`` < 1.
+    battle with that seed (tested). Raises ``BadArgument`` (a ``RulesError``, so a
+    ``ValueError``) for fleets that are not sequences of ``ShipState``, empty fleets, mixed
+    sides, duplicate ids, a seed that is not an int or str (None would not replay),
+    ``max_turns`` < 1 or options of the wrong type; ``RulesError`` for unknown options.
     """
     if seed is None or isinstance(seed, bool) or not isinstance(seed, (int, str)):
-        raise ValueError(f"resolve_battle: seed {seed!r}: a whole number or a string (replay)")
+        raise BadArgument(f"resolve_battle: seed {seed!r}: a whole number or a string (replay)")
     if isinstance(max_turns, bool) or not isinstance(max_turns, int) or max_turns < 1:
-        raise ValueError(f"resolve_battle: max_turns {max_turns!r}: a whole number ≥ 1")
+        raise BadArgument(f"resolve_battle: max_turns {max_turns!r}: a whole number ≥ 1")
+    for label, fleet in (("fleet_a", fleet_a), ("fleet_b", fleet_b)):
+        if isinstance(fleet, (str, bytes)) or not all(isinstance(x, ShipState) for x in fleet):
+            raise BadArgument(f"resolve_battle: {label} must be a sequence of ShipState")
+    if not isinstance(options, (RuleOptions, Mapping)) and options is not None:
+        raise BadArgument(
+            f"resolve_battle: options must be RuleOptions or a mapping, got "
+            f"{type(options).__name__} (§16)"
+        )
     ships_a = [clone(s) for s in fleet_a]
     ships_b = [clone(s) for s in fleet_b]
     if not ships_a or not ships_b:
-        raise ValueError("resolve_battle: both fleets need at least one ship")
+        raise BadArgument("resolve_battle: both fleets need at least one ship")
     sides = []
     for label, fleet in (("fleet_a", ships_a), ("fleet_b", ships_b)):
         found = {s.side for s in fleet}
         if len(found) != 1:
-            raise ValueError(f"resolve_battle: {label} mixes sides {sorted(found)}")
+            raise BadArgument(f"resolve_battle: {label} mixes sides {sorted(found)}")
         sides.append(found.pop())
     if sides[0] == sides[1]:
-        raise ValueError(f"resolve_battle: both fleets are side {sides[0]!r}")
+        raise BadArgument(f"resolve_battle: both fleets are side {sides[0]!r}")
     ids = [s.ship_id for s in ships_a + ships_b]
     if len(set(ids)) != len(ids):
-        raise ValueError("resolve_battle: ship ids must be unique across both fleets")
+        raise BadArgument("resolve_battle: ship ids must be unique across both fleets")
     if not deployed:
         deploy(ships_a, y=0.0, heading=0)
         deploy(ships_b, y=DEPLOY_GAP, heading=3)

@@ -27,7 +27,7 @@ import re
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from battles.rules.errors import IllegalOrder
+from battles.rules.errors import BadArgument, IllegalOrder, whole_number
 
 PORT = "B"
 STARBOARD = "T"
@@ -207,8 +207,12 @@ def validate_orders(
     may roll one arc for one thrust point even with its drive out (D-4). A ship whose drive
     is out keeps its speed and heading; one whose bridge is out cannot manoeuvre (§4).
 
-    Raises ``IllegalOrder`` naming the ship, the order and the rule section.
+    Raises ``IllegalOrder`` naming the ship, the order and the rule section, and
+    ``BadArgument`` naming the field for ``orders`` that are not ``Orders`` or a
+    ``thrust`` or ``speed`` that is not a whole number ≥ 0.
     """
+    if type(thrust) is not int or type(speed) is not int or not isinstance(orders, Orders):
+        _check_movement_arguments(orders, ship, thrust, speed)
     if orders.speed_change is None:
         assert orders.final_speed is not None
         change = orders.final_speed - speed
@@ -254,6 +258,14 @@ def validate_orders(
     if arcs + size > thrust:
         raise _illegal(ship, orders, f"{arcs} arcs + |{change:+d}| speed exceed thrust {thrust}")
     return Plan(orders, change, new_speed, end_speed, arcs + size, False)
+
+
+def _check_movement_arguments(orders: object, ship: str, thrust: object, speed: object) -> None:
+    where = f"{ship}: movement" if ship else "movement"
+    if not isinstance(orders, Orders):
+        raise BadArgument(f"{where}: orders must be Orders, got {type(orders).__name__} (§3)")
+    whole_number(thrust, "thrust", where)
+    whole_number(speed, "speed", where)
 
 
 def parse_orders(

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from battles.rules.errors import BadArgument, NoFireControl, OutOfArc
+from battles.rules.errors import BadArgument, NoFireControl, OutOfArc, whole_number
 
 ARCS: tuple[str, ...] = ("F", "FS", "AS", "A", "AP", "FP")
 ALL_ARCS: frozenset[str] = frozenset(ARCS)
@@ -131,6 +131,8 @@ def sensor_range(kind: str = "standard", *, target_ecm: int = 0) -> int:
     36, ``light`` 12 for light units) sees a target with ECM/stealth level ``target_ecm``:
     6 mu less per level, never below 6 (§5). Raises ``BadArgument`` (a ``ValueError``) for
     an unknown kind."""
+    if type(target_ecm) is not int:
+        whole_number(target_ecm, "target_ecm", "sensor_range")
     if kind not in SENSOR_RANGE:
         raise BadArgument(f"unknown sensor kind {kind!r}; expected one of {sorted(SENSOR_RANGE)}")
     return max(MIN_SENSOR_RANGE, SENSOR_RANGE[kind] - ECM_STEP * max(0, target_ecm))
@@ -171,6 +173,8 @@ def blips(mass: int, *, light_unit: bool = False) -> int:
     light units show as 0-blip markers (§5)."""
     if light_unit:
         return 0
+    if type(mass) is not int:
+        whole_number(mass, "mass", "blips")
     return max(1, math.ceil(mass / BLIP_MASS))
 
 

@@ -629,7 +629,10 @@ def _parametrised(weapon_id: str) -> Weapon | None:
 
 
 def get_weapon(weapon_id: str) -> Weapon:
-    """The catalogue entry for ``weapon_id`` (or an alias); raises :class:`UnknownWeapon`."""
+    """The catalogue entry for ``weapon_id`` (or an alias); raises :class:`UnknownWeapon`,
+    or :class:`BadArgument` for an id that is not text."""
+    if not isinstance(weapon_id, str):
+        raise BadArgument(f"weapon id must be text, got {weapon_id!r} (§8–10)")
     weapon_id = ALIASES.get(weapon_id, weapon_id)
     found = CATALOGUE.get(weapon_id) or _parametrised(weapon_id)
     if found is None:
@@ -814,6 +817,8 @@ def fire(
         w = weapon
     else:
         raise BadArgument(f"fire: weapon must be a weapon id or a Weapon, got {weapon!r}")
+    if not isinstance(dice, Dice):
+        raise BadArgument(f"fire: dice must be a battles.rules.dice.Dice, got {dice!r}")
     return fire_profile(
         apply_options(w, options),
         dice,

@@ -88,3 +88,31 @@ def test_from_design_carried_damage_and_non_mapping():
     with pytest.raises(DesignError, match=r"^ship s1: design must be a mapping"):
         ShipState.from_design(None, ship_id="s1", side="a")
     assert issubclass(DesignError, RulesError) and issubclass(BadArgument, RulesError)
+
+
+def test_more_public_functions_name_the_bad_argument():
+    from battles.rules.ai import resolve_battle
+    from battles.rules.movement import parse_orders
+    from battles.rules.sensors import blips, sensor_range
+    from battles.rules.weapons import get_weapon
+
+    with pytest.raises(BadArgument, match=r"^K: movement: thrust must be a whole number"):
+        parse_orders("+1", ship="K", thrust="4", speed=5)
+    with pytest.raises(BadArgument, match=r"^K: movement: speed must be a whole number"):
+        parse_orders("+1", ship="K", thrust=4, speed=None)
+    with pytest.raises(BadArgument, match=r"^weapon id must be text, got None"):
+        get_weapon(None)
+    with pytest.raises(BadArgument, match=r"^fire: dice must be"):
+        fire("beam-1", None, range_mu=5)
+    with pytest.raises(BadArgument, match=r"^sensor_range: target_ecm must be a whole"):
+        sensor_range("standard", target_ecm="1")
+    with pytest.raises(BadArgument, match=r"^blips: mass must be a whole number"):
+        blips("50")
+    with pytest.raises(BadArgument, match=r"^resolve_battle: fleet_a must be a sequence"):
+        resolve_battle([{"ship": 1}], [], seed=1)
+    ship_a = ShipState.from_design(design("A"), ship_id="a1", side="a")
+    ship_b = ShipState.from_design(design("B"), ship_id="b1", side="b")
+    with pytest.raises(BadArgument, match=r"^resolve_battle: options must be RuleOptions"):
+        resolve_battle([ship_a], [ship_b], seed=1, options=["mpc_dice"])
+    with pytest.raises(RulesError, match=r"unknown rule option 'laser'"):
+        resolve_battle([ship_a], [ship_b], seed=1, options={"laser": True})
