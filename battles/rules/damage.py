@@ -130,17 +130,8 @@ def apply_hits(
     # fill first row first either way, so one call gives the same completed rows.
     armour_left = ship.armour_left
     to_armour_total = to_hull_total = 0
-    penetrating = _PENETRATING
     for hit in hits:
-        d = hit.damage
-        if d > 0 and hit.damage_type is penetrating:  # _split, inlined for beam hits
-            if hit.reroll or armour_left == 0:
-                to_armour, to_hull = 0, d
-            else:
-                to_armour = armour_left if armour_left < d else d  # min(d, armour_left)
-                to_hull = d - to_armour
-        else:
-            to_armour, to_hull = _split(hit, armour_left, options)
+        to_armour, to_hull = _split(hit, armour_left, options)
         armour_left -= to_armour
         to_armour_total += to_armour
         to_hull_total += to_hull

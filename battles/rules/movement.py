@@ -328,11 +328,8 @@ def execute(plan: Plan, *, position: tuple[float, float], heading: int) -> Movem
     else:
         first = second = 0
     half = plan.distance / 2
-    # step() twice, inlined: the same operations.
-    h = (heading + first) % HEADINGS
-    dx, dy = _DIRECTIONS[h % HEADINGS]
-    middle = (position[0] + dx * half, position[1] + dy * half)
-    h = (h + second) % HEADINGS
-    dx, dy = _DIRECTIONS[h % HEADINGS]
-    end = (middle[0] + dx * half, middle[1] + dy * half)
-    return Movement(end, h, plan.end_speed, (position, middle, end))
+    middle_heading = (heading + first) % HEADINGS
+    middle = step(position, middle_heading, half)
+    end_heading = (middle_heading + second) % HEADINGS
+    end = step(middle, end_heading, half)
+    return Movement(end, end_heading, plan.end_speed, (position, middle, end))

@@ -462,22 +462,14 @@ class ShipState:
         bridge = systems.get("bridge")
         if bridge is not None and bridge.status is not _WORKING:
             return 0
-        n = 0  # self.working_count("fc"), inlined (asked of every ship every turn)
-        for s in systems.values():
-            if s.kind == "fc" and s.status is _WORKING:
-                n += 1
-        return n
+        return self.working_count("fc")
 
     @property
     def screen_level(self) -> int:
         """Screen level 0–3: working screen systems, when switched on (§7)."""
         if not self.screens_on or self.dead_in_space:
             return 0
-        n = 0  # self.working_count("screen"), inlined
-        for s in self.systems.values():
-            if s.kind == "screen" and s.status is _WORKING:
-                n += 1
-        return min(3, n)
+        return min(3, self.working_count("screen"))
 
     @property
     def thrust(self) -> int:

@@ -952,16 +952,7 @@ def _fire_beam(
     if w.power_points:
         n = w.dice_at(range_mu, power_points=power_points) * count
     else:
-        # w.band(range_mu).dice * count, the band found inline; w.band raises OutOfRange
-        # for a negative range or one beyond the last band.
-        n = -1
-        if range_mu >= 0:
-            for band in w.bands:
-                if range_mu <= band.hi:
-                    n = band.dice * count
-                    break
-        if n < 0:
-            n = w.band(range_mu).dice * count
+        n = w.band(range_mu).dice * count  # OutOfRange for a range beyond the last band
     level = screen if w.screens else 0
     table = BEAM_TABLE[level]
     chain = w.reroll and (level == 0 or options.reroll_against_screens)  # reroll_allowed
