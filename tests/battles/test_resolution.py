@@ -682,7 +682,8 @@ def _tamper_setup(battle: Battle, change) -> None:
         (lambda d: [1, 2], "TypeError: list indices"),
         (lambda d: "abc", "TypeError: string indices"),
         (lambda d: {**d, "options": {"bogus": 1}}, "RulesError: unknown rule option 'bogus'"),
-        (lambda d: {**d, "fleets": [[], []]}, "ValueError: "),
+        # resolve_battle's own error (a ValueError subclass since issue 8's bad-input work)
+        (lambda d: {**d, "fleets": [[], []]}, "BadArgument: resolve_battle: both fleets"),
         (lambda d: {**d, "fleets": [["ghost"], d["fleets"][1]]}, "KeyError: 'ghost'"),
         (
             lambda d: {**d, "ships": {k: {**v, "design": {}} for k, v in d["ships"].items()}},
