@@ -1,4 +1,5 @@
-"""Rules API: exact odds (django-ninja router mounted at ``/api/rules``).
+"""Rules API: exact odds and a campaign's rules in force (django-ninja router mounted at
+``/api/rules``).
 
 Thin handler: the engine (``battles.rules.odds``) does the work; any ``RulesError``
 (unknown weapon, out of range, bad screen, a volley of more than ``MAX_REQUEST_DICE``
@@ -10,8 +11,10 @@ from __future__ import annotations
 import math
 
 from django.http import HttpRequest
+from django.shortcuts import get_object_or_404
 from ninja import Query, Router, Schema
 
+from battles.readings import rules_in_force
 from battles.rules.errors import RulesError
 from battles.rules.odds import MAX_REQUEST_COUNT, MAX_REQUEST_DICE, odds
 from battles.rules.weapons import get_weapon
@@ -74,3 +77,39 @@ def rules_odds(request: HttpRequest, q: Query[OddsQuery]) -> dict[str, object]:
         as_pd=q.as_pd,
         max_dice=MAX_REQUEST_DICE,
     ).as_dict()
+
+
+class SettingOut(Schema):
+    name: str
+    value: str
+    default: str
+    changed: bool
+
+
+class ReadingOut(Schema):
+    id: str
+    section: str
+    meaning: str
+    seed: str
+    changed: bool
+    settings: list[SettingOut]
+
+
+class RulesInForceOut(Schema):
+    campaign: str
+    error: str | None
+    readings: list[ReadingOut]
+
+
+@router.get("/campaigns/{slug}", response=RulesInForceOut, summary="A campaign's rules in force")
+def campaign_rules_in_force(request: HttpRequest, slug: str) -> dict[str, object]:
+    """Every reading D-n of rules/ft-incursion.md with what it means (in the request's
+    language), the seed's words and the campaign's settings against the defaults (§16);
+    ``error`` names options the engine refuses. Public, as the campaign page; 404 for an
+    unknown campaign. The page ``/campaigns/<slug>/rules/`` shows the same."""
+    from campaign.models import Campaign
+
+    campaign = get_object_or_404(Campaign, slug=slug)
+    found = rules_in_force(rule_options=campaign.rule_options)
+    readings = [{**r, "meaning": str(r["meaning"])} for r in found["readings"]]
+    return {"campaign": campaign.slug, "error": found["error"], "readings": readings}

@@ -8,8 +8,13 @@ distorts them less than wall time; the Monte-Carlo run prints both.
 3. N such battles (default 1 000, seeds 0…N-1) with every event and die logged, as a
    resolved battle is stored;
 4. the same N battles as Monte-Carlo odds of who wins (``battles.rules.forecast.win_odds``:
-   no log kept, same outcomes): who wins, and the time (target < 10 s on one core);
-5. a per-phase CPU breakdown over ``--phases`` more battles (default 100; 0 skips it).
+   no log kept, same outcomes): who wins, and the time (target < 10 s on one core); then
+   the same in one worker process per core, its speed-up and that the answer is the same;
+5. a per-phase CPU breakdown over ``--phases`` more battles (default 100; 0 skips it);
+6. callgrind instruction counts a battle (``bench.instructions``; CPU times vary too much
+   on a shared machine to compare runs, counts do not) with CPU ms beside them: the sample's
+   Skirmish at Mieska (``bench.mieska``) unrecorded and recorded, and the larger battle
+   above (seeds 0…``--count-battles``-1); ``--no-counts`` skips it (valgrind needed).
 """
 
 from __future__ import annotations
@@ -20,9 +25,10 @@ import time
 from battles.rules.ai import resolve_battle
 from battles.rules.damage import apply_hits
 from battles.rules.dice import Dice
-from battles.rules.forecast import win_odds
+from battles.rules.forecast import usable_cores, win_odds
 from battles.rules.ships import ShipState
 from battles.rules.weapons import fire
+from bench import instructions
 from bench.fleets import phalon_68th, provisional_classes, qatzrin_5th
 from bench.phases import timed_phases
 
@@ -74,6 +80,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--skip-recorded", action="store_true", help="skip the N battles with full logs"
     )
+    parser.add_argument(
+        "--no-counts", action="store_true", help="skip the callgrind instruction counts"
+    )
+    parser.add_argument(
+        "--count-battles", type=int, default=3, help="larger-battle seeds counted by callgrind"
+    )
     args = parser.parse_args(argv)
 
     qatzrin, phalon = qatzrin_5th(), phalon_68th()
@@ -108,7 +120,9 @@ def main(argv: list[str] | None = None) -> None:
         )
 
     start, cpu = time.perf_counter(), time.process_time()
-    forecast = win_odds(qatzrin, phalon, battles=args.battles, seed=0, max_turns=args.max_turns)
+    forecast = win_odds(
+        qatzrin, phalon, battles=args.battles, seed=0, max_turns=args.max_turns, workers=1
+    )
     elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
     print(
         f"{args.battles} battles as Monte-Carlo odds (win_odds, no log): {elapsed:.2f} s wall, "
@@ -120,9 +134,45 @@ def main(argv: list[str] | None = None) -> None:
         won = forecast.draws if side is None else forecast.wins[side]
         print(f"  {side or 'draw'}: {won} ({forecast.share(side):.1%}, 95 %: {low:.1%}–{high:.1%})")
     print("  endings: " + ", ".join(f"{k} {v}" for k, v in sorted(forecast.endings.items())))
+    cores = usable_cores()
+    start = time.perf_counter()
+    shared = win_odds(qatzrin, phalon, battles=args.battles, seed=0, max_turns=args.max_turns)
+    wall = time.perf_counter() - start
+    print(
+        f"  the same in {cores} worker process(es) (win_odds default): {wall:.2f} s wall, "
+        f"speed-up {elapsed / wall:.2f}× over one process; "
+        + ("same answer" if shared == forecast else "DIFFERENT ANSWER")
+    )
 
     if args.phases > 0:
         bench_phases(qatzrin, phalon, args.phases, args.max_turns)
+    if not args.no_counts:
+        bench_counts(max(1, args.count_battles))
+
+
+#: Issue 8's goals, instructions a battle (callgrind): before it, 18.0 M and 23.0 M.
+GOALS = {"mieska-unrecorded": 12e6, "mieska": 15e6}
+LABELS = {
+    "mieska-unrecorded": "Skirmish at Mieska, unrecorded (forecast)",
+    "mieska": "Skirmish at Mieska, recorded (stored battle)",
+    "bench-unrecorded": "larger battle 13 v 16, unrecorded",
+    "bench": "larger battle 13 v 16, recorded",
+}
+
+
+def bench_counts(seeds: int) -> None:
+    """Print callgrind instructions a battle beside CPU ms a battle (see module doc)."""
+    if not instructions.available():
+        print("instruction counts: valgrind not installed, skipped")
+        return
+    battles = {"mieska-unrecorded": 1, "mieska": 1, "bench-unrecorded": seeds, "bench": seeds}
+    found = instructions.counts(battles)
+    print("callgrind instructions a battle (CPU ms a battle beside them, this run):")
+    for workload, label in LABELS.items():
+        cpu = instructions.cpu_ms(workload, 20 if workload.startswith("mieska") else seeds)
+        goal = GOALS.get(workload)
+        target = f"  goal ≤ {goal / 1e6:.0f} M" if goal else ""
+        print(f"  {label:44} {found[workload] / 1e6:6.1f} M  {cpu:6.1f} ms{target}")
 
 
 def bench_phases(qatzrin: list[ShipState], phalon: list[ShipState], n: int, turns: int) -> None:

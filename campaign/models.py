@@ -44,7 +44,10 @@ class Campaign(models.Model):
         _("rule options"),
         default=dict,
         blank=True,
-        help_text=_("Non-default readings of rules/ft-incursion.md §16, by D-n id."),
+        help_text=_(
+            "Non-default readings of rules/ft-incursion.md §16, by option name (see the "
+            'campaign\'s rules in force page), e.g. {"half_thrust_turn_cap": true}.'
+        ),
     )
 
     class Meta:
@@ -57,6 +60,20 @@ class Campaign(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("campaign-detail", kwargs={"slug": self.slug})
+
+    def clean(self) -> None:
+        """Refuse rule options the engine would refuse (``RuleOptions.from_dict``: every
+        option of rules/ft-incursion.md §16 by name, with a value of its type)."""
+        from django.core.exceptions import ValidationError
+
+        from battles.rules.errors import RulesError
+        from battles.rules.options import RuleOptions
+
+        super().clean()
+        try:
+            RuleOptions.from_dict(self.rule_options or {})
+        except RulesError as exc:
+            raise ValidationError({"rule_options": str(exc)}) from exc
 
 
 class Membership(models.Model):

@@ -12,6 +12,7 @@ from . import views
 urlpatterns = [
     path("", views.home, name="home"),
     path("campaigns/<slug:slug>/", views.campaign_detail, name="campaign-detail"),
+    path("campaigns/<slug:slug>/rules/", views.campaign_rules, name="campaign-rules"),
     path(
         "login/",
         auth_views.LoginView.as_view(

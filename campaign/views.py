@@ -7,6 +7,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from battles.models import Battle
+from battles.readings import rules_in_force
 from battles.reports import render_markdown
 from factions.models import Faction
 
@@ -58,4 +59,16 @@ def campaign_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "open_turn": campaign.turns.filter(status="open").first(),
             "turn_member": access.campaign_faction_ids_for(request.user, campaign) != set(),
         },
+    )
+
+
+def campaign_rules(request: HttpRequest, slug: str) -> HttpResponse:
+    """The campaign's rules in force: every reading D-n of rules/ft-incursion.md, what it
+    means, the seed's words and the campaign's setting against the default (§16). Readable
+    by anyone who can see the campaign (campaigns are public, as ``campaign_detail``)."""
+    campaign = get_object_or_404(Campaign, slug=slug)
+    return render(
+        request,
+        "campaign/rules.html",
+        {"campaign": campaign, **rules_in_force(rule_options=campaign.rule_options)},
     )

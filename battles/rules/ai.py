@@ -16,7 +16,11 @@ The tactics (each a small function below, all deterministic given the state):
   damaged enemy ship (lowest fraction of hull left) that any of its weapons can reach, ties
   to the one more of its weapons reach, then the nearest — one target per free FC, and
   every weapon that can reach a chosen target fires at the first one it reaches (focus
-  fire). Pulsers use the mode with most dice at the range. Class-1 weapons left idle fire
+  fire). Pulsers use the mode with most dice at the range — under D-34 (default) the range
+  predicted in phase 1 from the ship's own plan and the target keeping its speed and
+  heading, and the pulser then reaches only as far as that mode. Under D-12 (default) a
+  ship fires its lances only when no other weapon reaches an enemy ship (a lance fires
+  alone). Class-1 weapons left idle fire
   as PD at the enemy squadron attached to the ship (no FC needed). Heavy weapons are aimed
   at ships only: the engine lets beam-family weapons fire at a non-attached light unit for
   one FC each (audit A12), but the AI keeps its FCs for enemy ships.
@@ -34,8 +38,11 @@ The tactics (each a small function below, all deterministic given the state):
   fire at incoming light units (the turn code does that).
 - **Sa'vasku power** (§8, §10, §14): launcher nodules (penetrator, vampire) fire while the
   ship has 1 biomass and 3 PP left per shot (interceptor nodules and spicules are not
-  aimed at ships); the PP left are split evenly over the needle nodules that fire, the
-  remainder to the first in system order.
+  aimed at ships: they defend the ship at the end of phase 9, as PD and ADAF do); the PP
+  left are split evenly over the needle nodules that fire, the remainder to the first in
+  system order. Under D-34 (default) the needles' PP are written in phase 1: split evenly
+  over every working needle nodule after 3 PP are kept for each launcher nodule, spicule
+  and interceptor nodule the ship's biomass can pay for.
 - **Phalon vapour veil** (§14): on while no enemy is within 48 mu (no fire possible next
   turn), off otherwise so the FCs work.
 - **Damage control** (§12): crew go, 3 at a time, to damaged systems in this order: core,
@@ -58,9 +65,18 @@ from operator import attrgetter
 from typing import Any
 
 from battles.rules.dice import Dice, Roll, UnrecordedDice
-from battles.rules.errors import RulesError
-from battles.rules.movement import HEADINGS, MAX_END_SPEED, Manoeuvre, Orders
+from battles.rules.errors import BadArgument, RulesError
+from battles.rules.movement import (
+    HEADINGS,
+    MAX_END_SPEED,
+    Manoeuvre,
+    Orders,
+    execute,
+    step,
+    validate_orders,
+)
 from battles.rules.options import DEFAULT_OPTIONS, RuleOptions
+from battles.rules.phases.state import effective_weapon
 from battles.rules.sensors import ALL_ARC_BITS, ARC_BITS, arc_mask, bearing, distance
 from battles.rules.ships import ShipState, Status, SystemState
 from battles.rules.turn import (
@@ -330,7 +346,8 @@ def ship_orders(state: BattleState, ship: ShipState) -> ShipOrders:
     if crippled(ship, kit):
         away = (2 * ship.x - target.x, 2 * ship.y - target.y)
         movement = steer(ship, away, 0.0, half_cap)
-        return ShipOrders(movement=movement, withdraw=True, recover=recover)
+        settings = _phase_1_settings(state, ship, movement, target)
+        return ShipOrders(movement=movement, withdraw=True, recover=recover, settings=settings)
     gap = distance(_pos(ship), _pos(target))
     movement = steer(ship, _pos(target), preferred_range(ship, kit), half_cap)
     launches: list[tuple[str, str]] = []
@@ -348,7 +365,67 @@ def ship_orders(state: BattleState, ship: ShipState) -> ShipOrders:
         # phase 9 (« libérés après lancement »), so a ship launches up to all its FCs.
         launches = launches[: ship.fire_controls]
     veil = gap > VEIL_RANGE if kit.veil else None
-    return ShipOrders(movement=movement, launches=launches, veil=veil, recover=recover)
+    settings = _phase_1_settings(state, ship, movement, target)
+    return ShipOrders(
+        movement=movement, launches=launches, veil=veil, recover=recover, settings=settings
+    )
+
+
+def _phase_1_settings(
+    state: BattleState, ship: ShipState, movement: Orders, target: ShipState
+) -> dict[str, str | int]:
+    """The ship's phase-1 settings (D-34, see the module docstring): every working pulser
+    in the mode with most dice at the range predicted after this turn's move — the ship
+    executing ``movement``, ``target`` keeping its speed and heading; the needle nodules'
+    PP split evenly (the remainder to the first), after 3 PP are kept for each launcher
+    nodule, spicule and interceptor nodule the ship's biomass can pay for. Empty when
+    ``settings_in_orders`` is off (chosen at fire instead)."""
+    if not state.options.settings_in_orders:
+        return {}
+    pulsers: list[str] = []
+    needles: list[str] = []
+    shots = 0
+    for system in ship.systems.values():
+        if system.kind != "weapon" or system.status is not _WORKING:
+            continue
+        if system.weapon == "pulser":
+            pulsers.append(system.id)
+        elif system.weapon == "needle-nodule":
+            needles.append(system.id)
+        elif system.weapon in BIOMASS_WEAPONS:
+            shots += 1
+    settings: dict[str, str | int] = {}
+    if pulsers:
+        mode = effective_weapon("pulser", None, _predicted_gap(state, ship, movement, target))
+        settings.update(dict.fromkeys(pulsers, mode))
+    if needles:
+        kept = SHOT_POWER_POINTS * min(shots, ship.biomass // SHOT_BIOMASS)
+        share, extra = divmod(max(0, ship.power_points - kept), len(needles))
+        for n, sid in enumerate(needles):
+            settings[sid] = share + (extra if n == 0 else 0)
+    return settings
+
+
+def _predicted_gap(
+    state: BattleState, ship: ShipState, movement: Orders, target: ShipState
+) -> float:
+    """Range in mu between ``ship`` after ``movement`` and ``target`` after a straight move
+    at its present speed and heading (the AI does not read enemy orders)."""
+    try:
+        plan = validate_orders(
+            movement,
+            ship=ship.name,
+            thrust=ship.thrust,
+            speed=int(ship.speed),
+            drive_working=ship.thrust > 0,
+            bridge_working=ship.bridge_working,
+            half_thrust_turn_cap=state.options.half_thrust_turn_cap,
+        )
+        mine = execute(plan, position=_pos(ship), heading=ship.heading).position
+    except RulesError:
+        mine = _pos(ship)
+    theirs = step(_pos(target), target.heading, float(target.speed))
+    return distance(mine, theirs)
 
 
 _ATTACK_COST = MU_PER_ENDURANCE["fighter"]  # mu: a fighter attack spends one point
@@ -388,18 +465,6 @@ def _gun_profile(weapon_id: str, arcs: tuple[str, ...]) -> tuple[int, int]:
     return _reach(weapon_id), arc_mask(arcs)
 
 
-def _intent(system: str, target: str, power_points: int | None = None) -> FireIntent:
-    """``FireIntent(system, target, power_points=…)`` built without the frozen ``__init__``
-    (one per shot; see ``movement._frozen``). Same object."""
-    intent = object.__new__(FireIntent)
-    fields_ = intent.__dict__
-    fields_["system"] = system
-    fields_["target"] = target
-    fields_["mode"] = None
-    fields_["power_points"] = power_points
-    return intent
-
-
 _LIGHT_UNITS_ONLY = frozenset({"interceptor-nodule", "spicule"})  # §8, §10: never a ship
 
 
@@ -408,11 +473,15 @@ def _needs_power(weapon_id: str | None) -> bool:
     return bool(weapon_id) and get_weapon(weapon_id or "").power_points
 
 
-def _allot_power(ship: ShipState, intents: list[FireIntent]) -> list[FireIntent]:
+def _allot_power(
+    ship: ShipState, intents: list[FireIntent], chosen: Mapping[str, str | int]
+) -> list[FireIntent]:
     """Sa'vasku power for ``intents`` at enemy ships (§8, §10, §14; see the module
     docstring): launcher nodules fire while the ship has 1 biomass and 3 PP left for each
     shot (interceptor nodules and spicules never fire at a ship); the PP left are split
-    evenly over the needle nodules that fire, the remainder to the first in system order."""
+    evenly over the needle nodules that fire, the remainder to the first in system order.
+    With phase-1 settings (``chosen``, D-34) the needles' PP are already set: they are
+    spent first, the launcher nodules share what is left."""
     systems = ship.systems
     if not any(
         systems[i.system].weapon in BIOMASS_WEAPONS or _needs_power(systems[i.system].weapon)
@@ -420,6 +489,8 @@ def _allot_power(ship: ShipState, intents: list[FireIntent]) -> list[FireIntent]
     ):
         return intents
     power, biomass = ship.power_points, ship.biomass
+    if chosen:
+        power -= sum(v for v in chosen.values() if isinstance(v, int))
     kept: list[FireIntent] = []
     needles: list[int] = []
     for intent in intents:
@@ -434,20 +505,25 @@ def _allot_power(ship: ShipState, intents: list[FireIntent]) -> list[FireIntent]
         elif _needs_power(weapon):
             needles.append(len(kept))
         kept.append(intent)
-    if needles:
+    if needles and not chosen:
         place = {sid: n for n, sid in enumerate(systems)}
         needles.sort(key=lambda k: place[kept[k].system])
         share, extra = divmod(power, len(needles))
         for n, k in enumerate(needles):
-            kept[k] = _intent(kept[k].system, kept[k].target, share + (extra if n == 0 else 0))
+            kept[k] = FireIntent(
+                kept[k].system, kept[k].target, power_points=share + (extra if n == 0 else 0)
+            )
     return kept
 
 
 def ship_fire(state: BattleState, ship: ShipState) -> list[FireIntent]:
-    """Phase 9 fire for one ship: focus on the most damaged enemy ship it can reach."""
+    """Phase 9 fire for one ship: focus on the most damaged enemy ship it can reach. A
+    pulser reaches as far as its phase-1 mode (D-34); with ``lance_exclusive`` (D-12) the
+    ship fires its lances only when no other weapon reaches an enemy ship."""
     weapons = []  # (system, reach in mu, arcs as bits)
     rounds: dict[str, int] = {}  # magazine id -> rounds not yet promised this turn
     systems = ship.systems
+    chosen = state.settings.get(ship.ship_id, {}) if state.options.settings_in_orders else {}
     for gun in systems.values():
         # _guns(ship), inlined: this runs for every ship every turn.
         if gun.kind != "weapon" or gun.status is not _WORKING or not gun.weapon:
@@ -464,7 +540,8 @@ def ship_fire(state: BattleState, ship: ShipState) -> list[FireIntent]:
             rounds[gun.magazine] = left - 1
         elif gun.ammo is not None and gun.ammo <= 0:  # _has_round without a magazine
             continue
-        weapons.append((gun, *_gun_profile(gun.weapon, tuple(gun.arcs))))
+        profile = str(chosen.get(gun.id, gun.weapon)) if gun.weapon == "pulser" else gun.weapon
+        weapons.append((gun, *_gun_profile(profile, tuple(gun.arcs))))
     if not weapons:
         return []
     # §6: an FC tied by a launch in phase 3 is free again ("libérés après lancement").
@@ -502,6 +579,13 @@ def ship_fire(state: BattleState, ship: ShipState) -> list[FireIntent]:
             rank[sid] = (sum(enemy.hull_rows) / (enemy.hull_max or 1), -len(able), gap, sid)
     if not reach:
         return _point_defence_fire(state, ship, [w for w, _, _ in weapons])
+    if state.options.lance_exclusive and any(
+        w.weapon == "lance" for able in reach.values() for w in able
+    ):
+        # D-12: lances fire alone; keep them only when nothing else reaches an enemy ship.
+        others = {sid: [w for w in able if w.weapon != "lance"] for sid, able in reach.items()}
+        if any(others.values()):
+            reach = {sid: able for sid, able in others.items() if able}
     ranked = sorted(reach, key=rank.__getitem__) if len(reach) > 1 else list(reach)
     intents: list[FireIntent] = []
     used: set[str] = set()
@@ -514,15 +598,15 @@ def ship_fire(state: BattleState, ship: ShipState) -> list[FireIntent]:
         if others:
             free -= 1
             for w in others:
-                intents.append(_intent(w.id, sid))
+                intents.append(FireIntent(w.id, sid))
                 used.add(w.id)
         for w in lances:
             if free <= 0:
                 break
             free -= 1
-            intents.append(_intent(w.id, sid))
+            intents.append(FireIntent(w.id, sid))
             used.add(w.id)
-    intents = _allot_power(ship, intents)
+    intents = _allot_power(ship, intents, chosen)
     if not state.light_units:
         return intents  # no squadron on the table: nothing for PD to shoot at
     return intents + _point_defence_fire(
@@ -543,7 +627,7 @@ def _point_defence_fire(state: BattleState, ship: ShipState, idle: list[Any]) ->
     if not boarders:
         return []
     worst = max(boarders, key=lambda u: (u.craft, u.unit_id))
-    return [_intent(w.id, worst.unit_id) for w in idle if _pd_capable(w.weapon)]
+    return [FireIntent(w.id, worst.unit_id) for w in idle if _pd_capable(w.weapon)]
 
 
 def _launchable(squadron: Mapping[str, Any]) -> bool:
@@ -615,29 +699,38 @@ def resolve_battle(
     class only when known). ``record=False`` keeps no log (``events``, ``rolls`` and
     ``roll_marks`` come back empty) for Monte-Carlo runs: the dice fall and every rule
     plays the same, so winner, reason, turns and ship states are those of the recorded
-    battle with that seed (tested). Raises ``ValueError`` for empty fleets, mixed sides,
-    duplicate ids, a seed that is not an int or str (None would not replay) or
-    ``max_turns`` < 1.
+    battle with that seed (tested). Raises ``BadArgument`` (a ``RulesError``, so a
+    ``ValueError``) for fleets that are not sequences of ``ShipState``, empty fleets, mixed
+    sides, duplicate ids, a seed that is not an int or str (None would not replay),
+    ``max_turns`` < 1 or options of the wrong type; ``RulesError`` for unknown options.
     """
     if seed is None or isinstance(seed, bool) or not isinstance(seed, (int, str)):
-        raise ValueError(f"resolve_battle: seed {seed!r}: a whole number or a string (replay)")
+        raise BadArgument(f"resolve_battle: seed {seed!r}: a whole number or a string (replay)")
     if isinstance(max_turns, bool) or not isinstance(max_turns, int) or max_turns < 1:
-        raise ValueError(f"resolve_battle: max_turns {max_turns!r}: a whole number ≥ 1")
+        raise BadArgument(f"resolve_battle: max_turns {max_turns!r}: a whole number ≥ 1")
+    for label, fleet in (("fleet_a", fleet_a), ("fleet_b", fleet_b)):
+        if isinstance(fleet, (str, bytes)) or not all(isinstance(x, ShipState) for x in fleet):
+            raise BadArgument(f"resolve_battle: {label} must be a sequence of ShipState")
+    if not isinstance(options, (RuleOptions, Mapping)) and options is not None:
+        raise BadArgument(
+            f"resolve_battle: options must be RuleOptions or a mapping, got "
+            f"{type(options).__name__} (§16)"
+        )
     ships_a = [clone(s) for s in fleet_a]
     ships_b = [clone(s) for s in fleet_b]
     if not ships_a or not ships_b:
-        raise ValueError("resolve_battle: both fleets need at least one ship")
+        raise BadArgument("resolve_battle: both fleets need at least one ship")
     sides = []
     for label, fleet in (("fleet_a", ships_a), ("fleet_b", ships_b)):
         found = {s.side for s in fleet}
         if len(found) != 1:
-            raise ValueError(f"resolve_battle: {label} mixes sides {sorted(found)}")
+            raise BadArgument(f"resolve_battle: {label} mixes sides {sorted(found)}")
         sides.append(found.pop())
     if sides[0] == sides[1]:
-        raise ValueError(f"resolve_battle: both fleets are side {sides[0]!r}")
+        raise BadArgument(f"resolve_battle: both fleets are side {sides[0]!r}")
     ids = [s.ship_id for s in ships_a + ships_b]
     if len(set(ids)) != len(ids):
-        raise ValueError("resolve_battle: ship ids must be unique across both fleets")
+        raise BadArgument("resolve_battle: ship ids must be unique across both fleets")
     if not deployed:
         deploy(ships_a, y=0.0, heading=0)
         deploy(ships_b, y=DEPLOY_GAP, heading=3)

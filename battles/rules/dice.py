@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 __all__ = ["Dice", "Roll", "UnrecordedDice"]
 
 
-@dataclass(frozen=True, slots=True)
-class Roll:
+class Roll(NamedTuple):
     """One die rolled: why (``purpose``), its size (``sides``) and the face shown (1..sides).
 
     ``Roll("beam-1 vs Ra'am, die 2", 6, 4)``.
@@ -30,36 +29,6 @@ class Roll:
         return f"{self.purpose}: d{self.sides}={self.result}"
 
 
-# A frozen dataclass's generated ``__init__`` sets each field through
-# ``object.__setattr__``, three times slower than a plain class (CPython 3.11), and calling
-# each slot descriptor's ``__set__`` is not much better; a battle logs about a thousand
-# rolls. ``_roll`` fills an instance of a plain class with the very same slots by ordinary
-# attribute stores, then makes it a ``Roll`` (``__class__`` assignment is allowed between
-# classes of identical layout): the object is the same (type, fields, equality, hash, repr).
-_new = object.__new__
-
-
-class _RollSlots:
-    """``Roll``'s slots without its frozen ``__setattr__`` (see above); never kept."""
-
-    __slots__ = Roll.__slots__
-
-
-def _roll(purpose: str, sides: int, result: int) -> Roll:
-    """``Roll(purpose, sides, result)``, built faster (see above)."""
-    roll = _new(_RollSlots)
-    roll.purpose = purpose
-    roll.sides = sides
-    roll.result = result
-    roll.__class__ = Roll  # type: ignore[assignment]
-    return roll
-
-
-#: ", die i" for i < _DIE_SUFFIXES: the label tails of the busiest rolls, formatted once.
-_DIE_SUFFIXES = 64
-_DIE_SUFFIX: tuple[str, ...] = tuple(f", die {i}" for i in range(_DIE_SUFFIXES))
-
-
 class Dice:
     """Seeded dice recording every roll in ``log`` (a list of :class:`Roll`, in roll order).
 
@@ -68,6 +37,9 @@ class Dice:
     """
 
     __slots__ = ("seed", "_rng", "log")
+
+    #: False on ``UnrecordedDice``: callers may skip writing a purpose nobody will read.
+    recording = True
 
     def __init__(self, seed: int | str = 0) -> None:
         self.seed = seed
@@ -82,18 +54,13 @@ class Dice:
         if sides < 1:
             raise ValueError(f"a die needs at least one side, got {sides} ({purpose})")
         result = int(self._rng.random() * sides) + 1
-        self.log.append(_roll(purpose, sides, result))
+        self.log.append(Roll(purpose, sides, result))
         return result
 
     def d6(self, purpose: str) -> int:
         """Roll one six-sided die; returns 1..6 and logs it."""
         result = int(self._rng.random() * 6) + 1
-        roll = _new(_RollSlots)  # _roll(purpose, 6, result), inlined: threshold checks roll many
-        roll.purpose = purpose
-        roll.sides = 6
-        roll.result = result
-        roll.__class__ = Roll  # type: ignore[assignment]
-        self.log.append(roll)
+        self.log.append(Roll(purpose, 6, result))
         return result
 
     def roll(self, n: int, purpose: str, sides: int = 6) -> list[int]:
@@ -105,12 +72,7 @@ class Dice:
         rand, log = self._rng.random, self.log
         faces = [int(rand() * sides) + 1 for _ in range(n)]
         for i, face in enumerate(faces, 1):
-            roll = _new(_RollSlots)  # _roll(f"{purpose}, die {i}", sides, face), inlined
-            roll.purpose = f"{purpose}, die {i}"
-            roll.sides = sides
-            roll.result = face
-            roll.__class__ = Roll  # type: ignore[assignment]
-            log.append(roll)
+            log.append(Roll(f"{purpose}, die {i}", sides, face))
         return faces
 
     def roll_chained(
@@ -127,54 +89,16 @@ class Dice:
         for i in range(1, n + 1):
             face = int(rand() * 6) + 1
             label = f"{purpose}, die {i}"
-            log.append(_roll(label, 6, face))
+            log.append(Roll(label, 6, face))
             faces = [face]
             k = 0
             while chain and face == 6 and (max_rerolls is None or k < max_rerolls):
                 k += 1
                 face = int(rand() * 6) + 1
-                log.append(_roll(f"{label}, re-roll {k}", 6, face))
+                log.append(Roll(f"{label}, re-roll {k}", 6, face))
                 faces.append(face)
             out.append(faces)
         return out
-
-    def _chained_hits(
-        self,
-        n: int,
-        purpose: str,
-        table: tuple[int, ...],
-        chain: bool,
-        max_rerolls: int | None,
-    ) -> tuple[int, int]:
-        """``roll_chained(n, purpose, chain=chain, max_rerolls=max_rerolls)`` read through a
-        per-face ``table``: (sum over first faces, sum over re-roll faces).
-
-        The same random numbers, in the same order, logged with the same labels; only the
-        per-die lists are not built (the beam family sums them at once). ``_roll`` is
-        inlined: this is the busiest dice loop of a battle.
-        """
-        # ``log.append(...)`` is called as a method (CPython specialises that call, not a
-        # bound ``append`` kept in a local); labels join ``purpose`` to a prebuilt suffix
-        # (``purpose`` is a str here: ``fire`` formats it).
-        rand, log = self._rng.random, self.log
-        first = rerolls = 0
-        for i in range(1, n + 1):
-            face = int(rand() * 6) + 1
-            label = purpose + _DIE_SUFFIX[i] if i < _DIE_SUFFIXES else f"{purpose}, die {i}"
-            roll = _new(_RollSlots)  # _roll(label, 6, face), inlined
-            roll.purpose = label
-            roll.sides = 6
-            roll.result = face
-            roll.__class__ = Roll  # type: ignore[assignment]
-            log.append(roll)
-            first += table[face - 1]
-            k = 0
-            while chain and face == 6 and (max_rerolls is None or k < max_rerolls):
-                k += 1
-                face = int(rand() * 6) + 1
-                log.append(_roll(f"{label}, re-roll {k}", 6, face))
-                rerolls += table[face - 1]
-        return first, rerolls
 
     def reroll_chain(self, first: int, purpose: str, *, on: int = 6) -> Iterator[int]:
         """Yield the re-rolls granted by ``first`` and each following face equal to ``on``.
@@ -216,6 +140,7 @@ class UnrecordedDice(Dice):
     """
 
     __slots__ = ()
+    recording = False
 
     def __init__(self, seed: int | str = 0) -> None:
         super().__init__(seed)

@@ -28,3 +28,39 @@ class OutOfArc(IllegalOrder):
 
 class MagazineDestroyed(IllegalOrder):
     """A magazine-fed weapon whose linked magazine is empty or destroyed (§8)."""
+
+
+class BadArgument(RulesError):
+    """A public engine function given a value of the wrong type or outside its domain
+    (``count=1.5``, ``range_mu='5'``, ``odds(None)``); the message names the field."""
+
+
+def whole_number(value: object, field: str, where: str, *, minimum: int = 0) -> int:
+    """``value`` if it is an ``int`` (not a bool) ≥ ``minimum``; else :class:`BadArgument`
+    naming ``where`` and ``field``."""
+    if type(value) is not int or value < minimum:  # noqa: E721 — bool and float refused
+        if isinstance(value, int) and not isinstance(value, bool) and value >= minimum:
+            return int(value)  # an int subclass (IntEnum …) is fine
+        raise BadArgument(
+            f"{where}: {field} must be a whole number ≥ {minimum}, got {value!r} "
+            f"({type(value).__name__})"
+        )
+    return value
+
+
+def real_number(value: object, field: str, where: str, *, minimum: float = 0.0) -> float:
+    """``value`` if it is an ``int`` or ``float`` (not a bool, not NaN) ≥ ``minimum``; else
+    :class:`BadArgument` naming ``where`` and ``field``."""
+    kind = type(value)
+    if (kind is int or kind is float) and value >= minimum:  # type: ignore[operator]
+        return value  # type: ignore[return-value]
+    if (
+        isinstance(value, int | float)
+        and not isinstance(value, bool)
+        and value == value  # not NaN
+        and value >= minimum
+    ):
+        return float(value)
+    raise BadArgument(
+        f"{where}: {field} must be a number ≥ {minimum:g}, got {value!r} ({kind.__name__})"
+    )

@@ -25,9 +25,9 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import NamedTuple
 
-from battles.rules.errors import IllegalOrder
+from battles.rules.errors import BadArgument, IllegalOrder, whole_number
 
 PORT = "B"
 STARBOARD = "T"
@@ -169,8 +169,7 @@ class Orders:
         return f"Orders.parse({str(self)!r})"
 
 
-@dataclass(frozen=True)
-class Plan:
+class Plan(NamedTuple):
     """Orders checked against one ship: what the movement phase will execute.
 
     ``distance`` (mu) is the distance moved this turn (speed + change, may exceed 24);
@@ -195,18 +194,25 @@ def validate_orders(
     speed: int,
     drive_working: bool = True,
     bridge_working: bool = True,
-    half_thrust_turn_cap: bool = True,
+    half_thrust_turn_cap: bool = False,
 ) -> Plan:
     """Check ``orders`` for a ship of drive rating ``thrust`` moving at ``speed`` mu.
 
-    Rules (rules/ft-incursion.md §3): ``|change| ≤ T``; arcs ≤ ``max(1, floor(T/2))``
-    (D-3, option ``half_thrust_turn_cap``); ``arcs + |change| ≤ T``; no reversing (speed never
+    Rules (rules/ft-incursion.md §3): ``|change| ≤ T``; ``arcs + |change| ≤ T`` (« La valeur
+    de Propulsion est divisée entre Poussée et manœuvres – Avec une propulsion de 4, un
+    Vaisseau peut se réorienter … de 3 arcs et augmenter sa vitesse de 1 »); with
+    ``half_thrust_turn_cap`` (D-3 option, off by default) also arcs ≤ ``max(1, floor(T/2))``
+    (« autant d'arcs que sa valeur de Propulsion/2 »); no reversing (speed never
     below 0); a written final speed must equal ``min(24, speed + change)``. A stationary ship
     may roll one arc for one thrust point even with its drive out (D-4). A ship whose drive
     is out keeps its speed and heading; one whose bridge is out cannot manoeuvre (§4).
 
-    Raises ``IllegalOrder`` naming the ship, the order and the rule section.
+    Raises ``IllegalOrder`` naming the ship, the order and the rule section, and
+    ``BadArgument`` naming the field for ``orders`` that are not ``Orders`` or a
+    ``thrust`` or ``speed`` that is not a whole number ≥ 0.
     """
+    if type(thrust) is not int or type(speed) is not int or not isinstance(orders, Orders):
+        _check_movement_arguments(orders, ship, thrust, speed)
     if orders.speed_change is None:
         assert orders.final_speed is not None
         change = orders.final_speed - speed
@@ -232,28 +238,34 @@ def validate_orders(
     roll = speed == 0 and change == 0 and arcs == 1
     if roll:
         # D-4: one arc about the axis, one thrust point, drive not needed.
-        return _plan(orders, 0, 0, 0, 1, True)
+        return Plan(orders, 0, 0, 0, 1, True)
     if not drive_working or thrust <= 0:
         if change or arcs:
             raise _illegal(ship, orders, "the drive is out: the ship keeps its speed and heading")
-        return _plan(orders, 0, new_speed, end_speed, 0, False)
+        return Plan(orders, 0, new_speed, end_speed, 0, False)
     size = -change if change < 0 else change  # abs(change)
     if size > thrust:
         raise _illegal(ship, orders, f"speed change {change:+d} exceeds thrust {thrust}")
     if half_thrust_turn_cap:
         half = thrust // 2
         cap = half if half > 1 else 1  # max(1, thrust // 2)
-    else:
-        cap = thrust
-    if arcs > cap:
-        raise _illegal(
-            ship, orders, f"{arcs} arcs exceed the turning cap of {cap} for thrust {thrust} (D-3)"
-        )
+        if arcs > cap:
+            raise _illegal(
+                ship,
+                orders,
+                f"{arcs} arcs exceed the turning cap of {cap} for thrust {thrust} (D-3)",
+            )
     if arcs + size > thrust:
-        raise _illegal(
-            ship, orders, f"{arcs} arcs + |{change:+d}| speed exceed thrust {thrust} (D-3)"
-        )
-    return _plan(orders, change, new_speed, end_speed, arcs + size, False)
+        raise _illegal(ship, orders, f"{arcs} arcs + |{change:+d}| speed exceed thrust {thrust}")
+    return Plan(orders, change, new_speed, end_speed, arcs + size, False)
+
+
+def _check_movement_arguments(orders: object, ship: str, thrust: object, speed: object) -> None:
+    where = f"{ship}: movement" if ship else "movement"
+    if not isinstance(orders, Orders):
+        raise BadArgument(f"{where}: orders must be Orders, got {type(orders).__name__} (§3)")
+    whole_number(thrust, "thrust", where)
+    whole_number(speed, "speed", where)
 
 
 def parse_orders(
@@ -264,7 +276,7 @@ def parse_orders(
     speed: int,
     drive_working: bool = True,
     bridge_working: bool = True,
-    half_thrust_turn_cap: bool = True,
+    half_thrust_turn_cap: bool = False,
 ) -> Plan:
     """Parse then validate (see ``Orders.parse`` and ``validate_orders``)."""
     return validate_orders(
@@ -278,8 +290,7 @@ def parse_orders(
     )
 
 
-@dataclass(frozen=True)
-class Movement:
+class Movement(NamedTuple):
     """The result of executing a plan: end ``position`` (mu), ``heading`` (0–5), next turn's
     ``speed`` (mu) and the ``path`` of waypoints (start, middle, end)."""
 
@@ -289,38 +300,9 @@ class Movement:
     path: tuple[tuple[float, float], ...]
 
 
-_T = TypeVar("_T")
-_new = object.__new__
-
-
-def _plan(
-    orders: Orders, speed_change: int, distance: int, end_speed: int, thrust_used: int, roll: bool
-) -> Plan:
-    """``Plan(...)`` (every field given) built as ``_frozen`` does: the same object."""
-    plan = _new(Plan)
-    plan.__dict__.update(
-        orders=orders,
-        speed_change=speed_change,
-        distance=distance,
-        end_speed=end_speed,
-        thrust_used=thrust_used,
-        roll=roll,
-    )
-    return plan
-
-
 def _illegal(ship: str, orders: Orders, why: str, section: str = "§3") -> IllegalOrder:
     """The error ``validate_orders`` raises (a module function: no closure per call)."""
     return IllegalOrder(f"{ship}: order {str(orders)!r}: {why} (rules {section})")
-
-
-def _frozen(cls: type[_T], **values: Any) -> _T:
-    """``cls(**values)`` for a frozen dataclass without slots, given every field: the
-    generated ``__init__`` goes through ``object.__setattr__`` per field, several times
-    slower; a plan and a movement are built for every ship every turn. Same object."""
-    obj = object.__new__(cls)
-    obj.__dict__.update(values)
-    return obj
 
 
 def step(position: tuple[float, float], heading: int, distance: float) -> tuple[float, float]:
@@ -346,15 +328,8 @@ def execute(plan: Plan, *, position: tuple[float, float], heading: int) -> Movem
     else:
         first = second = 0
     half = plan.distance / 2
-    # step() twice, inlined: the same operations.
-    h = (heading + first) % HEADINGS
-    dx, dy = _DIRECTIONS[h % HEADINGS]
-    middle = (position[0] + dx * half, position[1] + dy * half)
-    h = (h + second) % HEADINGS
-    dx, dy = _DIRECTIONS[h % HEADINGS]
-    end = (middle[0] + dx * half, middle[1] + dy * half)
-    moved = _new(Movement)  # _frozen(Movement, ...), inlined
-    moved.__dict__.update(
-        position=end, heading=h, speed=plan.end_speed, path=(position, middle, end)
-    )
-    return moved
+    middle_heading = (heading + first) % HEADINGS
+    middle = step(position, middle_heading, half)
+    end_heading = (middle_heading + second) % HEADINGS
+    end = step(middle, end_heading, half)
+    return Movement(end, end_heading, plan.end_speed, (position, middle, end))

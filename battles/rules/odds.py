@@ -25,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
+from .errors import BadArgument, RulesError
 from .options import DEFAULT_OPTIONS, RuleOptions
 from .tables import BEAM_TABLE, PD_GUNBOAT_MODIFIER, PD_TABLE
 from .weapons import (
@@ -33,6 +34,7 @@ from .weapons import (
     Effect,
     Family,
     Weapon,
+    _check_volley_arguments,
     apply_options,
     area_loss,
     best_mode,
@@ -386,6 +388,16 @@ def _plan(
     return _Plan(w, count, lambda cap: unit, mean, True, kind)
 
 
+def _weapon(weapon: object, where: str) -> Weapon:
+    """The catalogue entry for an id or a ``Weapon``; :class:`BadArgument` for anything
+    else (``odds(None)``)."""
+    if isinstance(weapon, str):
+        return get_weapon(weapon)
+    if isinstance(weapon, Weapon):
+        return weapon
+    raise BadArgument(f"{where}: weapon must be a weapon id or a Weapon, got {weapon!r}")
+
+
 def odds(
     weapon: str | Weapon,
     *,
@@ -406,19 +418,16 @@ def odds(
     naming the weapon for ``count`` < 1 and, when ``max_dice`` is given (requests pass
     :data:`MAX_REQUEST_DICE`), for a volley of more dice than that (:func:`volley_dice`).
     """
-    w = apply_options(get_weapon(weapon) if isinstance(weapon, str) else weapon, options)
+    w = apply_options(_weapon(weapon, "odds"), options)
     requested = w.id
     if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-        from .errors import RulesError
-
-        raise RulesError(
+        raise BadArgument(
             f"{w.id}: count must be a whole number ≥ 1 (identical weapons firing), "
             f"got {count!r} (§8–10)"
         )
+    _check_volley_arguments(w.id, range_mu, screen, count, power_points)
     target = target or ("fighter" if as_pd else default_target(w))
     if target not in TARGET_KINDS:
-        from .errors import RulesError
-
         raise RulesError(
             f"{w.id}: unknown target kind {target!r}, expected one of "
             f"{', '.join(TARGET_KINDS)} (§8–10)"
@@ -431,8 +440,6 @@ def odds(
     if max_dice is not None:
         dice, how = _volley_dice(plan, count, power_points)
         if dice > max_dice:
-            from .errors import RulesError
-
             raise RulesError(
                 f"{requested}: {how} = {dice} dice, above the limit of {max_dice} dice "
                 "per odds request (fire fewer weapons or power points)"
@@ -521,8 +528,10 @@ def mean_value(
     count: int = 1,
     options: RuleOptions = DEFAULT_OPTIONS,
 ) -> Fraction:
-    """Only the exact mean of :func:`odds` (cheap: no distribution is built)."""
-    w = apply_options(get_weapon(weapon) if isinstance(weapon, str) else weapon, options)
+    """Only the exact mean of :func:`odds` (cheap: no distribution is built); raises as
+    :func:`odds` does."""
+    w = apply_options(_weapon(weapon, "mean_value"), options)
+    _check_volley_arguments(w.id, range_mu, screen, count, power_points)
     target = target or default_target(w)
     if w.modes:
         w = apply_options(best_mode(w, range_mu, screen, options), options)

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from battles.rules.errors import NoFireControl, OutOfArc
+from battles.rules.errors import BadArgument, NoFireControl, OutOfArc, whole_number
 
 ARCS: tuple[str, ...] = ("F", "FS", "AS", "A", "AP", "FP")
 ALL_ARCS: frozenset[str] = frozenset(ARCS)
@@ -129,10 +129,43 @@ def sight_line(
 def sensor_range(kind: str = "standard", *, target_ecm: int = 0) -> int:
     """Range in mu at which an observer with ``kind`` sensors (``standard`` 24, ``advanced``
     36, ``light`` 12 for light units) sees a target with ECM/stealth level ``target_ecm``:
-    6 mu less per level, never below 6 (§5). Raises ``ValueError`` for an unknown kind."""
+    6 mu less per level, never below 6 (§5). Raises ``BadArgument`` (a ``ValueError``) for
+    an unknown kind."""
+    if type(target_ecm) is not int:
+        whole_number(target_ecm, "target_ecm", "sensor_range")
     if kind not in SENSOR_RANGE:
-        raise ValueError(f"unknown sensor kind {kind!r}; expected one of {sorted(SENSOR_RANGE)}")
+        raise BadArgument(f"unknown sensor kind {kind!r}; expected one of {sorted(SENSOR_RANGE)}")
     return max(MIN_SENSOR_RANGE, SENSOR_RANGE[kind] - ECM_STEP * max(0, target_ecm))
+
+
+def fire_reach(
+    sensors: str = "standard",
+    *,
+    target_ecm: int = 0,
+    blip_fire: str = "allowed",
+    ecm_limits_fire_control: bool = False,
+) -> float:
+    """How far, in mu, a ship's FC-directed fire may reach a target with ECM level
+    ``target_ecm`` (§6; defence systems and class-1 weapons as PD are not limited here);
+    the weapon's own bands still apply.
+
+    - Default: no limit beyond the weapon's range (``math.inf``). The seed ties fire to
+      fire control, not to sensors, and fires past both: « il est donc tout à fait possible
+      de tirer à une distance de 72mu » (needle nodule), though « Les contrôles de tir
+      possèdent une portée effective de détection de 54mu ».
+    - ``ecm_limits_fire_control`` (D-33 option): the FC's 54 mu detection range limits
+      fire, shortened by 6 mu an ECM level, never below 6 mu (« les senseurs de n'importe
+      quel type conservent une efficacité minimale de 6mu »).
+    - ``blip_fire="forbidden"`` (D-32 option): only a target within :func:`sensor_range`
+      after ECM, not one seen only as a blip.
+    """
+    ecm = max(0, target_ecm)
+    reach = math.inf
+    if ecm_limits_fire_control:
+        reach = max(MIN_SENSOR_RANGE, FIRE_CONTROL_DETECTION - ECM_STEP * ecm)
+    if blip_fire == "forbidden":
+        reach = min(reach, sensor_range(sensors, target_ecm=ecm))
+    return reach
 
 
 def blips(mass: int, *, light_unit: bool = False) -> int:
@@ -140,6 +173,8 @@ def blips(mass: int, *, light_unit: bool = False) -> int:
     light units show as 0-blip markers (§5)."""
     if light_unit:
         return 0
+    if type(mass) is not int:
+        whole_number(mass, "mass", "blips")
     return max(1, math.ceil(mass / BLIP_MASS))
 
 
@@ -232,14 +267,7 @@ class Contact:
             "drive": str(getattr(ship, "drive_type", "") or "standard"),
             "ecm": ship.ecm,
         }
-        if cls is not Contact:
-            return cls(**values)
-        # cls(**values) sets each field of the frozen dataclass through
-        # object.__setattr__; filling __dict__ in field order gives the same object faster
-        # (the turn reads every enemy in sight each turn).
-        contact = object.__new__(Contact)
-        contact.__dict__.update(values)
-        return contact
+        return cls(**values)
 
 
 def hull_state(hull_left: int, hull_max: int) -> str:

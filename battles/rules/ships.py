@@ -178,8 +178,32 @@ class ShipState:
         ``systems_lost`` ids (of ``design["systems"]`` or the synthesised ``fc-N``,
         ``screen-N``, ``drive``, ``bridge``, ``life-support``, ``core``) start destroyed.
         FCs, screens, drive and command systems are synthesised as systems so threshold
-        checks reach them (§11). Raises :class:`DesignError` naming the bad field.
+        checks reach them (§11). Raises :class:`DesignError` naming the bad field: a
+        design that is not a mapping, a missing or non-numeric mass or hull, a negative
+        armour layer, thrust, ECM, fire-control or screen count, magazine capacity or
+        ammo, power points or biomass, or negative carried damage.
         """
+        if not isinstance(design, Mapping):
+            raise DesignError(
+                f"ship {ship_id}: design must be a mapping (admiralty-design/1), got "
+                f"{type(design).__name__}"
+            )
+        label = f"design {design.get('name', '?')!r}"
+
+        def count(value: Any, what: str, where: str = label) -> int:
+            # A whole number ≥ 0 from the design, else DesignError naming the field.
+            try:
+                number = int(value)
+            except (TypeError, ValueError):
+                raise DesignError(
+                    f"{where}: {what} must be a whole number, got {value!r}"
+                ) from None
+            if isinstance(value, bool) or number != value and not isinstance(value, str):
+                raise DesignError(f"{where}: {what} must be a whole number, got {value!r}")
+            if number < 0:
+                raise DesignError(f"{where}: {what} must be ≥ 0, got {number}")
+            return number
+
         try:
             mass = int(design["mass"])
             hull = design["hull"]
@@ -198,7 +222,10 @@ class ShipState:
             )
         if mass < 1 or any(r < 0 for r in rows):
             raise DesignError(f"design {design.get('name')!r}: mass and hull rows must be > 0")
-        layers = [int(x) for x in (design.get("armour") or {}).get("layers", [])]
+        armour = design.get("armour") or {}
+        if not isinstance(armour, Mapping):
+            raise DesignError(f"{label}: armour must be a mapping with layers, got {armour!r}")
+        layers = [count(x, f"armour.layers[{i}]") for i, x in enumerate(armour.get("layers", []))]
         systems: dict[str, SystemState] = {}
         for i, entry in enumerate(design.get("systems", [])):
             sid = entry.get("id")
@@ -210,6 +237,9 @@ class ShipState:
             if sid in systems:
                 raise DesignError(f"design {design.get('name')!r}: duplicate system id {sid!r}")
             ammo = entry.get("capacity") if kind == "magazine" else entry.get("ammo")
+            if ammo is not None:
+                field_name = "capacity" if kind == "magazine" else "ammo"
+                ammo = count(ammo, f"systems[{i}] ({sid}).{field_name}")
             if kind == "weapon" and ammo is None and get_weapon(entry.get("weapon", "")).single_use:
                 ammo = 1  # MPC, scattergun: fire once (§8, §10)
             extra = {
@@ -234,13 +264,14 @@ class ShipState:
                 systems[sid] = SystemState(id=sid, kind=kind)
 
         kinds = {s.kind for s in systems.values()}
+        thrust = count(design.get("thrust", 0), "thrust")
         if "fc" not in kinds:
-            for n in range(1, int(design.get("fire_controls", 0)) + 1):
+            for n in range(1, count(design.get("fire_controls", 0), "fire_controls") + 1):
                 add(f"fc-{n}", "fc")
         if "screen" not in kinds:
-            for n in range(1, int(design.get("screens", 0)) + 1):
+            for n in range(1, count(design.get("screens", 0), "screens") + 1):
                 add(f"screen-{n}", "screen")
-        if "drive" not in kinds and int(design.get("thrust", 0)) > 0:
+        if "drive" not in kinds and thrust > 0:
             add("drive", "drive")
         for cmd in design.get("command", COMMAND_SYSTEMS):
             if cmd not in COMMAND_SYSTEMS:
@@ -254,8 +285,17 @@ class ShipState:
                 )
             systems[sid].status = Status.DESTROYED
 
+        carried = f"ship {ship_id}: carried damage"
+        hull_lost = count(hull_lost, "hull_lost", carried)
+        armour_lost = count(armour_lost, "armour_lost", carried)
+        crew_lost = count(crew_lost, "crew_lost", carried)
         crew_max = crew_factors(mass)
         power = design.get("power") or {}
+        if not isinstance(power, Mapping):
+            raise DesignError(f"{label}: power must be a mapping, got {power!r}")
+        power_points = count(power.get("power_points", 0), "power.power_points")
+        biomass = count(power.get("biomass", 0), "power.biomass")
+        ecm = count(design.get("ecm", 0), "ecm")
         ship = cls(
             ship_id=ship_id,
             name=name or design.get("name", ship_id),
@@ -270,15 +310,13 @@ class ShipState:
             systems=systems,
             class_name=design.get("name", ""),
             faction=design.get("faction", ""),
-            thrust_rating=int(design.get("thrust", 0)),
+            thrust_rating=thrust,
             sensors=design.get("sensors", "standard"),
-            ecm=int(design.get("ecm", 0)),
-            power_points=int(power.get("power_points", 0)),
-            biomass=int(power.get("biomass", 0)),
+            ecm=ecm,
+            power_points=power_points,
+            biomass=biomass,
             drive_type=str(design.get("drive") or "standard"),
         )
-        if hull_lost < 0 or armour_lost < 0 or crew_lost < 0:
-            raise DesignError(f"ship {ship_id}: carried damage must be ≥ 0")
         ship.cross_off_hull(min(int(hull_lost), ship.hull_max))
         ship.cross_off_armour(min(int(armour_lost), ship.armour_max))
         if ship.hull_left == 0:
@@ -424,22 +462,14 @@ class ShipState:
         bridge = systems.get("bridge")
         if bridge is not None and bridge.status is not _WORKING:
             return 0
-        n = 0  # self.working_count("fc"), inlined (asked of every ship every turn)
-        for s in systems.values():
-            if s.kind == "fc" and s.status is _WORKING:
-                n += 1
-        return n
+        return self.working_count("fc")
 
     @property
     def screen_level(self) -> int:
         """Screen level 0–3: working screen systems, when switched on (§7)."""
         if not self.screens_on or self.dead_in_space:
             return 0
-        n = 0  # self.working_count("screen"), inlined
-        for s in self.systems.values():
-            if s.kind == "screen" and s.status is _WORKING:
-                n += 1
-        return min(3, n)
+        return min(3, self.working_count("screen"))
 
     @property
     def thrust(self) -> int:

@@ -15,9 +15,10 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import lru_cache
 from operator import attrgetter
+from typing import NamedTuple
 
 from .dice import Dice
-from .errors import OutOfRange, RulesError, UnknownWeapon
+from .errors import BadArgument, OutOfRange, RulesError, UnknownWeapon, real_number, whole_number
 from .options import DEFAULT_OPTIONS, RuleOptions
 from .tables import (
     AREA_PLASMA_TABLE,
@@ -292,10 +293,11 @@ def _fixed_catalogue() -> dict[str, Weapon]:
             _bands((0, 12, 1)),
             damage_type=_X,
             screens=False,
-            reroll=True,
+            reroll=False,
             damage_per_hit=4,
             single_use=True,
-            note="1d6 per MPC (D-16) on the unscreened beam table, 4 piercing damage per hit",
+            note="1d6 per MPC (D-16) on the unscreened beam table, no re-roll (D-14), 4 "
+            "piercing damage per hit",
         ),
         # ---- §8 to-hit family ----
         Weapon(
@@ -495,11 +497,12 @@ def _fixed_catalogue() -> dict[str, Weapon]:
             "§9",
             _bands((0, 12, 1)),
             damage_type=_X,
-            reroll=True,
+            reroll=False,
             damage_per_hit=4,
             light_unit=True,
             note="MPC: 1d6 per craft to 12 mu (seed: « La portée de l'arme est de 12mu »), "
-            "1–3 none / 4–5 1 hit / 6 2 hits, 4 damage per hit, armour counts 1 (piercing)",
+            "1–3 none / 4–5 1 hit / 6 2 hits, no re-roll (D-14), 4 damage per hit, armour "
+            "counts 1 (piercing)",
         ),
         Weapon(
             "gunboat-assault",
@@ -626,7 +629,10 @@ def _parametrised(weapon_id: str) -> Weapon | None:
 
 
 def get_weapon(weapon_id: str) -> Weapon:
-    """The catalogue entry for ``weapon_id`` (or an alias); raises :class:`UnknownWeapon`."""
+    """The catalogue entry for ``weapon_id`` (or an alias); raises :class:`UnknownWeapon`,
+    or :class:`BadArgument` for an id that is not text."""
+    if not isinstance(weapon_id, str):
+        raise BadArgument(f"weapon id must be text, got {weapon_id!r} (§8–10)")
     weapon_id = ALIASES.get(weapon_id, weapon_id)
     found = CATALOGUE.get(weapon_id) or _parametrised(weapon_id)
     if found is None:
@@ -675,12 +681,17 @@ def apply_options(weapon: Weapon, options: RuleOptions = DEFAULT_OPTIONS) -> Wea
     return _apply_options(weapon, options)
 
 
-@lru_cache(maxsize=512)
 def _apply_options(weapon: Weapon, options: RuleOptions) -> Weapon:
     if weapon.id == "rocket-pack" and options.rocket_pack_reroll:
         return replace(weapon, reroll=True)
-    if weapon.id == "mpc" and options.mpc_dice != 1:
-        return replace(weapon, bands=_bands((0, 12, options.mpc_dice)))
+    if weapon.id == "mpc":
+        if options.mpc_dice != 1:
+            weapon = replace(weapon, bands=_bands((0, 12, options.mpc_dice)))
+        return replace(weapon, reroll=True) if options.mpc_reroll else weapon
+    if weapon.id == "gunboat-mpc" and options.mpc_reroll:
+        return replace(weapon, reroll=True)
+    if weapon.id == "gunboat-emp" and options.emp_reroll:
+        return replace(weapon, reroll=True)
     if weapon.id in _FIGHTER_IDS:
         return replace(weapon, screens=options.fighter_screens_apply, reroll=options.fighter_reroll)
     if weapon.id == "plasma-torpedo" and options.torpedo_point_blank_to_hit != 3:
@@ -706,8 +717,7 @@ class Hit:
 _damage_of = attrgetter("damage")
 
 
-@dataclass(frozen=True, slots=True)
-class Volley:
+class Volley(NamedTuple):
     """What one weapon (or ``count`` identical weapons) did, before damage is applied.
 
     ``value`` is the measure :mod:`odds` gives the distribution of: damage boxes for damage
@@ -741,48 +751,6 @@ class Volley:
         )
 
 
-# Volleys and hits are built on every shot. A frozen dataclass's generated ``__init__``
-# sets each field through ``object.__setattr__`` (slow on CPython 3.11), and so does
-# calling each slot descriptor's ``__set__``. ``_volley`` fills an instance of a plain
-# class with the very same slots by ordinary attribute stores, then makes it a ``Volley``
-# (``__class__`` assignment is allowed between classes of identical layout). The few
-# distinct ``Hit`` packets are shared (they are immutable). Same objects: type, fields,
-# equality, repr.
-_new = object.__new__
-
-
-class _VolleySlots:
-    """``Volley``'s slots without its frozen ``__setattr__`` (see above); never kept."""
-
-    __slots__ = Volley.__slots__
-
-
-def _volley(
-    weapon: str,
-    range_mu: float,
-    screen: int,
-    target: str,
-    dice: int,
-    hits: tuple[Hit, ...] = (),
-    kills: int = 0,
-    systems: int = 0,
-    value: int = 0,
-) -> Volley:
-    """``Volley(...)``, built faster (see above)."""
-    volley = _new(_VolleySlots)
-    volley.weapon = weapon
-    volley.range_mu = range_mu
-    volley.screen = screen
-    volley.target = target
-    volley.dice = dice
-    volley.hits = hits
-    volley.kills = kills
-    volley.systems = systems
-    volley.value = value
-    volley.__class__ = Volley  # type: ignore[assignment]
-    return volley
-
-
 _HITS: dict[tuple[int, DamageType, bool], Hit] = {}
 
 
@@ -795,7 +763,6 @@ def _hit(damage: int, damage_type: DamageType, reroll: bool = False) -> Hit:
     return found
 
 
-_ROLL_CHAINED = Dice.roll_chained
 _BEAM_HIT = _hit(1, DamageType.PENETRATING)
 _BEAM_REROLL_HIT = _hit(1, DamageType.PENETRATING, True)
 
@@ -837,16 +804,66 @@ def fire(
     (§8, §10: one die per weapon, ≤ 6 mu, kills one light unit on ``pd_threshold``+).
     Every die goes to ``dice`` with purpose ``"<weapon> vs <target_name>, die i"``.
 
-    Raises :class:`UnknownWeapon`, :class:`OutOfRange` (§8–10 bands) and
-    :class:`RulesError` for a target the family cannot engage.
+    Raises :class:`UnknownWeapon`, :class:`OutOfRange` (§8–10 bands),
+    :class:`RulesError` for a target the family cannot engage, and :class:`BadArgument`
+    naming the field for a weapon that is neither an id nor a ``Weapon``, a ``range_mu``
+    that is not a number, a ``count``, ``screen`` or ``power_points`` that is not a whole
+    number.
     """
     if isinstance(weapon, str):
         # get_weapon(weapon) without a call for a catalogue id; anything else goes through it
         w = CATALOGUE.get(ALIASES.get(weapon, weapon)) or get_weapon(weapon)
-    else:
+    elif isinstance(weapon, Weapon):
         w = weapon
-    if options is not DEFAULT_OPTIONS:  # apply_options, without a call for the default
-        w = _apply_options(w, options)
+    else:
+        raise BadArgument(f"fire: weapon must be a weapon id or a Weapon, got {weapon!r}")
+    if not isinstance(dice, Dice):
+        raise BadArgument(f"fire: dice must be a battles.rules.dice.Dice, got {dice!r}")
+    return fire_profile(
+        apply_options(w, options),
+        dice,
+        range_mu=range_mu,
+        screen=screen,
+        target=target,
+        target_name=target_name,
+        power_points=power_points,
+        count=count,
+        as_pd=as_pd,
+        options=options,
+    )
+
+
+class Armoury(dict[str, "Weapon"]):
+    """The weapon profiles of one battle: catalogue id (or alias) → its ``Weapon`` with the
+    battle's rule options applied (§16: D-13, D-14, D-16, D-19), each resolved on first use
+    and kept. ``BattleState.armoury``; fire with :func:`fire_profile`."""
+
+    def __init__(self, options: RuleOptions = DEFAULT_OPTIONS) -> None:
+        super().__init__()
+        self.options = options
+
+    def __missing__(self, weapon_id: str) -> Weapon:
+        weapon = self[weapon_id] = apply_options(get_weapon(weapon_id), self.options)
+        return weapon
+
+
+def fire_profile(
+    w: Weapon,
+    dice: Dice,
+    *,
+    range_mu: float,
+    screen: int = 0,
+    target: str | None = None,
+    target_name: str = "target",
+    power_points: int | None = None,
+    count: int = 1,
+    as_pd: bool = False,
+    options: RuleOptions = DEFAULT_OPTIONS,
+) -> Volley:
+    """:func:`fire` for a weapon profile ``options`` are already applied to (an
+    :class:`Armoury` entry): the same checks, dice and volley, without looking the weapon
+    up or applying the options again. Raises as ``fire`` does."""
+    _check_volley_arguments(w.id, range_mu, screen, count, power_points)
     target = target or ("fighter" if as_pd else default_target(w))
     if target not in TARGET_KINDS:
         raise RulesError(
@@ -855,11 +872,10 @@ def fire(
         )
     if not 0 <= screen <= 3:
         raise RulesError(f"{w.id}: screen level must be 0–3, got {screen} (§7)")
-    if count < 0:
-        raise RulesError(f"{w.id}: cannot fire {count} weapons, expected a count ≥ 0 (§8–10)")
     if w.modes:
         w = apply_options(best_mode(w, range_mu, screen, options), options)
-    purpose = f"{w.id} vs {target_name}"
+    # Every die's purpose starts with this; unrecorded dice keep none, so none is written.
+    purpose = f"{w.id} vs {target_name}" if dice.recording else ""
     if as_pd:
         return _fire_as_pd(w, dice, range_mu, target, purpose, count)
     family = w.family
@@ -872,6 +888,23 @@ def fire(
     if family is _PD_FAMILY:
         return _fire_pd(w, dice, range_mu, target, purpose, count)
     return _fire_area(w, dice, range_mu, target, purpose, count)
+
+
+def _check_volley_arguments(
+    weapon_id: str, range_mu: object, screen: object, count: object, power_points: object
+) -> None:
+    """The argument types of :func:`fire` and ``odds.odds``; :class:`BadArgument` naming
+    the field otherwise (plain ints and floats pass at the cost of a type test)."""
+    if type(range_mu) is not int and type(range_mu) is not float:
+        real_number(range_mu, "range_mu", weapon_id, minimum=float("-inf"))
+    if type(count) is not int:
+        whole_number(count, "count (identical weapons firing, §8–10)", weapon_id)
+    elif count < 0:
+        raise BadArgument(f"{weapon_id}: cannot fire {count} weapons, expected a count ≥ 0 (§8–10)")
+    if type(screen) is not int:
+        whole_number(screen, "screen (level 0–3, §7)", weapon_id)
+    if power_points is not None and type(power_points) is not int:
+        whole_number(power_points, "power_points (§8)", weapon_id)
 
 
 def best_mode(weapon: Weapon, range_mu: float, screen: int, options: RuleOptions) -> Weapon:
@@ -919,32 +952,19 @@ def _fire_beam(
     if w.power_points:
         n = w.dice_at(range_mu, power_points=power_points) * count
     else:
-        # w.band(range_mu).dice * count, the band found inline; w.band raises OutOfRange
-        # for a negative range or one beyond the last band.
-        n = -1
-        if range_mu >= 0:
-            for band in w.bands:
-                if range_mu <= band.hi:
-                    n = band.dice * count
-                    break
-        if n < 0:
-            n = w.band(range_mu).dice * count
+        n = w.band(range_mu).dice * count  # OutOfRange for a range beyond the last band
     level = screen if w.screens else 0
     table = BEAM_TABLE[level]
     chain = w.reroll and (level == 0 or options.reroll_against_screens)  # reroll_allowed
     max_rerolls = None if options.reroll_chains else 1
-    if type(dice).roll_chained is _ROLL_CHAINED:
-        # dice.roll_chained(...) summed through the table, without the per-die lists.
-        first_total, reroll_total = dice._chained_hits(n, purpose, table, chain, max_rerolls)
-    else:  # dice that roll their own way (scripted test dice): through their roll_chained
-        first_total = reroll_total = 0
-        for faces in dice.roll_chained(n, purpose, chain=chain, max_rerolls=max_rerolls):
-            first_total += table[faces[0] - 1]
-            for face in faces[1:]:
-                reroll_total += table[face - 1]
+    first_total = reroll_total = 0
+    for faces in dice.roll_chained(n, purpose, chain=chain, max_rerolls=max_rerolls):
+        first_total += table[faces[0] - 1]
+        for face in faces[1:]:
+            reroll_total += table[face - 1]
     total = first_total + reroll_total
     if w.effect is _SYSTEM_CHECK:
-        return _volley(w.id, range_mu, level, target, n, systems=total, value=total)
+        return Volley(w.id, range_mu, level, target, n, systems=total, value=total)
     dtype = w.damage_type or _P
     per = w.damage_per_hit
     hits: tuple[Hit, ...] = ()
@@ -957,7 +977,7 @@ def _fire_beam(
             hits = (_BEAM_HIT,) * first_total + (_BEAM_REROLL_HIT,) * reroll_total
         else:
             hits = (_hit(per, dtype),) * first_total + (_hit(per, dtype, True),) * reroll_total
-    return _volley(w.id, range_mu, level, target, n, hits, value=total * per)
+    return Volley(w.id, range_mu, level, target, n, hits, value=total * per)
 
 
 #: Light-unit target kinds a ship's beam weapons may fire at (audit A12; gunboats are read
@@ -1015,7 +1035,7 @@ def _fire_beam_at_light_unit(
     for faces in dice.roll_chained(n, purpose, chain=chain, max_rerolls=max_rerolls):
         for face in faces:
             kills += table[face - 1]
-    return _volley(w.id, range_mu, 0, target, n, kills=kills, value=kills)
+    return Volley(w.id, range_mu, 0, target, n, kills=kills, value=kills)
 
 
 def _fire_to_hit(
@@ -1038,9 +1058,9 @@ def _fire_to_hit(
         damage = w.damage_fixed + sum(dice.roll(w.damage_dice, f"{shot} damage"))
         hits.append(_hit(damage, w.damage_type or _P))
     if w.effect is _SYSTEM:
-        return _volley(w.id, range_mu, 0, target, count, systems=successes, value=successes)
+        return Volley(w.id, range_mu, 0, target, count, systems=successes, value=successes)
     value = sum(h.damage for h in hits)
-    return _volley(w.id, range_mu, 0, target, count, tuple(hits), value=value)
+    return Volley(w.id, range_mu, 0, target, count, tuple(hits), value=value)
 
 
 def kinetic_reroll_add(face: int, c: int) -> int:
@@ -1069,7 +1089,7 @@ def _fire_kinetic(
             damage += kinetic_reroll_add(face, c)
         hits.append(_hit(damage, _X))
     value = sum(h.damage for h in hits)
-    return _volley(w.id, range_mu, 0, target, count, tuple(hits), value=value)
+    return Volley(w.id, range_mu, 0, target, count, tuple(hits), value=value)
 
 
 def _light_target(w: Weapon, target: str) -> None:
@@ -1087,7 +1107,7 @@ def _fire_pd(
     for face in dice.roll(n, purpose):
         effective = face + modifier
         kills += PD_TABLE[effective - 1] if effective >= 1 else 0
-    return _volley(w.id, range_mu, 0, target, n, kills=kills, value=kills)
+    return Volley(w.id, range_mu, 0, target, n, kills=kills, value=kills)
 
 
 def _fire_as_pd(
@@ -1102,7 +1122,7 @@ def _fire_as_pd(
     kills = sum(
         1 for face in dice.roll(count, f"{purpose} (as PD)") if face + modifier >= w.pd_threshold
     )
-    return _volley(w.id, range_mu, 0, target, count, kills=kills, value=kills)
+    return Volley(w.id, range_mu, 0, target, count, kills=kills, value=kills)
 
 
 #: Fighter-type craft whose anti-ship dice count the beam table's hits against gunboats
@@ -1134,7 +1154,7 @@ def anti_ship_at_gunboats(
     for face in dice.roll(n, f"{w.id} vs {target_name} (anti-ship)"):
         hits = table[face - 1]
         kills += hits if heavy else min(hits, 1)
-    return _volley(w.id, 0, 0, "gunboat", n, kills=kills, value=kills)
+    return Volley(w.id, 0, 0, "gunboat", n, kills=kills, value=kills)
 
 
 def area_loss(face: int, target: str) -> int:
@@ -1166,5 +1186,5 @@ def _fire_area(
     total = sum(area_loss(face, target) for face in dice.roll(count, purpose))
     if target == "ship":
         hits = (Hit(total, w.damage_type or _P),) if total else ()
-        return _volley(w.id, range_mu, 0, target, count, hits, value=total)
-    return _volley(w.id, range_mu, 0, target, count, kills=total, value=total)
+        return Volley(w.id, range_mu, 0, target, count, hits, value=total)
+    return Volley(w.id, range_mu, 0, target, count, kills=total, value=total)

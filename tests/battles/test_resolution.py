@@ -595,10 +595,11 @@ def test_a_carriers_squadrons_fly_with_their_craft_left_and_their_losses_are_wri
         )
         Participant.objects.create(side=side, light_units=groups[name])
 
-    # SEED + 2: a battle in which the squadrons lose craft (since the §4 countdown reading,
+    # SEED + 3: a battle in which the squadrons lose craft (since the §4 countdown reading,
     # audit A4, none is lost in the SEED battle; since the AI launches with all its FCs,
-    # audit A3/C7 follow-up, none is lost in the SEED + 1 battle either).
-    battle_resolve(battle=battle, seed=SEED + 2)
+    # audit A3/C7 follow-up, none is lost in the SEED + 1 battle either; since the issue 8
+    # readings — D-3 turning, D-30 dogfight dice, D-31 recovery — none in SEED + 2).
+    battle_resolve(battle=battle, seed=SEED + 3)
 
     setup = Event.objects.get(battle=battle, kind="setup").data
     aboard = {
@@ -681,7 +682,8 @@ def _tamper_setup(battle: Battle, change) -> None:
         (lambda d: [1, 2], "TypeError: list indices"),
         (lambda d: "abc", "TypeError: string indices"),
         (lambda d: {**d, "options": {"bogus": 1}}, "RulesError: unknown rule option 'bogus'"),
-        (lambda d: {**d, "fleets": [[], []]}, "ValueError: "),
+        # resolve_battle's own error (a ValueError subclass since issue 8's bad-input work)
+        (lambda d: {**d, "fleets": [[], []]}, "BadArgument: resolve_battle: both fleets"),
         (lambda d: {**d, "fleets": [["ghost"], d["fleets"][1]]}, "KeyError: 'ghost'"),
         (
             lambda d: {**d, "ships": {k: {**v, "design": {}} for k, v in d["ships"].items()}},

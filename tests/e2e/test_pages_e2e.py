@@ -102,3 +102,15 @@ def test_sample_campaign_from_home_to_the_battle_and_a_damaged_ships_ssd(
     # The diagram crosses exactly the boxes and systems the ship lost.
     assert page.locator("figure.ssd .hull-box.lost").count() == ship.hull_lost
     assert page.locator("figure.ssd .system.destroyed").count() == len(set(ship.systems_lost))
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_rules_in_force_from_the_campaign_page(live_server, page, world, width):
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto(live_server.url + "/campaigns/test-league/")
+    page.get_by_role("link", name="Règles en vigueur").click()
+    page.wait_for_url("**/campaigns/test-league/rules/")
+    assert page.locator("h1").inner_text() == "Règles en vigueur"
+    assert page.locator("ol.readings > li").count() == 34
+    assert "aucun autre système d’armes" in page.locator("#D-12").inner_text()
+    assert page.evaluate("document.documentElement.scrollWidth") <= width

@@ -122,3 +122,27 @@ def test_bad_arguments_are_refused(kwargs, message):
         win_odds(a, b, **kwargs)
     with pytest.raises(ValueError, match="no ship"):
         win_odds([], b)
+
+
+def test_win_odds_in_processes_gives_the_one_process_answer(sample_fleets):
+    qatzrin, phalon = sample_fleets
+    alone = win_odds(qatzrin, phalon, battles=45, seed=7, max_turns=12, workers=1)
+    seen = []
+    shared = win_odds(
+        qatzrin, phalon, battles=45, seed=7, max_turns=12, workers=2, progress=seen.append
+    )
+    assert shared == alone and shared.as_dict() == alone.as_dict()
+    assert seen == list(range(45))  # one call per battle, counted in order
+    # Blocks of consecutive seeds: battle i still has seed 7 + i (a 3-battle slice agrees).
+    part = win_odds(qatzrin, phalon, battles=3, seed=7 + 42, max_turns=12, workers=1)
+    singles = [resolve_battle(qatzrin, phalon, seed=7 + 42 + i, max_turns=12) for i in range(3)]
+    assert part.wins == {s: sum(r.winner == s for r in singles) for s in part.sides}
+    assert gc.isenabled()
+
+
+def test_win_odds_refuses_a_bad_worker_count():
+    a = fleet("a", design("A1", systems=[beam("b1")]))
+    b = fleet("b", design("B1", systems=[beam("b1")]))
+    for workers in (0, -1, 1.5):
+        with pytest.raises(ValueError, match="workers"):
+            win_odds(a, b, battles=2, workers=workers)

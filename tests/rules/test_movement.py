@@ -139,12 +139,12 @@ def test_final_speed_alone_sets_the_change():
     [
         ("+5", 4, 10, "exceeds thrust 4"),
         ("3B, +1", 4, 10, "must come first"),
-        ("+1, 3B", 4, 10, "turning cap of 2"),  # D-3: the seed's own example is refused
         ("+3, 2T", 4, 10, "exceed thrust 4"),
         ("-11", 6, 10, "no reversing"),
         ("+4, 26", 6, 22, "capped at 24"),
         ("+3, 17", 6, 15, "does not match"),
-        ("2T", 1, 10, "turning cap of 1"),
+        ("2T", 1, 10, "2 arcs + |+0| speed exceed thrust 1"),
+        ("+2, 3B", 4, 10, "3 arcs + |+2| speed exceed thrust 4"),
     ],
 )
 def test_illegal_orders_are_refused_with_the_rule(text, thrust, speed, fragment):
@@ -154,9 +154,25 @@ def test_illegal_orders_are_refused_with_the_rule(text, thrust, speed, fragment)
     assert "Kineret" in str(error.value) and "§3" in str(error.value)
 
 
-def test_half_thrust_cap_is_an_option():
-    plan = parse_orders("+1, 3B", ship="K", thrust=4, speed=10, half_thrust_turn_cap=False)
-    assert plan.thrust_used == 4
+def test_d3_default_allows_the_seeds_thrust_4_example():
+    """D-3 default: the shared budget alone. Seed §3: « Avec une propulsion de 4, un
+    Vaisseau peut se réorienter de 2 arcs bâbords et augmenter sa vitesse de 2, ou de 3 arcs
+    et augmenter sa vitesse de 1 » — both are legal, each spending the whole thrust."""
+    assert parse_orders("+1, 3B", ship="K", thrust=4, speed=10).thrust_used == 4
+    assert parse_orders("+2, 2B", ship="K", thrust=4, speed=10).thrust_used == 4
+    # « Une manœuvre de 5 arcs » (seed, exemple 2) needs thrust 5 with no speed change.
+    assert parse_orders("5T", ship="K", thrust=5, speed=10).thrust_used == 5
+
+
+def test_d3_option_half_thrust_cap_refuses_the_example():
+    """D-3 option ``half_thrust_turn_cap``: « autant d'arcs que sa valeur de Propulsion/2
+    (Exception ; Une Propulsion de 1 permet malgré tout une réorientation d'un arc) »."""
+    with pytest.raises(IllegalOrder, match="turning cap of 2 for thrust 4 \\(D-3\\)"):
+        parse_orders("+1, 3B", ship="K", thrust=4, speed=10, half_thrust_turn_cap=True)
+    with pytest.raises(IllegalOrder, match="turning cap of 1 for thrust 3"):
+        parse_orders("2T", ship="K", thrust=3, speed=10, half_thrust_turn_cap=True)
+    plan = parse_orders("1T", ship="K", thrust=1, speed=5, half_thrust_turn_cap=True)
+    assert plan.thrust_used == 1  # the thrust-1 exception
 
 
 def test_thrust_1_may_still_turn_one_arc():

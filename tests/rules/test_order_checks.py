@@ -5,6 +5,7 @@ it was; what only movement decides (arc, range) is a phase-9 ``fire-refused`` ev
 import pytest
 
 from battles.rules.errors import IllegalOrder, MagazineDestroyed, NoFireControl, UnknownWeapon
+from battles.rules.options import RuleOptions
 from battles.rules.ships import Status
 from battles.rules.turn import FireIntent, LightUnit, ShipOrders, play_turn
 from tests.rules.test_turn import BEAM1, ScriptedDice, battle, design, ship
@@ -164,7 +165,10 @@ def test_more_targets_than_fire_controls_raise_no_fire_control():
 
 
 def test_a_lance_takes_a_fire_control_of_its_own():
-    a, b, state = _two_ships(design("A", fcs=1, systems=[BEAM1, LANCE]))
+    # Under the D-12 option (only the lance's FC is exclusive): beam and lance need 2 FCs.
+    # (Under the default a lance fires alone: see tests/rules/test_issue8_turn.py.)
+    options = RuleOptions(lance_exclusive=False)
+    a, b, state = _two_ships(design("A", fcs=1, systems=[BEAM1, LANCE]), options=options)
     both = [FireIntent("beam-a", "b1"), FireIntent("lance-a", "b1")]
     got = _refused_in_phase_1(state, {"a1": ShipOrders(fire=both)}, NoFireControl, "§6")
     assert got.startswith("A1: no free fire control for lance-a (lance) at b1 (1 working")

@@ -12,9 +12,9 @@ PROBE = f"""
 import importlib, pkgutil, sys
 sys.modules[{WEB_FRAMEWORK!r}] = None  # any import of it now raises ImportError
 import battles.rules
-names = [m.name for m in pkgutil.iter_modules(battles.rules.__path__)]
+names = [m.name for m in pkgutil.walk_packages(battles.rules.__path__, 'battles.rules.')]
 for name in names:
-    importlib.import_module("battles.rules." + name)
+    importlib.import_module(name)
 leaked = sorted(m for m in sys.modules if m.startswith({WEB_FRAMEWORK!r} + "."))
 assert not leaked, leaked
 print(len(names))

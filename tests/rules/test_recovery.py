@@ -84,14 +84,26 @@ def enemy():
 
 
 @pytest.mark.parametrize(
-    ("n_tubes", "destroyed", "rate"),
-    [(4, 0, 2), (3, 0, 1), (2, 0, 1), (1, 0, 0), (4, 1, 1), (5, 0, 2)],
+    ("n_tubes", "destroyed", "up", "down"),
+    [
+        (4, 0, 2, 2),
+        (3, 0, 2, 1),
+        (2, 0, 1, 1),
+        (1, 0, 1, 0),
+        (4, 1, 2, 1),
+        (5, 0, 3, 2),
+        (2, 2, 0, 0),
+    ],
 )
-def test_a_carrier_recovers_half_its_working_launch_tubes_rounded_down(n_tubes, destroyed, rate):
+def test_a_carrier_recovers_half_its_working_launch_tubes(n_tubes, destroyed, up, down):
+    """Seed §9: « il peut en récupérer la moitié à chaque tour ». D-31 (default): rounded
+    up, so a one-tube carrier recovers 1 (changed from the earlier round-down, issue 8);
+    option ``carrier_recovery_round_up=False``: rounded down."""
     c = carrier(1, n_tubes)
     for i in range(1, destroyed + 1):
         c.systems[f"tube-{i}"].status = Status.DESTROYED
-    assert recovery_rate(c) == rate
+    assert recovery_rate(c) == up
+    assert recovery_rate(c, round_up=False) == down
 
 
 def test_a_design_without_launch_tubes_recovers_one_squadron_a_turn():
@@ -133,9 +145,19 @@ def test_landing_is_limited_by_the_recovery_rate_per_turn():
     assert c.systems["bay-2"].data["ready_turn"] == 4
 
 
-def test_one_tube_recovers_nothing_and_a_spent_squadron_then_leaves():
+def test_one_tube_recovers_one_squadron_by_default_d31():
+    """D-31 default: « la moitié » of one tube rounded up is 1, so the squadron lands."""
     c = carrier(1, 1)
     state = battle(c, enemy(), units=[flying("u", y=1.0, endurance=0.0)])
+    events = play_turn(state, {"a1": ShipOrders(recover=["u"])})
+    assert [e.kind for e in events].count("land") == 1
+    assert "u" not in state.light_units
+
+
+def test_one_tube_recovers_nothing_under_the_round_down_option_and_a_spent_squadron_leaves():
+    c = carrier(1, 1)
+    state = battle(c, enemy(), units=[flying("u", y=1.0, endurance=0.0)])
+    state.options = RuleOptions(carrier_recovery_round_up=False)
     events = play_turn(state, {"a1": ShipOrders(recover=["u"])})
     assert "land" not in [e.kind for e in events]
     assert "light-unit-spent" in [e.kind for e in events]

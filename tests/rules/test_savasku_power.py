@@ -6,6 +6,7 @@ import pytest
 
 from battles.rules.ai import resolve_battle, ship_fire
 from battles.rules.errors import IllegalOrder
+from battles.rules.options import RuleOptions
 from battles.rules.turn import FireIntent, ShipOrders, play_turn
 from tests.rules.test_turn import ScriptedDice, battle, design, ship
 
@@ -93,7 +94,9 @@ def test_a_penetrator_shot_spends_1_biomass_and_3_power_points():
 def test_phase_9_refuses_shots_the_ship_cannot_pay_for():
     systems = [nodule("pen-a", "penetrator"), nodule("pen-b", "penetrator"), nodule("nn-a")]
     a, b = savasku(systems, 3, biomass=2), target()
-    state = battle(a, b, dice=ScriptedDice([6, 6, 1, 1, 4, 3]))
+    # Power chosen at fire (the D-34 option): under the default it is set in phase 1.
+    options = RuleOptions(settings_in_orders=False)
+    state = battle(a, b, dice=ScriptedDice([6, 6, 1, 1, 4, 3]), options=options)
     orders = [
         FireIntent("pen-a", "b1"),
         FireIntent("pen-b", "b1"),

@@ -48,7 +48,9 @@ def test_rule_options_defaults_and_parsing():
 
     assert RuleOptions() == DEFAULT_OPTIONS and DEFAULT_OPTIONS.non_default() == {}
     # every §16 D-n is an option
-    assert {"D-1", "D-3", "D-11", "D-14", "D-16", "D-19", "D-21"} <= set(OPTION_HELP.values())
+    section_16 = {"D-1", "D-3", "D-11", "D-12", "D-14", "D-16", "D-19", "D-21", "D-26"}
+    section_16 |= {"D-27", "D-30", "D-31", "D-32", "D-33", "D-34"}
+    assert section_16 <= set(OPTION_HELP.values())
     assert set(OPTION_HELP) == set(DEFAULT_OPTIONS.to_dict())
     opts = RuleOptions.from_dict({"rocket_pack_reroll": True, "mpc_dice": 2})
     assert opts.non_default() == {"rocket_pack_reroll": True, "mpc_dice": 2}
@@ -59,3 +61,8 @@ def test_rule_options_defaults_and_parsing():
         RuleOptions.from_dict({"rocket_pack_reroll": 1})
     with pytest.raises(RulesError, match="1–6"):
         RuleOptions.from_dict({"mpc_dice": 0})
+    assert RuleOptions.from_dict({"blip_fire": "forbidden"}).blip_fire == "forbidden"
+    with pytest.raises(RulesError, match="'blip_fire' must be one of allowed, forbidden"):
+        RuleOptions.from_dict({"blip_fire": "penalised"})
+    with pytest.raises(RulesError, match="must be a mapping"):
+        RuleOptions.from_dict([("mpc_dice", 2)])

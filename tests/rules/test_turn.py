@@ -388,6 +388,11 @@ def test_pulser_modes_are_checked_and_used():
     events = play_turn(state, {"a1": ShipOrders(fire=[FireIntent("p", "b1", mode="pulser-long")])})
     fired = next(e for e in events if e.kind == "fire")
     assert fired.data["weapon"] == "pulser-long" and fired.data["dice"] == 1
+    # D-34 (default): the mode is chosen in phase 1; a pulser ordered without one is refused.
+    with pytest.raises(IllegalOrder, match=r"^A1: p \(pulser\) ordered to fire with no mode"):
+        play_turn(state, {"a1": ShipOrders(fire=[FireIntent("p", "b1")])})
+    # D-34 option: chosen at fire, the best mode at the measured range.
+    state = battle(a, b, options=RuleOptions(settings_in_orders=False))
     events = play_turn(state, {"a1": ShipOrders(fire=[FireIntent("p", "b1")])})
     assert next(e for e in events if e.kind == "fire").data["weapon"] == "pulser-short"
 
@@ -515,8 +520,14 @@ def test_only_pd_platforms_escorting_the_ship_give_it_area_defence():
 
 def test_a_pd_platform_squadron_launched_at_a_friendly_ship_escorts_it():
     pd_bay = {"id": "bay-p", "kind": "bay", "squadron": {"unit": "gunboat", "variant": "pd"}}
-    fighter_bay = {"id": "bay-f", "kind": "bay", "squadron": {"unit": "interceptor"}}
-    carrier = ship("a1", "a", design("Carrier", fcs=2, systems=[pd_bay, fighter_bay]))
+    # Issue 8 fault 3: fighters may escort too; other gunboats may not (seed: only « La
+    # Plateforme SD reste positionnée en Escorte d’un vaisseau »).
+    assault_bay = {
+        "id": "bay-f",
+        "kind": "bay",
+        "squadron": {"unit": "gunboat", "variant": "assault"},
+    }
+    carrier = ship("a1", "a", design("Carrier", fcs=2, systems=[pd_bay, assault_bay]))
     friend = ship("a2", "a", design("Friend"), x=2)
     b = ship("b1", "b", design("B"), y=100)
     state = battle(carrier, friend, b)

@@ -20,6 +20,7 @@ from tqdm import tqdm
 from battles.forecasting import battle_forecast
 from battles.models import Battle
 from battles.resolution import BattleActionError
+from battles.rules.forecast import usable_cores
 
 
 class Command(BaseCommand):
@@ -47,7 +48,7 @@ class Command(BaseCommand):
                 )
             bars[0].update()
 
-        start = time.process_time()
+        start = time.perf_counter()
         try:
             forecast = battle_forecast(
                 battle=battle,
@@ -61,7 +62,7 @@ class Command(BaseCommand):
         finally:
             for bar in bars:
                 bar.close()
-        cpu = time.process_time() - start
+        wall = time.perf_counter() - start
         if opts["json"]:
             self.stdout.write(json.dumps(forecast.as_dict(), indent=2))
             return
@@ -75,4 +76,7 @@ class Command(BaseCommand):
             )
         endings = ", ".join(f"{k} {v}" for k, v in sorted(forecast.endings.items()))
         self.stdout.write(f"  endings: {endings}; {forecast.mean_turns:.1f} turns on average")
-        self.stdout.write(f"  {cpu:.2f} s CPU ({cpu / forecast.battles * 1000:.1f} ms a battle)")
+        self.stdout.write(
+            f"  {wall:.2f} s on {usable_cores()} core(s) "
+            f"({wall / forecast.battles * 1000:.1f} ms a battle)"
+        )

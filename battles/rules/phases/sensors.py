@@ -1,0 +1,72 @@
+"""Phase 7 of rules §2: which enemy ships each side holds on sensors (§5), and how well."""
+
+from __future__ import annotations
+
+import math
+
+from battles.rules.phases.state import BattleState
+from battles.rules.sensors import Contact, observe, sensor_range
+
+
+def phase_sensors(state: BattleState, seen: dict[str, dict[str, str]]) -> None:
+    """Phase 7: which enemy ships each side holds on sensors (§5), and how well.
+
+    Logs only changes: a ``contact`` event (data: the ``sensors.observe`` report, the class
+    shown only when in ``state.known_classes`` of that side) when a ship is first seen or
+    seen better, ``contact-lost`` when it drops back to a blip.
+    """
+    reach: dict[tuple[str, int], float] = {}
+    for side in state.sides:
+        now: dict[str, str] = {}
+        observers = [(s.x, s.y, s.sensors) for s in state.in_action(side)]
+        advanced = any(kind == "advanced" for _, _, kind in observers)
+        # Squared sensor reach of each observer against a target of a given ECM level.
+        reach_by_ecm: dict[int, list[float]] = {}
+        before = seen.get(side, {})
+        for enemy in state.in_action(state.enemy_of(side)):
+            ecm = enemy.ecm
+            reaches = reach_by_ecm.get(ecm)
+            if reaches is None:
+                reaches = reach_by_ecm[ecm] = []
+                for _, _, kind in observers:
+                    key = (kind, ecm)
+                    if key not in reach:
+                        reach[key] = float(sensor_range(kind, target_ecm=ecm)) ** 2
+                    reaches.append(reach[key])
+            best: tuple[float, str] | None = None
+            ex, ey = enemy.x, enemy.y
+            for (x, y, kind), r2 in zip(observers, reaches, strict=True):
+                dx, dy = ex - x, ey - y
+                d2 = dx * dx + dy * dy
+                if d2 <= r2 and (best is None or kind == "advanced"):
+                    best = (math.sqrt(d2), kind)
+                    if kind == "advanced" or not advanced:
+                        break  # nothing better can follow
+            if best is None:
+                continue
+            now[enemy.ship_id] = best[1]
+            if before.get(enemy.ship_id) in (best[1], "advanced") or not state.recording:
+                continue  # nothing new, or no log to write the report into
+            report = observe(
+                Contact.from_ship(enemy),
+                range_mu=best[0],
+                sensors=best[1],
+                encountered_classes=state.known_classes.get(side, ()),
+            )
+            state.log(
+                7,
+                "contact",
+                f"{side} has {enemy.name} on {best[1]} sensors",
+                side=side,
+                ship=enemy.ship_id,
+                report=report,
+            )
+        for ship_id in sorted(set(before) - set(now)) if state.recording else ():
+            state.log(
+                7,
+                "contact-lost",
+                f"{side} loses {state.ships[ship_id].name}",
+                side=side,
+                ship=ship_id,
+            )
+        seen[side] = now

@@ -1,0 +1,112 @@
+"""Instruction counts of the engine under callgrind (``valgrind --tool=callgrind``).
+
+CPU times on this shared machine vary by ±10 % from run to run; instruction counts do not,
+so the speed goals of issue 8 are stated in them. ``count(workload, battles)`` runs this
+module under callgrind twice — set-up and one warm-up battle only, then the same plus
+``battles`` more — and returns the difference divided by ``battles``: the instructions one
+battle costs once the process is warm (imports, catalogue caches and fleets excluded).
+
+Workloads (``python -m bench.instructions WORKLOAD N`` runs one, without callgrind):
+``mieska`` / ``mieska-unrecorded``: the sample's Skirmish at Mieska with its stored seed
+(``bench.mieska``) recorded as a stored resolved battle, or with no log as a forecast;
+``bench`` / ``bench-unrecorded``: the bench's larger battle (Qatzrin 5th vs Phalon 68th,
+``bench.fleets``) seeds 0…N-1.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+WORKLOADS = ("mieska-unrecorded", "mieska", "bench-unrecorded", "bench")
+
+
+def _workload(name: str) -> Callable[[int], object]:
+    if name.startswith("mieska"):
+        from bench.mieska import mieska_battle
+
+        record = name == "mieska"
+        return lambda _seed: mieska_battle(record=record)
+    from battles.rules.ai import resolve_battle
+    from bench.fleets import phalon_68th, qatzrin_5th
+
+    a, b = qatzrin_5th(), phalon_68th()
+    record = name == "bench"
+    return lambda seed: resolve_battle(a, b, seed=seed, record=record)
+
+
+def available() -> bool:
+    """True when valgrind is installed."""
+    return shutil.which("valgrind") is not None
+
+
+def _callgrind(workload: str, battles: int) -> int:
+    with tempfile.TemporaryDirectory() as tmp:
+        done = subprocess.run(
+            [
+                "valgrind",
+                "--tool=callgrind",
+                f"--callgrind-out-file={tmp}/out",
+                sys.executable,
+                "-m",
+                "bench.instructions",
+                workload,
+                str(battles),
+            ],
+            cwd=ROOT,
+            env={**os.environ, "PYTHONHASHSEED": "0"},
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+    found = re.search(r"Collected : (\d+)", done.stderr)
+    if found is None:
+        raise RuntimeError(f"callgrind printed no count: {done.stderr[-500:]}")
+    return int(found.group(1))
+
+
+def count(workload: str, battles: int) -> float:
+    """Instructions per battle of ``workload`` (see the module doc), ``battles`` ≥ 1."""
+    return (_callgrind(workload, battles) - _callgrind(workload, 0)) / battles
+
+
+def counts(battles: dict[str, int], workers: int = 2) -> dict[str, float]:
+    """``count`` of each workload (name → battles), the callgrind runs ``workers`` at a
+    time (valgrind runs one thread per process)."""
+    runs = [(w, n) for w, b in battles.items() for n in (b, 0)]
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        totals = dict(zip(runs, pool.map(lambda run: _callgrind(*run), runs), strict=True))
+    return {w: (totals[w, b] - totals[w, 0]) / b for w, b in battles.items()}
+
+
+def cpu_ms(workload: str, battles: int) -> float:
+    """CPU milliseconds a battle of ``workload`` in this process (warmed up first)."""
+    fight = _workload(workload)
+    fight(10_000)
+    start = time.process_time()
+    for seed in range(battles):
+        fight(seed)
+    return (time.process_time() - start) / battles * 1000
+
+
+def main(argv: list[str]) -> None:
+    workload, battles = argv[0], int(argv[1])
+    if workload not in WORKLOADS:
+        raise SystemExit(f"workload {workload!r}: one of {', '.join(WORKLOADS)}")
+    fight = _workload(workload)
+    fight(10_000)  # warm-up: caches filled, code paths taken once
+    for seed in range(battles):
+        fight(seed)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
