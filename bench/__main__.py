@@ -20,6 +20,8 @@ distorts them less than wall time; the Monte-Carlo run prints both.
 from __future__ import annotations
 
 import argparse
+import os
+import resource
 import time
 
 from battles.rules.ai import resolve_battle
@@ -135,12 +137,15 @@ def main(argv: list[str] | None = None) -> None:
         print(f"  {side or 'draw'}: {won} ({forecast.share(side):.1%}, 95 %: {low:.1%}–{high:.1%})")
     print("  endings: " + ", ".join(f"{k} {v}" for k, v in sorted(forecast.endings.items())))
     cores = usable_cores()
+    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime
     start = time.perf_counter()
     shared = win_odds(qatzrin, phalon, battles=args.battles, seed=0, max_turns=args.max_turns)
     wall = time.perf_counter() - start
+    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime - children
     print(
-        f"  the same in {cores} worker process(es) (win_odds default): {wall:.2f} s wall, "
-        f"speed-up {elapsed / wall:.2f}× over one process; "
+        f"  the same in {cores} worker process(es) (win_odds default): {wall:.2f} s wall "
+        f"({children:.2f} s CPU in the workers), speed-up {elapsed / wall:.2f}× over one "
+        f"process (load average {os.getloadavg()[0]:.1f} on {cores} cores); "
         + ("same answer" if shared == forecast else "DIFFERENT ANSWER")
     )
 

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import gc
 import math
+import multiprocessing
+import multiprocessing.context
 import os
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -226,6 +228,14 @@ def _with_gc_paused(run: Callable[[], Any]) -> Any:
 _worker_job: _Job | None = None
 
 
+def _start_method() -> multiprocessing.context.BaseContext:
+    """Workers start from a clean server process where the platform has one ("forkserver"):
+    forking the caller itself could copy a lock another of its threads holds (a web
+    server's), and the engine needs nothing of the caller but the pickled fleets."""
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods else None)
+
+
 def _worker_start(job: _Job) -> None:
     global _worker_job
     _worker_job = job
@@ -252,7 +262,10 @@ def _fight_in_processes(
         (start, min(start + size, seed + battles)) for start in range(seed, seed + battles, size)
     ]
     with ProcessPoolExecutor(
-        max_workers=workers, initializer=_worker_start, initargs=(job,)
+        max_workers=workers,
+        mp_context=_start_method(),
+        initializer=_worker_start,
+        initargs=(job,),
     ) as pool:
         for done in as_completed([pool.submit(_worker_block, block) for block in blocks]):
             part = done.result()

@@ -166,7 +166,7 @@ def squadron_weapon(squadron: Mapping[str, Any], *, where: str = "squadron") -> 
 
 def _launch_one(state: BattleState, ship: ShipState, system_id: str, target_id: str) -> LightUnit:
     """Launch one squadron from a bay, or one missile from a magazine-fed launcher (orders
-    checked in phase 1 by ``_check_launches``)."""
+    checked in phase 1 by ``phases.orders``)."""
     system = ship.systems[system_id]
     if system.kind == "bay":
         squadron = system.data["squadron"]
