@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Model
+from django.db.models import Model, Q
 from django.utils import timezone
 from simple_history.utils import bulk_update_with_history
 
@@ -346,20 +346,14 @@ def reopen_blockers(*, battle: Battle) -> list[str]:
         )
     )
     later = (
-        Battle.objects.filter(
-            status=Battle.Status.CONCLUDED,
-            concluded_at__gt=battle.concluded_at,
-        )
+        Battle.objects.filter(status=Battle.Status.CONCLUDED, concluded_at__gt=battle.concluded_at)
         .exclude(pk=battle.pk)
-        .filter(sides__participants__ship_id__in=ship_ids)
-        .union(
-            Battle.objects.filter(
-                status=Battle.Status.CONCLUDED, concluded_at__gt=battle.concluded_at
-            )
-            .exclude(pk=battle.pk)
-            .filter(sides__participants__light_units_id__in=group_ids)
+        .filter(
+            Q(sides__participants__ship_id__in=ship_ids)
+            | Q(sides__participants__light_units_id__in=group_ids)
         )
-        .order_by("concluded_at")
+        .distinct()
+        .order_by("concluded_at", "pk")
     )
     messages = [
         f"battle {other.pk} ({other.name}) was concluded later with the same ships; reopen it first"

@@ -9,10 +9,11 @@ readings, documented here and in README.md):
   ``strength`` all-round mounts, mass 10 and 3 hull boxes a mount, one fire control.
   Each mount destroyed is one craft (battery) lost; the platform destroyed loses them all;
 - a **based squadron** (fighters, interceptors, gunboats… with no carrier, based at a
-  territory or a named station or colony) flies from a fixed platform (mass 20, 12 hull boxes, no weapon) with
-  one bay holding its craft left; its losses are counted as a carrier's squadron's are.
+  territory or a named station or colony) flies from a fixed platform (mass 20, 12 hull
+  boxes, no weapon) with one bay holding its craft left; its losses count as a carrier's.
 
-Platforms start at speed 0 and keep it (thrust 0); they are deployed with their side.
+Platforms start at speed 0 and keep it (thrust 0); they stand ``PLATFORM_LINE`` mu ahead
+of their fleet's deployment line, towards the enemy (the fight is over the defended place).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ ALL_ARCS = ["F", "FS", "AS", "A", "AP", "FP"]
 BATTERY_MASS, BATTERY_HULL = 10, 3  # per mount (project reading, see module doc)
 BASE_MASS, BASE_HULL = 20, 12
 PLATFORM_PREFIX = "lu-"
+PLATFORM_LINE = 24.0  # mu ahead of their fleet's line, towards the enemy (project reading)
 
 
 @dataclass
@@ -251,8 +253,12 @@ def deploy(fleet_a: list[ShipState], fleet_b: list[ShipState], fixed: set[str]) 
     (ids in ``fixed``): they keep speed 0."""
     ai.deploy(fleet_a, y=0.0, heading=0)
     ai.deploy(fleet_b, y=ai.DEPLOY_GAP, heading=3)
-    for ship in (*fleet_a, *fleet_b):
-        if ship.ship_id in fixed:
+    for fleet, y in ((fleet_a, PLATFORM_LINE), (fleet_b, ai.DEPLOY_GAP - PLATFORM_LINE)):
+        platforms = [s for s in fleet if s.ship_id in fixed]
+        for i, ship in enumerate(platforms):
+            # The fight is over the defended place: its platforms stand ahead of the fleet.
+            ship.x = (i - (len(platforms) - 1) / 2) * ai.DEPLOY_SPACING
+            ship.y = y
             ship.speed = 0
 
 

@@ -9,7 +9,6 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.forms.models import model_to_dict
 
-from battles import resolution
 from battles.models import Battle, BattleSide, Event, Participant
 from battles.resolution import (
     MAX_TURNS_LIMIT,
