@@ -55,5 +55,11 @@ def campaign_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "description_html": render_markdown(campaign.description),
             "battles": recent_battles(request.user, campaign),
             "standings": campaign_standings(campaign, user=request.user),
+            "organiser": access.is_organiser(request.user, campaign),
+            "playing": list(
+                access.actionable_battles(request.user).filter(campaign=campaign, status="draft")
+            )
+            if request.user.is_authenticated
+            else [],
         },
     )
