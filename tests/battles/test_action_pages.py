@@ -8,42 +8,14 @@ import pytest
 from django.urls import reverse
 
 from battles.models import Battle, BattleAction, Participant, RecordEntry
-from campaign.models import Membership
 from factions.models import Ship
 
 from .battle_fixtures import draft_skirmish
+from .conftest import WHO
+from .conftest import login as _login
 
 pytestmark = pytest.mark.django_db
 SEED = 20261130
-
-
-@pytest.fixture
-def league(cast, rival, django_user_model):
-    """The cast's campaign with a draft Qatzrin–Phalon skirmish; a Phalon player."""
-    battle = draft_skirmish(cast.campaign)
-    phalon = battle.sides.get(faction__slug="phalon").faction
-    phalon_player = django_user_model.objects.create_user("phalon_player", password="pw")
-    Membership.objects.create(
-        campaign=cast.campaign, user=phalon_player, role="player", faction=phalon
-    )
-    cast.battle, cast.phalon_player, cast.rival = battle, phalon_player, rival
-    return cast
-
-
-WHO = ["organiser", "own_player", "rival_player", "chronicler", "outsider", "other_organiser", None]
-
-
-def _login(client, league, who):
-    users = {
-        "organiser": league.organiser,
-        "own_player": league.qatzrin_player,
-        "rival_player": league.phalon_player,
-        "chronicler": league.chronicler,
-        "outsider": league.outsider,
-        "other_organiser": league.rival.organiser,
-    }
-    if who:
-        client.force_login(users[who])
 
 
 MATRIX = {
