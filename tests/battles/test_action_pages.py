@@ -101,7 +101,7 @@ def test_preview_then_conclude_then_reopen_through_the_pages(client, league):
     league.battle.refresh_from_db()
     seed = league.battle.seed
     page = client.get(url).content.decode()
-    assert "Conclude with this result" in page and 'id="preview-units"' in page
+    assert "Conclure avec ce résultat" in page and 'id="preview-units"' in page
     assert Battle.objects.get(pk=league.battle.pk).status == "draft"
     # A re-run without a reason is refused and keeps the seed.
     client.post(url, {"action": "reseed", "reason": ""})
@@ -114,7 +114,7 @@ def test_preview_then_conclude_then_reopen_through_the_pages(client, league):
     assert league.battle.status == "concluded"
     assert list(Ship.objects.order_by("pk").values()) != before
     detail = client.get(reverse("battle-detail", args=[league.battle.pk])).content.decode()
-    assert "Timeline" in detail and "Reopen" in detail
+    assert "Chronologie" in detail and "Rouvrir" in detail
     client.post(reverse("battle-reopen", args=[league.battle.pk]), {"reason": "wrong fleet"})
     league.battle.refresh_from_db()
     assert league.battle.status == "draft"
