@@ -169,7 +169,31 @@ def test_record_formset_errors_name_the_ship_and_field_and_other_side_confirms(c
     assert (damaged.hull_lost, damaged.systems_lost) == (2, ["fc-1"])
 
 
-@pytest.mark.parametrize("page", ["resolve", "record", "detail"])
+@pytest.mark.parametrize(
+    "who,status", list(zip(WHO, [302, 200, 403, 404, 404, 404, 302], strict=True))
+)
+def test_confirming_an_entry_is_for_the_organiser_or_the_other_side(client, league, who, status):
+    """A Qatzrin entry: its own side's player may not decide on it; the Phalon player and
+    the organiser may; others get 404 (no role, or a draft they cannot see)."""
+    from battles.services import record_submit
+
+    q_side = league.battle.sides.get(faction__slug="qatzrin")
+    entry = record_submit(battle=league.battle, side=q_side, results=[], user=league.qatzrin_player)
+    _login(client, league, who)
+    response = client.post(
+        reverse("battle-record-decide", args=[league.battle.pk, entry.pk, "reject"])
+    )
+    entry.refresh_from_db()
+    if who == "own_player":  # the entry's own side
+        assert (response.status_code, entry.status) == (403, "submitted")
+    elif who == "rival_player":
+        assert (response.status_code, entry.status) == (302, "rejected")
+    else:
+        assert response.status_code == status
+        assert entry.status == ("rejected" if who == "organiser" else "submitted")
+
+
+@pytest.mark.parametrize("page", ["resolve", "record", "detail", "setup"])
 def test_query_counts_stay_flat_from_3_to_60_ships(
     client, league, page, django_assert_max_num_queries, django_assert_num_queries
 ):
@@ -189,6 +213,9 @@ def test_query_counts_stay_flat_from_3_to_60_ships(
         if page == "resolve":
             Battle.objects.filter(pk=battle.pk).update(seed=SEED)
         url = reverse(f"battle-{page}", args=[battle.pk])
+        if page == "setup":  # the ships offered grow with the fleets
+            Battle.objects.filter(pk=battle.pk).delete()
+            url = reverse("battle-setup", args=[league.campaign.slug])
         client.get(url)  # warm caches (sessions, content types)
         with CaptureQueriesContext(connection) as ctx:
             assert client.get(url).status_code == 200

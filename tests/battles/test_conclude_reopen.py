@@ -73,6 +73,11 @@ def test_conclude_then_reopen_restores_every_field_exactly():
     assert not Intel.objects.exists()
     kinds = list(BattleAction.objects.filter(battle=battle).values_list("kind", flat=True))
     assert kinds == ["conclude", "reopen"]
+    # django-simple-history kept every change of the battle and its participants.
+    statuses = list(battle.history.order_by("history_date").values_list("status", flat=True))
+    assert statuses[-2:] == ["concluded", "draft"]
+    some = Participant.objects.filter(side__battle=battle).first()
+    assert some.history.count() >= 2  # concluded, then restored
     # It can be fought again, with the same result from the same seed.
     battle_resolve(battle=battle, seed=SEED)
     assert world_state() == after
