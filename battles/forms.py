@@ -77,6 +77,7 @@ class BattleSetupForm(forms.Form):
     )
     light_units = GroupChoiceField(
         label=_("Light units and defences (fighters based at stations, batteries)"),
+        help_text=_("The squadrons a chosen ship carries come with it."),
         queryset=LightUnitGroup.objects.none(),
         widget=forms.CheckboxSelectMultiple,
         required=False,

@@ -101,7 +101,8 @@ def battle_create(
     """Create a draft battle with its sides and participants; returns it.
 
     Each side's ships and light units must be that faction's and eligible
-    (:func:`eligible_ships`, :func:`eligible_light_units`). ``territory``: where it is
+    (:func:`eligible_ships`, :func:`eligible_light_units`); the eligible groups the chosen
+    ships carry join too. ``territory``: where it is
     fought (its name becomes ``location``). Raises :class:`BattleActionError` naming the
     side, the ship (or group) and the field: fewer than two sides, a faction twice or not
     in the campaign, a unit not eligible, a side with no unit, an empty name, a turn < 1.
@@ -173,7 +174,12 @@ def battle_create(
             )
             for pk in sorted(set(spec.ships)):
                 Participant.objects.create(side=side, ship_id=pk)
-            for pk in sorted(set(spec.light_units)):
+            # The squadrons the chosen ships carry come along (they fly from their bays).
+            carried = eligible_light_units(campaign=campaign, faction=spec.faction).filter(
+                carrier_id__in=list(spec.ships)
+            )
+            groups = set(spec.light_units) | set(carried.values_list("pk", flat=True))
+            for pk in sorted(groups):
                 Participant.objects.create(side=side, light_units_id=pk)
         BattleAction.objects.create(
             battle=battle,

@@ -279,6 +279,17 @@ def test_setup_offers_only_free_ships_and_refuses_a_held_one_by_name():
     )
     assert (new.slug, new.status, new.sides.count()) == ("new-fight", "draft", 2)
     assert BattleAction.objects.get(battle=new).kind == "create"
+    carried = LightUnitGroup.objects.create(
+        name="Aboard", kind="fighter", faction=q.faction, carrier=extra, size=6, strength=6
+    )
+    huulth = Participant.objects.filter(side=p, ship__isnull=False).first().ship_id
+    Battle.objects.filter(pk__in=[new.pk, held.pk]).delete()
+    again = battle_create(
+        campaign=campaign,
+        name="Carrier fight",
+        sides=[SideSpec(q.faction, ships=[extra.pk]), SideSpec(p.faction, ships=[huulth])],
+    )  # fmt: skip
+    assert Participant.objects.filter(side__battle=again, light_units=carried).exists()
 
 
 def test_record_entries_conclude_only_when_the_other_side_confirms():
