@@ -109,3 +109,68 @@ def test_organiser_sets_up_previews_concludes_and_reopens_at_390px(
     assert "set up" in timeline and "concluded" in timeline and "reopened" in timeline
     assert not errors
     context.close()
+
+
+def test_miranda_recorded_through_the_form_in_the_browser(live_server, browser, transactional_db):
+    """The seed's Miranda battle set up and recorded through the pages at 1280 px: every
+    ship's losses, Petra IV's fighters and the colonies' batteries; the other side (here
+    the organiser) confirms; the fleets end as the seed says."""
+    from django.contrib.auth import get_user_model
+
+    from battles.models import Battle
+    from battles.services.common import battle_sides
+    from campaign.models import Campaign, Membership
+    from tests.battles.miranda import group_states, miranda_eve, ship_states
+
+    eve = miranda_eve()
+    campaign = Campaign.objects.get(slug="sample")
+    user = get_user_model().objects.create_user("orga", password=PASSWORD)
+    Membership.objects.create(campaign=campaign, user=user, role="organiser")
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en")
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    base = live_server.url
+    _login(page, base, "orga")
+
+    page.goto(base + "/campaigns/sample/battles/new/")
+    page.fill("#id_name", "Colonisation compromise")
+    page.fill("#id_campaign_turn", "1")
+    page.select_option("#id_faction_a", label="Phalon")
+    page.select_option("#id_faction_b", label="Collectif G+")
+    for fleet in page.locator("[data-fleet-group]").all():
+        legend = fleet.locator("legend").first.inner_text()
+        if "68th" in legend or "Ganesha" in legend:
+            fleet.locator("[data-check-all]").click()
+    for name in ("Nith", "Tuus", "Miranda colony battery A", "Miranda colony battery B"):
+        page.get_by_label(name, exact=False).first.check()
+    page.get_by_role("button", name="Set up the battle").click()
+    page.wait_for_url("**/resolve/")
+    battle = Battle.objects.get(campaign=campaign, name="Colonisation compromise")
+    participants = [p for s in battle_sides(battle) for p in s.participants.all()]
+    assert len(participants) == len(eve.fates)
+
+    page.goto(base + f"/battles/{battle.pk}/record/")
+    for p in participants:
+        old = eve.fates[(p.ship_id, p.light_units_id)]
+        row = page.locator(f"#unit-{p.pk}")
+        row.locator("select[name$='-fate']").select_option(old.fate)
+        if p.ship_id:
+            if old.fate != "destroyed":
+                row.locator("input[name$='-hull_lost']").fill(str(old.hull_lost))
+                row.locator("input[name$='-armour_lost']").fill(str(old.armour_lost))
+            for system in old.systems_lost:
+                row.locator(f"input[name$='-systems_lost'][value='{system}']").check()
+        else:
+            row.locator("input[name$='-craft_lost']").fill(str(old.craft_lost))
+    page.select_option("#id_battle-winner", label="Phalon")
+    page.fill("#id_battle-outcome", eve.outcome)
+    page.fill("#id_battle-game_turns", "5")
+    page.get_by_role("button", name="Submit the entry").click()
+    page.wait_for_selector("text=Entries waiting for confirmation")
+    page.get_by_role("button", name="Confirm").click()
+    page.wait_for_url(f"**/battles/{battle.pk}/")
+    battle.refresh_from_db()
+    assert (battle.status, battle.winner.slug) == ("concluded", "phalon")
+    assert ship_states(eve.ships) == eve.ships
+    assert group_states(eve.groups) == eve.groups
+    context.close()
