@@ -318,6 +318,7 @@ def battle_record_view(request: HttpRequest, battle_id: int, payload: RecordIn):
             winner=payload.winner,
             game_turns=payload.game_turns,
             narrative=payload.narrative,
+            user=request.user,
         )
     except BattleActionError as exc:
         return Status(400, {"detail": str(exc)})

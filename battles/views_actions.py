@@ -10,6 +10,7 @@ right get 403. Organisers act on their campaign; a player submits their side's r
 from __future__ import annotations
 
 import re
+from types import SimpleNamespace
 from typing import Any
 
 from django.contrib import messages
@@ -25,6 +26,7 @@ from campaign.models import Campaign, Membership
 
 from .forecasting import battle_forecast
 from .forms import BattleSetupForm, ReasonForm, RecordFormSet, RecordSummaryForm
+from .log_text import event_line, log_names
 from .models import Battle, RecordEntry
 from .services import (
     BattleActionError,
@@ -158,7 +160,16 @@ def battle_resolve_page(request: HttpRequest, pk: int) -> HttpResponse:
             preview = battle_resolve_preview(battle=battle, seed=battle.seed)
         except BattleActionError as exc:
             error = str(exc)
-    log = [e for e in preview.conclusion.events if e["kind"] != "roll"] if preview else []
+    log = []
+    if preview:
+        # The log in the reader's language (battles/log_text.py), as the report prints it.
+        events = [SimpleNamespace(**e) for e in preview.conclusion.events]
+        names = log_names(events, {s.faction.slug: s.faction.name for s in sides})
+        log = [
+            {"game_turn": e.game_turn, "phase": e.phase, "summary": event_line(e, names)}
+            for e in events
+            if e.kind != "roll"
+        ]
     return render(
         request,
         "battles/resolve.html",
