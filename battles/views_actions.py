@@ -191,7 +191,11 @@ def battle_forecast_fragment(request: HttpRequest, pk: int) -> HttpResponse:
     battle = _organiser(request, pk)
     try:
         forecast = battle_forecast(battle=battle, battles=PAGE_FORECAST_BATTLES, seed=0)
-        outcomes = forecast.as_dict()["outcomes"]
+        names = dict(battle.sides.values_list("faction__slug", "faction__name"))
+        outcomes = [
+            {**o, "side": names.get(o["side"], o["side"]) if o["side"] else None}
+            for o in forecast.as_dict()["outcomes"]
+        ]
         error = None
     except BattleActionError as exc:
         outcomes, error = [], str(exc)

@@ -8,6 +8,8 @@ from __future__ import annotations
 import pytest
 from django.forms.models import model_to_dict
 
+from .conftest import SCREENSHOT_DIR
+
 pytestmark = pytest.mark.e2e
 
 PASSWORD = "pw-e2e-12345!"
@@ -67,6 +69,8 @@ def test_organiser_sets_up_previews_concludes_and_reopens_at_390px(
     page.select_option("#id_faction_a", label="Kongeriket Norge")
     page.select_option("#id_faction_b", label="Phalon")
     page.fill("#id_primary_a", "Strike the station")
+    SCREENSHOT_DIR.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOT_DIR / "battle-setup-390.png"), full_page=True)
     # Every ship the two fleets may still field: one "select the group" button a fleet.
     for fleet in page.locator("[data-fleet-group]").all():
         legend = fleet.locator("legend").first.inner_text()
@@ -86,6 +90,7 @@ def test_organiser_sets_up_previews_concludes_and_reopens_at_390px(
     outcome = page.locator(".outcome").inner_text()
     assert "Resolved by the rules engine" in outcome
     page.wait_for_selector("#forecast table")  # the htmx forecast arrived
+    page.screenshot(path=str(SCREENSHOT_DIR / "battle-preview-390.png"), full_page=True)
     # No horizontal scroll of the page itself at 390 px.
     assert page.evaluate("document.documentElement.scrollWidth") <= 390 + 1
     page.get_by_role("button", name="Conclude with this result").click()
@@ -165,6 +170,8 @@ def test_miranda_recorded_through_the_form_in_the_browser(live_server, browser, 
     page.select_option("#id_battle-winner", label="Phalon")
     page.fill("#id_battle-outcome", eve.outcome)
     page.fill("#id_battle-game_turns", "5")
+    SCREENSHOT_DIR.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOT_DIR / "battle-record-1280.png"))
     page.get_by_role("button", name="Submit the entry").click()
     page.wait_for_selector("text=Entries waiting for confirmation")
     page.get_by_role("button", name="Confirm").click()
