@@ -44,6 +44,14 @@ def _call(client, league, endpoint):
         return client.post(
             f"/api/battles/{b}/record-entries", json.dumps(body), content_type="application/json"
         )
+    if endpoint == "decide":
+        from battles.services import record_submit
+
+        side = league.battle.sides.get(faction__slug="qatzrin")
+        entry = record_submit(
+            battle=league.battle, side=side, results=[], user=league.qatzrin_player
+        )
+        return client.post(f"/api/battles/{b}/record-entries/{entry.pk}/confirm")
     if endpoint == "resolve":
         return client.post(f"/api/battles/{b}/resolve", '"hello"', content_type="application/json")
     raise AssertionError(endpoint)
@@ -59,6 +67,7 @@ MATRIX = {
     "reopen": [400, 403, 403, 404, 404, 404, 401],
     "timeline": [200, 403, 403, 404, 404, 404, 401],
     "entry": [201, 201, 403, 404, 404, 404, 401],
+    "decide": [200, 403, 200, 404, 404, 404, 401],
     "resolve": [422, 403, 403, 403, 403, 404, 401],
 }
 
