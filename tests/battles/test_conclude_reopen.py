@@ -342,3 +342,34 @@ def test_record_entries_conclude_only_when_the_other_side_confirms():
     )
     assert (raam.ship.hull_lost, raam.ship.status) == (2, "damaged")
     assert set(RecordEntry.objects.values_list("status", flat=True)) == {"confirmed"}
+
+
+def test_reopen_removes_the_reports_and_their_files(media):
+    from battles.models import Report
+    from battles.services import report_render
+
+    battle = draft_skirmish(qatzrin=("Ra'am",), phalon=("Huulth",))
+    battle_resolve(battle=battle, seed=SEED, max_turns=2)
+    report = report_render(battle_id=battle.pk, fmt="html")
+    path = media / report.file.name
+    assert path.is_file()
+    battle_reopen(battle=battle)
+    assert not Report.objects.filter(battle=battle).exists()
+    assert not path.exists()
+
+
+def test_a_reopen_check_can_refuse_and_nothing_changes(monkeypatch):
+    from battles.services import REOPEN_CHECKS
+
+    battle = draft_skirmish(qatzrin=("Ra'am",), phalon=("Huulth",))
+    battle_resolve(battle=battle, seed=SEED, max_turns=2)
+    after = world_state()
+    monkeypatch.setattr(
+        "battles.services.conclude.REOPEN_CHECKS",
+        [*REOPEN_CHECKS, lambda b: [f"repair order 7 depends on {b.name}"]],
+    )
+    with pytest.raises(BattleActionError, match="repair order 7 depends on Skirmish"):
+        battle_reopen(battle=battle)
+    assert world_state() == after
+    battle.refresh_from_db()
+    assert battle.status == "concluded"
