@@ -150,14 +150,14 @@ class ParticipantResultForm(forms.Form):
         self.participant = participant
         if participant.ship_id:
             ship = participant.ship
-            self.unit_name = str(ship.name or ship.ship_class.name)
+            self.unit_name = ship_label(ship)
             already = set(ship.systems_lost or [])
             self.fields["systems_lost"].choices = [
                 (s, s) for s in ship_system_ids(ship) if s not in already
             ]
             del self.fields["craft_lost"]
         else:
-            self.unit_name = participant.light_units.name
+            self.unit_name = group_label(participant.light_units)
             for name in ("hull_lost", "armour_lost", "crew_lost", "systems_lost"):
                 del self.fields[name]
 

@@ -111,15 +111,21 @@ def battle_setup(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _preview_rows(preview: Any, sides: list) -> list[dict[str, Any]]:
-    names = {}
-    for side in sides:
-        for p in side.participants.all():
-            unit = p.ship or p.light_units
-            names[p.pk] = (side.faction.name, str(unit))
+    """One row a unit: side, name, this battle's losses and fate, and the state it would
+    be left in (hull boxes left of the class's, craft left)."""
+    units = {p.pk: (side, p) for side in sides for p in side.participants.all()}
     rows = []
     for r in preview.conclusion.results:
-        side, name = names[r.participant]
-        rows.append({"side": side, "name": name, "r": r})
+        side, p = units[r.participant]
+        if p.ship_id:
+            total = p.ship.ship_class.hull_boxes
+            left = 0 if r.fate == "destroyed" else max(0, total - p.ship.hull_lost - r.hull_lost)
+        else:
+            total, left = p.light_units.size, p.light_units.strength - r.craft_lost
+        rows.append(
+            {"side": side.faction.name, "name": str(p.ship or p.light_units), "r": r,
+             "left": f"{left}/{total}"}
+        )  # fmt: skip
     return rows
 
 
