@@ -4,8 +4,18 @@ see ``battles.services.report_render``."""
 
 from django.contrib import admin
 from django.db.models import F
+from simple_history.admin import SimpleHistoryAdmin
 
-from .models import Battle, BattleSide, Event, Participant, Report
+from .models import (
+    Battle,
+    BattleAction,
+    BattleSide,
+    BattleSnapshot,
+    Event,
+    Participant,
+    RecordEntry,
+    Report,
+)
 
 
 def _bump_version(battle_id: int) -> None:
@@ -19,7 +29,7 @@ class BattleSideInline(admin.StackedInline):
 
 
 @admin.register(Battle)
-class BattleAdmin(admin.ModelAdmin):
+class BattleAdmin(SimpleHistoryAdmin):
     list_display = ("name", "campaign", "location", "campaign_turn", "mode", "status", "winner")
     list_filter = ("campaign", "status", "mode")
     prepopulated_fields = {"slug": ("name",)}
@@ -37,7 +47,7 @@ class BattleAdmin(admin.ModelAdmin):
 
 
 @admin.register(BattleSide)
-class BattleSideAdmin(admin.ModelAdmin):
+class BattleSideAdmin(SimpleHistoryAdmin):
     list_display = ("battle", "faction", "fleet", "is_winner")
 
     def save_model(self, request, obj: BattleSide, form, change: bool) -> None:
@@ -46,7 +56,7 @@ class BattleSideAdmin(admin.ModelAdmin):
 
 
 @admin.register(Participant)
-class ParticipantAdmin(admin.ModelAdmin):
+class ParticipantAdmin(SimpleHistoryAdmin):
     list_display = ("__str__", "side", "fate", "hull_lost", "armour_lost")
     list_filter = ("fate",)
 
@@ -83,3 +93,32 @@ class SystemParticipantAdmin(admin.ModelAdmin):
     list_display = ("name", "side", "fate", "hull_lost")
     list_filter = ("fate",)
     list_select_related = ("side__battle", "side__faction")
+
+
+@admin.register(BattleAction)
+class BattleActionAdmin(admin.ModelAdmin):
+    """The battles' timelines (who did what, when): read-only."""
+
+    list_display = ("battle", "at", "kind", "user", "summary")
+    list_filter = ("kind",)
+    readonly_fields = ("battle", "user", "kind", "summary", "data", "at")
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+
+@admin.register(RecordEntry)
+class RecordEntryAdmin(SimpleHistoryAdmin):
+    list_display = ("battle", "side", "status", "submitted_by", "submitted_at", "confirmed_by")
+    list_filter = ("status",)
+
+
+@admin.register(BattleSnapshot)
+class BattleSnapshotAdmin(admin.ModelAdmin):
+    """What a conclusion changed, as it was before (read by ``battle_reopen``): read-only."""
+
+    list_display = ("battle", "created_at")
+    readonly_fields = ("battle", "data", "created_at")
+
+    def has_add_permission(self, request) -> bool:
+        return False

@@ -10,22 +10,26 @@ user may not see (hidden fleets of other factions) are left out, exactly as
 (django_auth, which also checks the CSRF token), 403 for non-organisers and for organisers
 of another campaign (``access.is_organiser(user, battle.campaign)``), 404 for an unknown
 battle or another campaign's draft (organisers do not learn it exists) and 400 with the
-message for a refused action (``battles.resolution.BattleActionError``, a ``RulesError``).
+message for a refused action (``battles.services.BattleActionError``, a ``RulesError``).
 """
 
 from __future__ import annotations
 
+import json
+
+import pydantic
 from django.db.models import Prefetch, QuerySet
 from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
 from ninja import Field, Query, Router, Schema, Status
+from ninja.errors import HttpError
 from ninja.security import django_auth
 
 from campaign import access
 
 from .forecasting import battle_forecast
 from .models import Battle, BattleSide, Participant
-from .resolution import MAX_TURNS_LIMIT, BattleActionError, battle_record, battle_resolve
+from .services import MAX_TURNS_LIMIT, BattleActionError, battle_record, battle_resolve
 
 router = Router(tags=["battles"])
 
@@ -245,17 +249,58 @@ def _organised_battle(
 _ACTION_RESPONSES = {200: BattleActionOut, 400: ErrorOut, 403: ErrorOut, 404: ErrorOut}
 
 
-@router.post("/battles/{battle_id}/resolve", response=_ACTION_RESPONSES, auth=django_auth)
-def battle_resolve_view(request: HttpRequest, battle_id: int, payload: ResolveIn | None = None):
-    """Fight a draft battle with the rules engine; every die roll goes to its log."""
+def _resolve_body(request: HttpRequest) -> ResolveIn:
+    """The resolve request's body: empty (the defaults) or one JSON object of
+    :class:`ResolveIn`'s fields. A string, a list, a number or double-encoded JSON (a
+    string holding an object) is refused with 422 before anything is read or written
+    (issue 9 item 8), as is an unknown field or a value out of range."""
+    if request.content_type != "application/json":
+        if request.POST:  # a form body: the fields must come as JSON
+            raise HttpError(422, "body: send a JSON object (Content-Type: application/json)")
+        return ResolveIn()
+    raw = request.body.strip()
+    if not raw:
+        return ResolveIn()
+    try:
+        data = json.loads(raw)
+    except ValueError as exc:
+        raise HttpError(422, f"body: not JSON ({exc})") from exc
+    if not isinstance(data, dict):
+        raise HttpError(
+            422, f'body: expected a JSON object such as {{"seed": 7}}, got {type(data).__name__}'
+        )
+    unknown = sorted(set(data) - set(ResolveIn.model_fields))
+    if unknown:
+        raise HttpError(422, f"body: unknown field(s) {unknown}")
+    try:
+        return ResolveIn.model_validate(data)
+    except pydantic.ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(x) for x in first["loc"])
+        raise HttpError(422, f"body.{where}: {first['msg']}") from exc
+
+
+@router.post(
+    "/battles/{battle_id}/resolve",
+    response={**_ACTION_RESPONSES, 422: ErrorOut},
+    auth=django_auth,
+    openapi_extra={
+        "requestBody": {
+            "required": False,
+            "content": {"application/json": {"schema": ResolveIn.model_json_schema()}},
+        }
+    },
+)
+def battle_resolve_view(request: HttpRequest, battle_id: int):
+    """Fight a draft battle with the rules engine and conclude it; every die roll goes to
+    its log. Body: nothing, or ``{"seed": int, "max_turns": int}`` (422 otherwise)."""
     battle, refused = _organised_battle(request, battle_id, "resolve")
     if refused:
         return refused
-    payload = payload or ResolveIn()
-    try:
-        return battle_resolve(battle=battle, seed=payload.seed, max_turns=payload.max_turns)
-    except BattleActionError as exc:
-        return Status(400, {"detail": str(exc)})
+    payload = _resolve_body(request)
+    return battle_resolve(
+        battle=battle, seed=payload.seed, max_turns=payload.max_turns, user=request.user
+    )
 
 
 @router.post("/battles/{battle_id}/record", response=_ACTION_RESPONSES, auth=django_auth)
@@ -273,6 +318,7 @@ def battle_record_view(request: HttpRequest, battle_id: int, payload: RecordIn):
             winner=payload.winner,
             game_turns=payload.game_turns,
             narrative=payload.narrative,
+            user=request.user,
         )
     except BattleActionError as exc:
         return Status(400, {"detail": str(exc)})

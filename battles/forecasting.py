@@ -16,7 +16,8 @@ from battles.rules.forecast import Forecast, win_odds
 from campaign.intel import intel_known_classes
 
 from .models import Battle
-from .resolution import MAX_TURNS_LIMIT, BattleActionError, _field, _options, _sides
+from .services.common import MAX_TURNS_LIMIT, BattleActionError, battle_sides
+from .services.fielding import field_battle, rule_options
 
 __all__ = ["MAX_FORECAST_BATTLES", "battle_forecast"]
 
@@ -51,14 +52,14 @@ def battle_forecast(
             f"battle {battle.pk} ({battle.name}) is already concluded: its fleets now carry "
             "its damage, so there is nothing to forecast"
         )
-    fleets = _field(battle, _sides(battle))
+    fleets = field_battle(battle, battle_sides(battle))
     return win_odds(
         [f.start for f in fleets[0]],
         [f.start for f in fleets[1]],
         battles=battles,
         seed=seed,
         max_turns=max_turns,
-        options=_options(battle),
+        options=rule_options(battle),
         known_classes=intel_known_classes(battle=battle),
         progress=progress,
     )

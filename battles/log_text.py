@@ -3,7 +3,7 @@
 The rules engine (``battles.rules``, no Django) writes every ``Event`` with an English
 ``summary``; that stays stored as is. :func:`event_line` rebuilds the line for the
 frequent kinds with gettext, naming ships by their names (the set-up row's ``ships`` map,
-``battles.resolution._setup_row``) and sides by their faction names. Any kind or data
+``battles.services.engine_log.setup_row``) and sides by their faction names. Any kind or data
 shape it does not know — an old log, a hand-made row, an id missing from the names —
 falls back to the stored ``summary``: a log line is never lost and never raises.
 """

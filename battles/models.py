@@ -1,8 +1,10 @@
 """Battles, their sides and participants, the dice/event log and rendered reports."""
 
+from django.conf import settings
 from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
 
 from .systems import DEFAULT_SYSTEM, SYSTEMS
 
@@ -31,6 +33,15 @@ class Battle(models.Model):
     name = models.CharField(_("name"), max_length=200)
     slug = models.SlugField(_("slug"), max_length=200)
     location = models.CharField(_("location"), max_length=200, blank=True)
+    territory = models.ForeignKey(
+        "factions.Territory",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="battles",
+        verbose_name=_("territory"),
+        help_text=_("Where it is fought; its based fighters and batteries may defend it."),
+    )
     date = models.DateField(_("date"), null=True, blank=True)
     campaign_turn = models.PositiveIntegerField(_("campaign turn"), null=True, blank=True)
     game_turns = models.PositiveIntegerField(_("game turns played"), null=True, blank=True)
@@ -62,8 +73,10 @@ class Battle(models.Model):
         default=1,
         help_text=_("Revision number, raised on every edit in the admin."),
     )
+    concluded_at = models.DateTimeField(_("concluded"), null=True, blank=True)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
+    history = HistoricalRecords()
 
     class Meta:
         ordering = ["campaign", "campaign_turn", "date", "name"]
@@ -105,6 +118,7 @@ class BattleSide(models.Model):
     analysis = models.TextField(_("tactical analysis (Markdown)"), blank=True)
     is_winner = models.BooleanField(_("winner"), default=False)
     order = models.PositiveSmallIntegerField(_("order"), default=0)
+    history = HistoricalRecords()
 
     class Meta:
         ordering = ["battle", "order", "pk"]
@@ -154,6 +168,7 @@ class Participant(models.Model):
     systems_lost = models.JSONField(_("systems lost"), default=list, blank=True)
     craft_lost = models.PositiveIntegerField(_("craft lost"), default=0)
     notes = models.TextField(_("notes"), blank=True)
+    history = HistoricalRecords()
 
     class Meta:
         ordering = ["side", "pk"]
@@ -234,6 +249,129 @@ class Report(models.Model):
 
     def __str__(self) -> str:
         return f"{self.battle} ({self.format}, v{self.version})"
+
+
+class BattleSnapshot(models.Model):
+    """What a battle's conclusion changed, as it was before: written by
+    ``battles.services.battle_conclude`` and read back by ``battle_reopen``.
+
+    ``data``: ``{"ships": {pk: {field attname: value}}, "light_units": {…},
+    "participants": {…}, "sides": {pk: is_winner}, "battle": {…}, "intel": [ids created]}``.
+    """
+
+    battle = models.OneToOneField(
+        Battle, on_delete=models.CASCADE, related_name="snapshot", verbose_name=_("battle")
+    )
+    data = models.JSONField(_("state before the conclusion"), default=dict)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("battle snapshot")
+        verbose_name_plural = _("battle snapshots")
+
+    def __str__(self) -> str:
+        return f"{self.battle} (before {self.created_at:%Y-%m-%d %H:%M})"
+
+
+class BattleAction(models.Model):
+    """One entry of a battle's own timeline: who did what, when (shown to organisers)."""
+
+    class Kind(models.TextChoices):
+        CREATE = "create", _("set up")
+        EDIT = "edit", _("edited")
+        RECORD = "record", _("record entry submitted")
+        CONFIRM = "confirm", _("record entry confirmed")
+        REJECT = "reject", _("record entry rejected")
+        RESEED = "reseed", _("auto-resolve re-run with another seed")
+        RESOLVE = "resolve", _("resolved")
+        CONCLUDE = "conclude", _("concluded")
+        REOPEN = "reopen", _("reopened")
+        ORDER = "order", _("orders")
+
+    battle = models.ForeignKey(
+        Battle, on_delete=models.CASCADE, related_name="actions", verbose_name=_("battle")
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="battle_actions",
+        verbose_name=_("user"),
+    )
+    kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices)
+    summary = models.TextField(_("what"), blank=True)
+    data = models.JSONField(_("data"), default=dict, blank=True)
+    at = models.DateTimeField(_("when"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["battle", "at", "pk"]
+        verbose_name = _("battle action")
+        verbose_name_plural = _("battle actions")
+
+    def __str__(self) -> str:
+        return f"{self.battle}: {self.get_kind_display()} ({self.at:%Y-%m-%d %H:%M})"
+
+
+class RecordEntry(models.Model):
+    """One side's account of a battle played on the table, waiting for confirmation.
+
+    ``side`` None: the organiser's entry for every side. ``results``: the entries of
+    ``battles.services.battle_record`` (``{"participant", "fate", "hull_lost", …}``).
+    The battle concludes when every side with units has a confirmed entry
+    (``battles.services.record_confirm``).
+    """
+
+    class Status(models.TextChoices):
+        SUBMITTED = "submitted", _("waiting for confirmation")
+        CONFIRMED = "confirmed", _("confirmed")
+        REJECTED = "rejected", _("rejected")
+
+    battle = models.ForeignKey(
+        Battle, on_delete=models.CASCADE, related_name="record_entries", verbose_name=_("battle")
+    )
+    side = models.ForeignKey(
+        BattleSide,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="record_entries",
+        verbose_name=_("side"),
+    )
+    results = models.JSONField(_("results"), default=list, blank=True)
+    outcome = models.TextField(_("outcome"), blank=True)
+    winner = models.CharField(_("winner (faction slug)"), max_length=120, blank=True)
+    game_turns = models.PositiveIntegerField(_("game turns played"), null=True, blank=True)
+    narrative = models.TextField(_("narrative (Markdown)"), blank=True)
+    status = models.CharField(
+        _("status"), max_length=20, choices=Status.choices, default=Status.SUBMITTED
+    )
+    submitted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+        verbose_name=_("submitted by"),
+    )
+    submitted_at = models.DateTimeField(_("submitted"), auto_now_add=True)
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("confirmed by"),
+    )
+    confirmed_at = models.DateTimeField(_("confirmed"), null=True, blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["battle", "submitted_at", "pk"]
+        verbose_name = _("record entry")
+        verbose_name_plural = _("record entries")
+
+    def __str__(self) -> str:
+        return f"{self.battle}: {self.side or _('all sides')} ({self.get_status_display()})"
 
 
 # Units and results of the other game systems (seeds 001–004) live in their own module.

@@ -250,7 +250,7 @@ def _public_events(events: list[Any], hidden: list[Any]) -> list[Any]:
     """``events`` without the entries that name one of the ``hidden`` participants.
 
     A die (``kind == "roll"``) is logged just before the entry it decides
-    (battles/resolution.py), so it goes with that entry.
+    (battles/services/engine_log.py), so it goes with that entry.
     """
     if not hidden:
         return events
@@ -476,7 +476,7 @@ def turn_log(
 
     Returns ``[{"turn": n, "events": [...], "summary": str, "log": [...], "rolls": int}]``.
     For a log written by people (``engine=False``) ``events`` is every row and the rest is
-    empty. For an engine log (``battles.resolution``): ``events`` are the highlights (no
+    empty. For an engine log (``battles.services.resolve``): ``events`` are the highlights (no
     :data:`ROUTINE_KINDS`, no volley without effect), ``summary`` one line (initiative,
     volleys and damage, ships destroyed / captured / withdrawn), ``log`` every row of the
     turn including each die (``kind == "roll"``) and ``rolls`` how many dice.

@@ -2,8 +2,22 @@
 
 from django.urls import path
 
-from . import views
+from . import views, views_actions
 
 urlpatterns = [
     path("battles/<int:pk>/", views.battle_detail, name="battle-detail"),
+    path("campaigns/<slug:slug>/battles/new/", views_actions.battle_setup, name="battle-setup"),
+    path("battles/<int:pk>/resolve/", views_actions.battle_resolve_page, name="battle-resolve"),
+    path(
+        "battles/<int:pk>/forecast/",
+        views_actions.battle_forecast_fragment,
+        name="battle-forecast",
+    ),
+    path("battles/<int:pk>/record/", views_actions.battle_record_page, name="battle-record"),
+    path(
+        "battles/<int:pk>/record/<int:entry>/<str:decision>/",
+        views_actions.record_entry_decide,
+        name="battle-record-decide",
+    ),
+    path("battles/<int:pk>/reopen/", views_actions.battle_reopen_page, name="battle-reopen"),
 ]

@@ -15,7 +15,7 @@ from django.utils.safestring import SafeString
 
 from campaign import access
 
-from .models import Battle, BattleSide, Participant, Report
+from .models import Battle, BattleAction, BattleSide, Participant, Report
 from .reports import report_context
 
 
@@ -60,6 +60,12 @@ def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
         .values_list("pk", flat=True)
     )
     pdf = battle.reports.filter(format=Report.Format.PDF).first()
+    organiser = access.is_organiser(request.user, battle.campaign)
+    actions = (
+        list(BattleAction.objects.filter(battle=battle).select_related("user").order_by("at", "pk"))
+        if organiser
+        else []
+    )
     report_html = report_fragment(request, battle)
     return render(
         request,
@@ -72,5 +78,7 @@ def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "visible_fleet_ids": visible_fleet_ids,
             "report_html": report_html,
             "pdf": pdf if pdf and pdf.file else None,
+            "organiser": organiser,
+            "actions": actions,
         },
     )

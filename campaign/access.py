@@ -169,3 +169,59 @@ def campaign_faction_ids_for(user: User, campaign: Campaign) -> set[int] | None:
         .exclude(faction=None)
         .values_list("faction_id", flat=True)
     )
+
+
+def campaign_roles(user: User, campaign: Campaign) -> set[str]:
+    """The roles ``user`` holds in ``campaign`` (``organiser``, ``player``,
+    ``chronicler``); staff count as organisers of every campaign."""
+    from .models import Membership
+
+    if user is None or not user.is_authenticated:
+        return set()
+    roles = set(
+        Membership.objects.filter(user=user, campaign_id=campaign.pk).values_list("role", flat=True)
+    )
+    if user.is_staff:
+        roles.add(Membership.Role.ORGANISER)
+    return roles
+
+
+def played_side_ids(user: User, battle) -> set[int]:
+    """Ids of ``battle``'s sides whose faction ``user`` plays in the battle's campaign:
+    the sides whose record entries (and orders) they may submit."""
+    from battles.models import BattleSide
+
+    from .models import Membership
+
+    if user is None or not user.is_authenticated:
+        return set()
+    factions = Membership.objects.filter(
+        user=user, campaign_id=battle.campaign_id, role=Membership.Role.PLAYER
+    ).values("faction_id")
+    return set(
+        BattleSide.objects.filter(battle=battle, faction_id__in=factions).values_list(
+            "pk", flat=True
+        )
+    )
+
+
+def actionable_battles(user: User) -> QuerySet:
+    """Battles ``user`` may act on or see for acting: :func:`visible_battles`, plus the
+    drafts of the campaigns where the user plays a faction that is one of their sides (a
+    player records and orders their side of an unconcluded battle). Read pages and lists
+    keep using :func:`visible_battles`."""
+    from battles.models import Battle
+
+    from .models import Membership
+
+    qs = visible_battles(user)
+    if user is None or not user.is_authenticated or user.is_staff:
+        return qs
+    played = Membership.objects.filter(user=user, role=Membership.Role.PLAYER).exclude(faction=None)
+    pairs = list(played.values_list("campaign_id", "faction_id"))
+    if not pairs:
+        return qs
+    playing = Q()
+    for campaign_id, faction_id in pairs:
+        playing |= Q(campaign_id=campaign_id, sides__faction_id=faction_id)
+    return Battle.objects.filter(Q(pk__in=qs.values("pk")) | playing).distinct()

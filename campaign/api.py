@@ -6,6 +6,7 @@ from django.http import HttpRequest, HttpResponse
 from ninja import NinjaAPI
 
 from battles.api import router as battles_router
+from battles.api_actions import router as battle_actions_router
 from battles.api_rules import router as rules_router
 from battles.api_systems import router as systems_rules_router
 from battles.rules.errors import RulesError
@@ -44,6 +45,7 @@ api.add_router("/", factions_router)
 api.add_router("/", turns_router)
 api.add_router("/", orders_router)
 api.add_router("/", battles_router)
+api.add_router("/", battle_actions_router)
 api.add_router("/designs", designs_router)
 api.add_router("/rules", rules_router)
 api.add_router("/rules", systems_rules_router)  # seeds 001–004

@@ -28,7 +28,7 @@ def intel_record_battle(*, battle: Battle) -> int:
 
     Idempotent: a (campaign, faction, class) already known keeps its row and first battle.
     Light-unit groups carry no ship class and teach nothing here. Call it when the battle is
-    concluded (``battles.resolution._conclude``); it does not check the status. Returns the
+    concluded (``battles.services.battle_conclude``); it does not check the status. Returns the
     number of ``Intel`` rows created. Written in one transaction.
     """
     from battles.models import Participant

@@ -68,11 +68,12 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "django_htmx",
+    "simple_history",  # audit trail: battles, sides, participants; ships, fleets, light units
     "ninja",  # serves Swagger UI from its own static files: /api/docs works offline
     "campaign",
     "factions",
     "battles",
-    "simple_history",  # audit of ships, fleets, light units (issue 11 §7)
     "turns",
 ]
 
@@ -84,8 +85,9 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+    "simple_history.middleware.HistoryRequestMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "simple_history.middleware.HistoryRequestMiddleware",  # history_user on page edits
 ]
 
 ROOT_URLCONF = "campaign.urls"

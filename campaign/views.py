@@ -58,6 +58,12 @@ def campaign_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "standings": campaign_standings(campaign, user=request.user),
             "open_turn": campaign.turns.filter(status="open").first(),
             "turn_member": access.campaign_faction_ids_for(request.user, campaign) != set(),
+            "organiser": access.is_organiser(request.user, campaign),
+            "playing": list(
+                access.actionable_battles(request.user).filter(campaign=campaign, status="draft")
+            )
+            if request.user.is_authenticated
+            else [],
         },
     )
 

@@ -8,3 +8,15 @@ document.addEventListener("DOMContentLoaded", () => {
     select.addEventListener("change", () => select.form.submit());
   }
 });
+
+// Battle set-up: a "select the whole group" button per fleet/squadron of ships.
+document.addEventListener("DOMContentLoaded", () => {
+  for (const group of document.querySelectorAll("[data-fleet-group]")) {
+    const button = group.querySelector("[data-check-all]");
+    if (!button) continue;
+    button.hidden = false;
+    button.addEventListener("click", () => {
+      for (const box of group.querySelectorAll("input[type=checkbox]")) box.checked = true;
+    });
+  }
+});

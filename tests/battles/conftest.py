@@ -24,3 +24,38 @@ def pdf_renders(monkeypatch):
 
     monkeypatch.setattr(reports, "pdf_from_html", counting)
     return calls
+
+
+@pytest.fixture
+def league(cast, rival, django_user_model):
+    """The cast's campaign with a draft Qatzrin–Phalon skirmish; a Phalon player."""
+    from campaign.models import Membership
+
+    from .battle_fixtures import draft_skirmish
+
+    battle = draft_skirmish(cast.campaign)
+    phalon = battle.sides.get(faction__slug="phalon").faction
+    phalon_player = django_user_model.objects.create_user("phalon_player", password="pw")
+    Membership.objects.create(
+        campaign=cast.campaign, user=phalon_player, role="player", faction=phalon
+    )
+    cast.battle, cast.phalon_player, cast.rival = battle, phalon_player, rival
+    return cast
+
+
+#: The permission matrix's users, in order (None: anonymous).
+WHO = ["organiser", "own_player", "rival_player", "chronicler", "outsider", "other_organiser", None]
+
+
+def login(client, league, who):
+    """Log ``client`` in as ``who`` of :data:`WHO`."""
+    users = {
+        "organiser": league.organiser,
+        "own_player": league.qatzrin_player,
+        "rival_player": league.phalon_player,
+        "chronicler": league.chronicler,
+        "outsider": league.outsider,
+        "other_organiser": league.rival.organiser,
+    }
+    if who:
+        client.force_login(users[who])

@@ -9,7 +9,6 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.forms.models import model_to_dict
 
-from battles import resolution
 from battles.models import Battle, BattleSide, Event, Participant
 from battles.resolution import (
     MAX_TURNS_LIMIT,
@@ -326,7 +325,9 @@ def test_a_failure_after_the_log_is_written_rolls_everything_back(monkeypatch):
     def boom(*args, **kwargs):
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr(resolution, "_conclude", boom)
+    from battles.services import conclude
+
+    monkeypatch.setattr(conclude, "intel_record_battle", boom)
     with pytest.raises(RuntimeError, match="disk full"):
         battle_resolve(battle=battle, seed=SEED)
     assert snapshot() == before
@@ -558,14 +559,16 @@ def test_the_pdf_keeps_losses_and_a_few_volleys_per_turn_and_counts_the_rest():
 
 def test_a_battle_changed_by_someone_else_meanwhile_is_not_concluded_twice(monkeypatch):
     battle = draft_skirmish()
-    real_options = resolution._options
+    from battles.services import resolve as resolve_module
+
+    real_options = resolve_module.rule_options
 
     def meanwhile(b):
         # Another request concludes the battle after ours has read it (no row lock).
         Battle.objects.filter(pk=b.pk).update(status="concluded", version=2)
         return real_options(b)
 
-    monkeypatch.setattr(resolution, "_options", meanwhile)
+    monkeypatch.setattr(resolve_module, "rule_options", meanwhile)
     with pytest.raises(BattleActionError, match="changed while it was being concluded"):
         battle_resolve(battle=battle, seed=SEED)
     battle.refresh_from_db()

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('battles', '0002_report_digest'),
+        ('battles', '0003_battle_core_snapshot_timeline_record_history'),
         ('factions', '0001_initial'),
     ]
 

@@ -19,7 +19,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import translation
 
-from .models import Battle, Report
+from ..models import Battle, Report
 
 REPORT_FORMATS = tuple(Report.Format.values)  # ("html", "pdf")
 
@@ -59,7 +59,7 @@ def report_render(*, battle_id: int, fmt: str) -> Report:
     Raises ``ValueError`` for an unknown format or a slug that would leave
     ``MEDIA_ROOT/reports``, and ``Battle.DoesNotExist`` for a bad id.
     """
-    from .reports import pdf_from_html, pdf_page_html, render_html_document
+    from ..reports import pdf_from_html, pdf_page_html, render_html_document
 
     if fmt not in REPORT_FORMATS:
         raise ValueError(f"format {fmt!r}: expected one of {', '.join(REPORT_FORMATS)}")
@@ -105,7 +105,7 @@ def report_request(*, battle: Battle, formats: Iterable[str] = REPORT_FORMATS) -
     Outside a transaction (or with eager Celery) the task runs right away.
     Raises ``ValueError`` for an unknown format.
     """
-    from .tasks import render_report
+    from ..tasks import render_report
 
     for fmt in formats:
         if fmt not in REPORT_FORMATS:

@@ -1,0 +1,79 @@
+"""Battle services: writes that span models (STYLE.md: ``<noun>_<verb>``, keyword-only).
+
+One module per job (issue 8 split the old ``battles/resolution.py``):
+
+- ``setup``: :func:`eligible_ships`, :func:`eligible_light_units`, :func:`battle_create`;
+- ``fielding``: units on the engine's table (ships, carried squadrons, defences);
+- ``resolve``: :func:`battle_resolve_preview`, :func:`battle_reseed`,
+  :func:`battle_resolve`, :func:`battle_replay`, :func:`conclusion_from_engine`;
+- ``record``: :func:`battle_record`, :func:`record_submit`, :func:`record_confirm`,
+  :func:`record_reject`;
+- ``conclude``: :func:`battle_conclude`, :func:`battle_reopen`, :func:`reopen_blockers`;
+- ``report_files``: :func:`report_render`, :func:`report_request` (after-action reports).
+"""
+
+from .common import MAX_TURNS_LIMIT, BattleActionError, crew_lost_from_hull
+from .conclude import (
+    REOPEN_CHECKS,
+    Conclusion,
+    UnitResult,
+    battle_conclude,
+    battle_reopen,
+    reopen_blockers,
+)
+from .fielding import Fielded, field_battle
+from .record import (
+    battle_record,
+    check_results,
+    record_confirm,
+    record_reject,
+    record_submit,
+    ship_system_ids,
+)
+from .report_files import REPORT_FORMATS, report_file_name, report_render, report_request
+from .resolve import (
+    ResolvePreview,
+    battle_replay,
+    battle_reseed,
+    battle_resolve,
+    battle_resolve_preview,
+    conclusion_from_engine,
+    event_rows,
+)
+from .setup import SideSpec, battle_create, eligible_light_units, eligible_ships, ships_held
+
+__all__ = [
+    "MAX_TURNS_LIMIT",
+    "REOPEN_CHECKS",
+    "REPORT_FORMATS",
+    "BattleActionError",
+    "Conclusion",
+    "Fielded",
+    "ResolvePreview",
+    "SideSpec",
+    "UnitResult",
+    "battle_conclude",
+    "battle_create",
+    "battle_record",
+    "battle_reopen",
+    "battle_replay",
+    "battle_reseed",
+    "battle_resolve",
+    "battle_resolve_preview",
+    "check_results",
+    "conclusion_from_engine",
+    "crew_lost_from_hull",
+    "eligible_light_units",
+    "eligible_ships",
+    "event_rows",
+    "field_battle",
+    "record_confirm",
+    "record_reject",
+    "record_submit",
+    "reopen_blockers",
+    "report_file_name",
+    "report_render",
+    "report_request",
+    "ship_system_ids",
+    "ships_held",
+]

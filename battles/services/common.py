@@ -1,0 +1,91 @@
+"""What every battle service shares: the error, the limits, reading and locking a battle.
+
+Split from the old ``battles/resolution.py`` (issue 8): setup, record, resolve and
+conclude live in their own modules of this package and import from here.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from django.db.models import Prefetch
+
+from battles.rules.errors import RulesError
+from factions.models import Ship
+
+from ..models import Battle, BattleSide, Participant
+
+#: Upper bound on ``max_turns`` (a battle past 50 turns is a stalemate, not a fight).
+MAX_TURNS_LIMIT = 50
+SEED_BITS = 62  # fits Battle.seed (a signed 64-bit column)
+BULK = 500
+# What building a ship from a malformed design document can raise (DesignError names the
+# field; the others come from entries of the wrong type).
+DESIGN_ERRORS = (RulesError, KeyError, TypeError, ValueError, AttributeError)
+
+
+class BattleActionError(RulesError):
+    """A battle that cannot be set up, resolved, recorded, concluded or reopened as asked.
+    The message names the battle, the participant (ship) and the field; nothing has been
+    written. (A ``RulesError``, so the API answers with the message.)"""
+
+
+def locked(battle: Battle, *, draft: bool = True) -> Battle:
+    """The battle row again, locked for this transaction (``select_for_update``); with
+    ``draft`` refused when concluded, else refused when not concluded."""
+    fresh = Battle.objects.select_for_update().select_related("campaign").get(pk=battle.pk)
+    if draft and fresh.status == Battle.Status.CONCLUDED:
+        raise BattleActionError(
+            f"battle {fresh.pk} ({fresh.name}) is already concluded "
+            f"({fresh.get_mode_display()}); nothing changed"
+        )
+    if not draft and fresh.status != Battle.Status.CONCLUDED:
+        raise BattleActionError(f"battle {fresh.pk} ({fresh.name}) is not concluded")
+    return fresh
+
+
+def battle_sides(battle: Battle) -> list[BattleSide]:
+    """The battle's sides in order, with faction, fleet and participants (ship, class,
+    light units) loaded: three queries whatever the size."""
+    participants = Participant.objects.select_related(
+        "ship__ship_class", "ship__fleet", "light_units"
+    ).order_by("pk")
+    return list(
+        BattleSide.objects.filter(battle=battle)
+        .select_related("faction", "fleet")
+        .prefetch_related(Prefetch("participants", queryset=participants))
+        .order_by("order", "pk")
+    )
+
+
+def label(participant: Participant) -> str:
+    """``participant 12 (Garuda)``: how errors name a participant."""
+    unit = participant.ship or participant.light_units
+    return f"participant {participant.pk} ({unit})"
+
+
+def ship_status(ship: Ship) -> str:
+    """``damaged`` when the ship carries any damage, else ``active``."""
+    damaged = ship.hull_lost or ship.armour_lost or ship.crew_lost or ship.systems_lost
+    return Ship.Status.DAMAGED if damaged else Ship.Status.ACTIVE
+
+
+def crew_lost_from_hull(crew_max: int, hull_max: int, hull_lost: int) -> int:
+    """Crew factors lost with ``hull_lost`` of ``hull_max`` boxes, for a ship of
+    ``crew_max`` crew factors: ``crew_max - ceil(crew_max × hull_left / hull_max)``
+    (rules/ft-incursion.md §4, D-9). Used where a result gives no crew figure: a battle
+    recorded from the table, the sample campaign's fates."""
+    return crew_max - math.ceil(crew_max * (hull_max - hull_lost) / max(hull_max, 1))
+
+
+def count(where: str, entry: Mapping[str, Any], name: str, default: int | None = 0) -> Any:
+    """``entry[name]`` as a whole number ≥ 0 (``default`` when absent); raises
+    :class:`BattleActionError` naming ``where.name``."""
+    value = entry.get(name, default)
+    if value is None and default is None:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise BattleActionError(f"{where}.{name}: {value!r}, expected a whole number ≥ 0")
+    return value

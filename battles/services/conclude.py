@@ -1,0 +1,417 @@
+"""Concluding a battle and undoing it (issue 10 items 6 and 7, issue 9 item 6).
+
+:func:`battle_conclude` is the one place a battle's result is written, whichever way it
+was reached: the auto-resolve (``resolve.battle_resolve``), a record confirmed by both
+sides (``record.record_confirm``), or the final engine state of a turn-by-turn battle
+(build a :class:`Conclusion` with ``resolve.conclusion_from_engine``). It keeps a
+snapshot of everything it changes, which :func:`battle_reopen` puts back.
+
+Locking (PostgreSQL): the battle row, then every participating ship, then every light-unit
+group, each ``select_for_update`` in primary-key order, so two conclusions never
+interleave and never deadlock; whoever comes second re-reads the committed rows and is
+refused with the ship named.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Model, Q
+from django.utils import timezone
+from simple_history.utils import bulk_update_with_history
+
+from campaign.intel import intel_record_battle
+from campaign.models import Intel
+from factions.models import LightUnitGroup, Ship
+
+from ..models import Battle, BattleAction, BattleSide, BattleSnapshot, Event, Participant, Report
+from .common import BULK, BattleActionError, battle_sides, label, locked, ship_status
+from .report_files import report_request
+
+__all__ = [
+    "Conclusion",
+    "UnitResult",
+    "battle_conclude",
+    "battle_reopen",
+    "reopen_blockers",
+    "REOPEN_CHECKS",
+]
+
+
+@dataclass
+class UnitResult:
+    """What one participant lost in this battle (not its carried damage): hull and armour
+    boxes, crew factors, system ids of its class design, craft (light units), its fate
+    (``Participant.Fate``) and a note."""
+
+    participant: int
+    fate: str = Participant.Fate.UNHARMED
+    hull_lost: int = 0
+    armour_lost: int = 0
+    crew_lost: int = 0
+    systems_lost: list[str] = field(default_factory=list)
+    craft_lost: int = 0
+    notes: str = ""
+
+
+@dataclass
+class Conclusion:
+    """A battle's result, ready to write. ``results``: one per participant that did more
+    than sit unharmed (others are unharmed), already checked against the SSDs;
+    ``winner``: a side's faction slug or None (a draw); ``events``: log rows
+    ``{game_turn, phase, kind, summary, data}`` replacing the battle's log (empty: the
+    log is kept); ``summary``: the timeline's line."""
+
+    mode: str
+    results: list[UnitResult]
+    winner: str | None
+    outcome: str
+    game_turns: int | None = None
+    seed: int | None = None
+    narrative: str | None = None
+    events: list[dict[str, Any]] = field(default_factory=list)
+    summary: str = ""
+
+
+#: What ``battle_conclude`` takes: a ready result, or a function that builds it from the
+#: locked battle and its sides (read after the locks, so from committed rows).
+ConclusionSource = Conclusion | Callable[[Battle, list[BattleSide]], Conclusion]
+
+
+def _fields(model: type[Model]) -> list[Any]:
+    return [f for f in model._meta.concrete_fields if not f.primary_key]
+
+
+def _dump(obj: Model) -> dict[str, Any]:
+    return {f.attname: getattr(obj, f.attname) for f in _fields(type(obj))}
+
+
+def _restore(model: type[Model], rows: dict[str, dict[str, Any]]) -> None:
+    objs = list(model.objects.filter(pk__in=[int(pk) for pk in rows]).order_by("pk"))
+    for obj in objs:
+        for attname, value in rows[str(obj.pk)].items():
+            setattr(obj, attname, value)
+    names = [f.name for f in _fields(model)]
+    if model is Participant:
+        bulk_update_with_history(objs, model, names, batch_size=BULK)
+    else:
+        model.objects.bulk_update(objs, names, batch_size=BULK)
+
+
+def _lock_units(battle: Battle) -> tuple[list[int], list[int]]:
+    """Lock the battle's ships then light-unit groups (``select_for_update``, pk order);
+    returns their ids."""
+    rows = Participant.objects.filter(side__battle=battle).values_list("ship_id", "light_units_id")
+    ship_ids = sorted({s for s, _ in rows if s})
+    group_ids = sorted({g for _, g in rows if g})
+    list(Ship.objects.select_for_update().filter(pk__in=ship_ids).order_by("pk").values("pk"))
+    list(
+        LightUnitGroup.objects.select_for_update()
+        .filter(pk__in=group_ids)
+        .order_by("pk")
+        .values("pk")
+    )
+    return ship_ids, group_ids
+
+
+def _check_ships_free(battle: Battle, sides: list[BattleSide]) -> None:
+    """Refuse a ship already lost, or changed by another battle concluded since this one
+    was set up (``a ship is in at most one unconcluded battle``), naming both."""
+    ships = {p.ship_id: p for s in sides for p in s.participants.all() if p.ship_id}
+    for p in ships.values():
+        if p.ship.status in (Ship.Status.DESTROYED, Ship.Status.CAPTURED):
+            raise BattleActionError(
+                f"{label(p)}: the ship is {p.ship.status} already; remove it from battle "
+                f"{battle.pk} ({battle.name}) before concluding"
+            )
+    later = (
+        Participant.objects.filter(ship_id__in=list(ships))
+        .exclude(side__battle=battle)
+        .filter(
+            side__battle__status=Battle.Status.CONCLUDED,
+            side__battle__concluded_at__gte=battle.created_at,
+        )
+        .select_related("side__battle")
+        .order_by("ship_id")
+        .first()
+    )
+    if later is not None:
+        other = later.side.battle
+        raise BattleActionError(
+            f"{label(ships[later.ship_id])}: the ship is held by battle {other.pk} "
+            f"({other.name}), concluded since this battle was set up; reopen it or set "
+            "this battle up again. Nothing changed."
+        )
+
+
+def _captor_fleet(side: BattleSide, sides: list[BattleSide], winner: str | None) -> Any:
+    """The fleet a ship of ``side`` captured in this battle joins: the winning side's (or
+    else the first other side's) fleet, else the fleet of its first ship; None if none."""
+    others = [s for s in sides if s.pk != side.pk]
+    captors = [s for s in others if s.faction.slug == winner] or others
+    for s in captors:
+        if s.fleet_id:
+            return s.fleet_id
+        for p in s.participants.all():
+            if p.ship_id:
+                return p.ship.fleet_id
+    return None
+
+
+def _apply(battle: Battle, sides: list[BattleSide], conclusion: Conclusion) -> None:
+    participants = {p.pk: p for s in sides for p in s.participants.all()}
+    side_of = {p.pk: s for s in sides for p in s.participants.all()}
+    results: dict[int, UnitResult] = {}
+    for r in conclusion.results:
+        if r.participant not in participants:
+            raise BattleActionError(
+                f"participant {r.participant}: not a participant of battle {battle.pk}"
+            )
+        if r.fate not in Participant.Fate.values:
+            raise BattleActionError(
+                f"{label(participants[r.participant])}.fate: {r.fate!r}, expected one of "
+                f"{Participant.Fate.values}"
+            )
+        results[r.participant] = r
+    ships, groups = [], []
+    for pk, p in participants.items():
+        r = results.get(pk, UnitResult(participant=pk))
+        p.fate, p.notes = r.fate, r.notes
+        if p.ship_id:
+            ship = p.ship
+            p.hull_lost, p.armour_lost, p.crew_lost = r.hull_lost, r.armour_lost, r.crew_lost
+            p.systems_lost, p.craft_lost = list(r.systems_lost), 0
+            ship.hull_lost += r.hull_lost
+            ship.armour_lost += r.armour_lost
+            ship.crew_lost += r.crew_lost
+            before = list(ship.systems_lost or [])
+            ship.systems_lost = before + [s for s in r.systems_lost if s not in before]
+            if r.fate == Participant.Fate.DESTROYED:
+                ship.status = Ship.Status.DESTROYED
+            elif r.fate == Participant.Fate.CAPTURED:
+                ship.status = Ship.Status.CAPTURED
+                fleet_id = _captor_fleet(side_of[pk], sides, conclusion.winner)
+                if fleet_id:
+                    ship.fleet_id, ship.squadron_id = fleet_id, None
+            else:
+                ship.status = ship_status(ship)
+            ships.append(ship)
+        else:
+            group = p.light_units
+            if r.craft_lost > group.strength:
+                raise BattleActionError(
+                    f"{label(p)}.craft_lost: {r.craft_lost}, but {group.name} has "
+                    f"{group.strength} craft left"
+                )
+            p.hull_lost = p.armour_lost = p.crew_lost = 0
+            p.systems_lost, p.craft_lost = [], r.craft_lost
+            group.strength -= r.craft_lost
+            groups.append(group)
+    names = ["fate", "hull_lost", "armour_lost", "crew_lost", "systems_lost", "craft_lost"]
+    bulk_update_with_history(
+        list(participants.values()), Participant, [*names, "notes"], batch_size=BULK
+    )
+    Ship.objects.bulk_update(
+        ships,
+        ["hull_lost", "armour_lost", "crew_lost", "systems_lost", "status", "fleet", "squadron"],
+        batch_size=BULK,
+    )
+    LightUnitGroup.objects.bulk_update(groups, ["strength"], batch_size=BULK)
+
+
+def battle_conclude(*, battle: Battle, conclusion: ConclusionSource, user: Any = None) -> Battle:
+    """Write a battle's result and conclude it; returns the concluded battle.
+
+    ``conclusion``: a :class:`Conclusion`, or a function ``(battle, sides) -> Conclusion``
+    called once the rows are locked (so it reads committed, locked ships: what
+    ``battle_resolve`` and ``record_confirm`` pass). ``user``: who concludes (timeline).
+
+    In one transaction: lock the battle, its ships and light-unit groups
+    (``select_for_update``, pk order); refuse a concluded battle, a ship already
+    destroyed or captured, or a ship held by another battle concluded since this one was
+    set up (:class:`BattleActionError` naming the ship and the other battle); keep a
+    :class:`~battles.models.BattleSnapshot` of every ship, light unit, participant, side
+    and battle field it changes; write each participant's losses and fate, each ship's
+    cumulative damage and status (a captured ship joins the captor's fleet), each group's
+    craft left, the log (``events``), winner, outcome, ``status=concluded``,
+    ``concluded_at``, ``version + 1``; record the classes each side met
+    (``campaign.intel.intel_record_battle``) and which intel rows that created; add a
+    timeline entry; and queue the report for when the transaction commits
+    (:func:`on_concluded`). Nothing is written when it raises.
+    """
+    with transaction.atomic():
+        b = locked(battle)
+        _lock_units(b)
+        sides = battle_sides(b)
+        _check_ships_free(b, sides)
+        result = conclusion(b, sides) if callable(conclusion) else conclusion
+        by_slug = {s.faction.slug: s for s in sides}
+        if result.winner is not None and result.winner not in by_slug:
+            raise BattleActionError(
+                f"winner: {result.winner!r} is not a side of battle {b.pk} "
+                f"({', '.join(by_slug) or 'no sides'})"
+            )
+        participants = [p for s in sides for p in s.participants.all()]
+        snapshot = {
+            "ships": {str(p.ship.pk): _dump(p.ship) for p in participants if p.ship_id},
+            "light_units": {
+                str(p.light_units.pk): _dump(p.light_units)
+                for p in participants
+                if p.light_units_id
+            },
+            "participants": {str(p.pk): _dump(p) for p in participants},
+            "sides": {str(s.pk): s.is_winner for s in sides},
+            "battle": {
+                k: getattr(b, k)
+                for k in ("mode", "winner_id", "outcome", "game_turns", "seed", "narrative")
+            },
+        }
+        _apply(b, sides, result)
+        for side in sides:
+            side.is_winner = side.faction.slug == result.winner
+        bulk_update_with_history(sides, BattleSide, ["is_winner"])
+        if result.events:
+            Event.objects.filter(battle=b).delete()
+            Event.objects.bulk_create(
+                (Event(battle=b, sequence=i, **row) for i, row in enumerate(result.events, 1)),
+                batch_size=BULK,
+            )
+        draft_version = b.version
+        b.mode = result.mode
+        b.status = Battle.Status.CONCLUDED
+        b.winner = by_slug[result.winner].faction if result.winner else None
+        b.outcome = result.outcome
+        b.game_turns = result.game_turns
+        b.seed = result.seed
+        if result.narrative is not None:
+            b.narrative = result.narrative
+        b.version += 1
+        b.concluded_at = timezone.now()
+        fields = ["mode", "status", "winner", "outcome", "game_turns", "seed", "narrative"]
+        fields += ["version", "concluded_at"]
+        # Only the draft we read may be concluded (a second request racing this one on a
+        # database without row locks finds no row to update and rolls back).
+        updated = Battle.objects.filter(
+            pk=b.pk, status=Battle.Status.DRAFT, version=draft_version
+        ).update(**{f: getattr(b, f) for f in fields}, updated_at=timezone.now())
+        if updated != 1:
+            raise BattleActionError(
+                f"battle {b.pk} ({b.name}) changed while it was being concluded; nothing changed"
+            )
+        b.save(update_fields=["updated_at"])  # one history row with the concluded state
+        intel_record_battle(battle=b)
+        snapshot["intel"] = sorted(
+            Intel.objects.filter(first_battle=b).values_list("pk", flat=True)
+        )
+        BattleSnapshot.objects.update_or_create(
+            battle=b, defaults={"data": json.loads(json.dumps(snapshot))}
+        )
+        BattleAction.objects.create(
+            battle=b,
+            user=user if getattr(user, "is_authenticated", False) else None,
+            kind=BattleAction.Kind.CONCLUDE,
+            summary=result.summary or result.outcome,
+            data={"mode": result.mode, "winner": result.winner, "seed": result.seed},
+        )
+        on_concluded(b)
+    return b
+
+
+def on_concluded(battle: Battle) -> None:
+    """After-conclusion work, in the conclusion's transaction: queue the after-action
+    report (rendered once it commits). The one call site for the chronicler's draft."""
+    report_request(battle=battle)
+
+
+#: Checks run before a reopen; each returns refusal messages (e.g. repair orders that
+#: depend on the battle's damage). Extend with ``REOPEN_CHECKS.append(fn)``.
+REOPEN_CHECKS: list[Callable[[Battle], Sequence[str]]] = []
+
+
+def reopen_blockers(*, battle: Battle) -> list[str]:
+    """Why ``battle`` cannot be reopened, as messages (empty: it can): a later concluded
+    battle of the same ships or light units, then each of :data:`REOPEN_CHECKS`."""
+    ship_ids = list(
+        Participant.objects.filter(side__battle=battle, ship__isnull=False).values_list(
+            "ship_id", flat=True
+        )
+    )
+    group_ids = list(
+        Participant.objects.filter(side__battle=battle, light_units__isnull=False).values_list(
+            "light_units_id", flat=True
+        )
+    )
+    later = (
+        Battle.objects.filter(status=Battle.Status.CONCLUDED, concluded_at__gt=battle.concluded_at)
+        .exclude(pk=battle.pk)
+        .filter(
+            Q(sides__participants__ship_id__in=ship_ids)
+            | Q(sides__participants__light_units_id__in=group_ids)
+        )
+        .distinct()
+        .order_by("concluded_at", "pk")
+    )
+    messages = [
+        f"battle {other.pk} ({other.name}) was concluded later with the same ships; reopen it first"
+        for other in later
+    ]
+    for check in REOPEN_CHECKS:
+        messages += list(check(battle))
+    return messages
+
+
+def battle_reopen(*, battle: Battle, user: Any = None, reason: str = "") -> Battle:
+    """Undo a battle's conclusion; returns the battle, a draft again.
+
+    Puts every ship, light-unit group, participant, side and battle field back exactly as
+    the snapshot kept them (:func:`battle_conclude`), deletes the intel rows the
+    conclusion created, the battle's log (``Event``) and its reports (rows and files), and
+    adds a timeline entry. Ships and groups are locked as in :func:`battle_conclude`.
+    Raises :class:`BattleActionError` when the battle is not concluded, has no snapshot
+    (concluded before snapshots were kept, e.g. loaded from the sample), or
+    :func:`reopen_blockers` names a reason (the later battle first). One transaction.
+    """
+    with transaction.atomic():
+        b = locked(battle, draft=False)
+        _lock_units(b)
+        snap = BattleSnapshot.objects.filter(battle=b).first()
+        if snap is None:
+            raise BattleActionError(
+                f"battle {b.pk} ({b.name}) was concluded without a snapshot of the ships "
+                "before it (loaded or recorded before reopening existed): it cannot be undone"
+            )
+        blockers = reopen_blockers(battle=b)
+        if blockers:
+            raise BattleActionError(f"battle {b.pk} ({b.name}): " + "; ".join(blockers))
+        data = snap.data
+        _restore(Ship, data["ships"])
+        _restore(LightUnitGroup, data["light_units"])
+        _restore(Participant, data["participants"])
+        sides = list(BattleSide.objects.filter(battle=b))
+        for side in sides:
+            side.is_winner = data["sides"].get(str(side.pk), False)
+        bulk_update_with_history(sides, BattleSide, ["is_winner"])
+        Intel.objects.filter(pk__in=data.get("intel", [])).delete()
+        Event.objects.filter(battle=b).delete()
+        for report in Report.objects.filter(battle=b):
+            if report.file:
+                report.file.delete(save=False)
+            report.delete()
+        for k, v in data["battle"].items():
+            setattr(b, k, v)
+        b.status = Battle.Status.DRAFT
+        b.concluded_at = None
+        b.version += 1
+        b.save()
+        snap.delete()
+        BattleAction.objects.create(
+            battle=b,
+            user=user if getattr(user, "is_authenticated", False) else None,
+            kind=BattleAction.Kind.REOPEN,
+            summary=reason or "reopened: every ship and light unit as before the battle",
+        )
+    return b

@@ -1,0 +1,139 @@
+"""The auto-resolve's log: engine events and dice as ``Event`` row dicts, the ``setup``
+row a battle can be fought again from, and the fight itself with fixed platforms held in
+place (``fielding.deploy``). Used by ``resolve`` (preview, conclude, replay)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from battles.rules import ai
+from battles.rules.options import RuleOptions
+from battles.rules.ships import ShipState
+
+from .fielding import Fielded, deploy
+
+
+def engine_rows(result: ai.BattleResult) -> list[dict[str, Any]]:
+    """Engine events and dice as row dicts (no ``sequence``), each roll just before the
+    first event logged after it (``BattleResult.interleaved``), with that event's turn and
+    phase (dice after the last event take its turn and phase). ``data`` is passed through
+    JSON so it compares equal to what the database gives back."""
+    rows: list[dict[str, Any]] = []
+    pending: list[tuple[Any, int]] = []  # rolls waiting for the event they precede
+    for event, roll, n in result.interleaved():
+        if event is None:
+            pending.append((roll, n))
+            continue
+        rows.extend(_roll_row(r, k, event.turn, event.phase) for r, k in pending)
+        pending.clear()
+        rows.append(
+            {
+                "game_turn": event.turn,
+                "phase": event.phase,
+                "kind": event.kind,
+                "summary": event.summary,
+                "data": json.loads(json.dumps(event.data)),
+            }
+        )
+    if pending and result.events:
+        last = result.events[-1]
+        rows.extend(_roll_row(r, k, last.turn, last.phase) for r, k in pending)
+    return rows
+
+
+def _roll_row(roll: Any, n: int, turn: int, phase: int) -> dict[str, Any]:
+    """One die as a ``roll`` row: ``data = {"n" (1-based), "purpose", "sides", "result"}``."""
+    return {
+        "game_turn": turn,
+        "phase": phase,
+        "kind": "roll",
+        "summary": roll.notation(),
+        "data": {"n": n + 1, "purpose": roll.purpose, "sides": roll.sides, "result": roll.result},
+    }
+
+
+def setup_row(
+    fleets: list[list[Fielded]],
+    *,
+    seed: int,
+    max_turns: int,
+    options: RuleOptions,
+    known_classes: Mapping[str, list[str]],
+) -> dict[str, Any]:
+    """The first log row: everything needed to fight the battle again (:func:`battle_replay`)."""
+    ships = {}
+    for fleet in fleets:
+        for f in fleet:
+            ships[f.start.ship_id] = {
+                "participant": f.participant.pk,
+                "ship": f.ship.pk if f.ship else None,
+                "name": f.start.name,
+                "side": f.start.side,
+                "class": f.ship.ship_class.name if f.ship else f.participant.light_units.name,
+                "design": f.ship.ship_class.design if f.ship else f.start_design,
+                "hull_lost": f.start.hull_lost,
+                "armour_lost": f.start.armour_lost,
+                "crew_lost": f.start.crew_lost,
+                "systems_lost": list(f.ship.systems_lost or []) if f.ship else [],
+                # Bay id -> craft aboard and the light-unit participant flying them.
+                "squadrons": {
+                    bay: {"craft": p.light_units.strength, "participant": p.pk}
+                    for bay, p in f.squadrons.items()
+                },
+            }
+    sides = [fleet[0].start.side for fleet in fleets]
+    data = {
+        "seed": seed,
+        "max_turns": max_turns,
+        "options": options.to_dict(),
+        "known_classes": dict(known_classes),
+        "sides": sides,
+        "fleets": [[f.start.ship_id for f in fleet] for fleet in fleets],
+        "ships": ships,
+    }
+    fixed = sorted(f.start.ship_id for fleet in fleets for f in fleet if f.platform)
+    if fixed:
+        data["fixed"] = fixed
+    changed = options.non_default()
+    return {
+        "game_turn": 0,
+        "phase": 0,
+        "kind": "setup",
+        # No ship count: a report may hide units of fleets its reader may not see.
+        "summary": (
+            f"{sides[0]} against {sides[1]}; seed {seed}, at most {max_turns} turns"
+            + (f"; rule options {changed}" if changed else "")
+        ),
+        "data": json.loads(json.dumps(data)),
+    }
+
+
+def numbered(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Rows with ``sequence`` 1, 2, …"""
+    return [{"sequence": i, **row} for i, row in enumerate(rows, 1)]
+
+
+def fight(
+    fleets: Sequence[Sequence[ShipState]],
+    *,
+    fixed: set[str],
+    seed: int,
+    max_turns: int,
+    options: RuleOptions,
+    known_classes: Mapping[str, Any],
+) -> ai.BattleResult:
+    """``ai.resolve_battle`` with fixed platforms held at speed 0 (``fielding.deploy``)."""
+    a = [ai.clone(s) for s in fleets[0]]
+    b = [ai.clone(s) for s in fleets[1]]
+    deploy(a, b, fixed)
+    return ai.resolve_battle(
+        a,
+        b,
+        seed=seed,
+        max_turns=max_turns,
+        options=options,
+        known_classes=known_classes,
+        deployed=True,
+    )

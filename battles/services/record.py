@@ -1,0 +1,392 @@
+"""Recording a battle played on the table (issue 10 item 3).
+
+Each side's player (or the organiser) submits an entry (:func:`record_submit`): what each
+of their units lost, checked against its SSD at once so errors name the ship and field.
+The organiser or a player of another side confirms it (:func:`record_confirm`); when every
+side with units has a confirmed entry, the battle concludes through
+``battles.services.battle_conclude`` (entries checked again against the locked ships).
+:func:`battle_record` concludes in one step (organisers, the API, the sample loader).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from battles.rules.ships import ShipState
+from factions.models import Ship
+
+from ..models import Battle, BattleAction, BattleSide, Participant, RecordEntry
+from .common import (
+    DESIGN_ERRORS,
+    MAX_TURNS_LIMIT,
+    BattleActionError,
+    battle_sides,
+    count,
+    crew_lost_from_hull,
+    label,
+    locked,
+)
+from .conclude import Conclusion, UnitResult, battle_conclude
+
+__all__ = [
+    "battle_record",
+    "check_results",
+    "record_confirm",
+    "record_reject",
+    "record_submit",
+    "ship_system_ids",
+]
+
+RESULT_FIELDS = {
+    "participant",
+    "fate",
+    "hull_lost",
+    "armour_lost",
+    "crew_lost",
+    "systems_lost",
+    "craft_lost",
+    "notes",
+}
+
+
+def _state(where: str, ship: Ship) -> ShipState:
+    try:
+        return ShipState.from_design(
+            ship.ship_class.design or {},
+            ship_id=f"ship-{ship.pk}",
+            side="table",
+            hull_lost=ship.hull_lost,
+            armour_lost=ship.armour_lost,
+            crew_lost=ship.crew_lost,
+            systems_lost=list(ship.systems_lost or []),
+        )
+    except DESIGN_ERRORS as exc:
+        raise BattleActionError(f"{where}: class {ship.ship_class.name!r} (design): {exc}") from exc
+
+
+def ship_system_ids(ship: Ship) -> list[str]:
+    """The system ids a record may mark destroyed on ``ship``: its class design's systems
+    and the synthesised ``fc-N``, ``screen-N``, ``drive``, ``bridge``… (§11), those
+    already lost included. Empty when the design cannot be built."""
+    try:
+        return list(_state(str(ship), ship).systems)
+    except BattleActionError:
+        return []
+
+
+def _fate(where: str, entry: Mapping[str, Any]) -> str:
+    fate = entry.get("fate", Participant.Fate.UNHARMED)
+    if fate not in Participant.Fate.values:
+        raise BattleActionError(
+            f"{where}.fate: {fate!r}, expected one of {Participant.Fate.values}"
+        )
+    return fate
+
+
+def _ship_result(where: str, p: Participant, entry: Mapping[str, Any]) -> UnitResult:
+    """One ship's entry checked against its SSD (rules/ft-incursion.md §4, §11)."""
+    ship = p.ship
+    if entry.get("craft_lost"):
+        raise BattleActionError(
+            f"{where}.craft_lost: {entry['craft_lost']!r}, but a ship has no craft_lost: "
+            "enter the craft a carrier lost on its light-unit group's own participant"
+        )
+    state = _state(where, ship)
+    fate = _fate(where, entry)
+    if ship.status in (Ship.Status.DESTROYED, Ship.Status.CAPTURED):
+        raise BattleActionError(f"{where}: the ship was already {ship.status} before this battle")
+    hull_left, armour_left, crew_left = state.hull_left, state.armour_left, state.crew_left
+    name = ship.ship_class.name
+    if fate == Participant.Fate.DESTROYED:
+        # A destroyed ship loses every box and crew factor left (as the sample loader does).
+        return UnitResult(
+            p.pk, fate, hull_left, armour_left, crew_left, [], 0, str(entry.get("notes", ""))
+        )
+    hull = count(where, entry, "hull_lost")
+    armour = count(where, entry, "armour_lost")
+    crew = count(where, entry, "crew_lost", None)
+    if hull > hull_left or (hull == hull_left and hull_left > 0):
+        raise BattleActionError(
+            f"{where}.hull_lost: {hull}, but the {name} has {hull_left} of "
+            f"{state.hull_max} hull boxes left (losing them all means fate 'destroyed')"
+        )
+    if armour > armour_left:
+        raise BattleActionError(
+            f"{where}.armour_lost: {armour}, but the {name} has "
+            f"{armour_left} of {state.armour_max} armour boxes left"
+        )
+    if crew is None:
+        crew = max(
+            0,
+            crew_lost_from_hull(state.crew_max, state.hull_max, state.hull_lost + hull)
+            - state.crew_lost,
+        )
+    if crew > crew_left:
+        raise BattleActionError(
+            f"{where}.crew_lost: {crew}, but the {name} has {crew_left} "
+            f"of {state.crew_max} crew factors left"
+        )
+    systems = entry.get("systems_lost") or []
+    if not isinstance(systems, list) or not all(isinstance(s, str) for s in systems):
+        raise BattleActionError(f"{where}.systems_lost: expected a list of system ids")
+    unknown = [s for s in systems if s not in state.systems]
+    if unknown:
+        raise BattleActionError(
+            f"{where}.systems_lost: {unknown} are not systems of the "
+            f"{name} ({', '.join(state.systems)})"
+        )
+    if len(set(systems)) != len(systems):
+        raise BattleActionError(f"{where}.systems_lost: {systems} names a system twice")
+    systems = [s for s in systems if s not in (ship.systems_lost or [])]
+    if fate == Participant.Fate.UNHARMED and (hull or armour or crew or systems):
+        raise BattleActionError(f"{where}.fate: 'unharmed' but losses are entered")
+    return UnitResult(p.pk, fate, hull, armour, crew, systems, 0, str(entry.get("notes", "")))
+
+
+def _light_units_result(where: str, p: Participant, entry: Mapping[str, Any]) -> UnitResult:
+    group = p.light_units
+    fate = _fate(where, entry)
+    craft = count(where, entry, "craft_lost")
+    if fate == Participant.Fate.DESTROYED:
+        craft = group.strength
+    if craft > group.strength:
+        raise BattleActionError(
+            f"{where}.craft_lost: {craft}, but {group.name} has {group.strength} craft left"
+        )
+    for name in ("hull_lost", "armour_lost", "crew_lost", "systems_lost"):
+        if entry.get(name):
+            raise BattleActionError(f"{where}.{name}: a light-unit group has no {name}")
+    return UnitResult(p.pk, fate, craft_lost=craft, notes=str(entry.get("notes", "")))
+
+
+def check_results(
+    battle: Battle,
+    sides: list[BattleSide],
+    results: Sequence[Mapping[str, Any]],
+    *,
+    only_side: BattleSide | None = None,
+) -> list[UnitResult]:
+    """Check ``results`` entries (shape: :func:`battle_record`) against each unit's SSD and
+    craft left; ``only_side``: entries must be that side's units. Raises
+    :class:`BattleActionError` naming ``results[i]``, the participant (ship) and field."""
+    participants = {p.pk: p for s in sides for p in s.participants.all()}
+    allowed = (
+        {p.pk for p in only_side.participants.all()} if only_side is not None else participants
+    )
+    seen: set[int] = set()
+    out = []
+    for i, entry in enumerate(results):
+        if not isinstance(entry, Mapping):
+            raise BattleActionError(f"results[{i}]: expected an object")
+        pk = entry.get("participant")
+        p = participants.get(pk) if isinstance(pk, int) and pk in allowed else None
+        if p is None:
+            raise BattleActionError(
+                f"results[{i}].participant: {pk!r} is not a participant of battle "
+                f"{battle.pk}{' on this side' if only_side else ''} "
+                f"({', '.join(map(str, sorted(allowed)))})"
+            )
+        where = f"results[{i}] ({label(p)})"
+        if pk in seen:
+            raise BattleActionError(f"{where}.participant: entered twice")
+        seen.add(pk)
+        extra = sorted(set(entry) - RESULT_FIELDS)
+        if extra:
+            raise BattleActionError(f"{where}: unknown field(s) {extra}")
+        if p.ship is not None:
+            out.append(_ship_result(where, p, entry))
+        else:
+            out.append(_light_units_result(where, p, entry))
+    return out
+
+
+def _check_game_turns(game_turns: Any) -> None:
+    if game_turns is not None and (
+        not isinstance(game_turns, int)
+        or isinstance(game_turns, bool)
+        or not 0 <= game_turns <= MAX_TURNS_LIMIT
+    ):
+        raise BattleActionError(
+            f"game_turns: {game_turns!r}, expected a whole number 0–{MAX_TURNS_LIMIT}"
+        )
+
+
+def battle_record(
+    *,
+    battle: Battle,
+    results: Sequence[Mapping[str, Any]],
+    outcome: str,
+    winner: str | None,
+    game_turns: int | None = None,
+    narrative: str | None = None,
+    user: Any = None,
+) -> Battle:
+    """Record a battle played on the table and conclude it at once; returns the battle.
+
+    ``results``: one entry per participant that did more than sit unharmed —
+    ``{"participant": <Participant id>, "fate": "unharmed|damaged|destroyed|captured|fled",
+    "hull_lost": boxes, "armour_lost": boxes, "crew_lost": crew factors (default: from the
+    hull lost, D-9), "systems_lost": [system ids of the class design, incl. fc-N,
+    screen-N, drive, bridge, life-support, core], "craft_lost": craft (light units),
+    "notes": text}``; losses are those of this battle, on top of the ship's carried damage.
+    A destroyed ship loses every hull and armour box and crew factor it had left.
+    Participants not listed are unharmed. ``winner``: a side's faction slug, or None for a
+    draw. ``outcome``: text. ``game_turns``: turns played, if known
+    (0–``MAX_TURNS_LIMIT``). ``narrative``: Markdown replacing the battle's narrative (None
+    keeps it).
+
+    Checked against each ship's SSD (rules/ft-incursion.md §4, §11): no more hull, armour
+    or crew than the ship has left, all hull lost only with fate ``destroyed``, system ids
+    of the design only, no losses with fate ``unharmed``. Raises
+    :class:`BattleActionError` naming ``results[i]``, the participant and the field (or a
+    concluded battle, a winner not among the sides); nothing is written then. Written by
+    ``battle_conclude`` (one transaction, locks, snapshot, intel, report queued).
+    """
+    _check_game_turns(game_turns)
+
+    def build(b: Battle, sides: list[BattleSide]) -> Conclusion:
+        return Conclusion(
+            mode=Battle.Mode.RECORDED,
+            results=check_results(b, sides, results),
+            winner=winner,
+            outcome=outcome,
+            game_turns=game_turns,
+            narrative=narrative,
+            summary="recorded from the table",
+        )
+
+    return battle_conclude(battle=battle, conclusion=build, user=user)
+
+
+def record_submit(
+    *,
+    battle: Battle,
+    side: BattleSide | None,
+    results: Sequence[Mapping[str, Any]],
+    user: Any,
+    outcome: str = "",
+    winner: str | None = None,
+    game_turns: int | None = None,
+    narrative: str = "",
+) -> RecordEntry:
+    """Submit one side's account of a table battle (``side`` None: the organiser's entry
+    for every side), checked now against the SSDs (shape of ``results``:
+    :func:`battle_record`). A new entry replaces that side's earlier unconfirmed ones.
+    Callers check that ``user`` plays ``side`` or organises the campaign. Raises
+    :class:`BattleActionError` naming the ship and field; nothing is written then."""
+    _check_game_turns(game_turns)
+    with transaction.atomic():
+        b = locked(battle)
+        sides = battle_sides(b)
+        own = next((s for s in sides if side is not None and s.pk == side.pk), None)
+        if side is not None and own is None:
+            raise BattleActionError(f"side {side.pk}: not a side of battle {b.pk}")
+        if winner and winner not in {s.faction.slug for s in sides}:
+            raise BattleActionError(f"winner: {winner!r} is not a side of battle {b.pk}")
+        check_results(b, sides, results, only_side=own)
+        RecordEntry.objects.filter(
+            battle=b, side=side, status=RecordEntry.Status.SUBMITTED
+        ).delete()
+        entry = RecordEntry.objects.create(
+            battle=b,
+            side=side,
+            results=[dict(r) for r in results],
+            outcome=outcome,
+            winner=winner or "",
+            game_turns=game_turns,
+            narrative=narrative,
+            submitted_by=user if getattr(user, "is_authenticated", False) else None,
+        )
+        BattleAction.objects.create(
+            battle=b,
+            user=entry.submitted_by,
+            kind=BattleAction.Kind.RECORD,
+            summary=f"entry for {own.faction.name if own else 'every side'}: "
+            f"{len(results)} unit(s)",
+            data={"entry": entry.pk},
+        )
+    return entry
+
+
+def _covered(sides: list[BattleSide], entries: list[RecordEntry]) -> bool:
+    if any(e.side_id is None for e in entries):
+        return True
+    done = {e.side_id for e in entries}
+    return all(s.pk in done for s in sides if s.participants.all())
+
+
+def record_confirm(*, entry: RecordEntry, user: Any) -> RecordEntry:
+    """Confirm a submitted entry (callers check that ``user`` organises the campaign or
+    plays another side). When every side with units then has a confirmed entry (or the
+    organiser's entry covers them all), the battle concludes with the confirmed entries'
+    results (checked again), the latest outcome, winner, turns and narrative given.
+    Raises :class:`BattleActionError` for an entry not waiting for confirmation or
+    results no longer valid (naming ship and field); nothing is written then."""
+    with transaction.atomic():
+        entry = RecordEntry.objects.select_for_update().get(pk=entry.pk)
+        if entry.status != RecordEntry.Status.SUBMITTED:
+            raise BattleActionError(
+                f"record entry {entry.pk}: already {entry.get_status_display()}"
+            )
+        entry.status = RecordEntry.Status.CONFIRMED
+        entry.confirmed_by = user if getattr(user, "is_authenticated", False) else None
+        entry.confirmed_at = timezone.now()
+        entry.save()
+        BattleAction.objects.create(
+            battle_id=entry.battle_id,
+            user=entry.confirmed_by,
+            kind=BattleAction.Kind.CONFIRM,
+            summary=f"entry {entry.pk} confirmed",
+            data={"entry": entry.pk},
+        )
+        battle = entry.battle
+        confirmed = list(
+            RecordEntry.objects.filter(battle=battle, status=RecordEntry.Status.CONFIRMED).order_by(
+                "confirmed_at", "pk"
+            )
+        )
+        if _covered(battle_sides(battle), confirmed):
+            whole = [e for e in confirmed if e.side_id is None]
+            used = whole[-1:] if whole else confirmed
+            results = [r for e in used for r in e.results]
+            latest = dict.fromkeys(("outcome", "winner", "narrative"), "")
+            turns = None
+            for e in used:
+                for k in latest:
+                    latest[k] = getattr(e, k) or latest[k]
+                turns = e.game_turns if e.game_turns is not None else turns
+            battle_record(
+                battle=battle,
+                results=results,
+                outcome=latest["outcome"],
+                winner=latest["winner"] or None,
+                game_turns=turns,
+                narrative=latest["narrative"] or None,
+                user=user,
+            )
+    return entry
+
+
+def record_reject(*, entry: RecordEntry, user: Any, reason: str = "") -> RecordEntry:
+    """Turn down a submitted entry (its side submits again). Raises
+    :class:`BattleActionError` for an entry not waiting for confirmation."""
+    with transaction.atomic():
+        entry = RecordEntry.objects.select_for_update().get(pk=entry.pk)
+        if entry.status != RecordEntry.Status.SUBMITTED:
+            raise BattleActionError(
+                f"record entry {entry.pk}: already {entry.get_status_display()}"
+            )
+        entry.status = RecordEntry.Status.REJECTED
+        entry.save()
+        BattleAction.objects.create(
+            battle_id=entry.battle_id,
+            user=user if getattr(user, "is_authenticated", False) else None,
+            kind=BattleAction.Kind.REJECT,
+            summary=reason or f"entry {entry.pk} rejected",
+            data={"entry": entry.pk},
+        )
+    return entry

@@ -1,0 +1,202 @@
+"""Setting up a battle (issue 10 item 2): the units an organiser may field, and the
+battle, its sides and participants created in one transaction."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import transaction
+from django.db.models import QuerySet
+from django.utils.text import slugify
+
+from campaign.models import Campaign
+from factions.models import Faction, Fleet, LightUnitGroup, Ship, Territory
+
+from ..models import Battle, BattleAction, BattleSide, Participant
+from .common import BattleActionError
+
+__all__ = ["SideSpec", "battle_create", "eligible_light_units", "eligible_ships"]
+
+
+def _held(exclude_battle: Battle | None) -> QuerySet[Participant]:
+    qs = Participant.objects.filter(side__battle__status=Battle.Status.DRAFT)
+    if exclude_battle is not None:
+        qs = qs.exclude(side__battle=exclude_battle)
+    return qs
+
+
+def eligible_ships(
+    *, campaign: Campaign, faction: Faction | None = None, exclude_battle: Battle | None = None
+) -> QuerySet[Ship]:
+    """Ships that may be set up in a battle of ``campaign``: of the fleets of its factions
+    (``faction`` only, if given), neither destroyed nor captured, and in no unconcluded
+    battle (other than ``exclude_battle``). Ordered by fleet, mass, name; class and fleet
+    loaded. The one place to add further exclusions (ships under repair…)."""
+    qs = Ship.objects.filter(fleet__faction__in=campaign.factions.all()).exclude(
+        status__in=[Ship.Status.DESTROYED, Ship.Status.CAPTURED]
+    )
+    if faction is not None:
+        qs = qs.filter(fleet__faction=faction)
+    held = _held(exclude_battle).filter(ship__isnull=False).values("ship_id")
+    return (
+        qs.exclude(pk__in=held)
+        .select_related("ship_class", "fleet", "squadron")
+        .order_by("fleet__name", "-ship_class__mass", "name", "pk")
+    )
+
+
+def eligible_light_units(
+    *, campaign: Campaign, faction: Faction | None = None, exclude_battle: Battle | None = None
+) -> QuerySet[LightUnitGroup]:
+    """Light-unit groups that may join a battle of ``campaign``: carried squadrons, and
+    the defences of stations and colonies (fighters based there, batteries), with craft
+    left, in no unconcluded battle (other than ``exclude_battle``)."""
+    qs = LightUnitGroup.objects.filter(faction__in=campaign.factions.all(), strength__gt=0).exclude(
+        carrier__status__in=[Ship.Status.DESTROYED, Ship.Status.CAPTURED]
+    )
+    if faction is not None:
+        qs = qs.filter(faction=faction)
+    held = _held(exclude_battle).filter(light_units__isnull=False).values("light_units_id")
+    return (
+        qs.exclude(pk__in=held)
+        .select_related("carrier__ship_class", "territory", "fleet")
+        .order_by("faction__name", "name", "pk")
+    )
+
+
+@dataclass
+class SideSpec:
+    """One side to set up: the faction, its fleet (optional), objectives, and the ids of
+    the ships and light-unit groups it fields."""
+
+    faction: Faction
+    fleet: Fleet | None = None
+    primary_objective: str = ""
+    secondary_objectives: str = ""
+    ships: Sequence[int] = field(default_factory=list)
+    light_units: Sequence[int] = field(default_factory=list)
+
+
+def _unique_slug(campaign: Campaign, name: str) -> str:
+    base = slugify(name)[:180] or "battle"
+    slug, n = base, 1
+    while Battle.objects.filter(campaign=campaign, slug=slug).exists():
+        n += 1
+        slug = f"{base}-{n}"
+    return slug
+
+
+def battle_create(
+    *,
+    campaign: Campaign,
+    name: str,
+    sides: Sequence[SideSpec],
+    campaign_turn: int | None = None,
+    territory: Territory | None = None,
+    scenario: str = "",
+    user: Any = None,
+) -> Battle:
+    """Create a draft battle with its sides and participants; returns it.
+
+    Each side's ships and light units must be that faction's and eligible
+    (:func:`eligible_ships`, :func:`eligible_light_units`); the eligible groups the chosen
+    ships carry join too. ``territory``: where it is
+    fought (its name becomes ``location``). Raises :class:`BattleActionError` naming the
+    side, the ship (or group) and the field: fewer than two sides, a faction twice or not
+    in the campaign, a unit not eligible, a side with no unit, an empty name, a turn < 1.
+    One transaction; a timeline entry is added.
+    """
+    name = (name or "").strip()
+    if not name:
+        raise BattleActionError("name: a battle needs a name")
+    if campaign_turn is not None and (not isinstance(campaign_turn, int) or campaign_turn < 1):
+        raise BattleActionError(f"campaign_turn: {campaign_turn!r}, expected a whole number ≥ 1")
+    if len(sides) < 2:
+        raise BattleActionError(f"sides: {len(sides)} given, a battle needs at least two")
+    in_campaign = set(campaign.factions.values_list("pk", flat=True))
+    seen: set[int] = set()
+    with transaction.atomic():
+        for i, spec in enumerate(sides):
+            where = f"sides[{i}] ({spec.faction.name})"
+            if spec.faction.pk not in in_campaign:
+                raise BattleActionError(f"{where}.faction: not in campaign {campaign.slug}")
+            if spec.faction.pk in seen:
+                raise BattleActionError(f"{where}.faction: the faction is on two sides")
+            seen.add(spec.faction.pk)
+            if spec.fleet is not None and spec.fleet.faction_id != spec.faction.pk:
+                raise BattleActionError(f"{where}.fleet: {spec.fleet.name} is not this faction's")
+            if not spec.ships and not spec.light_units:
+                raise BattleActionError(f"{where}: no ship or light unit chosen")
+            ok_ships = set(
+                eligible_ships(campaign=campaign, faction=spec.faction)
+                .filter(pk__in=spec.ships)
+                .values_list("pk", flat=True)
+            )
+            for pk in spec.ships:
+                if pk not in ok_ships:
+                    ship = Ship.objects.filter(pk=pk).select_related("ship_class").first()
+                    raise BattleActionError(
+                        f"{where}.ships: {ship or pk} cannot be set up (not this faction's, "
+                        "destroyed, captured or already in an unconcluded battle)"
+                    )
+            ok_groups = set(
+                eligible_light_units(campaign=campaign, faction=spec.faction)
+                .filter(pk__in=spec.light_units)
+                .values_list("pk", flat=True)
+            )
+            for pk in spec.light_units:
+                if pk not in ok_groups:
+                    group = LightUnitGroup.objects.filter(pk=pk).first()
+                    raise BattleActionError(
+                        f"{where}.light_units: {group or pk} cannot be set up (not this "
+                        "faction's, no craft left or already in an unconcluded battle)"
+                    )
+        battle = Battle.objects.create(
+            campaign=campaign,
+            name=name,
+            slug=_unique_slug(campaign, name),
+            campaign_turn=campaign_turn,
+            territory=territory,
+            location=territory.name if territory else "",
+            scenario=scenario,
+            mode=Battle.Mode.RESOLVED,
+        )
+        for order, spec in enumerate(sides):
+            side = BattleSide.objects.create(
+                battle=battle,
+                faction=spec.faction,
+                fleet=spec.fleet,
+                primary_objective=spec.primary_objective,
+                secondary_objectives=spec.secondary_objectives,
+                order=order,
+            )
+            for pk in sorted(set(spec.ships)):
+                Participant.objects.create(side=side, ship_id=pk)
+            # The squadrons the chosen ships carry come along (they fly from their bays).
+            carried = eligible_light_units(campaign=campaign, faction=spec.faction).filter(
+                carrier_id__in=list(spec.ships)
+            )
+            groups = set(spec.light_units) | set(carried.values_list("pk", flat=True))
+            for pk in sorted(groups):
+                Participant.objects.create(side=side, light_units_id=pk)
+        BattleAction.objects.create(
+            battle=battle,
+            user=user if getattr(user, "is_authenticated", False) else None,
+            kind=BattleAction.Kind.CREATE,
+            summary=" / ".join(
+                f"{s.faction.name}: {len(s.ships)} ship(s), {len(s.light_units)} group(s)"
+                for s in sides
+            ),
+        )
+    return battle
+
+
+def ships_held(
+    *, ship_ids: Sequence[int], exclude_battle: Battle | None = None
+) -> dict[int, Battle]:
+    """Ship id → the unconcluded battle holding it, for the ids given (a ship is in at
+    most one unconcluded battle)."""
+    rows = _held(exclude_battle).filter(ship_id__in=list(ship_ids)).select_related("side__battle")
+    return {p.ship_id: p.side.battle for p in rows}

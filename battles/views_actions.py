@@ -1,0 +1,323 @@
+"""Battle pages that act (issue 10): set up, preview and conclude the auto-resolve,
+record from the table, confirm, reopen. Thin: look up and scope through
+``campaign.access``, call ``battles.services``, render.
+
+Who: anonymous users are sent to the login page; users with no role in the battle's
+campaign get 404 (another campaign's objects do not exist for them); members without the
+right get 403. Organisers act on their campaign; a player submits their side's record.
+"""
+
+from __future__ import annotations
+
+import re
+from types import SimpleNamespace
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from campaign import access
+from campaign.models import Campaign, Membership
+
+from .forecasting import battle_forecast
+from .forms import BattleSetupForm, ReasonForm, RecordFormSet, RecordSummaryForm
+from .log_text import event_line, log_names
+from .models import Battle, RecordEntry
+from .services import (
+    BattleActionError,
+    SideSpec,
+    battle_create,
+    battle_reopen,
+    battle_reseed,
+    battle_resolve,
+    battle_resolve_preview,
+    record_confirm,
+    record_reject,
+    record_submit,
+)
+from .services.common import battle_sides
+
+#: Battles the preview page's forecast fights (about 10 ms each).
+PAGE_FORECAST_BATTLES = 100
+
+
+def _battle(request: HttpRequest, pk: int) -> tuple[Battle, set[str]]:
+    """The battle and the user's roles in its campaign; 404 for non-members and for
+    battles the user may not act on or see."""
+    battle = get_object_or_404(
+        access.actionable_battles(request.user).select_related("campaign"), pk=pk
+    )
+    roles = access.campaign_roles(request.user, battle.campaign)
+    if not roles:
+        raise Http404
+    return battle, roles
+
+
+def _organiser(request: HttpRequest, pk: int) -> Battle:
+    battle, roles = _battle(request, pk)
+    if Membership.Role.ORGANISER not in roles:
+        raise PermissionDenied(_("Only the campaign's organisers may do this."))
+    return battle
+
+
+@login_required
+def battle_setup(request: HttpRequest, slug: str) -> HttpResponse:
+    """Set up a battle of the campaign (organisers)."""
+    campaign = get_object_or_404(Campaign, slug=slug)
+    roles = access.campaign_roles(request.user, campaign)
+    if not roles:
+        raise Http404
+    if Membership.Role.ORGANISER not in roles:
+        raise PermissionDenied(_("Only the campaign's organisers may set up battles."))
+    form = BattleSetupForm(request.POST or None, campaign=campaign)
+    if request.method == "POST" and form.is_valid():
+        d = form.cleaned_data
+        sides = []
+        for key in ("a", "b"):
+            faction = d[f"faction_{key}"]
+            sides.append(
+                SideSpec(
+                    faction=faction,
+                    fleet=next(
+                        (s.fleet for s in d["ships"] if s.fleet.faction_id == faction.pk), None
+                    ),
+                    primary_objective=d[f"primary_{key}"],
+                    secondary_objectives=d[f"secondary_{key}"],
+                    ships=[s.pk for s in d["ships"] if s.fleet.faction_id == faction.pk],
+                    light_units=[g.pk for g in d["light_units"] if g.faction_id == faction.pk],
+                )
+            )
+        try:
+            battle = battle_create(
+                campaign=campaign,
+                name=d["name"],
+                campaign_turn=d["campaign_turn"],
+                territory=d["territory"],
+                scenario=d["scenario"],
+                sides=sides,
+                user=request.user,
+            )
+        except BattleActionError as exc:
+            form.add_error(None, str(exc))
+        else:
+            messages.success(request, _("Battle set up: %(name)s") % {"name": battle.name})
+            return redirect("battle-resolve", pk=battle.pk)
+    return render(request, "battles/setup.html", {"form": form, "campaign": campaign})
+
+
+def _preview_rows(preview: Any, sides: list) -> list[dict[str, Any]]:
+    """One row a unit: side, name, this battle's losses and fate, and the state it would
+    be left in (hull boxes left of the class's, craft left)."""
+    units = {p.pk: (side, p) for side in sides for p in side.participants.all()}
+    rows = []
+    for r in preview.conclusion.results:
+        side, p = units[r.participant]
+        if p.ship_id:
+            total = p.ship.ship_class.hull_boxes
+            left = 0 if r.fate == "destroyed" else max(0, total - p.ship.hull_lost - r.hull_lost)
+        else:
+            total, left = p.light_units.size, p.light_units.strength - r.craft_lost
+        rows.append(
+            {"side": side.faction.name, "name": str(p.ship or p.light_units), "r": r,
+             "left": f"{left}/{total}"}
+        )  # fmt: skip
+    return rows
+
+
+@login_required
+def battle_resolve_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """The auto-resolve preview (outcome, every unit's new state, the log) and the
+    actions: draw a first seed, re-run with another seed (reason required), conclude."""
+    battle = _organiser(request, pk)
+    reason_form = ReasonForm(request.POST or None)
+    if request.method == "POST":
+        action = request.POST.get("action")
+        try:
+            if action == "seed":
+                battle_reseed(battle=battle, reason="", user=request.user)
+            elif action == "reseed":
+                if not reason_form.is_valid():
+                    raise BattleActionError(_("A written reason is needed to re-run."))
+                battle_reseed(
+                    battle=battle, reason=reason_form.cleaned_data["reason"], user=request.user
+                )
+            elif action == "conclude":
+                if str(battle.seed) != request.POST.get("seed"):
+                    raise BattleActionError(
+                        _("The preview you saw is out of date; look at it again.")
+                    )
+                battle_resolve(battle=battle, seed=battle.seed, user=request.user)
+                messages.success(request, _("Battle concluded."))
+                return redirect(battle)
+            else:
+                raise BattleActionError(_("Unknown action."))
+        except BattleActionError as exc:
+            messages.error(request, str(exc))
+        return redirect("battle-resolve", pk=battle.pk)
+    preview = error = None
+    sides = battle_sides(battle)
+    if battle.status == Battle.Status.DRAFT and battle.seed is not None:
+        try:
+            preview = battle_resolve_preview(battle=battle, seed=battle.seed)
+        except BattleActionError as exc:
+            error = str(exc)
+    log = []
+    if preview:
+        # The log in the reader's language (battles/log_text.py), as the report prints it.
+        events = [SimpleNamespace(**e) for e in preview.conclusion.events]
+        names = log_names(events, {s.faction.slug: s.faction.name for s in sides})
+        log = [
+            {"game_turn": e.game_turn, "phase": e.phase, "summary": event_line(e, names)}
+            for e in events
+            if e.kind != "roll"
+        ]
+    return render(
+        request,
+        "battles/resolve.html",
+        {
+            "battle": battle,
+            "campaign": battle.campaign,
+            "preview": preview,
+            "rows": _preview_rows(preview, sides) if preview else [],
+            "log": log,
+            "error": error,
+            "reason_form": ReasonForm(),
+        },
+    )
+
+
+@login_required
+def battle_forecast_fragment(request: HttpRequest, pk: int) -> HttpResponse:
+    """The forecast of who wins over many battles (an htmx fragment of the preview)."""
+    battle = _organiser(request, pk)
+    try:
+        forecast = battle_forecast(battle=battle, battles=PAGE_FORECAST_BATTLES, seed=0)
+        names = dict(battle.sides.values_list("faction__slug", "faction__name"))
+        outcomes = [
+            {**o, "side": names.get(o["side"], o["side"]) if o["side"] else None}
+            for o in forecast.as_dict()["outcomes"]
+        ]
+        error = None
+    except BattleActionError as exc:
+        outcomes, error = [], str(exc)
+    return render(
+        request,
+        "battles/_forecast.html",
+        {"outcomes": outcomes, "error": error, "battles": PAGE_FORECAST_BATTLES},
+    )
+
+
+_WHERE = re.compile(r"results\[(\d+)\][^.]*?(?:\)\))?\.(\w+):")
+
+
+@login_required
+def battle_record_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """Record a battle played on the table: one row a unit of the user's side (every
+    side for organisers), the outcome and narrative; entries waiting for confirmation
+    with confirm / reject buttons for those who may."""
+    battle, roles = _battle(request, pk)
+    organiser = Membership.Role.ORGANISER in roles
+    own = access.played_side_ids(request.user, battle)
+    if not organiser and not own:
+        raise PermissionDenied(_("Only the organisers and the players of a side may record."))
+    if battle.status != Battle.Status.DRAFT:
+        messages.info(request, _("This battle is concluded."))
+        return redirect(battle)
+    sides = battle_sides(battle)
+    mine = [s for s in sides if organiser or s.pk in own]
+    participants = [p for s in mine for p in s.participants.all()]
+    formset = RecordFormSet(request.POST or None, participants=participants, prefix="unit")
+    summary = RecordSummaryForm(request.POST or None, battle=battle, prefix="battle")
+    side = None if organiser or len(mine) != 1 else mine[0]
+    if request.method == "POST" and formset.is_valid() and summary.is_valid():
+        results = [f.result() for f in formset.forms]
+        d = summary.cleaned_data
+        try:
+            record_submit(
+                battle=battle,
+                side=side,
+                results=results,
+                user=request.user,
+                outcome=d["outcome"],
+                winner=d["winner"] or None,
+                game_turns=d["game_turns"],
+                narrative=d["narrative"],
+            )
+        except BattleActionError as exc:
+            match = _WHERE.search(str(exc))
+            if match and int(match.group(1)) < len(formset.forms):
+                form = formset.forms[int(match.group(1))]
+                field = match.group(2) if match.group(2) in form.fields else None
+                form.add_error(field, str(exc))
+            else:
+                summary.add_error(None, str(exc))
+        else:
+            messages.success(request, _("Entry submitted; it waits for confirmation."))
+            return redirect("battle-record", pk=battle.pk)
+    entries = list(
+        RecordEntry.objects.filter(
+            battle=battle, status=RecordEntry.Status.SUBMITTED
+        ).select_related("side__faction", "submitted_by")
+    )
+    for e in entries:
+        e.can_confirm = organiser or bool(own - {e.side_id}) and e.side_id is not None
+    return render(
+        request,
+        "battles/record.html",
+        {
+            "battle": battle,
+            "campaign": battle.campaign,
+            "formset": formset,
+            "summary": summary,
+            "entries": entries,
+            "side": side,
+        },
+    )
+
+
+@require_POST
+@login_required
+def record_entry_decide(request: HttpRequest, pk: int, entry: int, decision: str) -> HttpResponse:
+    """Confirm or reject a submitted record entry: the organiser, or a player of another
+    side than the entry's."""
+    if decision not in ("confirm", "reject"):
+        raise Http404
+    battle, roles = _battle(request, pk)
+    entry_obj = get_object_or_404(RecordEntry, pk=entry, battle=battle)
+    own = access.played_side_ids(request.user, battle)
+    allowed = Membership.Role.ORGANISER in roles or (
+        entry_obj.side_id is not None and bool(own - {entry_obj.side_id})
+    )
+    if not allowed:
+        raise PermissionDenied(_("Only the organisers or the other side may confirm."))
+    try:
+        if decision == "confirm":
+            record_confirm(entry=entry_obj, user=request.user)
+        else:
+            record_reject(entry=entry_obj, user=request.user)
+    except BattleActionError as exc:
+        messages.error(request, str(exc))
+    battle.refresh_from_db()
+    if battle.status == Battle.Status.CONCLUDED:
+        messages.success(request, _("Every side is confirmed: the battle is concluded."))
+        return redirect(battle)
+    return redirect("battle-record", pk=battle.pk)
+
+
+@require_POST
+@login_required
+def battle_reopen_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """Reopen a concluded battle (organisers): every ship as before it."""
+    battle = _organiser(request, pk)
+    try:
+        battle_reopen(battle=battle, user=request.user, reason=request.POST.get("reason", ""))
+    except BattleActionError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, _("Battle reopened: every ship is as before it."))
+    return redirect(battle)

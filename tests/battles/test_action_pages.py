@@ -1,0 +1,223 @@
+"""The battle action pages (battles/views_actions.py): the permission matrix per URL,
+set-up through the form, the record formset's errors naming the ship, preview and
+conclude, reopen, and query counts that stay flat as battles grow."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from battles.models import Battle, BattleAction, Participant, RecordEntry
+from factions.models import Ship
+
+from .battle_fixtures import draft_skirmish
+from .conftest import WHO
+from .conftest import login as _login
+
+pytestmark = pytest.mark.django_db
+SEED = 20261130
+
+
+MATRIX = {
+    # url name: expected status per user (302: to the login page)
+    "setup": [200, 403, 403, 403, 404, 404, 302],
+    "resolve": [200, 403, 403, 404, 404, 404, 302],
+    "forecast": [200, 403, 403, 404, 404, 404, 302],
+    "record": [200, 200, 200, 404, 404, 404, 302],
+}
+
+
+@pytest.mark.parametrize("page", list(MATRIX))
+@pytest.mark.parametrize("index", range(len(WHO)))
+def test_permission_matrix_of_the_get_pages(client, league, page, index):
+    who = WHO[index]
+    _login(client, league, who)
+    if page == "setup":
+        url = reverse("battle-setup", args=[league.campaign.slug])
+    else:
+        url = reverse(f"battle-{page}", args=[league.battle.pk])
+    response = client.get(url)
+    assert response.status_code == MATRIX[page][index], (who, page)
+    if response.status_code == 302:
+        assert response["Location"].startswith(reverse("login"))
+
+
+@pytest.mark.parametrize(
+    "who,status", list(zip(WHO, [302, 403, 403, 404, 404, 404, 302], strict=True))
+)
+def test_reopen_and_decide_are_refused_to_all_but_organisers(client, league, who, status):
+    _login(client, league, who)
+    response = client.post(reverse("battle-reopen", args=[league.battle.pk]))
+    assert response.status_code == status
+    if who == "organiser":  # a draft: refused with a message, nothing changes
+        league.battle.refresh_from_db()
+        assert league.battle.status == "draft"
+
+
+def test_setup_form_creates_the_battle_with_the_units_chosen(client, league):
+    client.force_login(league.organiser)
+    free = Ship.objects.create(
+        ship_class=Ship.objects.filter(fleet__faction__slug="qatzrin").first().ship_class,
+        fleet=Ship.objects.filter(fleet__faction__slug="qatzrin").first().fleet,
+        name="Free Sa'ar",
+    )
+    phalon_ship = Ship.objects.create(
+        ship_class=Ship.objects.filter(fleet__faction__slug="phalon").first().ship_class,
+        fleet=Ship.objects.filter(fleet__faction__slug="phalon").first().fleet,
+        name="Free Phalon",
+    )
+    url = reverse("battle-setup", args=[league.campaign.slug])
+    page = client.get(url).content.decode()
+    assert "Free Sa&#x27;ar" in page
+    held = Participant.objects.filter(ship__isnull=False).first().ship
+    assert f'name="ships" value="{held.pk}"' not in page  # in the draft: not offered
+    assert f'name="ships" value="{free.pk}"' in page
+    qatzrin = league.qatzrin.pk
+    phalon = league.battle.sides.get(faction__slug="phalon").faction_id
+    response = client.post(
+        url,
+        {
+            "name": "Second clash",
+            "campaign_turn": 3,
+            "faction_a": qatzrin,
+            "faction_b": phalon,
+            "primary_a": "Hold",
+            "ships": [free.pk, phalon_ship.pk],
+        },
+    )
+    battle = Battle.objects.get(name="Second clash")
+    assert response.status_code == 302
+    assert response["Location"] == reverse("battle-resolve", args=[battle.pk])
+    sides = {s.faction_id: s for s in battle.sides.all()}
+    assert [p.ship_id for p in sides[qatzrin].participants.all()] == [free.pk]
+    assert sides[qatzrin].primary_objective == "Hold"
+    assert BattleAction.objects.get(battle=battle).user == league.organiser
+
+
+def test_preview_then_conclude_then_reopen_through_the_pages(client, league):
+    client.force_login(league.organiser)
+    url = reverse("battle-resolve", args=[league.battle.pk])
+    client.post(url, {"action": "seed"})
+    league.battle.refresh_from_db()
+    seed = league.battle.seed
+    page = client.get(url).content.decode()
+    assert "Conclure avec ce résultat" in page and 'id="preview-units"' in page
+    assert Battle.objects.get(pk=league.battle.pk).status == "draft"
+    # A re-run without a reason is refused and keeps the seed.
+    client.post(url, {"action": "reseed", "reason": ""})
+    league.battle.refresh_from_db()
+    assert league.battle.seed == seed
+    before = list(Ship.objects.order_by("pk").values())
+    response = client.post(url, {"action": "conclude", "seed": str(seed)})
+    assert response.status_code == 302
+    league.battle.refresh_from_db()
+    assert league.battle.status == "concluded"
+    assert list(Ship.objects.order_by("pk").values()) != before
+    detail = client.get(reverse("battle-detail", args=[league.battle.pk])).content.decode()
+    assert "Chronologie" in detail and "Rouvrir" in detail
+    client.post(reverse("battle-reopen", args=[league.battle.pk]), {"reason": "wrong fleet"})
+    league.battle.refresh_from_db()
+    assert league.battle.status == "draft"
+    assert list(Ship.objects.order_by("pk").values()) == before
+
+
+def test_record_formset_errors_name_the_ship_and_field_and_other_side_confirms(client, league):
+    battle = league.battle
+    client.force_login(league.qatzrin_player)
+    url = reverse("battle-record", args=[battle.pk])
+    page = client.get(url).content.decode()
+    q_parts = list(battle.sides.get(faction__slug="qatzrin").participants.order_by("pk"))
+    assert page.count('class="unit-row"') == len(q_parts)  # own side only
+    data = {
+        "unit-TOTAL_FORMS": len(q_parts),
+        "unit-INITIAL_FORMS": len(q_parts),
+        "battle-winner": "phalon",
+        "battle-outcome": "Phalon hold the field",
+    }
+    for i, p in enumerate(q_parts):
+        data.update({f"unit-{i}-fate": "unharmed", f"unit-{i}-hull_lost": 0,
+                     f"unit-{i}-armour_lost": 0})  # fmt: skip
+    data["unit-1-fate"] = "damaged"
+    data["unit-1-hull_lost"] = 99
+    page = client.post(url, data).content.decode()
+    assert "results[1] (participant" in page and ".hull_lost: 99" in page
+    assert not RecordEntry.objects.exists()
+    data["unit-1-hull_lost"] = 2
+    data["unit-1-systems_lost"] = ["fc-1"]
+    assert client.post(url, data).status_code == 302
+    entry = RecordEntry.objects.get()
+    # The same side may not confirm its own entry; the other side may.
+    decide = reverse("battle-record-decide", args=[battle.pk, entry.pk, "confirm"])
+    assert client.post(decide).status_code == 403
+    client.force_login(league.phalon_player)
+    assert client.post(decide).status_code == 302
+    battle.refresh_from_db()
+    assert battle.status == "draft"  # the Phalon side has not entered theirs
+    p_parts = list(battle.sides.get(faction__slug="phalon").participants.order_by("pk"))
+    data = {"unit-TOTAL_FORMS": len(p_parts), "unit-INITIAL_FORMS": len(p_parts)}
+    for i, _p in enumerate(p_parts):
+        data[f"unit-{i}-fate"] = "unharmed"
+        data[f"unit-{i}-hull_lost"] = data[f"unit-{i}-armour_lost"] = 0
+        data[f"unit-{i}-craft_lost"] = 0
+    assert client.post(url, data).status_code == 302
+    second = RecordEntry.objects.exclude(pk=entry.pk).get()
+    client.force_login(league.organiser)
+    client.post(reverse("battle-record-decide", args=[battle.pk, second.pk, "confirm"]))
+    battle.refresh_from_db()
+    damaged = Ship.objects.get(pk=q_parts[1].ship_id)
+    assert (battle.status, battle.winner.slug) == ("concluded", "phalon")
+    assert (damaged.hull_lost, damaged.systems_lost) == (2, ["fc-1"])
+
+
+@pytest.mark.parametrize(
+    "who,status", list(zip(WHO, [302, 200, 403, 404, 404, 404, 302], strict=True))
+)
+def test_confirming_an_entry_is_for_the_organiser_or_the_other_side(client, league, who, status):
+    """A Qatzrin entry: its own side's player may not decide on it; the Phalon player and
+    the organiser may; others get 404 (no role, or a draft they cannot see)."""
+    from battles.services import record_submit
+
+    q_side = league.battle.sides.get(faction__slug="qatzrin")
+    entry = record_submit(battle=league.battle, side=q_side, results=[], user=league.qatzrin_player)
+    _login(client, league, who)
+    response = client.post(
+        reverse("battle-record-decide", args=[league.battle.pk, entry.pk, "reject"])
+    )
+    entry.refresh_from_db()
+    if who == "own_player":  # the entry's own side
+        assert (response.status_code, entry.status) == (403, "submitted")
+    elif who == "rival_player":
+        assert (response.status_code, entry.status) == (302, "rejected")
+    else:
+        assert response.status_code == status
+        assert entry.status == ("rejected" if who == "organiser" else "submitted")
+
+
+@pytest.mark.parametrize("page", ["resolve", "record", "detail", "setup"])
+def test_query_counts_stay_flat_from_3_to_60_ships(
+    client, league, page, django_assert_max_num_queries, django_assert_num_queries
+):
+    """The same number of queries for a 3-ship and a 60-ship battle page."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    client.force_login(league.organiser)
+    small = draft_skirmish(
+        league.campaign, slug="small", qatzrin=("Sa'ar",), phalon=("Huulth", "Silith")
+    )
+    big = draft_skirmish(
+        league.campaign, slug="big", qatzrin=("Sa'ar",) * 30, phalon=("Silith",) * 30
+    )
+    counts = []
+    for battle in (small, big):
+        if page == "resolve":
+            Battle.objects.filter(pk=battle.pk).update(seed=SEED)
+        url = reverse(f"battle-{page}", args=[battle.pk])
+        if page == "setup":  # the ships offered grow with the fleets
+            Battle.objects.filter(pk=battle.pk).delete()
+            url = reverse("battle-setup", args=[league.campaign.slug])
+        client.get(url)  # warm caches (sessions, content types)
+        with CaptureQueriesContext(connection) as ctx:
+            assert client.get(url).status_code == 200
+        counts.append(len(ctx.captured_queries))
+    assert counts[0] == counts[1], counts
