@@ -364,6 +364,17 @@ def reopen_blockers(*, battle: Battle) -> list[str]:
     return messages
 
 
+def _release_repairs(battle: Battle, user: Any) -> None:
+    """Repair orders placed on the battle's damage: cancelled and refunded if the yard has
+    done nothing yet, else the reopen is refused (issue 11; ``turns.repairs``)."""
+    from turns.repairs import RepairsBlockBattleReopen, repairs_release_for_battle
+
+    try:
+        repairs_release_for_battle(battle=battle, user=user)
+    except RepairsBlockBattleReopen as exc:
+        raise BattleActionError(str(exc)) from exc
+
+
 def battle_reopen(*, battle: Battle, user: Any = None, reason: str = "") -> Battle:
     """Undo a battle's conclusion; returns the battle, a draft again.
 
@@ -373,7 +384,9 @@ def battle_reopen(*, battle: Battle, user: Any = None, reason: str = "") -> Batt
     adds a timeline entry. Ships and groups are locked as in :func:`battle_conclude`.
     Raises :class:`BattleActionError` when the battle is not concluded, has no snapshot
     (concluded before snapshots were kept, e.g. loaded from the sample), or
-    :func:`reopen_blockers` names a reason (the later battle first). One transaction.
+    :func:`reopen_blockers` names a reason (the later battle first), or repairs were
+    already done on its damage; repair orders on it that did nothing yet are cancelled and
+    refunded (``turns.repairs.repairs_release_for_battle``). One transaction.
     """
     with transaction.atomic():
         b = locked(battle, draft=False)
@@ -387,6 +400,7 @@ def battle_reopen(*, battle: Battle, user: Any = None, reason: str = "") -> Batt
         blockers = reopen_blockers(battle=b)
         if blockers:
             raise BattleActionError(f"battle {b.pk} ({b.name}): " + "; ".join(blockers))
+        _release_repairs(b, user)
         data = snap.data
         _restore(Ship, data["ships"])
         _restore(LightUnitGroup, data["light_units"])

@@ -33,15 +33,20 @@ def eligible_ships(
     """Ships that may be set up in a battle of ``campaign``: of the fleets of its factions
     (``faction`` only, if given), neither destroyed nor captured, and in no unconcluded
     battle (other than ``exclude_battle``). Ordered by fleet, mass, name; class and fleet
-    loaded. The one place to add further exclusions (ships under repair…)."""
+    loaded. Ships with an open repair order are left out too (``turns.repairs``)."""
     qs = Ship.objects.filter(fleet__faction__in=campaign.factions.all()).exclude(
         status__in=[Ship.Status.DESTROYED, Ship.Status.CAPTURED]
     )
     if faction is not None:
         qs = qs.filter(fleet__faction=faction)
     held = _held(exclude_battle).filter(ship__isnull=False).values("ship_id")
+    # A ship under repair at a yard cannot join a battle (issue 11; turns.repairs).
+    from turns.repairs import ships_under_repair
+
+    under_repair = ships_under_repair(campaign=campaign).values("pk")
     return (
         qs.exclude(pk__in=held)
+        .exclude(pk__in=under_repair)
         .select_related("ship_class", "fleet", "squadron")
         .order_by("fleet__name", "-ship_class__mass", "name", "pk")
     )

@@ -62,6 +62,7 @@ def norway_battle(campaign, fleet, results_by_ship, *, name="Raid on Trøndelag"
     side = BattleSide.objects.create(battle=battle, faction=fleet.faction, fleet=fleet, order=0)
     qfleet = Fleet.objects.get(slug="qatzrin-5th-long-range-incursion-fleet")
     BattleSide.objects.create(battle=battle, faction=qfleet.faction, fleet=qfleet, order=1)
-    parts = {s.pk: Participant.objects.create(side=side, ship=s) for s in fleet.ships.all()}
+    afloat = fleet.ships.exclude(status__in=["destroyed", "captured"])
+    parts = {s.pk: Participant.objects.create(side=side, ship=s) for s in afloat}
     results = [{"participant": parts[ship.pk].pk, **r} for ship, r in results_by_ship.items()]
     return battle_record(battle=battle, results=results, outcome="Raid repulsed", winner=None)
