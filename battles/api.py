@@ -6,10 +6,11 @@ Monte-Carlo odds of who wins a draft battle, ``GET /api/battles/{id}/forecast`` 
 Scoping goes through ``campaign.access``: draft battles are for their campaign's
 organisers; in a concluded battle, a side's fleet and the participants from fleets the
 user may not see (hidden fleets of other factions) are left out, exactly as
-``/api/fleets`` leaves those fleets out. The actions answer 401 without a session
-(django_auth, which also checks the CSRF token), 403 for non-organisers and for organisers
-of another campaign (``access.is_organiser(user, battle.campaign)``), 404 for an unknown
-battle or another campaign's draft (organisers do not learn it exists) and 400 with the
+``/api/fleets`` leaves those fleets out. The actions answer 401 without a user
+(``campaign.api_auth.api_auth``: a bearer API token, or the session and its CSRF token),
+403 for non-organisers and for organisers of another campaign
+(``access.is_organiser(user, battle.campaign)``), 404 for an unknown battle or another
+campaign's draft (organisers do not learn it exists) and 400 with the
 message for a refused action (``battles.resolution.BattleActionError``, a ``RulesError``).
 """
 
@@ -19,9 +20,9 @@ from django.db.models import Prefetch, QuerySet
 from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
 from ninja import Field, Query, Router, Schema, Status
-from ninja.security import django_auth
 
 from campaign import access
+from campaign.api_auth import api_auth
 
 from .forecasting import battle_forecast
 from .models import Battle, BattleSide, Participant
@@ -245,7 +246,7 @@ def _organised_battle(
 _ACTION_RESPONSES = {200: BattleActionOut, 400: ErrorOut, 403: ErrorOut, 404: ErrorOut}
 
 
-@router.post("/battles/{battle_id}/resolve", response=_ACTION_RESPONSES, auth=django_auth)
+@router.post("/battles/{battle_id}/resolve", response=_ACTION_RESPONSES, auth=api_auth)
 def battle_resolve_view(request: HttpRequest, battle_id: int, payload: ResolveIn | None = None):
     """Fight a draft battle with the rules engine; every die roll goes to its log."""
     battle, refused = _organised_battle(request, battle_id, "resolve")
@@ -258,7 +259,7 @@ def battle_resolve_view(request: HttpRequest, battle_id: int, payload: ResolveIn
         return Status(400, {"detail": str(exc)})
 
 
-@router.post("/battles/{battle_id}/record", response=_ACTION_RESPONSES, auth=django_auth)
+@router.post("/battles/{battle_id}/record", response=_ACTION_RESPONSES, auth=api_auth)
 def battle_record_view(request: HttpRequest, battle_id: int, payload: RecordIn):
     """Record what happened on the table, checked against each ship's SSD."""
     battle, refused = _organised_battle(request, battle_id, "record")
@@ -305,7 +306,7 @@ class ForecastOut(Schema):
 @router.get(
     "/battles/{battle_id}/forecast",
     response={200: ForecastOut, 400: ErrorOut, 403: ErrorOut, 404: ErrorOut},
-    auth=django_auth,
+    auth=api_auth,
 )
 def battle_forecast_view(
     request: HttpRequest,

@@ -2,8 +2,11 @@
 ``/api/docs``). Each app owns its router; rules errors map to HTTP 400 here, in one place.
 """
 
+import json
+
 from django.http import HttpRequest, HttpResponse
-from ninja import NinjaAPI
+from django.shortcuts import render
+from ninja import NinjaAPI, Swagger
 
 from battles.api import router as battles_router
 from battles.api_rules import router as rules_router
@@ -11,10 +14,34 @@ from battles.rules.errors import RulesError
 from factions.api import router as factions_router
 from factions.api_designs import router as designs_router
 
+
+class CsrfSwagger(Swagger):
+    """Swagger UI that always sends the CSRF token (``X-CSRFToken``) with its requests.
+
+    django-ninja adds the token only when the *API-wide* auth needs CSRF; ours is set per
+    operation (``campaign.api_auth.api_auth``), so without this a POST tried from
+    ``/api/docs`` with the session answered "CSRF check Failed".
+    """
+
+    def render_page(self, request: HttpRequest, api: NinjaAPI, **kwargs: object) -> HttpResponse:
+        self.settings["url"] = self.get_openapi_url(api, kwargs)
+        context = {
+            "swagger_settings": json.dumps(self.settings, indent=1),
+            "api": api,
+            "add_csrf": True,
+        }
+        return render(request, self.template, context)
+
+
 api = NinjaAPI(
     title="Admiralty API",
     version="1.0",
-    description="Campaign manager for Full Thrust Incursion leagues.",
+    description=(
+        "Campaign manager for Full Thrust Incursion leagues. Writes need a user: the "
+        "session (this page sends its CSRF token) or a personal token from /account/, sent "
+        "as `Authorization: Bearer adm_…`."
+    ),
+    docs=CsrfSwagger(),
 )
 
 

@@ -11,9 +11,9 @@ from django.db.models import Count, Prefetch
 from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
 from ninja import Router, Schema, Status
-from ninja.security import django_auth
 
 from campaign import access
+from campaign.api_auth import api_auth
 
 from .fleetlists import FleetListError
 from .models import Faction, Fleet, LightUnitGroup, Ship
@@ -194,7 +194,7 @@ def fleet_list(request: HttpRequest):
 @router.post(
     "/fleets/import",
     response={201: FleetDetailOut, 400: ErrorOut, 403: ErrorOut, 404: ErrorOut},
-    auth=django_auth,
+    auth=api_auth,
 )
 def fleet_import_view(request: HttpRequest, payload: FleetImportIn):
     """Create a fleet from a text fleet list (organisers only).

@@ -22,9 +22,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.text import slugify
 from ninja import Body, Router, Schema, Status
-from ninja.security import django_auth
 
 from campaign import access
+from campaign.api_auth import api_auth
 
 from . import construction
 from .designs import design_validate
@@ -192,7 +192,7 @@ def _not_your_faction(faction: Faction, action: str) -> str:
 @router.post(
     "",
     response={201: DesignDetailOut, 400: ErrorOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut},
-    auth=django_auth,
+    auth=api_auth,
 )
 def design_create(request: HttpRequest, payload: dict[str, Any] = Body(...)):  # noqa: B008
     """Create a ship class from a design document (organisers only).
@@ -228,7 +228,7 @@ def design_create(request: HttpRequest, payload: dict[str, Any] = Body(...)):  #
         403: ErrorOut,
         404: ErrorOut,
     },
-    auth=django_auth,
+    auth=api_auth,
 )
 def design_import(request: HttpRequest, payload: ImportIn):
     """Import designs (organisers only), as ``manage.py import_designs`` does.
