@@ -90,11 +90,6 @@ class ParticipantOut(Schema):
         return obj.light_units.name
 
 
-def _fleet_id(p: Participant) -> int | None:
-    """The fleet a participant belongs to (None for station/colony light units)."""
-    return p.ship.fleet_id if p.ship_id else p.light_units.fleet_id
-
-
 class BattleSideDetailOut(BattleSideOut):
     primary_objective: str
     secondary_objectives: str
@@ -104,7 +99,8 @@ class BattleSideDetailOut(BattleSideOut):
     @staticmethod
     def resolve_participants(obj: BattleSide) -> list[Participant]:
         visible = obj.visible_fleet_ids
-        return [p for p in obj.participants.all() if _fleet_id(p) in visible | {None}]
+        # A light unit follows its fleet, else its carrier's (issue 9 leak 2).
+        return [p for p in obj.participants.all() if access.unit_fleet_id(p) in visible | {None}]
 
 
 class BattleDetailOut(BattleOut):
@@ -127,7 +123,7 @@ def _battles(request: HttpRequest, *, detail: bool) -> QuerySet[Battle]:
     sides = BattleSide.objects.select_related("faction", "fleet")
     if detail:
         participants = Participant.objects.select_related(
-            "ship__ship_class", "light_units"
+            "ship__ship_class", "light_units__carrier"
         ).order_by("pk")
         sides = sides.prefetch_related(Prefetch("participants", queryset=participants))
     return qs.prefetch_related(Prefetch("sides", queryset=sides))
