@@ -68,6 +68,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "axes",  # log-in rate limiting (issue 9 item 11)
     "ninja",  # serves Swagger UI from its own static files: /api/docs works offline
     "campaign",
     "factions",
@@ -83,7 +84,24 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes asks: turns a locked-out log-in into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
+
+# Log-in rate limiting (django-axes, https://django-axes.readthedocs.io/): after
+# AXES_FAILURE_LIMIT failed log-ins for one username from one address, that pair is
+# refused for AXES_COOLOFF_TIME (hours) with a page that says so (HTTP 429). A success
+# resets the count. Behind a proxy, Django sees the proxy's address: the proxy must set
+# REMOTE_ADDR from the client (e.g. gunicorn --forwarded-allow-ips + nginx real_ip).
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = int(env_str("AXES_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = float(env_str("AXES_COOLOFF_HOURS", "0.25"))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "campaign/lockout.html"
 
 ROOT_URLCONF = "campaign.urls"
 
