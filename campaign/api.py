@@ -4,6 +4,7 @@
 
 import json
 
+from django.db import DataError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from ninja import NinjaAPI, Swagger
@@ -13,6 +14,8 @@ from battles.api_rules import router as rules_router
 from battles.rules.errors import RulesError
 from factions.api import router as factions_router
 from factions.api_designs import router as designs_router
+
+from .validation import TextError
 
 
 class CsrfSwagger(Swagger):
@@ -49,6 +52,27 @@ api = NinjaAPI(
 def rules_error(request: HttpRequest, exc: RulesError) -> HttpResponse:
     """Map any rules-engine error to 400 with its message (STYLE.md: one place)."""
     return api.create_response(request, {"detail": str(exc)}, status=400)
+
+
+@api.exception_handler(TextError)
+def text_error(request: HttpRequest, exc: TextError) -> HttpResponse:
+    """Text no column can store (NUL, lone surrogate, too long; ``campaign.validation``),
+    caught before any write: 422 naming the field, identical on SQLite and PostgreSQL."""
+    message = str(exc)
+    return api.create_response(
+        request,
+        {"detail": message, "errors": [{"field": exc.field, "message": message}]},
+        status=422,
+    )
+
+
+@api.exception_handler(DataError)
+def data_error(request: HttpRequest, exc: DataError) -> HttpResponse:
+    """A value the database refused (an id beyond 64 bits on PostgreSQL…): the request's
+    fault, so 422, not a 500. Writes are in transactions, so nothing is half-written."""
+    return api.create_response(
+        request, {"detail": f"a value cannot be stored or looked up: {exc}".strip()}, status=422
+    )
 
 
 api.add_router("/", factions_router)
