@@ -23,6 +23,7 @@ from ninja import Field, Query, Router, Schema, Status
 
 from campaign import access
 from campaign.api_auth import api_auth
+from campaign.limits import TEXT_MAX_CHARS
 
 from .forecasting import battle_forecast
 from .models import Battle, BattleSide, Participant
@@ -177,7 +178,7 @@ class ParticipantResultIn(Schema):
     crew_lost: int | None = None
     systems_lost: list[str] = []
     craft_lost: int = 0
-    notes: str = ""
+    notes: str = Field(default="", max_length=TEXT_MAX_CHARS)
 
 
 class RecordIn(Schema):
@@ -186,10 +187,11 @@ class RecordIn(Schema):
     (0–``MAX_TURNS_LIMIT``), and optionally the narrative."""
 
     results: list[ParticipantResultIn] = []
-    outcome: str = ""
+    outcome: str = Field(default="", max_length=TEXT_MAX_CHARS)
     winner: str | None = None
     game_turns: int | None = Field(default=None, ge=0, le=MAX_TURNS_LIMIT)
-    narrative: str | None = None  # Markdown; left out: the battle's narrative is kept
+    # Markdown; left out: the battle's narrative is kept. Limit: campaign.limits.
+    narrative: str | None = Field(default=None, max_length=TEXT_MAX_CHARS)
 
 
 class BattleActionOut(Schema):

@@ -9,8 +9,9 @@ answers the same clear 4xx on both databases.
 
 - :func:`clean_text` checks one value (services, commands, forms);
 - :func:`check_model_text` checks every text field of a model instance against its
-  column (``max_length``) and is run before every save of our models
-  (``campaign.apps``: ``pre_save``), the safety net for paths that forgot;
+  column (``max_length``; ``limits.TEXT_MAX_CHARS`` for long texts) and is run before
+  every save (``campaign.apps``: ``pre_save``), the safety net for paths that forgot
+  (``bulk_create``/``bulk_update`` skip it: callers check those objects themselves);
 - :func:`check_json_text` walks a JSON value (designs, rule options).
 """
 
@@ -21,6 +22,8 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import gettext as _
+
+from .limits import TEXT_MAX_CHARS
 
 
 class TextError(ValidationError):
@@ -60,21 +63,35 @@ def clean_text(value: str, *, field: str, max_length: int | None = None) -> str:
     return value
 
 
-def check_json_text(value: Any, *, field: str) -> None:
-    """Raise :class:`TextError` if any string (key or value) inside the JSON ``value``
-    holds a NUL or a lone surrogate (PostgreSQL's jsonb refuses ``\\u0000``)."""
-    stack = [value]
+def json_text_problem(value: Any, *, path: str = "") -> tuple[str, str] | None:
+    """The first string (key or value) inside the JSON ``value`` that holds a NUL or a lone
+    surrogate, as ``(path, why)`` with a path like ``results[0].notes``; None if clean."""
+    stack: list[tuple[str, Any]] = [(path, value)]
     while stack:
-        item = stack.pop()
+        where, item = stack.pop()
         if isinstance(item, str):
             problem = text_problem(item)
             if problem:
-                raise TextError(f"{field}: {problem}", field=field)
+                return where, problem
         elif isinstance(item, dict):
-            stack.extend(item.keys())
-            stack.extend(item.values())
+            for key, child in item.items():
+                label = f"{where}.{key}" if where else str(key)
+                if isinstance(key, str) and text_problem(key):
+                    return label, text_problem(key) or ""
+                stack.append((label, child))
         elif isinstance(item, list | tuple):
-            stack.extend(item)
+            stack.extend((f"{where}[{i}]", child) for i, child in enumerate(item))
+    return None
+
+
+def check_json_text(value: Any, *, field: str) -> None:
+    """Raise :class:`TextError` if any string (key or value) inside the JSON ``value``
+    holds a NUL or a lone surrogate (PostgreSQL's jsonb refuses ``\\u0000``)."""
+    found = json_text_problem(value)
+    if found:
+        where, problem = found
+        label = f"{field} {where}".strip()
+        raise TextError(f"{label}: {problem}", field=label)
 
 
 def check_model_text(instance: models.Model) -> None:
@@ -88,6 +105,9 @@ def check_model_text(instance: models.Model) -> None:
         if isinstance(model_field, models.JSONField):
             check_json_text(value, field=label)
         elif isinstance(value, str):
-            problem = text_problem(value, max_length=getattr(model_field, "max_length", None))
+            limit = getattr(model_field, "max_length", None)
+            if limit is None and isinstance(model_field, models.TextField):
+                limit = TEXT_MAX_CHARS  # narratives, descriptions, notes (campaign.limits)
+            problem = text_problem(value, max_length=limit)
             if problem:
                 raise TextError(f"{label}: {problem}", field=label)
