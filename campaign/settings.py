@@ -13,6 +13,10 @@ Environment variables:
     MEDIA_ROOT            where rendered reports go; default ./media.
     CELERY_BROKER_URL     redis://… or amqp://…; unset → tasks run eagerly.
     CELERY_RESULT_BACKEND optional result backend (redis://…).
+    CELERY_VISIBILITY_TIMEOUT  Redis: seconds before an unacknowledged task (its worker
+                          died) is delivered again; default 360 (> the 300 s task limit).
+    CELERY_UNACKED_RESTORE_INTERVAL  Redis: seconds between sweeps for those; default 10.
+    AXES_FAILURE_LIMIT, AXES_COOLOFF_HOURS  log-in rate limit; default 5 failures, 0.25 h.
 """
 
 import os
@@ -173,6 +177,20 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_TIME_LIMIT = 300
 CELERY_TASK_SOFT_TIME_LIMIT = 240
 CELERY_TASK_ACKS_LATE = True
+# A task whose worker dies mid-run is not lost (issue 9 item 5): a killed pool child
+# requeues its message instead of acknowledging it (WorkerLostError), and on Redis an
+# unacknowledged message goes back to the queue after ``visibility_timeout`` seconds —
+# longer than the longest task may run (CELERY_TASK_TIME_LIMIT), or a slow task would run
+# twice. RabbitMQ requeues at once when the worker's connection drops. Tasks are
+# idempotent (battles.tasks), so a second run is harmless.
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1  # late acks: reserve one message at a time
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": int(env_str("CELERY_VISIBILITY_TIMEOUT", "360")),
+    # kombu sweeps for expired unacknowledged messages every interval × throttle s.
+    "unacked_restore_interval": int(env_str("CELERY_UNACKED_RESTORE_INTERVAL", "10")),
+    "unacked_restore_throttle": 1,
+}
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = "UTC"
