@@ -16,6 +16,8 @@ Environment variables:
     CELERY_VISIBILITY_TIMEOUT  Redis: seconds before an unacknowledged task (its worker
                           died) is delivered again; default 360 (> the 300 s task limit).
     CELERY_UNACKED_RESTORE_INTERVAL  Redis: seconds between sweeps for those; default 10.
+    STATIC_ROOT           where collectstatic puts static files (served by whitenoise).
+    DJANGO_STATIC_COMPRESS "0" skips pre-compressing static files (default "1").
     AXES_FAILURE_LIMIT, AXES_COOLOFF_HOURS  log-in rate limit; default 5 failures, 0.25 h.
 """
 
@@ -81,6 +83,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Static files in production, from STATIC_ROOT after collectstatic (whitenoise docs).
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -159,6 +163,21 @@ STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = Path(env_str("STATIC_ROOT", str(BASE_DIR / "staticfiles")))
 
+# Hashed names in production (cached for a year), pre-compressed (gzip, brotli) unless
+# DJANGO_STATIC_COMPRESS=0 (compressing takes collectstatic from seconds to minutes; the
+# production trials in tests and bench skip it); plain files in development.
+if DEBUG:
+    _STATIC_BACKEND = "django.contrib.staticfiles.storage.StaticFilesStorage"
+elif env_bool("DJANGO_STATIC_COMPRESS", True):
+    _STATIC_BACKEND = "whitenoise.storage.CompressedManifestStaticFilesStorage"
+else:
+    _STATIC_BACKEND = "django.contrib.staticfiles.storage.ManifestStaticFilesStorage"
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": _STATIC_BACKEND},
+}
+
+# Rendered reports; served by battles.media with the battle page's access rules.
 MEDIA_URL = "media/"
 MEDIA_ROOT = Path(env_str("MEDIA_ROOT", str(BASE_DIR / "media")))
 

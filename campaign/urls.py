@@ -1,9 +1,10 @@
 """URL configuration: pages, admin and the API."""
 
 from django.conf import settings
-from django.conf.urls.static import static
 from django.contrib import admin
 from django.urls import include, path
+
+from battles.media import report_file
 
 from .api import api
 
@@ -14,7 +15,6 @@ urlpatterns = [
     path("", include("campaign.pages")),
     path("", include("factions.urls")),
     path("", include("battles.urls")),
+    # Report files, with the battle page's access rules, also with DEBUG=0 (battles.media).
+    path(f"{settings.MEDIA_URL.strip('/')}/<path:name>", report_file, name="media-file"),
 ]
-
-if settings.DEBUG:
-    urlpatterns += static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT)
