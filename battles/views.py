@@ -14,6 +14,7 @@ from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 
 from campaign import access
+from campaign.csp import nonce_styles
 
 from .models import Battle, BattleSide, Participant, Report
 from .reports import report_context
@@ -60,7 +61,8 @@ def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
         .values_list("pk", flat=True)
     )
     pdf = battle.reports.filter(format=Report.Format.PDF).first()
-    report_html = report_fragment(request, battle)
+    # The damaged ships' SSDs carry a <style>: it gets the page's CSP nonce.
+    report_html = nonce_styles(report_fragment(request, battle), request)
     return render(
         request,
         "battles/battle_detail.html",

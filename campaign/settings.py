@@ -25,6 +25,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONCE, NONE, SELF, UNSAFE_INLINE
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -74,6 +75,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "csp",
     "axes",  # log-in rate limiting (issue 9 item 11)
     "ninja",  # serves Swagger UI from its own static files: /api/docs works offline
     "campaign",
@@ -93,6 +95,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
     # Last, as django-axes asks: turns a locked-out log-in into the lockout page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -226,6 +229,27 @@ if not DEBUG:
     X_FRAME_OPTIONS = "DENY"
     if len(SECRET_KEY) < 50:
         raise ImproperlyConfigured("DJANGO_SECRET_KEY must be at least 50 characters long")
+
+# Content-Security-Policy (django-csp 4, issue 9 item 14): no inline script anywhere, no
+# inline <style> element without the page's nonce (campaign.csp.nonce_styles, for the SSD
+# SVGs; htmx's indicator style is turned off in base.html). Inline style *attributes* stay
+# allowed (style-src-attr): the SSD shrinks long titles and the gauges set their width
+# with one; an attribute cannot hold a selector, so it cannot read the page.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF, NONCE],
+        "style-src-attr": [UNSAFE_INLINE],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
 
 LOGGING = {
     "version": 1,

@@ -26,6 +26,7 @@ from ninja import Body, Router, Schema, Status
 
 from campaign import access
 from campaign.api_auth import api_auth
+from campaign.csp import nonce_styles
 
 from . import construction
 from .designs import design_validate
@@ -166,7 +167,9 @@ def design_ssd(request: HttpRequest, design_id: int) -> HttpResponse:
     """The class's SSD as SVG (``factions.ssd.design_svg``), 190 mm wide for A4."""
     sc = get_object_or_404(ShipClass.objects.select_related("faction"), pk=design_id)
     design = sc.design or {"name": sc.name, "mass": sc.mass, "hull": {"boxes": sc.hull_boxes}}
-    return HttpResponse(design_svg(design), content_type="image/svg+xml")
+    # Opened on its own, the SVG's <style> needs the response's CSP nonce (campaign.csp).
+    svg = nonce_styles(design_svg(design), request)
+    return HttpResponse(svg, content_type="image/svg+xml")
 
 
 @router.post("/validate", response=ValidationOut)
