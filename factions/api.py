@@ -11,6 +11,7 @@ from django.db.models import Count, Prefetch
 from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
 from ninja import Router, Schema, Status
+from pydantic import BaseModel
 
 from campaign import access
 from campaign.api_auth import api_auth
@@ -110,6 +111,41 @@ class ShipOut(Schema):
         return obj.squadron.name if obj.squadron_id else None
 
 
+class ShipClassRow(BaseModel):
+    """``ShipClassOut`` as a plain pydantic model (see :class:`FleetShipOut`)."""
+
+    id: int
+    name: str
+    type_word: str
+    mass: int
+    hull_boxes: int
+    armour: int
+    thrust: int
+    points: int | None
+    provisional: bool
+
+
+class FleetShipOut(BaseModel):
+    """A ship of a fleet's detail: ``ShipOut``'s fields, validated from plain dicts.
+
+    A plain pydantic model, not a ninja ``Schema``: ninja wraps every object it validates
+    in its attribute getter, 8 ms for 100 ships against 0.3 ms this way (measured with
+    /tmp timing of ``TypeAdapter(list[...]).validate_python``, issue 9).
+    """
+
+    id: int
+    name: str
+    ship_class: ShipClassRow
+    squadron: str | None
+    captain: str
+    status: str
+    hull_lost: int
+    hull_left: int
+    armour_lost: int
+    crew_lost: int
+    systems_lost: list[str]
+
+
 class ShipDetailOut(ShipOut):
     fleet: str
     faction: str
@@ -133,8 +169,12 @@ class SquadronOut(Schema):
 class FleetDetailOut(FleetSummaryOut):
     description: str
     squadrons: list[SquadronOut]
-    ships: list[ShipOut]
+    ships: list[FleetShipOut]
     light_units: list[LightUnitOut]
+
+    @staticmethod
+    def resolve_ships(obj: Fleet) -> list[dict]:
+        return obj.ship_rows  # set by _fleet_detail (one values() query)
 
 
 class FleetImportIn(Schema):
@@ -159,15 +199,73 @@ def _fleets(request: HttpRequest):
     )
 
 
+_SHIP_VALUES = (
+    "id",
+    "name",
+    "captain",
+    "status",
+    "hull_lost",
+    "armour_lost",
+    "crew_lost",
+    "systems_lost",
+    "squadron__name",
+    "ship_class_id",
+    "ship_class__name",
+    "ship_class__type_word",
+    "ship_class__mass",
+    "ship_class__hull_boxes",
+    "ship_class__armour",
+    "ship_class__thrust",
+    "ship_class__points",
+    "ship_class__provisional",
+)
+
+
+def _ship_rows(ships) -> list[dict]:
+    """``ShipOut`` dicts for the ``ships`` queryset, in one query.
+
+    Read with ``values()``: model instances through ``select_related`` decoded each ship
+    class's whole ``design`` JSON once per ship, and django-ninja read every attribute
+    through its getter — together 80 % of a 100-ship fleet's time (issue 9: 60 req/s
+    against 600 for ``/api/factions``; ``make bench`` prints today's ratio).
+    """
+    rows = []
+    for v in ships.values(*_SHIP_VALUES):
+        rows.append(
+            {
+                "id": v["id"],
+                "name": v["name"],
+                "ship_class": {
+                    "id": v["ship_class_id"],
+                    "name": v["ship_class__name"],
+                    "type_word": v["ship_class__type_word"],
+                    "mass": v["ship_class__mass"],
+                    "hull_boxes": v["ship_class__hull_boxes"],
+                    "armour": v["ship_class__armour"],
+                    "thrust": v["ship_class__thrust"],
+                    "points": v["ship_class__points"],
+                    "provisional": v["ship_class__provisional"],
+                },
+                "squadron": v["squadron__name"],
+                "captain": v["captain"],
+                "status": v["status"],
+                "hull_lost": v["hull_lost"],
+                "hull_left": max(0, v["ship_class__hull_boxes"] - v["hull_lost"]),
+                "armour_lost": v["armour_lost"],
+                "crew_lost": v["crew_lost"],
+                "systems_lost": v["systems_lost"] or [],
+            }
+        )
+    return rows
+
+
 def _fleet_detail(request: HttpRequest, slug: str) -> Fleet:
     """A visible fleet with everything its detail shows, in a fixed number of queries."""
-    ships = Ship.objects.select_related("ship_class", "squadron")
-    return get_object_or_404(
-        _fleets(request).prefetch_related(
-            "squadrons", Prefetch("ships", queryset=ships), "light_units"
-        ),
-        slug=slug,
+    fleet = get_object_or_404(
+        _fleets(request).prefetch_related("squadrons", "light_units"), slug=slug
     )
+    fleet.ship_rows = _ship_rows(Ship.objects.filter(fleet=fleet))
+    return fleet
 
 
 @router.get("/factions", response=list[FactionOut])
