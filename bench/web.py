@@ -2,9 +2,10 @@
 loopback with production settings (``bench.server``), as ratios of the bare
 ``GET /api/factions`` — issue 9's "fast as fleets grow" figures. Printed, not asserted.
 
-Each URL is requested by ``--clients`` threads for ``--seconds`` (keep-alive off, as
-curl would); rates are requests per second of wall time on a shared machine, so read
-the ratios, which compare URLs measured side by side, more than the absolute figures.
+Each URL is requested by ``--clients`` threads (one connection each) for ``--seconds``
+in all, in five interleaved rounds; rates are requests per second of wall time on a
+shared machine, so read the ratios, which compare URLs measured side by side, more than
+the absolute figures.
 """
 
 from __future__ import annotations
@@ -84,7 +85,13 @@ def main(argv: list[str] | None = None) -> None:
     ):
         for path in URLS:  # warm-up: imports, schema cache, connections
             rate(base, path, 0.3, 1)
-        figures = {path: rate(base, path, args.seconds, args.clients) for path in URLS}
+        # Interleaved rounds: a neighbour's load on the shared machine hits every URL
+        # alike instead of whichever was being measured at the time.
+        rounds = 5
+        figures = dict.fromkeys(URLS, 0.0)
+        for _ in range(rounds):
+            for path in URLS:
+                figures[path] += rate(base, path, args.seconds / rounds, args.clients) / rounds
     bare = figures["/api/factions"]
     print(f"Web, gunicorn {args.workers} workers, production settings, loopback:")
     for path, value in figures.items():

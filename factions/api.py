@@ -17,7 +17,7 @@ from campaign import access
 from campaign.api_auth import api_auth
 
 from .fleetlists import FleetListError
-from .models import Faction, Fleet, LightUnitGroup, Ship
+from .models import Faction, Fleet, LightUnitGroup, Ship, Squadron
 from .services import FleetImportError, UnknownFaction, faction_by_slug, fleet_import
 
 router = Router(tags=["factions"])
@@ -176,6 +176,14 @@ class FleetDetailOut(FleetSummaryOut):
     def resolve_ships(obj: Fleet) -> list[dict]:
         return obj.ship_rows  # set by _fleet_detail (one values() query)
 
+    @staticmethod
+    def resolve_squadrons(obj: Fleet) -> list[dict]:
+        return obj.squadron_rows
+
+    @staticmethod
+    def resolve_light_units(obj: Fleet) -> list[dict]:
+        return obj.light_unit_rows
+
 
 class FleetImportIn(Schema):
     faction: str
@@ -261,10 +269,23 @@ def _ship_rows(ships) -> list[dict]:
 
 def _fleet_detail(request: HttpRequest, slug: str) -> Fleet:
     """A visible fleet with everything its detail shows, in a fixed number of queries."""
+    # No COUNT(ships) annotation here (its GROUP BY cost a third of the fleet query): the
+    # ships are read anyway.
+    # Plain values() queries instead of prefetch_related: Django's prefetch machinery
+    # cost 1.4 ms of a 2.8 ms 3-ship fleet (measured in-process, issue 9).
     fleet = get_object_or_404(
-        _fleets(request).prefetch_related("squadrons", "light_units"), slug=slug
+        access.visible_fleets(request.user).select_related("faction"), slug=slug
     )
     fleet.ship_rows = _ship_rows(Ship.objects.filter(fleet=fleet))
+    fleet.ship_count = len(fleet.ship_rows)
+    fleet.squadron_rows = list(
+        Squadron.objects.filter(fleet=fleet)
+        .order_by("name", "pk")
+        .values("id", "name", "commander")
+    )
+    fleet.light_unit_rows = list(
+        LightUnitGroup.objects.filter(fleet=fleet).values(*LightUnitOut.model_fields)
+    )
     return fleet
 
 
