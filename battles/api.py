@@ -6,10 +6,11 @@ Monte-Carlo odds of who wins a draft battle, ``GET /api/battles/{id}/forecast`` 
 Scoping goes through ``campaign.access``: draft battles are for their campaign's
 organisers; in a concluded battle, a side's fleet and the participants from fleets the
 user may not see (hidden fleets of other factions) are left out, exactly as
-``/api/fleets`` leaves those fleets out. The actions answer 401 without a session
-(django_auth, which also checks the CSRF token), 403 for non-organisers and for organisers
-of another campaign (``access.is_organiser(user, battle.campaign)``), 404 for an unknown
-battle or another campaign's draft (organisers do not learn it exists) and 400 with the
+``/api/fleets`` leaves those fleets out. The actions answer 401 without a user
+(``campaign.api_auth.api_auth``: a bearer API token, or the session and its CSRF token),
+403 for non-organisers and for organisers of another campaign
+(``access.is_organiser(user, battle.campaign)``), 404 for an unknown battle or another
+campaign's draft (organisers do not learn it exists) and 400 with the
 message for a refused action (``battles.services.BattleActionError``, a ``RulesError``).
 """
 
@@ -23,9 +24,10 @@ from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
 from ninja import Field, Query, Router, Schema, Status
 from ninja.errors import HttpError
-from ninja.security import django_auth
 
 from campaign import access
+from campaign.api_auth import api_auth
+from campaign.limits import TEXT_MAX_CHARS
 
 from .forecasting import battle_forecast
 from .models import Battle, BattleSide, Participant
@@ -93,11 +95,6 @@ class ParticipantOut(Schema):
         return obj.light_units.name
 
 
-def _fleet_id(p: Participant) -> int | None:
-    """The fleet a participant belongs to (None for station/colony light units)."""
-    return p.ship.fleet_id if p.ship_id else p.light_units.fleet_id
-
-
 class BattleSideDetailOut(BattleSideOut):
     primary_objective: str
     secondary_objectives: str
@@ -107,7 +104,8 @@ class BattleSideDetailOut(BattleSideOut):
     @staticmethod
     def resolve_participants(obj: BattleSide) -> list[Participant]:
         visible = obj.visible_fleet_ids
-        return [p for p in obj.participants.all() if _fleet_id(p) in visible | {None}]
+        # A light unit follows its fleet, else its carrier's (issue 9 leak 2).
+        return [p for p in obj.participants.all() if access.unit_fleet_id(p) in visible | {None}]
 
 
 class BattleDetailOut(BattleOut):
@@ -130,7 +128,7 @@ def _battles(request: HttpRequest, *, detail: bool) -> QuerySet[Battle]:
     sides = BattleSide.objects.select_related("faction", "fleet")
     if detail:
         participants = Participant.objects.select_related(
-            "ship__ship_class", "light_units"
+            "ship__ship_class", "light_units__carrier"
         ).order_by("pk")
         sides = sides.prefetch_related(Prefetch("participants", queryset=participants))
     return qs.prefetch_related(Prefetch("sides", queryset=sides))
@@ -184,7 +182,7 @@ class ParticipantResultIn(Schema):
     crew_lost: int | None = None
     systems_lost: list[str] = []
     craft_lost: int = 0
-    notes: str = ""
+    notes: str = Field(default="", max_length=TEXT_MAX_CHARS)
 
 
 class RecordIn(Schema):
@@ -193,10 +191,11 @@ class RecordIn(Schema):
     (0–``MAX_TURNS_LIMIT``), and optionally the narrative."""
 
     results: list[ParticipantResultIn] = []
-    outcome: str = ""
+    outcome: str = Field(default="", max_length=TEXT_MAX_CHARS)
     winner: str | None = None
     game_turns: int | None = Field(default=None, ge=0, le=MAX_TURNS_LIMIT)
-    narrative: str | None = None  # Markdown; left out: the battle's narrative is kept
+    # Markdown; left out: the battle's narrative is kept. Limit: campaign.limits.
+    narrative: str | None = Field(default=None, max_length=TEXT_MAX_CHARS)
 
 
 class BattleActionOut(Schema):
@@ -283,7 +282,7 @@ def _resolve_body(request: HttpRequest) -> ResolveIn:
 @router.post(
     "/battles/{battle_id}/resolve",
     response={**_ACTION_RESPONSES, 422: ErrorOut},
-    auth=django_auth,
+    auth=api_auth,
     openapi_extra={
         "requestBody": {
             "required": False,
@@ -303,7 +302,7 @@ def battle_resolve_view(request: HttpRequest, battle_id: int):
     )
 
 
-@router.post("/battles/{battle_id}/record", response=_ACTION_RESPONSES, auth=django_auth)
+@router.post("/battles/{battle_id}/record", response=_ACTION_RESPONSES, auth=api_auth)
 def battle_record_view(request: HttpRequest, battle_id: int, payload: RecordIn):
     """Record what happened on the table, checked against each ship's SSD."""
     battle, refused = _organised_battle(request, battle_id, "record")
@@ -351,7 +350,7 @@ class ForecastOut(Schema):
 @router.get(
     "/battles/{battle_id}/forecast",
     response={200: ForecastOut, 400: ErrorOut, 403: ErrorOut, 404: ErrorOut},
-    auth=django_auth,
+    auth=api_auth,
 )
 def battle_forecast_view(
     request: HttpRequest,

@@ -4,7 +4,8 @@ scope through ``campaign.access``, call ``battles.services``; a refused action
 (``BattleActionError``, a ``RulesError``) becomes 400 with its message in
 ``campaign/api.py``, the one place errors are mapped.
 
-Who: 401 without a session (``django_auth`` also checks the CSRF token); 404 for users
+Who: 401 without a user (``campaign.api_auth.api_auth``: a bearer API token, or the
+session and its CSRF token); 404 for users
 with no role in the battle's campaign and for battles they may not see; 403 for members
 without the right. Organisers set up, preview, re-seed, reopen and read the timeline; a
 player submits their side's record entry; the organiser or another side's player
@@ -19,9 +20,9 @@ from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 from ninja import Field, Query, Router, Schema, Status
 from ninja.errors import HttpError
-from ninja.security import django_auth
 
 from campaign import access
+from campaign.api_auth import api_auth
 from campaign.models import Campaign, Membership
 from factions.models import Fleet, Territory
 
@@ -40,7 +41,7 @@ from .services import (
     record_submit,
 )
 
-router = Router(tags=["battle actions"], auth=django_auth)
+router = Router(tags=["battle actions"], auth=api_auth)
 
 
 def _campaign_organiser(request: HttpRequest, slug: str) -> Campaign:

@@ -77,6 +77,27 @@ def log_names(
     return LogNames(ships=ships, sides=dict(side_names))
 
 
+def hidden_unit_names(events: list[Any], hidden_refs: set[str]) -> set[str]:
+    """The names the engine gave the units in ``hidden_refs`` (the set-up row's ``ships``
+    map): an unnamed ship is "<class> <n>" there, and the engine's summaries name a
+    target that way ("… flies towards Sa'ar 1") without its id in the data. A filter
+    that hides a unit must look for these words in every printed line (issue 9, leak 3).
+    """
+    words: set[str] = set()
+    for event in events:
+        if event.kind != "setup":
+            continue
+        table = event.data.get("ships") if isinstance(event.data, dict) else None
+        if isinstance(table, dict):
+            for ship_id in hidden_refs & table.keys():
+                row = table[ship_id]
+                name = row.get("name") if isinstance(row, dict) else None
+                if isinstance(name, str) and name.strip():
+                    words.add(name)
+        break
+    return words
+
+
 def _int(value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise _Unknown

@@ -30,7 +30,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, ngettext
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
-from .log_text import LogNames, event_line, log_names, ship_named
+from .log_text import LogNames, event_line, hidden_unit_names, log_names, ship_named
 
 if TYPE_CHECKING:
     from .models import Battle
@@ -256,6 +256,7 @@ def _public_events(events: list[Any], hidden: list[Any]) -> list[Any]:
         return events
     refs = _hidden_refs(hidden)
     words = {p.ship.name for p in hidden if p.ship_id and p.ship.name}
+    words |= hidden_unit_names(events, refs)  # the engine's names, e.g. "Sa'ar 1"
     words |= {p.light_units.name for p in hidden if p.light_units_id and p.light_units.name}
     names = (
         re.compile(

@@ -14,6 +14,7 @@ from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 
 from campaign import access
+from campaign.csp import nonce_styles
 
 from .models import Battle, BattleAction, BattleSide, Participant, Report
 from .reports import report_context
@@ -66,7 +67,8 @@ def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
         if organiser
         else []
     )
-    report_html = report_fragment(request, battle)
+    # The damaged ships' SSDs carry a <style>: it gets the page's CSP nonce.
+    report_html = nonce_styles(report_fragment(request, battle), request)
     return render(
         request,
         "battles/battle_detail.html",

@@ -225,3 +225,19 @@ def actionable_battles(user: User) -> QuerySet:
     for campaign_id, faction_id in pairs:
         playing |= Q(campaign_id=campaign_id, sides__faction_id=faction_id)
     return Battle.objects.filter(Q(pk__in=qs.values("pk")) | playing).distinct()
+
+
+def unit_fleet_id(participant) -> int | None:
+    """The fleet whose visibility a battle participant follows: a ship's fleet; a
+    light-unit group's own fleet, else its carrier's (a hidden carrier hides the fighters
+    it carries); None for a group based at a station or colony (public).
+
+    ``participant`` is a ``battles.models.Participant`` with ``ship`` and
+    ``light_units__carrier`` loaded (``select_related``) to avoid a query per unit.
+    """
+    if participant.ship_id:
+        return participant.ship.fleet_id
+    group = participant.light_units
+    if group.fleet_id is None and group.carrier_id is not None:
+        return group.carrier.fleet_id
+    return group.fleet_id

@@ -162,3 +162,33 @@ class Intel(models.Model):
 
     def __str__(self) -> str:
         return f"{self.faction} knows {self.ship_class} ({self.campaign})"
+
+
+class ApiToken(models.Model):
+    """A personal API token for scripts (``Authorization: Bearer adm_…``).
+
+    Only the SHA-256 of the token is stored: the token itself is shown once, when it is
+    created on the account page (``campaign.api_auth.api_token_create``), and cannot be
+    read back. Revoking deletes the row. Tokens are 256 random bits, so a plain hash is
+    enough (no salt or slow hash needed, as for GitHub's tokens).
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="api_tokens",
+        verbose_name=_("user"),
+    )
+    name = models.CharField(_("name"), max_length=100)
+    prefix = models.CharField(_("prefix"), max_length=12, help_text=_("Start of the token."))
+    key_hash = models.CharField(_("key hash"), max_length=64, unique=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    last_used_at = models.DateTimeField(_("last used"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        verbose_name = _("API token")
+        verbose_name_plural = _("API tokens")
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.prefix}…)"

@@ -7,7 +7,7 @@ league has its own login page using Django's ``LoginView``.
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import views
+from . import account, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -20,5 +20,8 @@ urlpatterns = [
         ),
         name="login",
     ),
+    path("account/", account.account, name="account"),
+    path("account/tokens/", account.token_create, name="account-token-create"),
+    path("account/tokens/<int:pk>/revoke/", account.token_revoke, name="account-token-revoke"),
     path("logout/", auth_views.LogoutView.as_view(next_page="home"), name="logout"),
 ]

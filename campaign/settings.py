@@ -13,12 +13,19 @@ Environment variables:
     MEDIA_ROOT            where rendered reports go; default ./media.
     CELERY_BROKER_URL     redis://… or amqp://…; unset → tasks run eagerly.
     CELERY_RESULT_BACKEND optional result backend (redis://…).
+    CELERY_VISIBILITY_TIMEOUT  Redis: seconds before an unacknowledged task (its worker
+                          died) is delivered again; default 360 (> the 300 s task limit).
+    CELERY_UNACKED_RESTORE_INTERVAL  Redis: seconds between sweeps for those; default 10.
+    STATIC_ROOT           where collectstatic puts static files (served by whitenoise).
+    DJANGO_STATIC_COMPRESS "0" skips pre-compressing static files (default "1").
+    AXES_FAILURE_LIMIT, AXES_COOLOFF_HOURS  log-in rate limit; default 5 failures, 0.25 h.
 """
 
 import os
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONCE, NONE, SELF, UNSAFE_INLINE
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -70,6 +77,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "simple_history",  # audit trail: battles, sides, participants; ships, fleets, light units
+    "csp",
+    "axes",  # log-in rate limiting (issue 9 item 11)
     "ninja",  # serves Swagger UI from its own static files: /api/docs works offline
     "campaign",
     "factions",
@@ -79,16 +88,37 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Static files in production, from STATIC_ROOT after collectstatic (whitenoise docs).
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
+    "campaign.middleware.InputGuardMiddleware",  # size, NUL, surrogates (issue 9)
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
+    # Last, as django-axes asks: turns a locked-out log-in into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
+
+# Log-in rate limiting (django-axes, https://django-axes.readthedocs.io/): after
+# AXES_FAILURE_LIMIT failed log-ins for one username from one address, that pair is
+# refused for AXES_COOLOFF_TIME (hours) with a page that says so (HTTP 429). A success
+# resets the count. Behind a proxy, Django sees the proxy's address: the proxy must set
+# REMOTE_ADDR from the client (e.g. gunicorn --forwarded-allow-ips + nginx real_ip).
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = int(env_str("AXES_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = float(env_str("AXES_COOLOFF_HOURS", "0.25"))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "campaign/lockout.html"
 
 ROOT_URLCONF = "campaign.urls"
 
@@ -141,8 +171,26 @@ STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = Path(env_str("STATIC_ROOT", str(BASE_DIR / "staticfiles")))
 
+# Hashed names in production (cached for a year), pre-compressed (gzip, brotli) unless
+# DJANGO_STATIC_COMPRESS=0 (compressing takes collectstatic from seconds to minutes; the
+# production trials in tests and bench skip it); plain files in development.
+if DEBUG:
+    _STATIC_BACKEND = "django.contrib.staticfiles.storage.StaticFilesStorage"
+elif env_bool("DJANGO_STATIC_COMPRESS", True):
+    _STATIC_BACKEND = "whitenoise.storage.CompressedManifestStaticFilesStorage"
+else:
+    _STATIC_BACKEND = "django.contrib.staticfiles.storage.ManifestStaticFilesStorage"
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": _STATIC_BACKEND},
+}
+
+# Rendered reports; served by battles.media with the battle page's access rules.
 MEDIA_URL = "media/"
 MEDIA_ROOT = Path(env_str("MEDIA_ROOT", str(BASE_DIR / "media")))
+
+# Request bodies (campaign/limits.py, README "Limits"): larger ones get a readable 413.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
@@ -156,6 +204,20 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_TIME_LIMIT = 300
 CELERY_TASK_SOFT_TIME_LIMIT = 240
 CELERY_TASK_ACKS_LATE = True
+# A task whose worker dies mid-run is not lost (issue 9 item 5): a killed pool child
+# requeues its message instead of acknowledging it (WorkerLostError), and on Redis an
+# unacknowledged message goes back to the queue after ``visibility_timeout`` seconds —
+# longer than the longest task may run (CELERY_TASK_TIME_LIMIT), or a slow task would run
+# twice. RabbitMQ requeues at once when the worker's connection drops. Tasks are
+# idempotent (battles.tasks), so a second run is harmless.
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1  # late acks: reserve one message at a time
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": int(env_str("CELERY_VISIBILITY_TIMEOUT", "360")),
+    # kombu sweeps for expired unacknowledged messages every interval × throttle s.
+    "unacked_restore_interval": int(env_str("CELERY_UNACKED_RESTORE_INTERVAL", "10")),
+    "unacked_restore_throttle": 1,
+}
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = "UTC"
@@ -177,6 +239,27 @@ if not DEBUG:
     X_FRAME_OPTIONS = "DENY"
     if len(SECRET_KEY) < 50:
         raise ImproperlyConfigured("DJANGO_SECRET_KEY must be at least 50 characters long")
+
+# Content-Security-Policy (django-csp 4, issue 9 item 14): no inline script anywhere, no
+# inline <style> element without the page's nonce (campaign.csp.nonce_styles, for the SSD
+# SVGs; htmx's indicator style is turned off in base.html). Inline style *attributes* stay
+# allowed (style-src-attr): the SSD shrinks long titles and the gauges set their width
+# with one; an attribute cannot hold a selector, so it cannot read the page.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF, NONCE],
+        "style-src-attr": [UNSAFE_INLINE],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
 
 LOGGING = {
     "version": 1,

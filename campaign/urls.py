@@ -1,9 +1,10 @@
 """URL configuration: pages, admin and the API."""
 
 from django.conf import settings
-from django.conf.urls.static import static
 from django.contrib import admin
 from django.urls import include, path
+
+from battles.media import report_file
 
 from .api import api
 
@@ -16,7 +17,6 @@ urlpatterns = [
     path("", include("battles.urls")),
     path("", include("battles.urls_systems")),  # other game systems (seeds 001–004)
     path("", include("turns.urls")),
+    # Report files, with the battle page's access rules, also with DEBUG=0 (battles.media).
+    path(f"{settings.MEDIA_URL.strip('/')}/<path:name>", report_file, name="media-file"),
 ]
-
-if settings.DEBUG:
-    urlpatterns += static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT)

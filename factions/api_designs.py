@@ -18,13 +18,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.text import slugify
 from ninja import Body, Router, Schema, Status
-from ninja.security import django_auth
 
 from campaign import access
+from campaign.api_auth import api_auth
+from campaign.csp import nonce_styles
 
 from . import construction
 from .designs import design_validate
@@ -165,7 +167,9 @@ def design_ssd(request: HttpRequest, design_id: int) -> HttpResponse:
     """The class's SSD as SVG (``factions.ssd.design_svg``), 190 mm wide for A4."""
     sc = get_object_or_404(ShipClass.objects.select_related("faction"), pk=design_id)
     design = sc.design or {"name": sc.name, "mass": sc.mass, "hull": {"boxes": sc.hull_boxes}}
-    return HttpResponse(design_svg(design), content_type="image/svg+xml")
+    # Opened on its own, the SVG's <style> needs the response's CSP nonce (campaign.csp).
+    svg = nonce_styles(design_svg(design), request)
+    return HttpResponse(svg, content_type="image/svg+xml")
 
 
 @router.post("/validate", response=ValidationOut)
@@ -189,16 +193,47 @@ def _not_your_faction(faction: Faction, action: str) -> str:
     return f"only organisers of a campaign of '{faction.slug}' may {action}"
 
 
+DESIGN_FORMAT = "admiralty-design/1"
+
+
+def _design_shape_errors(payload: dict[str, Any]) -> list[dict[str, str]]:
+    """What makes ``payload`` something other than one design document, field by field
+    (checked before the rules: a catalogue or a format-less document is a 422, not a 500).
+    """
+    errors = []
+    if "classes" in payload:
+        errors.append(
+            {
+                "field": "classes",
+                "message": "POST /api/designs takes one design; send a catalogue to "
+                "POST /api/designs/import",
+            }
+        )
+    if payload.get("format") != DESIGN_FORMAT:
+        errors.append({"field": "format", "message": f"must be '{DESIGN_FORMAT}'"})
+    name = payload.get("name")
+    if isinstance(name, str) and name.strip() and not slugify(name):
+        errors.append({"field": "name", "message": "must contain a letter or a digit"})
+    return errors
+
+
 @router.post(
     "",
-    response={201: DesignDetailOut, 400: ErrorOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut},
-    auth=django_auth,
+    response={
+        201: DesignDetailOut,
+        403: ErrorOut,
+        404: ErrorOut,
+        409: ErrorOut,
+        422: ErrorOut,
+    },
+    auth=api_auth,
 )
 def design_create(request: HttpRequest, payload: dict[str, Any] = Body(...)):  # noqa: B008
-    """Create a ship class from a design document (organisers only).
+    """Create a ship class from one design document (organisers only).
 
-    The faction is the design's ``faction`` slug. 400 lists every error with its field;
-    409 when the faction already has a class of that name; nothing is written then.
+    The faction is the design's ``faction`` slug. 422 lists every error with its field
+    (``format``, ``classes``, ``name``, ``systems[3].arcs``…); 409 when the faction already
+    has a class of that name; nothing is written then (one transaction).
     """
     if not access.is_organiser(request.user):
         return Status(403, {"detail": "only organisers may create designs"})
@@ -208,14 +243,18 @@ def design_create(request: HttpRequest, payload: dict[str, Any] = Body(...)):  #
         return Status(404, {"detail": f"unknown faction '{slug}'"})
     if not access.organises_faction(request.user, faction):
         return Status(403, {"detail": _not_your_faction(faction, "create its designs")})
+    errors = _design_shape_errors(payload)
+    if errors:
+        return Status(422, {"detail": "invalid design", "errors": errors})
     result = designs_parse(payload, faction=faction.slug, format="admiralty")
-    if result.invalid:
+    if result.invalid or len(result.designs) != 1:
         errors = [{"field": e.field, "message": e.message} for e in result.invalid]
-        return Status(400, {"detail": "invalid design", "errors": errors})
+        return Status(422, {"detail": "invalid design", "errors": errors})
     name = result.designs[0]["name"]
-    if ShipClass.objects.filter(faction=faction, slug=slugify(name)).exists():
-        return Status(409, {"detail": f"{faction.name} already has a class named '{name}'"})
-    (ship_class,) = designs_save(faction=faction, result=result)
+    with transaction.atomic():
+        if ShipClass.objects.filter(faction=faction, slug=slugify(name)).exists():
+            return Status(409, {"detail": f"{faction.name} already has a class named '{name}'"})
+        (ship_class,) = designs_save(faction=faction, result=result)
     return Status(201, ship_class)
 
 
@@ -228,7 +267,7 @@ def design_create(request: HttpRequest, payload: dict[str, Any] = Body(...)):  #
         403: ErrorOut,
         404: ErrorOut,
     },
-    auth=django_auth,
+    auth=api_auth,
 )
 def design_import(request: HttpRequest, payload: ImportIn):
     """Import designs (organisers only), as ``manage.py import_designs`` does.

@@ -26,6 +26,7 @@ from typing import Any, NamedTuple
 from django.db import transaction
 from django.utils.text import slugify
 
+from campaign.limits import DESIGN_FILE_MAX_DESIGNS
 from factions import construction
 from factions.designs import ARCS, FORMAT, design_system_ids, design_validate
 from factions.models import Faction, ShipClass
@@ -462,6 +463,14 @@ def _normalise(design: dict[str, Any], name: str, result: ImportResult, *, lenie
     result.designs.append(doc)
 
 
+def _check_design_count(count: int) -> None:
+    """Raise :class:`ImportFormatError` beyond ``campaign.limits.DESIGN_FILE_MAX_DESIGNS``."""
+    if count > DESIGN_FILE_MAX_DESIGNS:
+        raise ImportFormatError(
+            f"the file holds {count} designs; the limit is {DESIGN_FILE_MAX_DESIGNS} a file"
+        )
+
+
 def designs_parse(data: Any, *, faction: str, format: str = "auto") -> ImportResult:
     """Turn a parsed JSON document into designs for the faction with slug ``faction``.
 
@@ -473,7 +482,8 @@ def designs_parse(data: Any, *, faction: str, format: str = "auto") -> ImportRes
     they are marked provisional, without points; a ship with values of the wrong type (a text
     mass, a system that is not an object) is not kept and is listed in ``result.invalid``
     with field ``ship``. No database access.
-    Raises :class:`ImportFormatError` for an unknown or mismatched format.
+    Raises :class:`ImportFormatError` for an unknown or mismatched format, or a file of more
+    than ``campaign.limits.DESIGN_FILE_MAX_DESIGNS`` designs.
     """
     if format not in FORMATS:
         raise ImportFormatError(f"unknown format '{format}' (expected one of {FORMATS})")
@@ -482,7 +492,9 @@ def designs_parse(data: Any, *, faction: str, format: str = "auto") -> ImportRes
         raise ImportFormatError(f"the file is in {found} format, not {format}")
     result = ImportResult(format=found)
     if found == "ftlibship":
-        for i, (fleet, ship) in enumerate(_ftlibship_ships(data)):
+        ships = list(_ftlibship_ships(data))
+        _check_design_count(len(ships))
+        for i, (fleet, ship) in enumerate(ships):
             if not isinstance(ship, dict):
                 result.invalid.append(Invalid(f"#{i + 1}", "ship", "a ship must be an object"))
                 continue
@@ -509,6 +521,7 @@ def designs_parse(data: Any, *, faction: str, format: str = "auto") -> ImportRes
         docs = list(data)
     else:
         docs = [data]
+    _check_design_count(len(docs))
     for i, doc in enumerate(docs):
         if not isinstance(doc, dict):
             result.invalid.append(Invalid(f"#{i + 1}", "design", "a design must be an object"))

@@ -14,6 +14,9 @@ from typing import Any
 from django.db import transaction
 from django.utils.text import slugify
 
+from campaign.limits import FLEET_LIST_MAX_LINES, FLEET_MAX_SHIPS
+from campaign.validation import TextError, check_model_text, clean_text
+
 from .catalogue_loader import catalogue_files, catalogue_read
 from .fleetlists import (
     SQUADRON_SIZE,
@@ -165,9 +168,25 @@ def fleet_import(
 
     Raises ``FleetListError`` (every line error, or squadrons beyond a carrier's bays) or
     :class:`FleetImportError` (empty name, a name with no letter or digit for its slug, slug
-    already used); nothing is written then.
+    already used; a name, admiral or heading with a NUL, a lone surrogate or longer than
+    its column; more than ``campaign.limits.FLEET_LIST_MAX_LINES`` lines or
+    ``FLEET_MAX_SHIPS`` ships); nothing is written then.
     """
-    name = fleet_name.strip()
+    try:
+        name = clean_text(
+            fleet_name, field="name", max_length=Fleet._meta.get_field("name").max_length
+        )
+        admiral = clean_text(
+            admiral, field="admiral", max_length=Fleet._meta.get_field("admiral").max_length
+        )
+        clean_text(text, field="text")
+    except TextError as exc:
+        raise FleetImportError(str(exc)) from exc
+    if text.count("\n") + 1 > FLEET_LIST_MAX_LINES:
+        raise FleetImportError(
+            f"the fleet list has {text.count(chr(10)) + 1} lines; the limit is "
+            f"{FLEET_LIST_MAX_LINES}"
+        )
     slug = slugify(name)
     if not name:
         raise FleetImportError("the fleet needs a name")
@@ -181,6 +200,11 @@ def fleet_import(
     )
     if errors := _bay_errors(fleet_list, classes):
         raise FleetListError(errors)
+    hull_count = sum(entry.count for entry in fleet_list.ships)
+    if hull_count > FLEET_MAX_SHIPS:
+        raise FleetImportError(
+            f"the fleet list has {hull_count} ships; the limit is {FLEET_MAX_SHIPS} a fleet"
+        )
     with transaction.atomic():
         if Fleet.objects.filter(slug=slug).exists():
             raise FleetImportError(f'a fleet with the slug "{slug}" already exists')
@@ -217,5 +241,11 @@ def fleet_import(
         groups += [
             group(lu, location=lu.section) for lu in fleet_list.light_units for _ in range(lu.count)
         ]
+        # bulk_create skips pre_save: check each heading-made name and place here.
+        for unit in groups:
+            try:
+                check_model_text(unit)
+            except TextError as exc:
+                raise FleetImportError(str(exc)) from exc
         LightUnitGroup.objects.bulk_create(groups)
     return fleet

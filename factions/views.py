@@ -104,15 +104,23 @@ def faction_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "faction_lost_points": faction_lost,
             "ship_classes": ship_classes,
             # Classes met, per campaign (rules §5): the faction's secret, None when hidden.
-            "intel": _intel_by_campaign(faction) if can_see_intel else None,
+            "intel": _intel_by_campaign(faction, request.user) if can_see_intel else None,
         },
     )
 
 
-def _intel_by_campaign(faction: Faction) -> list[tuple[Any, list[Any]]]:
-    """[(campaign, [Intel rows ordered by class name])] ordered by campaign name."""
+def _intel_by_campaign(faction: Faction, user: access.User) -> list[tuple[Any, list[Any]]]:
+    """[(campaign, [Intel rows ordered by class name])] ordered by campaign name; a first
+    battle ``user`` may not see (a reopened draft) is left out, not linked."""
     groups: dict[int, tuple[Any, list[Any]]] = {}
-    for row in intel_for_faction(faction=faction):
+    rows = list(intel_for_faction(faction=faction))
+    battle_ids = {row.first_battle_id for row in rows if row.first_battle_id}
+    visible = set(
+        access.visible_battles(user).filter(pk__in=battle_ids).values_list("pk", flat=True)
+    )
+    for row in rows:
+        if row.first_battle_id not in visible:
+            row.first_battle = None
         groups.setdefault(row.campaign_id, (row.campaign, []))[1].append(row)
     return list(groups.values())
 
@@ -182,9 +190,14 @@ def ship_detail(request: HttpRequest, pk: int) -> HttpResponse:
         }
         for sid in ship.systems_lost or []
     ]
-    participations = ship.participations.select_related("side__battle", "side__faction").order_by(
-        "side__battle__date", "side__battle__pk"
+    # Only battles the user may see: a draft is for its campaign's organisers (issue 9).
+    participations = (
+        ship.participations.filter(side__battle__in=access.visible_battles(request.user))
+        .select_related("side__battle", "side__faction")
+        .order_by("side__battle__date", "side__battle__pk")
     )
+    # Ship notes are the faction's secret, like its hidden fleets (README "Who sees what").
+    show_notes = access.can_see_faction_secrets(request.user, ship.fleet.faction)
     return render(
         request,
         "factions/ship_detail.html",
@@ -196,6 +209,7 @@ def ship_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "lost_systems": lost_systems,
             "light_units": ship.light_units.all(),
             "participations": participations,
+            "show_notes": show_notes,
             "ssd": ship_diagram(ship),
             "timeline": ship_timeline(ship),
             "before": _before_battle(request, ship),

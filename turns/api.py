@@ -13,16 +13,16 @@ from datetime import datetime
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 from ninja import Router, Schema, Status
-from ninja.security import django_auth
 
 from campaign import access
+from campaign.api_auth import api_auth
 from campaign.models import Campaign
 
 from . import closing, treasury
 from .errors import TurnActionError
 from .models import CampaignTurn, LedgerEntry
 
-router = Router(tags=["turns"], auth=django_auth)
+router = Router(tags=["turns"], auth=api_auth)
 
 
 class TurnOut(Schema):

@@ -7,9 +7,9 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 from ninja import Router, Schema, Status
-from ninja.security import django_auth
 
 from campaign import access
+from campaign.api_auth import api_auth
 from factions.models import Fleet, ShipClass, Territory
 
 from . import building, repairs
@@ -17,7 +17,7 @@ from .api import _campaign
 from .errors import TurnActionError
 from .models import Construction, RepairOrder
 
-router = Router(tags=["turns"], auth=django_auth)
+router = Router(tags=["turns"], auth=api_auth)
 
 
 class RepairIn(Schema):

@@ -107,7 +107,7 @@ def test_create_rejects_invalid_designs_with_fields(cast):
     bad = design()
     bad["mass"] += 1
     response = post(client_for(cast.organiser), "/api/designs", bad)
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert [e["field"] for e in response.json()["errors"]] == ["mass"]
     unknown = design(faction="nobody")
     assert post(client_for(cast.organiser), "/api/designs", unknown).status_code == 404

@@ -15,6 +15,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from campaign.validation import TextError
 from factions.imports import FORMATS, ImportFormatError, designs_parse, designs_save
 from factions.models import Faction
 
@@ -87,7 +88,7 @@ class Command(BaseCommand):
                 result=result,
                 replace=opts["replace"],
             )
-        except ValueError as exc:
+        except (ValueError, TextError) as exc:  # TextError: text no column can store
             raise CommandError(f"{summary}; nothing written: {exc}") from exc
         for class_kept in result.kept:
             out.write(self.style.WARNING(f"kept: {class_kept}; use --replace"))

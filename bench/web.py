@@ -1,0 +1,102 @@
+"""``python -m bench.web``: request rates of the fleet API and page under gunicorn on
+loopback with production settings (``bench.server``), as ratios of the bare
+``GET /api/factions`` — issue 9's "fast as fleets grow" figures. Printed, not asserted.
+
+Each URL is requested by ``--clients`` threads (one connection each) for ``--seconds``
+in all, in five interleaved rounds; rates are requests per second of wall time on a
+shared machine, so read the ratios, which compare URLs measured side by side, more than
+the absolute figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import tempfile
+import threading
+import time
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from bench.server import production_server
+
+SETUP = """
+import json
+from pathlib import Path
+from factions.models import Faction, Fleet, Ship, ShipClass
+data = json.loads(Path("factions/catalogue/qatzrin.json").read_text("utf-8"))
+q = Faction.objects.create(name="Qatzrin", slug="qatzrin")
+classes = []
+for d in data["classes"][:5]:
+    classes.append(ShipClass.objects.create(
+        faction=q, name=d["name"], slug=d["name"].lower().replace("'", ""),
+        mass=d["mass"], hull_boxes=d["hull"]["boxes"], design=d))
+for slug, n in (("fleet-3", 3), ("fleet-100", 100)):
+    f = Fleet.objects.create(faction=q, name=slug, slug=slug)
+    Ship.objects.bulk_create(
+        [Ship(ship_class=classes[i % 5], fleet=f, name=f"S{i}") for i in range(n)])
+"""
+
+URLS = (
+    "/api/factions",
+    "/api/fleets/fleet-3",
+    "/api/fleets/fleet-100",
+    "/api/openapi.json",
+    "/fleets/fleet-3/",
+    "/fleets/fleet-100/",
+)
+
+
+def rate(base: str, path: str, seconds: float, clients: int) -> float:
+    """Requests per second answered 200 for ``path`` by ``clients`` threads."""
+    host = urlsplit(base)
+    done = [0] * clients
+    stop = time.monotonic() + seconds
+
+    def worker(i: int) -> None:
+        conn = http.client.HTTPConnection(host.hostname, host.port, timeout=30)
+        while time.monotonic() < stop:
+            conn.request("GET", path, headers={"Host": "127.0.0.1"})
+            response = conn.getresponse()
+            response.read()
+            if response.status != 200:
+                raise RuntimeError(f"{path}: HTTP {response.status}")
+            done[i] += 1
+        conn.close()
+
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(clients)]
+    start = time.monotonic()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return sum(done) / (time.monotonic() - start)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="per URL (default 3)")
+    parser.add_argument("--clients", type=int, default=4, help="concurrent clients")
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn workers")
+    args = parser.parse_args(argv)
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        production_server(Path(tmp), setup=SETUP, workers=args.workers) as base,
+    ):
+        for path in URLS:  # warm-up: imports, schema cache, connections
+            rate(base, path, 0.3, 1)
+        # Interleaved rounds: a neighbour's load on the shared machine hits every URL
+        # alike instead of whichever was being measured at the time.
+        rounds = 5
+        figures = dict.fromkeys(URLS, 0.0)
+        for _ in range(rounds):
+            for path in URLS:
+                figures[path] += rate(base, path, args.seconds / rounds, args.clients) / rounds
+    bare = figures["/api/factions"]
+    print(f"Web, gunicorn {args.workers} workers, production settings, loopback:")
+    for path, value in figures.items():
+        print(f"  {path:24s} {value:8.1f} req/s   ratio to /api/factions {value / bare:.2f}")
+
+
+if __name__ == "__main__":
+    main()
