@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import logging
 import os
 import uuid
 from collections.abc import Iterable
@@ -21,7 +22,13 @@ from django.utils import translation
 
 from .models import Battle, Report
 
+logger = logging.getLogger(__name__)
+
 REPORT_FORMATS = tuple(Report.Format.values)  # ("html", "pdf")
+
+
+class ReportRenderError(RuntimeError):
+    """Rendering a report file failed; the ``Report`` row is marked failed with why."""
 
 
 def report_file_name(battle: Battle, fmt: str) -> str:
@@ -57,7 +64,9 @@ def report_render(*, battle_id: int, fmt: str) -> Report:
     participant, a ship's damage, a fleet hidden, a template — changes the digest.
 
     Raises ``ValueError`` for an unknown format or a slug that would leave
-    ``MEDIA_ROOT/reports``, and ``Battle.DoesNotExist`` for a bad id.
+    ``MEDIA_ROOT/reports``, ``Battle.DoesNotExist`` for a bad id, and
+    :class:`ReportRenderError` when rendering fails (the ``Report`` is then marked
+    ``failed`` with the reason, :func:`report_mark_failed`).
     """
     from .reports import pdf_from_html, pdf_page_html, render_html_document
 
@@ -82,13 +91,25 @@ def report_render(*, battle_id: int, fmt: str) -> Report:
     ):
         return current
 
-    data = pdf_from_html(html) if fmt == "pdf" else html.encode("utf-8")
+    try:
+        data = pdf_from_html(html) if fmt == "pdf" else html.encode("utf-8")
+    except Exception as exc:
+        # Marked failed with its reason (the battle page says so); the task retries.
+        reason = f"{type(exc).__name__}: {exc}"
+        report_mark_failed(battle=battle, fmt=fmt, reason=reason)
+        raise ReportRenderError(f"battle {battle.pk} ({fmt}): {reason}") from exc
     target.parent.mkdir(parents=True, exist_ok=True)
     partial = target.with_name(f".{target.name}.{uuid.uuid4().hex}.part")
     partial.write_bytes(data)
     os.replace(partial, target)
 
-    values = {"version": battle.version, "digest": digest, "file": name}
+    values = {
+        "version": battle.version,
+        "digest": digest,
+        "file": name,
+        "status": Report.Status.READY,
+        "error": "",
+    }
     try:
         with transaction.atomic():
             report, _ = Report.objects.update_or_create(battle=battle, format=fmt, defaults=values)
@@ -97,6 +118,32 @@ def report_render(*, battle_id: int, fmt: str) -> Report:
         with transaction.atomic():
             report, _ = Report.objects.update_or_create(battle=battle, format=fmt, defaults=values)
     return report
+
+
+def report_mark_failed(*, battle: Battle, fmt: str, reason: str) -> Report:
+    """Record that ``battle``'s ``fmt`` report failed to render, with ``reason`` (cut to
+    2 000 characters). A file rendered earlier stays on disk but no longer counts as
+    current (the digest is cleared), so no page links to it as if it were."""
+    values = {
+        "status": Report.Status.FAILED,
+        "error": reason[:2000],
+        "digest": "",
+        "version": battle.version,
+    }
+    with transaction.atomic():
+        report, _ = Report.objects.update_or_create(battle=battle, format=fmt, defaults=values)
+    return report
+
+
+def report_is_current(report: Report | None, battle: Battle) -> bool:
+    """True when ``report`` was rendered for ``battle``'s current version and is ready:
+    the only PDF a page may link to."""
+    return bool(
+        report is not None
+        and report.status == Report.Status.READY
+        and report.file
+        and report.version == battle.version
+    )
 
 
 def report_request(*, battle: Battle, formats: Iterable[str] = REPORT_FORMATS) -> None:
@@ -110,4 +157,14 @@ def report_request(*, battle: Battle, formats: Iterable[str] = REPORT_FORMATS) -
     for fmt in formats:
         if fmt not in REPORT_FORMATS:
             raise ValueError(f"format {fmt!r}: expected one of {', '.join(REPORT_FORMATS)}")
-        transaction.on_commit(functools.partial(render_report.delay, battle.pk, fmt))
+        transaction.on_commit(functools.partial(_queue, render_report, battle.pk, fmt))
+
+
+def _queue(task, *args) -> None:
+    """Queue ``task`` with ``args``; a broker that cannot be reached (or an eager task
+    that failed, already recorded by the task) is logged, never raised: the action that
+    asked for the rendering is saved and must not turn into an error page."""
+    try:
+        task.delay(*args)
+    except Exception:
+        logger.exception("could not run %s%r", task.name, args)

@@ -16,6 +16,15 @@ class Campaign(models.Model):
         "factions.Faction", related_name="campaigns", blank=True, verbose_name=_("factions")
     )
     current_turn = models.PositiveIntegerField(_("current turn"), default=1)
+    language = models.CharField(
+        _("language"),
+        max_length=8,
+        choices=settings.LANGUAGES,
+        default="fr",
+        help_text=_(
+            "Language of the drafted reports and of the PDFs; the site is baked in every language."
+        ),
+    )
     rule_options = models.JSONField(
         _("rule options"),
         default=dict,

@@ -11,6 +11,7 @@ Environment variables:
     DJANGO_ALLOWED_HOSTS  comma-separated; default "127.0.0.1,localhost".
     DATABASE_URL          any dj-database-url URL (sqlite:////abs/db.sqlite3, postgres://…).
     MEDIA_ROOT            where rendered reports go; default ./media.
+    SITE_ROOT             the published site, refreshed when a report is published; ./site.
     CELERY_BROKER_URL     redis://… or amqp://…; unset → tasks run eagerly.
     CELERY_RESULT_BACKEND optional result backend (redis://…).
 """
@@ -68,6 +69,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "django_htmx",
     "ninja",  # serves Swagger UI from its own static files: /api/docs works offline
     "campaign",
     "factions",
@@ -82,6 +84,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
@@ -138,6 +141,9 @@ STATIC_ROOT = Path(env_str("STATIC_ROOT", str(BASE_DIR / "staticfiles")))
 
 MEDIA_URL = "media/"
 MEDIA_ROOT = Path(env_str("MEDIA_ROOT", str(BASE_DIR / "media")))
+# The published site: refreshed there after a report is published (campaign/tasks.py)
+# when `build_site` baked it there first.
+SITE_ROOT = Path(env_str("SITE_ROOT", str(BASE_DIR / "site")))
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
