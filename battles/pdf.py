@@ -6,12 +6,19 @@ the URL configuration (and so every ``manage.py`` command) must not pay (issue 1
 from __future__ import annotations
 
 import mimetypes
+import urllib.parse
 from typing import Any
 
 from weasyprint import HTML
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
 from .reports import STATIC_SCHEME, static_file
+
+# WeasyPrint joins a stylesheet's relative URLs (``url("../fonts/x.ttf")`` in
+# ``admiralty-static:css/fonts.css``) with ``urllib.parse.urljoin``, which resolves paths
+# only for the schemes listed here. The fetcher still serves nothing outside static/.
+if STATIC_SCHEME not in urllib.parse.uses_relative:
+    urllib.parse.uses_relative.append(STATIC_SCHEME)
 
 
 class FetchRefused(ValueError):

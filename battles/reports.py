@@ -200,6 +200,7 @@ def _participant_row(participant: Any) -> dict[str, Any]:
         "craft_lost": participant.craft_lost,
         "notes": participant.notes,
         "points": ship.ship_class.points if ship is not None else None,
+        "mass": ship.ship_class.mass if ship is not None else None,
     }
 
 
@@ -603,6 +604,30 @@ def pdf_from_html(html: str) -> bytes:
     return write_pdf(html)
 
 
+def print_toc(context: dict[str, Any]) -> list[dict[str, str]]:
+    """The PDF's table of contents (``[{"id", "title"}]``, sections present, in order), or
+    ``[]`` for a short report: one with under three turns logged, a narrative under
+    ~6 000 characters and at most one damage diagram fits on a few pages."""
+    long = (
+        len(context["turns"]) >= 3
+        or len(context["narrative_html"]) > 6000
+        or len(context["diagrams"]) > 1
+    )
+    if not long:
+        return []
+    sections = [
+        ("sec-situation", gettext("Situation"), context["scenario_html"]),
+        ("sec-forces", gettext("Forces and objectives"), True),
+        ("sec-narrative", gettext("Narrative"), context["narrative_html"]),
+        ("sec-log", gettext("Turn log"), context["turns"]),
+        ("sec-losses", gettext("Losses"), context["losses"]),
+        ("sec-analysis", gettext("Analysis"), context["has_analysis"]),
+        ("sec-roster", gettext("Annex: fleet roster"), True),
+        ("sec-diagrams", gettext("Annex: damage diagrams"), context["diagrams"]),
+    ]
+    return [{"id": key, "title": title} for key, title, present in sections if present]
+
+
 def pdf_page_html(battle: Battle) -> str:
     """The HTML page WeasyPrint turns into the PDF (as the public, ``user=None``); its
     assets are ``admiralty-static:`` URLs. ``battles.services.report_render`` hashes it
@@ -611,5 +636,7 @@ def pdf_page_html(battle: Battle) -> str:
     # Highlights and a summary per turn only: every die of a long battle would run to
     # hundreds of pages. The full log is in the HTML report and ``/api``.
     context["full_log"] = False
+    context["print"] = True
     trim_for_print(context["turns"], volleys=PDF_VOLLEYS_PER_TURN)
+    context["toc"] = print_toc(context)
     return render_to_string("reports/battle-print.html", context)

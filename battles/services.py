@@ -43,8 +43,9 @@ def _digest(html: str) -> str:
     import weasyprint
 
     sha = hashlib.sha256(html.encode("utf-8"))
-    css = Path(settings.BASE_DIR) / "static" / "css" / "report.css"
-    sha.update(b"\0" + (css.read_bytes() if css.exists() else b""))
+    for name in ("report.css", "fonts.css"):
+        css = Path(settings.BASE_DIR) / "static" / "css" / name
+        sha.update(b"\0" + (css.read_bytes() if css.exists() else b""))
     sha.update(b"\0" + weasyprint.__version__.encode())
     return sha.hexdigest()
 
@@ -52,8 +53,8 @@ def _digest(html: str) -> str:
 def report_render(*, battle_id: int, fmt: str) -> Report:
     """Render ``battle_id``'s report as ``fmt`` ("html" or "pdf") unless already current.
 
-    The report is a public document: rendered as the anonymous public, in the site's
-    language (``settings.LANGUAGE_CODE``). Never stale: the page the file is made from is
+    The report is a public document: rendered as the anonymous public, in its
+    campaign's language (``Campaign.language``). Never stale: the page the file is made from is
     rendered every time (cheap: one HTML string) and hashed (:func:`_digest`); when a
     ``Report`` for this battle and format has that digest and its file is on disk, it is
     returned untouched (no re-rendering, the file keeps its mtime). Else the file is
@@ -79,7 +80,7 @@ def report_render(*, battle_id: int, fmt: str) -> Report:
     if not target.resolve().is_relative_to(reports_root):
         # Slugs are not validated on every write path (loaders, admin edits via SQL…).
         raise ValueError(f"battle {battle.pk}: slug {battle.slug!r} is not a safe file name")
-    with translation.override(settings.LANGUAGE_CODE):
+    with translation.override(battle.campaign.language or settings.LANGUAGE_CODE):
         html = pdf_page_html(battle) if fmt == "pdf" else render_html_document(battle)
     digest = _digest(html)
     current = Report.objects.filter(battle=battle, format=fmt).first()

@@ -240,7 +240,9 @@ def test_pdf_names_the_battle_and_the_winner_and_embeds_nothing_hostile(monkeypa
     assert "Vishnu Prime" in text
     assert "pwned" not in text
     assert pdf_image_count(data) == 0
-    assert fetched == ["admiralty-static:css/report.css"]
+    # Only the stylesheets and the fonts they declare, all from static/.
+    assert "admiralty-static:css/report.css" in fetched
+    assert {url.split(":")[1].split("/")[0] for url in fetched} == {"css", "fonts"}
 
 
 # --- ship diagrams (factions.ssd) -------------------------------------------------
