@@ -125,7 +125,7 @@ def _attribute_filter(asset_prefix: str, id_prefix: str):
             # A narrative cannot know the site's layout: keep absolute links and anchors
             # (anchors prefixed like the ids they point at).
             if value.startswith("#"):
-                return "#" + id_prefix + value[1:]
+                return "#" + id_prefix + value[1:] if len(value) > 1 else None
             scheme = urlsplit(value).scheme.lower()
             return value if scheme in LINK_SCHEMES else None
         return value

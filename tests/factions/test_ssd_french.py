@@ -50,13 +50,16 @@ def test_pdf_and_site_pages_are_french(settings, tmp_path):
 
     out = tmp_path / "site"
     site_build(out_dir=out)
-    page = (out / "battles/test-league/colonisation-compromise.html").read_text()
+    page = (out / "fr/battles/test-league/colonisation-compromise.html").read_text()
     assert "Télécharger le PDF" in page and "Unités perdues par camp" in page
-    assert "Publié le" in page and "Coque (" in page
+    assert "Coque (" in page
     assert "Hull (" not in page and "Download the PDF" not in page
-    index = (out / "index.html").read_text()
+    # …and the English tree speaks English, SSD included.
+    english = (out / "en/battles/test-league/colonisation-compromise.html").read_text()
+    assert "Download the PDF" in english and "Hull (" in english and "Coque (" not in english
+    index = (out / "fr/index.html").read_text()
     assert "Vainqueur" in index and "1 bataille" in index
-    campaign = (out / "campaigns/test-league.html").read_text()
+    campaign = (out / "fr/campaigns/test-league.html").read_text()
     assert (
         "Unités détruites ou capturées" in campaign and "Batailles gagnées et perdues" in campaign
     )

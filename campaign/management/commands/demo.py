@@ -16,6 +16,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
+from battles.chronicle import report_draft_write
 from battles.models import Battle
 from battles.resolution import BattleActionError, battle_resolve
 from battles.services import REPORT_FORMATS
@@ -49,6 +50,7 @@ class Command(BaseCommand):
                 done = battle_resolve(battle=battle, seed=battle.seed)
             except BattleActionError as exc:
                 raise CommandError(str(exc)) from exc
+            report_draft_write(battle=done)  # for the chroniclers to edit and publish
             self.stdout.write(
                 f"  resolved {battle.campaign.slug}/{battle.name} (seed {done.seed}): "
                 f"{done.outcome} {done.events.filter(kind='roll').count()} dice logged."
