@@ -6,6 +6,7 @@ from django.http import HttpRequest, HttpResponse
 from ninja import NinjaAPI
 
 from battles.api import router as battles_router
+from battles.api_reports import router as reports_router
 from battles.api_rules import router as rules_router
 from battles.rules.errors import RulesError
 from factions.api import router as factions_router
@@ -26,5 +27,6 @@ def rules_error(request: HttpRequest, exc: RulesError) -> HttpResponse:
 
 api.add_router("/", factions_router)
 api.add_router("/", battles_router)
+api.add_router("/", reports_router)
 api.add_router("/designs", designs_router)
 api.add_router("/rules", rules_router)

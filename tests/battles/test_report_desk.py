@@ -217,3 +217,47 @@ def test_an_oversized_text_on_the_page_is_a_field_error_not_a_500(client, cast, 
     )
     assert response.status_code == 400
     assert "errors" in response.content.decode()
+
+
+# --- the API -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("who", "status"),
+    [("organiser", 200), ("chronicler", 200), ("norge_player", 404), ("outsider", 404)],
+)
+def test_api_report_read_matrix(client, cast, drafted, who, status):
+    client.force_login(getattr(cast, who))
+    response = client.get(f"/api/battles/{drafted.pk}/report")
+    assert response.status_code == status
+    if status == 200:
+        assert response.json()["state"] == "draft"
+        assert "## Forces" in response.json()["narrative"]
+
+
+def test_api_anonymous_is_401(client, drafted):
+    assert client.get(f"/api/battles/{drafted.pk}/report").status_code == 401
+
+
+def test_api_edit_publish_withdraw(client, cast, drafted, django_capture_on_commit_callbacks):
+    client.force_login(cast.chronicler)
+    side = drafted.sides.first()
+    response = client.put(
+        f"/api/battles/{drafted.pk}/report",
+        {"narrative": "API story", "side_analyses": {str(side.pk): "API view"}},
+        content_type="application/json",
+    )
+    assert response.status_code == 200, response.content
+    assert response.json()["narrative"] == "API story"
+    assert response.json()["side_analyses"][str(side.pk)] == "API view"
+    too_long = client.put(
+        f"/api/battles/{drafted.pk}/report",
+        {"analysis": "x" * (MAX_MARKDOWN_CHARS + 1)},
+        content_type="application/json",
+    )
+    assert too_long.status_code == 400 and "60000" in too_long.json()["detail"]
+    with django_capture_on_commit_callbacks(execute=True):
+        published = client.post(f"/api/battles/{drafted.pk}/report/publish")
+    assert published.json()["state"] == "published"
+    assert Report.objects.get(battle=drafted, format="pdf").version == published.json()["version"]
+    assert client.post(f"/api/battles/{drafted.pk}/report/withdraw").json()["state"] == "draft"
