@@ -57,8 +57,9 @@ test-integration: venv ## tests on PostgreSQL with a real Celery worker, on Redi
 			ADMIRALTY_INTEGRATION=1 $(PY) -m pytest -m integration -p no:cacheprovider; \
 	done
 
-bench: venv ## benchmarks of the rules engine (prints figures)
+bench: venv ## benchmarks of the rules engine, reports and the site (prints figures)
 	$(PY) -m bench
+	$(PY) -m bench.reports
 
 clean: ## remove generated files (keeps .venv)
 	rm -rf $(SITE_DIR) media staticfiles db.sqlite3 .pytest_cache

@@ -46,7 +46,7 @@ def test_chronicler_edits_previews_and_publishes_a_drafted_report_on_a_phone(
     page.on("response", lambda r: errors.append(r.url) if r.status >= 400 else None)
     page.set_viewport_size(PHONE)
 
-    page.goto(live_server.url + "/login/?next=/battles/%d/" % battle.pk)
+    page.goto(f"{live_server.url}/login/?next=/battles/{battle.pk}/")
     page.fill("#id_username", "chronicler")
     page.fill("#id_password", "pw-12345!")
     page.locator("form.login-form button[type=submit], form button[type=submit]").last.click()
@@ -76,9 +76,8 @@ def test_chronicler_edits_previews_and_publishes_a_drafted_report_on_a_phone(
     pdf = Report.objects.get(battle=battle, format="pdf")
     assert pdf.version == battle.version and pdf.status == "ready"
     assert page.locator(f'a[href="{pdf.file.url}"]').count() == 1  # the current PDF only
-    text = "".join(
-        p.extract_text() for p in PdfReader(io.BytesIO(open(pdf.file.path, "rb").read())).pages
-    )
+    with pdf.file.open("rb") as handle:
+        text = "".join(p.extract_text() for p in PdfReader(io.BytesIO(handle.read())).pages)
     assert NEW_TEXT in text
 
     for lang in ("fr", "en"):

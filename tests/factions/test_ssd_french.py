@@ -63,3 +63,21 @@ def test_pdf_and_site_pages_are_french(settings, tmp_path):
     assert (
         "Unités détruites ou capturées" in campaign and "Batailles gagnées et perdues" in campaign
     )
+
+
+def test_the_crew_dots_start_after_the_crew_label_in_french_and_english():
+    import re
+
+    from django.utils import translation
+
+    from factions.ssd import design_svg
+
+    design = {"name": "Test", "mass": 60, "hull": {"boxes": 6}, "systems": []}
+    for lang, label in (("fr", "Facteurs d'équipage (3)"), ("en", "Crew factors (3)")):
+        with translation.override(lang):
+            svg = design_svg(design)
+        crew = svg.split('class="crew"', 1)[1]
+        text_x = float(re.search(r'<text x="([\d.]+)"', crew).group(1))
+        first_dot = float(re.search(r'<circle cx="([\d.]+)"', crew).group(1))
+        # The label's width at 12 px bold upper case is at most 0.75 em a character.
+        assert first_dot - 6 > text_x + len(label) * 12 * 0.72, lang
