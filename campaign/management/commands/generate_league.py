@@ -131,7 +131,7 @@ class Command(BaseCommand):
                 faction=factions[i % len(factions)],
                 name=f"Fleet {i + 1}",
                 slug=f"{slug}-fleet-{i + 1}",
-                hidden=(i % 8 == 7),
+                hidden=(i % 8 == 3),
                 admiral=f"Admiral {i + 1}",
             )
             for i in range(max(4, n_ships // 25))
