@@ -6,9 +6,8 @@
   ``static/fonts/`` (the PDF would fall back to whatever the machine has).
 """
 
-import re
-
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
