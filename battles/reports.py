@@ -157,9 +157,11 @@ def render_markdown(
     ``mailto`` and ``#anchor`` targets; ``<script>``, event handlers (``onerror``…),
     ``style`` and ``javascript:`` URLs are removed.
     """
+    if not text or not text.strip():
+        return mark_safe("")  # most side analyses and scenarios are empty
     if asset_prefix is None:
         asset_prefix = "/" + settings.STATIC_URL.strip("/") + "/"
-    html = _markdown().convert(text or "")
+    html = _markdown().convert(text)
     clean = nh3.clean(
         html,
         tags=ALLOWED_TAGS,
