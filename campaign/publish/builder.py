@@ -27,10 +27,12 @@ unchanged; the other pages are rendered and written only when their bytes change
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 from collections import defaultdict
 from collections.abc import Callable, Iterable
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -149,6 +151,24 @@ def site_build(
             raise SiteBuildError(f"no campaign with slug {campaign_slug!r}")
     langs = _languages(languages)
     prepare_out_dir(out_dir)
+    out_dir.parent.mkdir(parents=True, exist_ok=True)
+    with _locked(out_dir):
+        return _build(out_dir, campaigns, campaign_slug, langs, pdfs, search_index, base_url,
+                      progress)  # fmt: skip
+
+
+@contextmanager
+def _locked(out_dir: Path):
+    """One build of ``out_dir`` at a time (two refresh tasks would race on the swap)."""
+    with open(out_dir.parent / f".{out_dir.name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def _build(out_dir, campaigns, campaign_slug, langs, pdfs, search_index, base_url, progress):
     staging = Staging(out_dir)
     result = SiteBuildResult(out_dir=out_dir, languages=langs)
     try:
