@@ -261,3 +261,32 @@ def test_api_edit_publish_withdraw(client, cast, drafted, django_capture_on_comm
     assert published.json()["state"] == "published"
     assert Report.objects.get(battle=drafted, format="pdf").version == published.json()["version"]
     assert client.post(f"/api/battles/{drafted.pk}/report/withdraw").json()["state"] == "draft"
+
+
+def test_on_a_worker_a_failed_render_is_marked_failed_and_retried(drafted, monkeypatch):
+    from celery.exceptions import Retry
+
+    from battles.tasks import render_report
+
+    def broken(html):
+        raise RuntimeError("pango crashed")
+
+    monkeypatch.setattr("battles.reports.pdf_from_html", broken)
+    countdowns = []
+
+    def retry(exc=None, countdown=None):  # Celery's Task.retry, without a broker
+        countdowns.append(countdown)
+        raise Retry("retry", exc)
+
+    monkeypatch.setattr(render_report, "retry", retry)
+    render_report.push_request(is_eager=False, retries=0)
+    try:
+        with pytest.raises(Retry):
+            render_report.run(drafted.pk, "pdf")
+    finally:
+        render_report.pop_request()
+    assert countdowns == [2]
+    report = Report.objects.get(battle=drafted, format="pdf")
+    assert report.status == "failed" and "pango crashed" in report.error
+    # Eagerly (no broker) the failure is returned, never raised into the request.
+    assert render_report.apply(args=(drafted.pk, "pdf")).get()["status"] == "failed"
