@@ -57,10 +57,11 @@ test-integration: venv ## tests on PostgreSQL with a real Celery worker, on Redi
 			ADMIRALTY_INTEGRATION=1 $(PY) -m pytest -m integration -p no:cacheprovider; \
 	done
 
-bench: venv ## benchmarks: rules engine, then fleet API/page rates under gunicorn (prints figures)
+bench: venv ## benchmarks: engine, other systems, turn close, reports and site, web rates (prints figures)
 	$(PY) -m bench
 	$(PY) -m bench.other_systems
 	$(PY) -m bench.turn_close
+	$(PY) -m bench.reports
 	$(PY) -m bench.web
 
 clean: ## remove generated files (keeps .venv)

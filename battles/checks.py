@@ -2,9 +2,12 @@
 
 - ``admiralty.W001``: no font that WeasyPrint can use (PDF text would be missing).
 - ``admiralty.E002``: MEDIA_ROOT cannot be created or written (reports cannot be saved).
+- ``admiralty.E003``: a font ``static/css/fonts.css`` declares is missing from
+  ``static/fonts/`` (the PDF would fall back to whatever the machine has).
 """
 
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -32,6 +35,30 @@ def check_fonts(app_configs=None, **kwargs) -> list:
             "No font is installed: PDF reports would render without text.",
             hint="Install a font package, e.g. `apt-get install fonts-dejavu-core`.",
             id="admiralty.W001",
+        )
+    ]
+
+
+@register("admiralty")
+def check_shipped_fonts(app_configs=None, **kwargs) -> list:
+    """Error when a font file named by ``static/css/fonts.css`` is not in static/."""
+    from .reports import static_file
+
+    css = static_file("css/fonts.css")
+    if css is None:
+        return [Error("static/css/fonts.css is missing.", id="admiralty.E003")]
+    missing = [
+        url
+        for url in re.findall(r'url\("\.\./([^"]+)"\)', css.read_text(encoding="utf-8"))
+        if static_file(url) is None
+    ]
+    if not missing:
+        return []
+    return [
+        Error(
+            f"Fonts declared in static/css/fonts.css are missing: {', '.join(missing)}.",
+            hint="Restore static/fonts/ (DejaVu, see LICENSE-DejaVu.txt).",
+            id="admiralty.E003",
         )
     ]
 

@@ -24,6 +24,10 @@ class Battle(models.Model):
         RECORDED = "recorded", _("recorded from the table")
         RESOLVED = "resolved", _("resolved by the rules engine")
 
+    class ReportState(models.TextChoices):
+        DRAFT = "draft", _("drafted, not published")
+        PUBLISHED = "published", _("published")
+
     campaign = models.ForeignKey(
         "campaign.Campaign",
         on_delete=models.CASCADE,
@@ -68,6 +72,17 @@ class Battle(models.Model):
         _("status"), max_length=20, choices=Status.choices, default=Status.DRAFT
     )
     seed = models.BigIntegerField(_("dice seed"), null=True, blank=True)
+    report_state = models.CharField(
+        _("report"),
+        max_length=20,
+        choices=ReportState.choices,
+        default=ReportState.PUBLISHED,
+        help_text=_(
+            "A drafted report's narrative and analyses are shown only to its chroniclers and"
+            " organisers until it is published."
+        ),
+    )
+    report_published_at = models.DateTimeField(_("report published"), null=True, blank=True)
     version = models.PositiveIntegerField(
         _("version"),
         default=1,
@@ -225,6 +240,10 @@ class Report(models.Model):
         HTML = "html", "HTML"
         PDF = "pdf", "PDF"
 
+    class Status(models.TextChoices):
+        READY = "ready", _("ready")
+        FAILED = "failed", _("failed")
+
     battle = models.ForeignKey(
         Battle, on_delete=models.CASCADE, related_name="reports", verbose_name=_("battle")
     )
@@ -236,7 +255,13 @@ class Report(models.Model):
         blank=True,
         help_text=_("SHA-256 of what the file was rendered from; a new digest re-renders it."),
     )
-    file = models.FileField(_("file"), upload_to="reports/", max_length=300)
+    file = models.FileField(_("file"), upload_to="reports/", max_length=300, blank=True)
+    status = models.CharField(
+        _("status"), max_length=20, choices=Status.choices, default=Status.READY
+    )
+    error = models.TextField(
+        _("error"), blank=True, help_text=_("Why the last rendering failed (it is retried).")
+    )
     rendered_at = models.DateTimeField(_("rendered"), auto_now=True)
 
     class Meta:

@@ -8,13 +8,18 @@ which waits for the transaction to commit.
 
 from __future__ import annotations
 
+import logging
+
 from celery import shared_task
 from django.db import OperationalError
 
-from .services import report_render
+from .services import ReportRenderError, report_render
+
+logger = logging.getLogger(__name__)
 
 
 @shared_task(
+    bind=True,
     name="battles.render_report",
     autoretry_for=(OSError, OperationalError),
     retry_backoff=2,
@@ -25,17 +30,28 @@ from .services import report_render
     time_limit=180,
     acks_late=True,
 )
-def render_report(battle_id: int, fmt: str) -> dict[str, object]:
+def render_report(self, battle_id: int, fmt: str) -> dict[str, object]:
     """Render battle ``battle_id``'s report as ``fmt`` ("html" or "pdf").
 
-    Returns ``{"report_id", "battle_id", "format", "version", "file"}`` with ``file``
-    relative to ``MEDIA_ROOT``. An unknown battle or format fails at once (no retry).
+    Returns ``{"report_id", "battle_id", "format", "version", "file", "status"}`` with
+    ``file`` relative to ``MEDIA_ROOT``. An unknown battle or format fails at once (no
+    retry). A rendering error (a broken page, WeasyPrint) is recorded on the ``Report``
+    (``status = failed`` and the reason, ``report_render``) and retried with back-off on
+    a worker; run eagerly (no broker) it is logged and returned as ``status = failed``,
+    never raised into the request that asked for it.
     """
-    report = report_render(battle_id=battle_id, fmt=fmt)
+    try:
+        report = report_render(battle_id=battle_id, fmt=fmt)
+    except ReportRenderError as exc:
+        if not self.request.is_eager and self.request.retries < self.max_retries:
+            raise self.retry(exc=exc, countdown=2 ** (self.request.retries + 1)) from exc
+        logger.exception("report of battle %s (%s) failed", battle_id, fmt)
+        return {"battle_id": battle_id, "format": fmt, "status": "failed", "error": str(exc)}
     return {
         "report_id": report.pk,
         "battle_id": battle_id,
         "format": report.format,
         "version": report.version,
         "file": report.file.name,
+        "status": report.status,
     }

@@ -1,8 +1,8 @@
-"""URL patterns of the battle pages."""
+"""URL patterns of the battle pages and the chroniclers' desk."""
 
 from django.urls import path
 
-from . import views, views_actions
+from . import desk, views, views_actions
 
 urlpatterns = [
     path("battles/<int:pk>/", views.battle_detail, name="battle-detail"),
@@ -20,4 +20,8 @@ urlpatterns = [
         name="battle-record-decide",
     ),
     path("battles/<int:pk>/reopen/", views_actions.battle_reopen_page, name="battle-reopen"),
+    path("battles/<int:pk>/report/", desk.report_edit, name="report-edit"),
+    path("battles/<int:pk>/report/preview/", desk.report_preview, name="report-preview"),
+    path("battles/<int:pk>/report/publish/", desk.report_publish, name="report-publish"),
+    path("battles/<int:pk>/report/withdraw/", desk.report_withdraw, name="report-withdraw"),
 ]

@@ -18,6 +18,7 @@ from campaign.csp import nonce_styles
 
 from .models import Battle, BattleAction, BattleSide, Participant, Report
 from .reports import report_context
+from .services import report_is_current
 
 
 def report_fragment(request: HttpRequest, battle: Battle) -> SafeString:
@@ -69,6 +70,9 @@ def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
     )
     # The damaged ships' SSDs carry a <style>: it gets the page's CSP nonce.
     report_html = nonce_styles(report_fragment(request, battle), request)
+    can_edit = battle.status == Battle.Status.CONCLUDED and access.can_edit_reports(
+        request.user, battle.campaign
+    )
     return render(
         request,
         "battles/battle_detail.html",
@@ -79,7 +83,10 @@ def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "visible_ship_ids": visible_ship_ids,
             "visible_fleet_ids": visible_fleet_ids,
             "report_html": report_html,
-            "pdf": pdf if pdf and pdf.file else None,
+            # Never a link to a PDF of an older version (it is being rendered again).
+            "pdf": pdf if report_is_current(pdf, battle) else None,
+            "pdf_failed": pdf if pdf and pdf.status == Report.Status.FAILED else None,
+            "can_edit_report": can_edit,
             "organiser": organiser,
             "actions": actions,
         },

@@ -10,7 +10,8 @@ Rules:
 - an organiser sees the hidden fleets and notes of the factions taking part in the
   campaigns they organise (a faction may play in several), not those of other factions;
 - a player sees public data plus the hidden data of their own faction(s);
-- anyone else (anonymous, chronicler, outsider) sees public data only;
+- anyone else (anonymous, chronicler, outsider) sees public data only; chroniclers and
+  organisers of a campaign edit and publish its reports (``can_edit_reports``);
 - the published site is built as the anonymous public (``user=None``).
 """
 
@@ -241,3 +242,22 @@ def unit_fleet_id(participant) -> int | None:
     if group.fleet_id is None and group.carrier_id is not None:
         return group.carrier.fleet_id
     return group.fleet_id
+
+
+def can_edit_reports(user: User, campaign: Campaign) -> bool:
+    """True if ``user`` may edit, preview, publish and withdraw the after-action reports
+    of ``campaign``'s concluded battles, and read their unpublished drafts: staff, the
+    campaign's organisers and its chroniclers (``Membership.Role.CHRONICLER``). A
+    chronicler sees public data only otherwise: the drafts are written as the public
+    (``battles.chronicle.report_draft_write``), so editing one reveals no secret."""
+    from .models import Membership
+
+    if user is None or not user.is_authenticated:
+        return False
+    if user.is_staff:
+        return True
+    return Membership.objects.filter(
+        user=user,
+        campaign_id=campaign.pk,
+        role__in=[Membership.Role.ORGANISER, Membership.Role.CHRONICLER],
+    ).exists()

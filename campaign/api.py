@@ -12,6 +12,7 @@ from ninja import NinjaAPI, Swagger
 
 from battles.api import router as battles_router
 from battles.api_actions import router as battle_actions_router
+from battles.api_reports import router as reports_router
 from battles.api_rules import router as rules_router
 from battles.api_systems import router as systems_rules_router
 from battles.rules.errors import RulesError
@@ -118,6 +119,7 @@ api.add_router("/", turns_router)
 api.add_router("/", orders_router)
 api.add_router("/", battles_router)
 api.add_router("/", battle_actions_router)
+api.add_router("/", reports_router)
 api.add_router("/designs", designs_router)
 api.add_router("/rules", rules_router)
 api.add_router("/rules", systems_rules_router)  # seeds 001–004

@@ -40,6 +40,15 @@ class Campaign(models.Model):
         blank=True,
         help_text=_("Overrides of the repair, construction and income rates (turns/rates.py)."),
     )
+    language = models.CharField(
+        _("language"),
+        max_length=8,
+        choices=settings.LANGUAGES,
+        default="fr",
+        help_text=_(
+            "Language of the drafted reports and of the PDFs; the site is baked in every language."
+        ),
+    )
     rule_options = models.JSONField(
         _("rule options"),
         default=dict,

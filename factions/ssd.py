@@ -302,8 +302,11 @@ def _draw_crew(c: _Canvas, design: dict, lost: int) -> None:
     if not crew:
         return
     g = c.el(None, "g", class_="crew", id="crew")
-    c.text(g, MARGIN, c.y + 12, gettext("Crew factors (%(n)d)") % {"n": crew}, "section-label")
-    x: float = MARGIN + 140
+    label = gettext("Crew factors (%(n)d)") % {"n": crew}
+    c.text(g, MARGIN, c.y + 12, label, "section-label")
+    # The dots start after the label: 12 px bold upper case is ~0.75 em a character in
+    # DejaVu Sans, and the French label ("FACTEURS D'ÉQUIPAGE (3)") is ~210 px wide.
+    x: float = MARGIN + max(140, len(label) * 12 * 0.75 + 14)
     for i in range(crew):
         c.el(
             g,

@@ -29,6 +29,12 @@ def _fast_password_hasher(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def _site_root(settings, tmp_path_factory):
+    """The site a published report refreshes lives in a test folder, never ./site."""
+    settings.SITE_ROOT = tmp_path_factory.mktemp("site-root") / "site"
+
+
 @pytest.fixture
 def cast(db, django_user_model):
     """An organiser, two players of rival factions, a chronicler and an outsider."""

@@ -30,7 +30,15 @@ from .record import (
     record_submit,
     ship_system_ids,
 )
-from .report_files import REPORT_FORMATS, report_file_name, report_render, report_request
+from .report_files import (
+    REPORT_FORMATS,
+    ReportRenderError,
+    report_file_name,
+    report_is_current,
+    report_mark_failed,
+    report_render,
+    report_request,
+)
 from .resolve import (
     ResolvePreview,
     battle_replay,
@@ -72,6 +80,9 @@ __all__ = [
     "record_submit",
     "reopen_blockers",
     "report_file_name",
+    "ReportRenderError",
+    "report_is_current",
+    "report_mark_failed",
     "report_render",
     "report_request",
     "ship_system_ids",

@@ -322,8 +322,13 @@ def battle_conclude(*, battle: Battle, conclusion: ConclusionSource, user: Any =
 
 
 def on_concluded(battle: Battle) -> None:
-    """After-conclusion work, in the conclusion's transaction: queue the after-action
-    report (rendered once it commits). The one call site for the chronicler's draft."""
+    """After-conclusion work, in the conclusion's transaction: write the drafted
+    after-action report for the chroniclers (``battles.chronicle.report_draft_write``:
+    unpublished until they publish it) and queue the report files (rendered once the
+    transaction commits)."""
+    from battles.chronicle import report_draft_write
+
+    report_draft_write(battle=battle)
     report_request(battle=battle)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import logging
 import os
 import uuid
 from collections.abc import Iterable
@@ -21,7 +22,13 @@ from django.utils import translation
 
 from ..models import Battle, Report
 
+logger = logging.getLogger(__name__)
+
 REPORT_FORMATS = tuple(Report.Format.values)  # ("html", "pdf")
+
+
+class ReportRenderError(RuntimeError):
+    """Rendering a report file failed; the ``Report`` row is marked failed with why."""
 
 
 def report_file_name(battle: Battle, fmt: str) -> str:
@@ -36,8 +43,9 @@ def _digest(html: str) -> str:
     import weasyprint
 
     sha = hashlib.sha256(html.encode("utf-8"))
-    css = Path(settings.BASE_DIR) / "static" / "css" / "report.css"
-    sha.update(b"\0" + (css.read_bytes() if css.exists() else b""))
+    for name in ("report.css", "fonts.css"):
+        css = Path(settings.BASE_DIR) / "static" / "css" / name
+        sha.update(b"\0" + (css.read_bytes() if css.exists() else b""))
     sha.update(b"\0" + weasyprint.__version__.encode())
     return sha.hexdigest()
 
@@ -45,8 +53,8 @@ def _digest(html: str) -> str:
 def report_render(*, battle_id: int, fmt: str) -> Report:
     """Render ``battle_id``'s report as ``fmt`` ("html" or "pdf") unless already current.
 
-    The report is a public document: rendered as the anonymous public, in the site's
-    language (``settings.LANGUAGE_CODE``). Never stale: the page the file is made from is
+    The report is a public document: rendered as the anonymous public, in its
+    campaign's language (``Campaign.language``). Never stale: the page the file is made from is
     rendered every time (cheap: one HTML string) and hashed (:func:`_digest`); when a
     ``Report`` for this battle and format has that digest and its file is on disk, it is
     returned untouched (no re-rendering, the file keeps its mtime). Else the file is
@@ -57,7 +65,9 @@ def report_render(*, battle_id: int, fmt: str) -> Report:
     participant, a ship's damage, a fleet hidden, a template — changes the digest.
 
     Raises ``ValueError`` for an unknown format or a slug that would leave
-    ``MEDIA_ROOT/reports``, and ``Battle.DoesNotExist`` for a bad id.
+    ``MEDIA_ROOT/reports``, ``Battle.DoesNotExist`` for a bad id, and
+    :class:`ReportRenderError` when rendering fails (the ``Report`` is then marked
+    ``failed`` with the reason, :func:`report_mark_failed`).
     """
     from ..reports import pdf_from_html, pdf_page_html, render_html_document
 
@@ -70,7 +80,7 @@ def report_render(*, battle_id: int, fmt: str) -> Report:
     if not target.resolve().is_relative_to(reports_root):
         # Slugs are not validated on every write path (loaders, admin edits via SQL…).
         raise ValueError(f"battle {battle.pk}: slug {battle.slug!r} is not a safe file name")
-    with translation.override(settings.LANGUAGE_CODE):
+    with translation.override(battle.campaign.language or settings.LANGUAGE_CODE):
         html = pdf_page_html(battle) if fmt == "pdf" else render_html_document(battle)
     digest = _digest(html)
     current = Report.objects.filter(battle=battle, format=fmt).first()
@@ -82,13 +92,25 @@ def report_render(*, battle_id: int, fmt: str) -> Report:
     ):
         return current
 
-    data = pdf_from_html(html) if fmt == "pdf" else html.encode("utf-8")
+    try:
+        data = pdf_from_html(html) if fmt == "pdf" else html.encode("utf-8")
+    except Exception as exc:
+        # Marked failed with its reason (the battle page says so); the task retries.
+        reason = f"{type(exc).__name__}: {exc}"
+        report_mark_failed(battle=battle, fmt=fmt, reason=reason)
+        raise ReportRenderError(f"battle {battle.pk} ({fmt}): {reason}") from exc
     target.parent.mkdir(parents=True, exist_ok=True)
     partial = target.with_name(f".{target.name}.{uuid.uuid4().hex}.part")
     partial.write_bytes(data)
     os.replace(partial, target)
 
-    values = {"version": battle.version, "digest": digest, "file": name}
+    values = {
+        "version": battle.version,
+        "digest": digest,
+        "file": name,
+        "status": Report.Status.READY,
+        "error": "",
+    }
     try:
         with transaction.atomic():
             report, _ = Report.objects.update_or_create(battle=battle, format=fmt, defaults=values)
@@ -97,6 +119,32 @@ def report_render(*, battle_id: int, fmt: str) -> Report:
         with transaction.atomic():
             report, _ = Report.objects.update_or_create(battle=battle, format=fmt, defaults=values)
     return report
+
+
+def report_mark_failed(*, battle: Battle, fmt: str, reason: str) -> Report:
+    """Record that ``battle``'s ``fmt`` report failed to render, with ``reason`` (cut to
+    2 000 characters). A file rendered earlier stays on disk but no longer counts as
+    current (the digest is cleared), so no page links to it as if it were."""
+    values = {
+        "status": Report.Status.FAILED,
+        "error": reason[:2000],
+        "digest": "",
+        "version": battle.version,
+    }
+    with transaction.atomic():
+        report, _ = Report.objects.update_or_create(battle=battle, format=fmt, defaults=values)
+    return report
+
+
+def report_is_current(report: Report | None, battle: Battle) -> bool:
+    """True when ``report`` was rendered for ``battle``'s current version and is ready:
+    the only PDF a page may link to."""
+    return bool(
+        report is not None
+        and report.status == Report.Status.READY
+        and report.file
+        and report.version == battle.version
+    )
 
 
 def report_request(*, battle: Battle, formats: Iterable[str] = REPORT_FORMATS) -> None:
@@ -110,4 +158,14 @@ def report_request(*, battle: Battle, formats: Iterable[str] = REPORT_FORMATS) -
     for fmt in formats:
         if fmt not in REPORT_FORMATS:
             raise ValueError(f"format {fmt!r}: expected one of {', '.join(REPORT_FORMATS)}")
-        transaction.on_commit(functools.partial(render_report.delay, battle.pk, fmt))
+        transaction.on_commit(functools.partial(_queue, render_report, battle.pk, fmt))
+
+
+def _queue(task, *args) -> None:
+    """Queue ``task`` with ``args``; a broker that cannot be reached (or an eager task
+    that failed, already recorded by the task) is logged, never raised: the action that
+    asked for the rendering is saved and must not turn into an error page."""
+    try:
+        task.delay(*args)
+    except Exception:
+        logger.exception("could not run %s%r", task.name, args)

@@ -8,6 +8,7 @@ and never load anything; pygal builds the SVG with ElementTree, which escapes ev
 
 from __future__ import annotations
 
+import hashlib
 import re
 from typing import Any
 
@@ -16,6 +17,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from pygal.style import CleanStyle
 
+_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 _SCRIPT = re.compile(r"<script\b[^>]*>.*?</script>", re.DOTALL | re.IGNORECASE)
 
 
@@ -26,6 +28,15 @@ def _render(chart: Any) -> SafeString:
     svg = _SCRIPT.sub("", chart.render(is_unicode=True))
     if "<script" in svg.lower():
         raise ValueError("chart SVG still holds a script")
+    # pygal names each chart with a random uuid: name it after its content instead, so
+    # an unchanged page stays byte-identical and an incremental build skips it.
+    found = _UUID.search(svg)
+    if found:
+        stable = hashlib.sha256(svg.replace(found.group(0), "").encode()).hexdigest()
+        svg = svg.replace(
+            found.group(0),
+            f"{stable[:8]}-{stable[8:12]}-{stable[12:16]}-{stable[16:20]}-{stable[20:32]}",
+        )
     return mark_safe(svg)  # noqa: S308 - built by pygal/ElementTree from escaped labels
 
 

@@ -45,3 +45,18 @@ def test_missing_fonts_warn(monkeypatch):
 def test_checks_are_registered_and_clean_here():
     ids = {m.id for m in run_checks(tags=["admiralty"])}
     assert "admiralty.E002" not in ids
+
+
+def test_shipped_fonts_are_all_there_and_a_missing_one_is_an_error(settings, tmp_path):
+    import shutil
+
+    from battles import checks
+
+    assert checks.check_shipped_fonts() == []
+    static = tmp_path / "static"
+    shutil.copytree(settings.STATICFILES_DIRS[0], static)
+    (static / "fonts" / "DejaVuSerif.ttf").unlink()
+    settings.STATICFILES_DIRS = [static]
+    errors = checks.check_shipped_fonts()
+    assert [e.id for e in errors] == ["admiralty.E003"]
+    assert "fonts/DejaVuSerif.ttf" in errors[0].msg

@@ -142,8 +142,8 @@ def test_baked_site_pages_standings_and_charts_leak_no_hidden_unit(settings, tmp
     site_build(out_dir=out)
     pages = "\n".join(p.read_text(encoding="utf-8") for p in out.rglob("*.html"))
     assert not any(name in pages for name in HIDDEN_NAMES)
-    assert "Vishnu" not in (out / "battles/test-league/colonisation-compromise.html").read_text()
-    campaign_page = (out / "campaigns/test-league.html").read_text()
+    assert "Vishnu" not in (out / "fr/battles/test-league/colonisation-compromise.html").read_text()
+    campaign_page = (out / "fr/campaigns/test-league.html").read_text()
     # Vishnu Prime (destroyed) belonged to the hidden fleet: the public count is 0.
     gplus_row = campaign_page.split("collectif-g-plus.html")[1].split("</tr>")[0]
     assert gplus_row.endswith("<td>0</td>")

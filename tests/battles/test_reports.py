@@ -10,9 +10,8 @@ import pytest
 from django.template.loader import render_to_string
 from pypdf import PdfReader
 
+from battles.pdf import FetchRefused, StaticOnlyURLFetcher
 from battles.reports import (
-    FetchRefused,
-    StaticOnlyURLFetcher,
     render_html_document,
     render_markdown,
     render_pdf,
@@ -95,7 +94,7 @@ def test_static_images_are_kept_and_prefixed_for_each_rendering():
 def test_relative_links_are_unlinked_because_a_narrative_cannot_know_the_site_layout():
     html = render_markdown("[other](other.html) [top](#top)")
     assert "other.html" not in html
-    assert 'href="#top"' in html
+    assert 'href="#md-top"' in html  # anchors get the fragment's id prefix
 
 
 # --- the one context ----------------------------------------------------------------
@@ -241,7 +240,9 @@ def test_pdf_names_the_battle_and_the_winner_and_embeds_nothing_hostile(monkeypa
     assert "Vishnu Prime" in text
     assert "pwned" not in text
     assert pdf_image_count(data) == 0
-    assert fetched == ["admiralty-static:css/report.css"]
+    # Only the stylesheets and the fonts they declare, all from static/.
+    assert "admiralty-static:css/report.css" in fetched
+    assert {url.split(":")[1].split("/")[0] for url in fetched} == {"css", "fonts"}
 
 
 # --- ship diagrams (factions.ssd) -------------------------------------------------

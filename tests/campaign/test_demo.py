@@ -31,9 +31,7 @@ def test_demo_renders_reports_and_bakes_the_site(settings, tmp_path, capsys, mon
     assert "Colonisation compromise" in text and "Phalon" in text
     assert not (base / "unfinished.pdf").exists()
     assert (site / "index.html").is_file()
-    assert (site / "battles/test-league/colonisation-compromise.pdf").read_bytes() == (
-        pdf.read_bytes()
-    )
+    assert (site / "pdf/test-league/colonisation-compromise.pdf").read_bytes() == (pdf.read_bytes())
     assert str(site / "index.html") in out
     assert Report.objects.count() == 2
     assert renders == [1]  # the site reused the cached PDF

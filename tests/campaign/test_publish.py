@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gzip
 import io
+import re
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -37,12 +39,15 @@ def links_of(page: Path) -> list[str]:
 
 
 def all_text(out: Path) -> str:
-    """Every baked file as text, PDFs by their extracted text."""
+    """Every baked file as text: PDFs by their extracted text, the Pagefind search index
+    by its decompressed fragments (what a search can show), the feed and the sitemap."""
     chunks = []
     for path in out.rglob("*"):
         if path.suffix == ".pdf":
             chunks += [p.extract_text() for p in PdfReader(io.BytesIO(path.read_bytes())).pages]
-        elif path.is_file() and path.suffix in {".html", ".css", ".js", ".txt", ""}:
+        elif path.suffix in {".pf_fragment", ".pf_index", ".pf_meta"}:
+            chunks.append(gzip.decompress(path.read_bytes()).decode("utf-8", errors="replace"))
+        elif path.is_file() and path.suffix in {".html", ".css", ".js", ".txt", ".xml", ""}:
             chunks.append(path.read_text(encoding="utf-8", errors="replace"))
     return "\n".join(chunks)
 
@@ -82,28 +87,70 @@ def built(django_db_setup, django_db_blocker, tmp_path_factory):
     return out, result, battle
 
 
-def test_site_has_index_and_a_page_per_faction_fleet_and_battle(built):
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_site_has_a_tree_per_language_with_a_page_per_faction_fleet_and_battle(built, lang):
     out, result, battle = built
     assert (out / "index.html").is_file()
+    tree = out / lang
+    assert (tree / "index.html").is_file()
     for slug in ("kongeriket-norge", "qatzrin", "phalon", "collectif-g-plus"):
-        assert (out / "factions" / f"{slug}.html").is_file()
+        assert (tree / "factions" / f"{slug}.html").is_file()
     for slug in ("test-reprisal", "test-ganesha"):
-        assert (out / "fleets" / f"{slug}.html").is_file()
-    page = out / "battles" / "test-league" / "colonisation-compromise.html"
-    pdf = page.with_suffix(".pdf")
+        assert (tree / "fleets" / f"{slug}.html").is_file()
+    assert (tree / "ships" / "test-ganesha" / "vishnu-second.html").is_file()
+    page = tree / "battles" / "test-league" / "colonisation-compromise.html"
+    pdf = out / "pdf" / "test-league" / "colonisation-compromise.pdf"
     assert "Colonisation compromise" in page.read_text()
     assert pdf.read_bytes().startswith(b"%PDF")
-    assert 'href="colonisation-compromise.pdf"' in page.read_text()
+    assert 'href="../../../pdf/test-league/colonisation-compromise.pdf"' in page.read_text()
+    assert f'<html lang="{lang}">' in page.read_text()
     assert (out / "static" / "css" / "report.css").is_file()
-    assert (out / "campaigns" / "test-league.html").is_file()
-    assert result.battles == 1 and result.pdfs == [
-        "battles/test-league/colonisation-compromise.pdf"
+    assert (out / "static" / "fonts" / "LICENSE-DejaVu.txt").is_file()
+    assert (tree / "campaigns" / "test-league.html").is_file()
+    assert (tree / "feed.xml").is_file() and (tree / "search.html").is_file()
+    assert (out / "sitemap.xml").is_file() and (out / "pagefind" / "pagefind-ui.js").is_file()
+    assert result.battles == 1 and result.pdfs == ["pdf/test-league/colonisation-compromise.pdf"]
+
+
+def test_every_page_links_to_the_same_page_in_the_other_language(built):
+    out, *_ = built
+    page = out / "fr" / "battles" / "test-league" / "colonisation-compromise.html"
+    assert 'href="../../../en/battles/test-league/colonisation-compromise.html"' in (
+        page.read_text()
+    )
+    fr, en = (out / "fr" / "index.html").read_text(), (out / "en" / "index.html").read_text()
+    assert "Factions" in en and "Batailles" in fr and "Battles" in en
+
+
+def test_the_feed_is_atom_and_lists_published_reports_with_absolute_links(built):
+    import xml.etree.ElementTree as ET
+
+    out, *_ = built
+    root = ET.fromstring((out / "en" / "feed.xml").read_bytes())
+    ns = {"a": "http://www.w3.org/2005/Atom"}
+    entries = root.findall("a:entry", ns)
+    assert [e.find("a:title", ns).text for e in entries] == ["Colonisation compromise"]
+    link = entries[0].find("a:link", ns).get("href")
+    assert link.startswith("http") and link.endswith(
+        "en/battles/test-league/colonisation-compromise.html"
+    )
+    sitemap = (out / "sitemap.xml").read_text()
+    assert "fr/battles/test-league/colonisation-compromise.html</loc>" in sitemap
+
+
+def test_the_search_index_holds_both_languages_pages(built):
+    out, *_ = built
+    fragments = [
+        gzip.decompress(p.read_bytes()).decode()
+        for p in (out / "pagefind" / "fragment").glob("*.pf_fragment")
     ]
+    assert any('"/fr/battles/test-league/colonisation-compromise.html"' in f for f in fragments)
+    assert any('"/en/factions/qatzrin.html"' in f for f in fragments)
 
 
 def test_fleet_page_lists_ships_and_their_state(built):
     out, *_ = built
-    html = (out / "fleets" / "test-ganesha.html").read_text()
+    html = (out / "fr" / "fleets" / "test-ganesha.html").read_text()
     assert "Vishnu Prime" in html and "Vishnu Second" in html
     assert "18 / 30" in html  # Vishnu Second: 12 of 30 hull boxes lost
     assert "Mijna 1" in html and "2 / 6" in html
@@ -112,7 +159,7 @@ def test_fleet_page_lists_ships_and_their_state(built):
 def test_every_link_and_source_in_every_page_resolves_to_a_file(built):
     out, result, *_ = built
     pages = sorted(out.rglob("*.html"))
-    assert len(pages) == len(result.pages) >= 8
+    assert len(pages) == len([p for p in result.pages if p.endswith(".html")]) >= 8
     checked = 0
     for page in pages:
         for link in links_of(page):
@@ -128,13 +175,26 @@ def test_every_link_and_source_in_every_page_resolves_to_a_file(built):
     assert checked > 30
 
 
+def test_every_anchor_of_every_page_names_an_id_of_its_target(built):
+    out, *_ = built
+    for page in sorted(out.rglob("*.html")):
+        if "pagefind" in page.parts:
+            continue
+        for link in links_of(page):
+            parts = urlsplit(link)
+            if parts.scheme or not parts.fragment:
+                continue
+            target = (page.parent / unquote(parts.path)).resolve() if parts.path else page
+            assert f'id="{parts.fragment}"' in target.read_text(), f"{page}: {link}"
+
+
 def test_a_hidden_fleet_never_appears_in_the_output(built):
     out, *_ = built
     text = all_text(out)
     assert "Secret Reserve Squadron" not in text
     assert "secret-reserve" not in text
     assert "Whisper of Ptath" not in text
-    assert not (out / "fleets" / "secret-reserve.html").exists()
+    assert not (out / "fr" / "fleets" / "secret-reserve.html").exists()
 
 
 @pytest.mark.django_db
@@ -145,7 +205,7 @@ def test_a_hidden_fleet_that_fought_is_not_named_in_the_report(settings, tmp_pat
     out = tmp_path / "site"
     site_build(out_dir=out)
     assert "Ghost Armada" not in all_text(out)
-    page = (out / "battles/test-league" / f"{battle.slug}.html").read_text()
+    page = (out / "fr/battles/test-league" / f"{battle.slug}.html").read_text()
     assert "Vishnu Prime" not in page  # nor its ships (tests/battles/test_report_privacy.py)
     assert "Silith One" in page
 
@@ -154,7 +214,11 @@ def test_hostile_markdown_is_inert_in_the_baked_pages(built):
     out, *_ = built
     for page in out.rglob("*.html"):
         html = page.read_text()
-        assert "<script" not in html, page
+        # Only the search page loads scripts: Pagefind's UI and ours, from files.
+        scripts = re.findall(r"<script\b[^>]*>", html)
+        assert all(re.search(r'src="[./]*(pagefind|static/js)/', tag) for tag in scripts), page
+        if page.name != "search.html":
+            assert not scripts, page
         assert "javascript:" not in html.lower(), page
         assert "onerror" not in html and "onclick" not in html, page
         assert "file:///etc/hostname" not in html and "example.com/spy.png" not in html, page
@@ -179,7 +243,7 @@ def test_rebuild_replaces_the_site_but_refuses_a_foreign_folder(settings, tmp_pa
     (out / "stale.html").write_text("old")
     site_build(out_dir=out)
     assert not (out / "stale.html").exists()
-    assert (out / "factions" / "qatzrin.html").is_file()
+    assert (out / "fr" / "factions" / "qatzrin.html").is_file()
     foreign = tmp_path / "home"
     foreign.mkdir()
     (foreign / "thesis.txt").write_text("precious")
@@ -195,8 +259,8 @@ def test_build_site_command_and_campaign_filter(settings, tmp_path, capsys, leag
     out = tmp_path / "site"
     call_command("build_site", str(out), "--campaign", "test-league")
     assert "Site baked in" in capsys.readouterr().out
-    assert (out / "campaigns" / "test-league.html").is_file()
-    assert not (out / "campaigns" / "other-league.html").exists()
+    assert (out / "fr" / "campaigns" / "test-league.html").is_file()
+    assert not (out / "fr" / "campaigns" / "other-league.html").exists()
     with pytest.raises(CommandError, match="no campaign with slug 'nope'"):
         call_command("build_site", str(tmp_path / "site3"), "--campaign", "nope")
 
@@ -223,7 +287,7 @@ def test_site_build_queries_do_not_grow_with_ships(settings, tmp_path, league):
         Ship(ship_class=silith, fleet=fleet, name=f"Extra {i}") for i in range(40)
     )
     assert queries() == before
-    assert "Extra 39" in (out / "fleets" / "test-reprisal.html").read_text()
+    assert "Extra 39" in (out / "fr" / "fleets" / "test-reprisal.html").read_text()
 
 
 def test_site_build_queries_do_not_grow_with_factions(settings, tmp_path, league):
@@ -246,12 +310,15 @@ def test_site_build_queries_do_not_grow_with_factions(settings, tmp_path, league
         league.factions.add(faction)
         Territory.objects.create(faction=faction, name=f"Rock {i}", slug=f"rock-{i}")
     assert queries() == before
-    assert "Rock 4" in (out / "factions" / "extra-4.html").read_text()
+    assert "Rock 4" in (out / "fr" / "factions" / "extra-4.html").read_text()
 
 
 def test_campaign_and_battle_pages_carry_inline_svg_charts_without_scripts(built):
     out, *_ = built
-    for page in ("campaigns/test-league.html", "battles/test-league/colonisation-compromise.html"):
+    for page in (
+        "fr/campaigns/test-league.html",
+        "fr/battles/test-league/colonisation-compromise.html",
+    ):
         html = (out / page).read_text()
         assert '<figure class="chart"><svg' in html, page
         assert "Collectif G+" in html.split('<figure class="chart">', 1)[1]
@@ -271,10 +338,68 @@ def test_charts_escape_hostile_labels_and_hold_no_script():
 
 
 @pytest.mark.django_db
-def test_a_slug_that_would_escape_the_site_folder_is_refused(settings, tmp_path, league):
+def test_a_slug_that_would_escape_the_site_folder_becomes_a_safe_name(settings, tmp_path, league):
     settings.MEDIA_ROOT = tmp_path / "media"
     Faction.objects.create(name="Escapee", slug="../../../escapee")
-    with pytest.raises(SiteBuildError, match="not a safe file name"):
-        site_build(out_dir=tmp_path / "site")
-    assert not list(tmp_path.rglob("escapee.html"))
-    assert not (tmp_path / "site").exists()
+    site_build(out_dir=tmp_path / "site", search_index=False)
+    found = list(tmp_path.rglob("escapee.html"))
+    assert found and all(
+        p.is_relative_to(tmp_path / "site" / "fr" / "factions")
+        or p.is_relative_to(tmp_path / "site" / "en" / "factions")
+        for p in found
+    )
+
+
+@pytest.mark.django_db
+def test_names_differing_only_in_case_give_two_files(settings, tmp_path, league):
+    settings.MEDIA_ROOT = tmp_path / "media"
+    faction = Faction.objects.get(slug="qatzrin")
+    first = Fleet.objects.create(faction=faction, name="Hood", slug="Hood")
+    second = Fleet.objects.create(faction=faction, name="HOOD", slug="HOOD")
+    out = tmp_path / "site"
+    site_build(out_dir=out, search_index=False, languages=["en"])
+    names = sorted(p.name for p in (out / "en" / "fleets").iterdir())
+    assert names == sorted(["hood.html", f"hood-{second.pk}.html"])
+    assert first.pk < second.pk
+    faction_page = (out / "en" / "factions" / "qatzrin.html").read_text()
+    assert 'href="../fleets/hood.html"' in faction_page
+    assert f'href="../fleets/hood-{second.pk}.html"' in faction_page
+
+
+@pytest.mark.django_db
+def test_a_rebuild_writes_only_what_changed_and_a_new_battle_only_what_shows_it(
+    settings, tmp_path, league
+):
+    settings.MEDIA_ROOT = tmp_path / "media"
+    make_battle(league)
+    out = tmp_path / "site"
+    site_build(out_dir=out, search_index=False)
+    ship_page = out / "fr" / "ships" / "test-reprisal" / "silith-one.html"
+    inode = ship_page.stat().st_ino
+    again = site_build(out_dir=out, search_index=False)
+    assert again.written == []
+    assert ship_page.stat().st_ino == inode  # the very same file, not rewritten
+    make_battle(league, name="Second clash", slug="second-clash")
+    third = site_build(out_dir=out, search_index=False)
+    written = set(third.written)
+    assert "fr/battles/test-league/second-clash.html" in written
+    assert "fr/battles/test-league/colonisation-compromise.html" not in written
+    assert "fr/factions/qatzrin.html" not in written  # Qatzrin did not fight
+    assert "fr/campaigns/test-league.html" in written
+
+
+@pytest.mark.django_db
+def test_a_failed_build_leaves_the_old_site_whole(settings, tmp_path, league, monkeypatch):
+    settings.MEDIA_ROOT = tmp_path / "media"
+    out = tmp_path / "site"
+    site_build(out_dir=out, search_index=False)
+    before = sorted(p.relative_to(out) for p in out.rglob("*"))
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr("campaign.publish.feeds.write_sitemap", broken)
+    with pytest.raises(RuntimeError):
+        site_build(out_dir=out, search_index=False)
+    assert sorted(p.relative_to(out) for p in out.rglob("*")) == before
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".site-")]

@@ -50,13 +50,34 @@ def test_pdf_and_site_pages_are_french(settings, tmp_path):
 
     out = tmp_path / "site"
     site_build(out_dir=out)
-    page = (out / "battles/test-league/colonisation-compromise.html").read_text()
+    page = (out / "fr/battles/test-league/colonisation-compromise.html").read_text()
     assert "Télécharger le PDF" in page and "Unités perdues par camp" in page
-    assert "Publié le" in page and "Coque (" in page
+    assert "Coque (" in page
     assert "Hull (" not in page and "Download the PDF" not in page
-    index = (out / "index.html").read_text()
+    # …and the English tree speaks English, SSD included.
+    english = (out / "en/battles/test-league/colonisation-compromise.html").read_text()
+    assert "Download the PDF" in english and "Hull (" in english and "Coque (" not in english
+    index = (out / "fr/index.html").read_text()
     assert "Vainqueur" in index and "1 bataille" in index
-    campaign = (out / "campaigns/test-league.html").read_text()
+    campaign = (out / "fr/campaigns/test-league.html").read_text()
     assert (
         "Unités détruites ou capturées" in campaign and "Batailles gagnées et perdues" in campaign
     )
+
+
+def test_the_crew_dots_start_after_the_crew_label_in_french_and_english():
+    import re
+
+    from django.utils import translation
+
+    from factions.ssd import design_svg
+
+    design = {"name": "Test", "mass": 60, "hull": {"boxes": 6}, "systems": []}
+    for lang, label in (("fr", "Facteurs d'équipage (3)"), ("en", "Crew factors (3)")):
+        with translation.override(lang):
+            svg = design_svg(design)
+        crew = svg.split('class="crew"', 1)[1]
+        text_x = float(re.search(r'<text x="([\d.]+)"', crew).group(1))
+        first_dot = float(re.search(r'<circle cx="([\d.]+)"', crew).group(1))
+        # The label's width at 12 px bold upper case is at most 0.75 em a character.
+        assert first_dot - 6 > text_x + len(label) * 12 * 0.72, lang

@@ -1,28 +1,54 @@
-"""``python manage.py build_site OUT_DIR [--campaign SLUG]``: bake the public site."""
+"""``python manage.py build_site OUT_DIR [--campaign SLUG] [--lang fr,en]``: bake the
+public site (``campaign.publish``), with a progress bar on the console."""
 
 from __future__ import annotations
 
+import sys
+import time
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
+from tqdm import tqdm
 
 from campaign.publish import SiteBuildError, site_build
 
 
 class Command(BaseCommand):
-    help = "Bake the public campaign site (relative links; works from file://)."
+    help = "Bake the public campaign site (one tree per language; works from file://)."
 
     def add_arguments(self, parser):
         parser.add_argument("out_dir", type=Path, help="output folder (replaced if it exists)")
         parser.add_argument("--campaign", dest="campaign_slug", help="only this campaign")
+        parser.add_argument("--lang", default="", help="comma-separated languages (default: fr,en)")
+        parser.add_argument("--base-url", default=None, help="where the site is hosted")
+        parser.add_argument("--no-pdfs", action="store_true", help="no PDF copied or rendered")
+        parser.add_argument("--no-search", action="store_true", help="no Pagefind index")
 
     def handle(self, *args, out_dir: Path, campaign_slug: str | None, **options):
+        languages = [code.strip() for code in options["lang"].split(",") if code.strip()]
+
+        def progress(items, total, label):
+            # On the real stderr (not self.stderr): tqdm redraws its line in place.
+            return tqdm(items, total=total, desc=label, unit="", file=sys.stderr, leave=False)
+
+        started = time.perf_counter()
         try:
-            result = site_build(out_dir=out_dir, campaign_slug=campaign_slug)
+            result = site_build(
+                out_dir=out_dir,
+                campaign_slug=campaign_slug,
+                languages=languages or None,
+                pdfs=not options["no_pdfs"],
+                search_index=not options["no_search"],
+                base_url=options["base_url"],
+                progress=progress,
+            )
         except SiteBuildError as exc:
             raise CommandError(str(exc)) from exc
         self.stdout.write(
-            f"Site baked in {result.out_dir}: {len(result.pages)} pages "
-            f"({result.factions} factions, {result.fleets} fleets, {result.battles} battles), "
-            f"{len(result.pdfs)} PDFs. Open {result.out_dir / 'index.html'}"
+            f"Site baked in {result.out_dir} ({', '.join(result.languages)}): "
+            f"{len(result.pages)} pages ({result.factions} factions, {result.fleets} fleets, "
+            f"{result.ships} ships, {result.battles} battles), {len(result.pdfs)} PDFs; "
+            f"{len(result.written)} files written, {len(result.removed)} removed, "
+            f"search {'indexed' if result.search_indexed else 'unchanged'}, "
+            f"{time.perf_counter() - started:.1f} s. Open {result.out_dir / 'index.html'}"
         )

@@ -1,0 +1,111 @@
+"""The chroniclers' desk in the API (django-ninja router mounted at ``/api/``): the same
+actions as the pages of ``battles.desk``, through the same services (``battles.chronicle``).
+
+- ``GET /api/battles/{id}/report`` — the report's people's texts and state;
+- ``PUT /api/battles/{id}/report`` — save texts (``narrative``, ``analysis``,
+  ``side_analyses`` by side id; a field left out is kept);
+- ``POST /api/battles/{id}/report/publish`` and ``…/withdraw``.
+
+401 without a session (django_auth, which also checks the CSRF token); 404 for anyone who
+may not edit the report (``campaign.access.can_edit_reports``: the campaign's chroniclers
+and organisers, staff) and for a battle that is not concluded; 400 with the message for a
+refused edit (a text over the cap, a side of another battle).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.http import Http404, HttpRequest
+from django.shortcuts import get_object_or_404
+from ninja import Router, Schema, Status
+from ninja.security import django_auth
+
+from campaign import access
+
+from . import chronicle
+from .models import Battle
+
+router = Router(tags=["reports"])
+
+
+class ReportOut(Schema):
+    battle: int
+    version: int
+    state: str
+    published_at: datetime | None
+    narrative: str
+    analysis: str
+    side_analyses: dict[int, str]
+
+
+class ReportIn(Schema):
+    narrative: str | None = None
+    analysis: str | None = None
+    side_analyses: dict[int, str] | None = None
+
+
+class ErrorOut(Schema):
+    detail: str
+
+
+def _editable(request: HttpRequest, battle_id: int) -> Battle:
+    battle = get_object_or_404(
+        access.visible_battles(request.user)
+        .filter(status=Battle.Status.CONCLUDED)
+        .select_related("campaign"),
+        pk=battle_id,
+    )
+    if not access.can_edit_reports(request.user, battle.campaign):
+        raise Http404
+    return battle
+
+
+def _out(battle: Battle) -> dict:
+    battle.refresh_from_db()
+    return {
+        "battle": battle.pk,
+        "version": battle.version,
+        "state": battle.report_state,
+        "published_at": battle.report_published_at,
+        "narrative": battle.narrative,
+        "analysis": battle.analysis,
+        "side_analyses": {s.pk: s.analysis for s in battle.sides.order_by("pk")},
+    }
+
+
+_RESPONSES = {200: ReportOut, 400: ErrorOut, 404: ErrorOut}
+
+
+@router.get("/battles/{battle_id}/report", response=_RESPONSES, auth=django_auth)
+def report_read(request: HttpRequest, battle_id: int):
+    """The report's texts (drafts included) for those who may edit it."""
+    return _out(_editable(request, battle_id))
+
+
+@router.put("/battles/{battle_id}/report", response=_RESPONSES, auth=django_auth)
+def report_write(request: HttpRequest, battle_id: int, payload: ReportIn):
+    """Save the report's texts (``battles.chronicle.report_edit``)."""
+    battle = _editable(request, battle_id)
+    try:
+        battle = chronicle.report_edit(
+            battle=battle,
+            narrative=payload.narrative,
+            analysis=payload.analysis,
+            side_analyses=payload.side_analyses,
+        )
+    except chronicle.ReportEditError as exc:
+        return Status(400, {"detail": str(exc)})
+    return _out(battle)
+
+
+@router.post("/battles/{battle_id}/report/publish", response=_RESPONSES, auth=django_auth)
+def report_publish(request: HttpRequest, battle_id: int):
+    """Publish the report: public texts, PDF and site refreshed after commit."""
+    return _out(chronicle.report_publish(battle=_editable(request, battle_id)))
+
+
+@router.post("/battles/{battle_id}/report/withdraw", response=_RESPONSES, auth=django_auth)
+def report_withdraw(request: HttpRequest, battle_id: int):
+    """Withdraw the report back to a draft."""
+    return _out(chronicle.report_withdraw(battle=_editable(request, battle_id)))

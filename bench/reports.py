@@ -1,0 +1,144 @@
+"""``python -m bench.reports``: figures for reports and the published site (issue 12).
+
+Printed, not asserted. Each figure runs in a fresh temporary SQLite database and media
+folder (nothing of the project's data is touched):
+
+1. the Miranda report of the sample campaign: the HTML fragment (``report_context`` +
+   template) and the PDF (WeasyPrint, the render call alone), best of ``--repeat``;
+2. ``generate_league --ships 1000 --battles N`` for each N of ``--battles``: a full site
+   build (``build_site --no-pdfs``: PDFs render once per battle version, apart from the
+   pages), a rebuild after one new battle, wall time and peak memory (``/usr/bin/time``);
+3. beside each, a plain Hugo build (Debian's ``hugo``) of the same number of Markdown
+   pages (two languages) with similar text: pages per second for both, and the ratio.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+BASE = Path(__file__).resolve().parent.parent
+
+
+def _env(tmp: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    env["DATABASE_URL"] = f"sqlite:///{tmp / 'bench.sqlite3'}"
+    env["MEDIA_ROOT"] = str(tmp / "media")
+    env["SITE_ROOT"] = str(tmp / "no-site")
+    env.pop("CELERY_BROKER_URL", None)
+    return env
+
+
+def _manage(tmp: Path, *args: str) -> tuple[float, int, str]:
+    """Run ``manage.py args`` under /usr/bin/time: (wall seconds, peak RSS in MB, stdout)."""
+    timing = tmp / "time.txt"
+    cmd = ["/usr/bin/time", "-f", "%e %M", "-o", str(timing), sys.executable, "manage.py", *args]
+    done = subprocess.run(  # noqa: S603 - our own interpreter and manage.py
+        cmd, cwd=BASE, env=_env(tmp), capture_output=True, text=True, check=True
+    )
+    wall, rss = timing.read_text().split()[-2:]
+    return float(wall), int(rss) // 1024, done.stdout
+
+
+def miranda(repeat: int) -> None:
+    with tempfile.TemporaryDirectory() as name:
+        tmp = Path(name)
+        _manage(tmp, "migrate", "-v0")
+        _manage(tmp, "load_sample")
+        code = f"""
+import time
+from django.template.loader import render_to_string
+from django.utils import translation
+from battles.models import Battle
+from battles.reports import report_context, pdf_page_html, pdf_from_html
+translation.activate("fr")
+b = Battle.objects.get(slug="colonisation-compromise")
+html_t, pdf_t = [], []
+pdf_from_html(pdf_page_html(b))  # warm: imports WeasyPrint, loads fonts once
+for _ in range({repeat}):
+    t = time.perf_counter(); render_to_string("reports/battle.html", report_context(b))
+    html_t.append(time.perf_counter() - t)
+    page = pdf_page_html(b)
+    t = time.perf_counter(); data = pdf_from_html(page); pdf_t.append(time.perf_counter() - t)
+print(f"{{min(html_t) * 1000:.1f}} {{min(pdf_t):.2f}} {{len(data) // 1024}}")
+"""
+        _, _, out = _manage(tmp, "shell", "-c", code)
+        html_ms, pdf_s, size = out.split()[-3:]
+        print(f"Miranda report: HTML {html_ms} ms (target ≤ 50), PDF {pdf_s} s (target ≤ 1),"
+              f" {size} KiB, best of {repeat}")  # fmt: skip
+
+
+def hugo(pages: int, tmp: Path) -> float:
+    """Seconds for ``hugo`` to build ``pages`` Markdown pages (half fr, half en)."""
+    site = tmp / "hugo"
+    shutil.rmtree(site, ignore_errors=True)
+    (site / "layouts" / "_default").mkdir(parents=True)
+    (site / "hugo.toml").write_text(
+        'baseURL = "http://example.org/"\ndisableKinds = ["taxonomy", "term"]\n'
+        "defaultContentLanguage = 'fr'\n[languages.fr]\nweight = 1\n[languages.en]\nweight = 2\n"
+    )
+    layout = "<html><body><h1>{{ .Title }}</h1>{{ .Content }}</body></html>"
+    for kind in ("single", "list"):
+        (site / "layouts" / "_default" / f"{kind}.html").write_text(layout)
+    paragraph = ("The squadron held its course through the asteroid belt while the escorts "
+                 "screened the carriers. ") * 12  # fmt: skip
+    for i in range(pages):
+        lang = "fr" if i % 2 == 0 else "en"
+        folder = site / "content" / "battles"
+        folder.mkdir(parents=True, exist_ok=True)
+        head = f"---\ntitle: Clash {i}\n---\n\n## Forces\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n"
+        body = head + "\n\n".join([paragraph] * 5) + "\n\nNote[^1].\n\n[^1]: A footnote.\n"
+        (folder / f"clash-{i}.{lang}.md").write_text(body)
+    started = time.perf_counter()
+    subprocess.run(["hugo", "--quiet", "-s", str(site)], check=True, capture_output=True)  # noqa: S607
+    return time.perf_counter() - started
+
+
+def league(sizes: list[int]) -> None:
+    for battles in sizes:
+        with tempfile.TemporaryDirectory() as name:
+            tmp = Path(name)
+            _manage(tmp, "migrate", "-v0")
+            _manage(tmp, "generate_league", "--ships", "1000", "--battles", str(battles))
+            out = tmp / "site"
+            full, rss, _ = _manage(tmp, "build_site", str(out), "--no-pdfs")
+            pages = sum(1 for _ in out.rglob("*.html"))
+            add = (
+                "from campaign.models import Campaign; from battles.models import Battle;"
+                "c = Campaign.objects.get(slug='generated-0'); b = Battle.objects.filter("
+                "campaign=c).order_by('pk').last(); sides = list(b.sides.all());"
+                "parts = [list(s.participants.all()) for s in sides];"
+                "b.pk = None; b.slug = 'one-more'; b.name = 'One more'; b.save();"
+                "[(setattr(s, 'pk', None), setattr(s, 'battle', b), s.save(),"
+                " [(setattr(p, 'pk', None), setattr(p, 'side', s), p.save()) for p in ps])"
+                " for s, ps in zip(sides, parts)]"
+            )
+            _manage(tmp, "shell", "-c", add)
+            again, rss2, _ = _manage(tmp, "build_site", str(out), "--no-pdfs")
+            hugo_s = hugo(pages, tmp)
+            ours = pages / full
+            theirs = pages / hugo_s
+            print(
+                f"{battles:>6} battles: full build {full:.1f} s, {pages} pages ({ours:.0f}/s), "
+                f"peak {rss} MB; rebuild after one new battle {again:.1f} s (peak {rss2} MB); "
+                f"hugo {hugo_s:.2f} s ({theirs:.0f} pages/s): hugo {theirs / ours:.0f}× faster"
+            )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--battles", default="200,1000", help="comma-separated league sizes")
+    args = parser.parse_args()
+    miranda(args.repeat)
+    league([int(n) for n in args.battles.split(",") if n])
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,292 @@
+"""The chroniclers' desk: drafted reports, edit with preview, publish and withdraw
+(issue 12 §1), with the permission matrix of its pages."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from battles import chronicle
+from battles.models import Battle, Report
+from battles.reports import MAX_MARKDOWN_CHARS, report_context
+from campaign.access import can_edit_reports
+from tests.battles.report_fixtures import HOSTILE_MARKDOWN, make_battle
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def drafted(cast, settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path / "media"
+    battle = make_battle(cast.campaign, narrative="")
+    Battle.objects.filter(pk=battle.pk).update(narrative="")
+    battle.refresh_from_db()
+    return chronicle.report_draft_write(battle=battle)
+
+
+def test_the_draft_holds_forces_with_points_objectives_turns_losses_and_outcome(drafted):
+    text = drafted.narrative
+    assert drafted.report_state == Battle.ReportState.DRAFT
+    # In the campaign's language (French by default).
+    for heading in ("## Forces", "## Objectifs", "## Tour par tour", "## Pertes", "## Issue"):
+        assert heading in text
+    assert "Silith One" in text and "Vishnu Prime" in text
+    assert "| Phalon |" in text
+    assert "Victoire : Phalon." in text
+
+
+def test_the_draft_never_names_a_unit_of_a_hidden_fleet(cast):
+    from factions.models import Fleet, Ship
+
+    battle = make_battle(cast.campaign, narrative="")
+    Battle.objects.filter(pk=battle.pk).update(narrative="")
+    battle.refresh_from_db()
+    secret = Fleet.objects.get(slug="secret-reserve")
+    side = battle.sides.get(faction__slug="phalon")
+    ship = Ship.objects.create(
+        ship_class=side.participants.first().ship.ship_class, fleet=secret, name="Ghost Lancer"
+    )
+    side.participants.create(ship=ship, fate="damaged", hull_lost=2)
+    text = chronicle.report_draft_write(battle=battle).narrative
+    assert "Ghost Lancer" not in text and "Secret Reserve" not in text
+    assert "1 unité non identifiée" in text
+
+
+def test_a_narrative_typed_at_the_table_is_kept_unless_forced(cast):
+    battle = make_battle(cast.campaign, narrative="Typed at the table.")
+    chronicle.report_draft_write(battle=battle)
+    assert battle.narrative == "Typed at the table."
+    chronicle.report_draft_write(battle=battle, force=True)
+    assert "## Forces" in battle.narrative
+
+
+def test_a_drafted_narrative_is_shown_only_to_those_who_may_edit_it(cast, drafted):
+    for user, shown in [
+        (None, False),
+        (cast.norge_player, False),
+        (cast.outsider, False),
+        (cast.chronicler, True),
+        (cast.organiser, True),
+    ]:
+        context = report_context(drafted, user=user)
+        assert bool(str(context["narrative_html"])) is shown, user
+        assert context["report_is_draft"] is shown
+
+
+def test_can_edit_reports_is_for_the_campaigns_chroniclers_organisers_and_staff(cast, rival):
+    campaign = cast.campaign
+    assert can_edit_reports(cast.chronicler, campaign)
+    assert can_edit_reports(cast.organiser, campaign)
+    assert can_edit_reports(rival.staff, campaign)
+    for user in (None, cast.norge_player, cast.outsider, rival.organiser):
+        assert not can_edit_reports(user, campaign)
+
+
+def test_publish_raises_the_version_and_renders_the_pdf_for_it(
+    drafted, django_capture_on_commit_callbacks
+):
+    before = drafted.version
+    with django_capture_on_commit_callbacks(execute=True):
+        battle = chronicle.report_publish(battle=drafted)
+    assert battle.report_state == "published" and battle.version == before + 1
+    pdf = Report.objects.get(battle=battle, format="pdf")
+    assert pdf.version == battle.version and pdf.status == "ready"
+    assert str(report_context(battle, user=None)["narrative_html"])
+    chronicle.report_withdraw(battle=battle)
+    battle.refresh_from_db()
+    assert battle.report_state == "draft"
+    assert not str(report_context(battle, user=None)["narrative_html"])
+
+
+def test_a_text_over_the_cap_is_refused_naming_the_field_and_nothing_changes(drafted):
+    before = drafted.narrative
+    with pytest.raises(chronicle.ReportEditError, match="Analyse"):
+        chronicle.report_edit(
+            battle=drafted, narrative="ok", analysis="x" * (MAX_MARKDOWN_CHARS + 1)
+        )
+    drafted.refresh_from_db()
+    assert drafted.narrative == before
+
+
+def test_a_side_of_another_battle_is_refused(cast, drafted):
+    other = make_battle(cast.campaign, slug="other", name="Other")
+    with pytest.raises(chronicle.ReportEditError):
+        chronicle.report_edit(battle=drafted, side_analyses={other.sides.first().pk: "x"})
+
+
+def test_a_failed_pdf_is_marked_failed_with_its_reason_and_the_publish_still_succeeds(
+    client, cast, drafted, monkeypatch, django_capture_on_commit_callbacks
+):
+    def broken(html):
+        raise RuntimeError("font exploded")
+
+    monkeypatch.setattr("battles.reports.pdf_from_html", broken)
+    client.force_login(cast.chronicler)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(reverse("report-publish", args=[drafted.pk]))
+    assert response.status_code == 302
+    report = Report.objects.get(battle=drafted, format="pdf")
+    assert report.status == "failed" and "font exploded" in report.error
+    page = client.get(reverse("battle-detail", args=[drafted.pk]))
+    assert "font exploded" in page.content.decode()
+    assert ".pdf" not in page.content.decode()  # no link to a PDF of another version
+
+
+# --- the pages: permission matrix ------------------------------------------------------
+
+EDIT_URLS = ("report-edit",)
+POST_URLS = ("report-preview", "report-publish", "report-withdraw")
+
+
+@pytest.mark.parametrize(
+    ("who", "allowed"),
+    [
+        ("organiser", True),
+        ("chronicler", True),
+        ("norge_player", False),
+        ("qatzrin_player", False),
+        ("outsider", False),
+    ],
+)
+def test_desk_pages_answer_editors_and_404_to_everyone_else(client, cast, drafted, who, allowed):
+    client.force_login(getattr(cast, who))
+    response = client.get(reverse("report-edit", args=[drafted.pk]))
+    assert response.status_code == (200 if allowed else 404)
+    for name in POST_URLS:
+        response = client.post(reverse(name, args=[drafted.pk]), {"narrative": "x"})
+        assert response.status_code in ((200, 302) if allowed else (404,)), name
+
+
+def test_anonymous_users_are_sent_to_log_in(client, drafted):
+    for name in EDIT_URLS + POST_URLS:
+        response = client.post(reverse(name, args=[drafted.pk]))
+        assert response.status_code == 302 and "login" in response["Location"]
+
+
+def test_another_campaigns_organiser_gets_404(client, rival, drafted):
+    client.force_login(rival.organiser)
+    assert client.get(reverse("report-edit", args=[drafted.pk])).status_code == 404
+
+
+def test_the_preview_renders_unsaved_markdown_with_tables_and_footnotes_safely(
+    client, cast, drafted
+):
+    client.force_login(cast.chronicler)
+    text = "Hit[^1].\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n[^1]: A footnote.\n\n" + HOSTILE_MARKDOWN
+    response = client.post(
+        reverse("report-preview", args=[drafted.pk]), {"narrative": text, "analysis": ""}
+    )
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "<table>" in html and 'id="narrative-fn:1"' in html
+    assert 'href="#narrative-fn:1"' in html
+    assert "<script" not in html and "onerror" not in html and "javascript:" not in html
+    drafted.refresh_from_db()
+    assert "Hit" not in drafted.narrative  # a preview saves nothing
+
+
+def test_save_then_publish_from_the_pages(
+    client, cast, drafted, django_capture_on_commit_callbacks
+):
+    client.force_login(cast.chronicler)
+    side = drafted.sides.first()
+    data = {
+        "narrative": "## Chapitre\n\nLe *Silith* tint.",
+        "analysis": "",
+        f"side_{side.pk}": "Bien.",
+    }
+    response = client.post(reverse("report-edit", args=[drafted.pk]), data)
+    assert response.status_code == 302
+    drafted.refresh_from_db()
+    assert drafted.narrative.startswith("## Chapitre")
+    side.refresh_from_db()
+    assert side.analysis == "Bien."
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(reverse("report-publish", args=[drafted.pk]))
+    client.logout()
+    page = client.get(reverse("battle-detail", args=[drafted.pk])).content.decode()
+    assert "Le <em>Silith</em> tint." in page
+    assert 'id="narrative-chapitre"' in page
+
+
+def test_an_oversized_text_on_the_page_is_a_field_error_not_a_500(client, cast, drafted):
+    client.force_login(cast.chronicler)
+    response = client.post(
+        reverse("report-edit", args=[drafted.pk]),
+        {"narrative": "x" * (MAX_MARKDOWN_CHARS + 1), "analysis": ""},
+    )
+    assert response.status_code == 400
+    assert "errors" in response.content.decode()
+
+
+# --- the API -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("who", "status"),
+    [("organiser", 200), ("chronicler", 200), ("norge_player", 404), ("outsider", 404)],
+)
+def test_api_report_read_matrix(client, cast, drafted, who, status):
+    client.force_login(getattr(cast, who))
+    response = client.get(f"/api/battles/{drafted.pk}/report")
+    assert response.status_code == status
+    if status == 200:
+        assert response.json()["state"] == "draft"
+        assert "## Forces" in response.json()["narrative"]
+
+
+def test_api_anonymous_is_401(client, drafted):
+    assert client.get(f"/api/battles/{drafted.pk}/report").status_code == 401
+
+
+def test_api_edit_publish_withdraw(client, cast, drafted, django_capture_on_commit_callbacks):
+    client.force_login(cast.chronicler)
+    side = drafted.sides.first()
+    response = client.put(
+        f"/api/battles/{drafted.pk}/report",
+        {"narrative": "API story", "side_analyses": {str(side.pk): "API view"}},
+        content_type="application/json",
+    )
+    assert response.status_code == 200, response.content
+    assert response.json()["narrative"] == "API story"
+    assert response.json()["side_analyses"][str(side.pk)] == "API view"
+    too_long = client.put(
+        f"/api/battles/{drafted.pk}/report",
+        {"analysis": "x" * (MAX_MARKDOWN_CHARS + 1)},
+        content_type="application/json",
+    )
+    assert too_long.status_code == 400 and "60000" in too_long.json()["detail"]
+    with django_capture_on_commit_callbacks(execute=True):
+        published = client.post(f"/api/battles/{drafted.pk}/report/publish")
+    assert published.json()["state"] == "published"
+    assert Report.objects.get(battle=drafted, format="pdf").version == published.json()["version"]
+    assert client.post(f"/api/battles/{drafted.pk}/report/withdraw").json()["state"] == "draft"
+
+
+def test_on_a_worker_a_failed_render_is_marked_failed_and_retried(drafted, monkeypatch):
+    from celery.exceptions import Retry
+
+    from battles.tasks import render_report
+
+    def broken(html):
+        raise RuntimeError("pango crashed")
+
+    monkeypatch.setattr("battles.reports.pdf_from_html", broken)
+    countdowns = []
+
+    def retry(exc=None, countdown=None):  # Celery's Task.retry, without a broker
+        countdowns.append(countdown)
+        raise Retry("retry", exc)
+
+    monkeypatch.setattr(render_report, "retry", retry)
+    render_report.push_request(is_eager=False, retries=0)
+    try:
+        with pytest.raises(Retry):
+            render_report.run(drafted.pk, "pdf")
+    finally:
+        render_report.pop_request()
+    assert countdowns == [2]
+    report = Report.objects.get(battle=drafted, format="pdf")
+    assert report.status == "failed" and "pango crashed" in report.error
+    # Eagerly (no broker) the failure is returned, never raised into the request.
+    assert render_report.apply(args=(drafted.pk, "pdf")).get()["status"] == "failed"
