@@ -415,9 +415,10 @@ def report_context(
                     person_text(side_texts.get(side.pk, side.analysis)), f"side-{side.pk}"
                 ),
                 "participants": rows,
-                "unidentified": len(side.participants.all()) - len(rows),
+                "unidentified": len(hidden),
                 "losses": _losses(rows),
-                "points": sum(r["points"] or 0 for r in rows),
+                # other systems' units carry no Full Thrust points
+                "points": sum(r.get("points") or 0 for r in rows),
             }
         )
     diagrams = _damage_diagrams(
