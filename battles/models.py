@@ -226,3 +226,6 @@ class Report(models.Model):
 
     def __str__(self) -> str:
         return f"{self.battle} ({self.format}, v{self.version})"
+
+
+from .turn_models import TurnOrders, TurnPlay  # noqa: E402, F401  (registered with the app)
