@@ -17,6 +17,7 @@ from campaign import access
 
 from .models import Battle, BattleSide, Participant, Report
 from .reports import report_context
+from .turns.pages import turn_links
 
 
 def report_fragment(request: HttpRequest, battle: Battle) -> SafeString:
@@ -60,6 +61,8 @@ def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
         .values_list("pk", flat=True)
     )
     pdf = battle.reports.filter(format=Report.Format.PDF).first()
+    # Issue 10 items 5, 8, 9: turn-by-turn page, replay viewer and the odds panel.
+    play = turn_links(battle, request.user)
     report_html = report_fragment(request, battle)
     return render(
         request,
@@ -72,5 +75,6 @@ def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "visible_fleet_ids": visible_fleet_ids,
             "report_html": report_html,
             "pdf": pdf if pdf and pdf.file else None,
+            **play,
         },
     )

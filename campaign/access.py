@@ -138,3 +138,58 @@ def visible_battles(user: User) -> QuerySet:
     if organised:
         return qs.filter(concluded | Q(campaign_id__in=organised))
     return qs.filter(concluded)
+
+
+def battle_side_slug(user: User, battle) -> str | None:
+    """The faction slug of the side of ``battle`` that ``user`` plays (a player membership
+    of the battle's campaign for that side's faction), or None."""
+    from battles.models import BattleSide
+
+    from .models import Membership
+
+    if user is None or not user.is_authenticated:
+        return None
+    factions = Membership.objects.filter(
+        user=user, role=Membership.Role.PLAYER, campaign_id=battle.campaign_id
+    ).values("faction_id")
+    side = (
+        BattleSide.objects.filter(battle=battle, faction_id__in=factions)
+        .select_related("faction")
+        .order_by("order", "pk")
+        .first()
+    )
+    return side.faction.slug if side else None
+
+
+def battle_perspective(user: User, battle) -> tuple[str, str | None]:
+    """How ``user`` sees an engine-fought ``battle``'s board and log (battles/turns/board.py):
+    ``("all", None)`` for staff and the campaign's organisers, ``("side", slug)`` for a
+    player of one of its sides (their sensors only), else ``("public", None)`` (what a
+    player of neither side would see: hidden fleets never shown)."""
+    if is_organiser(user, battle.campaign):
+        return ("all", None)
+    slug = battle_side_slug(user, battle)
+    return ("side", slug) if slug else ("public", None)
+
+
+def playable_battles(user: User) -> QuerySet:
+    """Battles whose turn-by-turn and replay pages ``user`` may open: those of
+    :func:`visible_battles`, plus the drafts of the campaign where ``user`` plays the
+    faction of one of their sides (a player fights the battle before it is concluded).
+    Everything else answers 404."""
+    from battles.models import Battle
+
+    from .models import Membership
+
+    qs = visible_battles(user)
+    if user is None or not user.is_authenticated or user.is_staff:
+        return qs
+    plays = Membership.objects.filter(user=user, role=Membership.Role.PLAYER).exclude(faction=None)
+    pairs = list(plays.values_list("campaign_id", "faction_id"))
+    if not pairs:
+        return qs
+    fought = Q()
+    for campaign_id, faction_id in pairs:
+        fought |= Q(campaign_id=campaign_id, sides__faction_id=faction_id)
+    drafts = Battle.objects.filter(fought).values("pk")
+    return Battle.objects.filter(Q(pk__in=qs.values("pk")) | Q(pk__in=drafts))

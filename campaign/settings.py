@@ -68,6 +68,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "django_htmx",  # {% htmx_script %}: serves htmx itself, no Node step
     "ninja",  # serves Swagger UI from its own static files: /api/docs works offline
     "campaign",
     "factions",

@@ -56,7 +56,8 @@ from battles.rules import ai
 from battles.rules.dice import Dice
 from battles.rules.errors import RulesError
 from battles.rules.options import RuleOptions
-from battles.rules.turn import BattleState, Event as EngineEvent, ShipOrders, play_turn
+from battles.rules.turn import BattleState, ShipOrders, play_turn
+from battles.rules.turn import Event as EngineEvent
 from battles.turn_models import TurnOrders, TurnPlay
 from campaign.intel import intel_known_classes
 from factions.models import LightUnitGroup, Ship
