@@ -7,6 +7,7 @@ from ninja import NinjaAPI
 
 from battles.api import router as battles_router
 from battles.api_rules import router as rules_router
+from battles.api_turns import router as turns_router
 from battles.rules.errors import RulesError
 from factions.api import router as factions_router
 from factions.api_designs import router as designs_router
@@ -26,5 +27,6 @@ def rules_error(request: HttpRequest, exc: RulesError) -> HttpResponse:
 
 api.add_router("/", factions_router)
 api.add_router("/", battles_router)
+api.add_router("/", turns_router)
 api.add_router("/designs", designs_router)
 api.add_router("/rules", rules_router)
