@@ -25,7 +25,11 @@
     const playButton = section.querySelector(".board-play");
     if (!svg || !slider || !data.moments.length) return;
     const sides = Object.keys(data.sides);
-    const [x0, y0, x1, y1] = data.bounds;
+    let [x0, y0, x1, y1] = data.bounds;
+    // Keep the map no taller than 4:3 (a narrow line of ships would make a thin strip).
+    const grow = Math.max(0, (y1 - y0) * 0.75 - (x1 - x0)) / 2;
+    x0 -= grow;
+    x1 += grow;
     const width = Math.max(x1 - x0, 24);
     const height = Math.max(y1 - y0, 24);
     const scale = Math.max(width, height) / 60; // marker size follows the board's size
