@@ -6,6 +6,7 @@ from django.contrib import admin
 from django.db.models import F
 
 from .models import Battle, BattleSide, Event, Participant, Report
+from .turn_models import TurnOrders, TurnPlay
 
 
 def _bump_version(battle_id: int) -> None:
@@ -65,3 +66,19 @@ class EventAdmin(admin.ModelAdmin):
 class ReportAdmin(admin.ModelAdmin):
     list_display = ("battle", "format", "version", "digest", "rendered_at")
     readonly_fields = ("version", "digest", "rendered_at")
+
+
+@admin.register(TurnPlay)
+class TurnPlayAdmin(admin.ModelAdmin):
+    """Turn-by-turn plays (staff): read them here; players and organisers act on the pages."""
+
+    list_display = ("battle", "turns_played", "max_turns", "deadline", "ended")
+    readonly_fields = ("setup", "started_by", "started_at")
+
+
+@admin.register(TurnOrders)
+class TurnOrdersAdmin(admin.ModelAdmin):
+    """Orders per turn and side (staff)."""
+
+    list_display = ("battle", "game_turn", "side", "auto", "submitted_by", "submitted_at")
+    list_filter = ("auto",)

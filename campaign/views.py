@@ -55,5 +55,9 @@ def campaign_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "description_html": render_markdown(campaign.description),
             "battles": recent_battles(request.user, campaign),
             "standings": campaign_standings(campaign, user=request.user),
+            # Issue 10 item 5: drafts being fought turn by turn that the user may open.
+            "fighting": access.playable_battles(request.user).filter(
+                campaign=campaign, status=Battle.Status.DRAFT, turn_play__isnull=False
+            ),
         },
     )

@@ -8,15 +8,16 @@ import pytest
 SEED = 20261201
 
 
-@pytest.fixture
-def duel(cast, django_user_model):
+def make_duel(cast, user_model):
+    """The duel (see the module docstring): ``battle``, ``cast``, ``phalon_player``,
+    ``qatzrin_side``, ``phalon_side``."""
     from campaign.models import Membership
     from factions.models import Faction
     from tests.battles.battle_fixtures import draft_skirmish
 
     battle = draft_skirmish(cast.campaign, qatzrin=("Sa'ar", "Ra'am"), phalon=("Tsaara",))
     phalon = Faction.objects.get(slug="phalon")
-    player = django_user_model.objects.create_user("phalon_player", password="pw-12345!")
+    player = user_model.objects.create_user("phalon_player", password="pw-12345!")
     Membership.objects.create(
         campaign=cast.campaign, user=player, role=Membership.Role.PLAYER, faction=phalon
     )
@@ -29,3 +30,8 @@ def duel(cast, django_user_model):
     d.qatzrin_side = battle.sides.get(faction__slug="qatzrin")
     d.phalon_side = battle.sides.get(faction__slug="phalon")
     return d
+
+
+@pytest.fixture
+def duel(cast, django_user_model):
+    return make_duel(cast, django_user_model)
