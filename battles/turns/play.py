@@ -294,7 +294,9 @@ def turn_play_start(
     aboard, seed, rule options, classes each side had met) and writes it and the
     deployment as the battle's log. ``seed``: default the battle's, else random;
     ``max_turns`` 1–50; ``deadline``: when turn 1 is played even without both sides'
-    orders (None: no deadline; in the past: refused). Raises ``BattleActionError`` for a
+    orders (None: no deadline; in the past: refused). A battle whose earlier turn-by-turn
+    play ended and that was reopened (a draft again) starts afresh: the old play and
+    orders are deleted. Raises ``BattleActionError`` for a
     concluded battle, one already being played, not exactly two sides with ships, a ship
     destroyed or captured, or a bad argument; nothing is written then.
     """
@@ -305,10 +307,14 @@ def turn_play_start(
     _check_deadline(deadline)
     with transaction.atomic():
         battle = _locked(battle)
-        if TurnPlay.objects.filter(battle=battle).exists():
+        earlier = TurnPlay.objects.filter(battle=battle).first()
+        if earlier is not None and not earlier.ended:
             raise BattleActionError(
                 f"battle {battle.pk} ({battle.name}) is already being played turn by turn"
             )
+        if earlier is not None:  # a concluded play, reopened since: fought again afresh
+            TurnOrders.objects.filter(battle=battle).delete()
+            earlier.delete()
         sides = _sides(battle)
         fleets = _field(battle, sides)
         options = _options(battle)

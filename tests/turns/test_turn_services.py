@@ -131,6 +131,7 @@ def test_a_deadline_in_the_past_is_refused_and_changes_nothing(started):
         ("Q0+9", r"Sa'ar 1: order '\+9': speed change \+9 exceeds thrust 6"),
         ("Q0fire", r"Sa'ar 1: no weapon system 'nothing' to fire"),
         ("Q0type", r"Sa'ar 1 \(ship-\d+\)\.withdraw: 'yes', expected true or false"),
+        ("Q0mode", r"Sa'ar 1: beam-a \(beam-2\) has no fire mode 'pulser-short'"),
     ],
 )
 def test_refused_orders_name_the_ship_and_change_nothing(started, orders, message):
@@ -141,6 +142,7 @@ def test_refused_orders_name_the_ship_and_change_nothing(started, orders, messag
         "Q0fire": {q[0]: {"fire": [{"system": "nothing", "target": p[0]}]}},
         "Q0type": {q[0]: {"withdraw": "yes"}},
         "X": {"ship-999999": {"movement": "+1"}},
+        "Q0mode": {q[0]: {"fire": [{"system": "beam-a", "target": p[0], "mode": "pulser-short"}]}},
     }[orders]
     before = snapshot()
     with pytest.raises(TurnOrdersError, match=message):
@@ -227,3 +229,36 @@ def test_the_turn_cap_concludes_the_battle(duel):
     duel.battle.refresh_from_db()
     assert duel.battle.status == Battle.Status.CONCLUDED and duel.battle.game_turns == 1
     assert TurnPlay.objects.get(battle=duel.battle).ended
+
+
+def test_a_pulser_mode_is_chosen_in_the_orders_phase(started):
+    p, q = started.p, started.q
+    turn_orders_submit(
+        battle=started.battle,
+        side=started.phalon_side,
+        orders={p[0]: {"fire": [{"system": "pulser-a", "target": q[0], "mode": "pulser-long"}]}},
+    )
+    with pytest.raises(
+        TurnOrdersError, match=r"Tsaara 1: pulser-a \(pulser\) has no fire mode 'x'"
+    ):
+        turn_orders_submit(
+            battle=started.battle,
+            side=started.phalon_side,
+            orders={p[0]: {"fire": [{"system": "pulser-a", "target": q[0], "mode": "x"}]}},
+        )
+    turn_play_advance(battle=started.battle, force=True)
+    order = Event.objects.get(battle=started.battle, kind="orders", data__ship=p[0])
+    assert order.data["fire"] == [
+        {"system": "pulser-a", "target": q[0], "mode": "pulser-long", "power_points": None}
+    ]
+    shot = Event.objects.filter(battle=started.battle, data__ship=p[0], data__system="pulser-a")
+    assert shot.filter(kind__in=["fire", "fire-refused"]).exists()
+
+
+def test_a_reopened_battle_is_fought_again_afresh(started):
+    turn_play_end(battle=started.battle)
+    Battle.objects.filter(pk=started.battle.pk).update(status=Battle.Status.DRAFT)  # reopened
+    play = turn_play_start(battle=started.battle, seed=SEED + 1, max_turns=3)
+    assert play.turns_played == 0 and not play.ended
+    assert not TurnOrders.objects.filter(battle=started.battle).exists()
+    assert TurnPlay.objects.filter(battle=started.battle).count() == 1
