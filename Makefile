@@ -59,6 +59,7 @@ test-integration: venv ## tests on PostgreSQL with a real Celery worker, on Redi
 
 bench: venv ## benchmarks of the rules engine (prints figures)
 	$(PY) -m bench
+	$(PY) -m bench.turns
 
 clean: ## remove generated files (keeps .venv)
 	rm -rf $(SITE_DIR) media staticfiles db.sqlite3 .pytest_cache

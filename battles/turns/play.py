@@ -74,6 +74,7 @@ __all__ = [
     "turn_play_end",
     "turn_play_start",
     "turn_state",
+    "turns_play_due",
 ]
 
 _SEED_BITS = 62
@@ -406,6 +407,23 @@ def _advance(battle: Battle, play: TurnPlay, *, force: bool) -> bool:
         _write_log(battle, play, state)
     play.save(update_fields=["turns_played", "deadline", "ended"])
     return True
+
+
+def turns_play_due(*, now: datetime | None = None) -> list[int]:
+    """Play the current turn of every battle whose orders deadline has passed (a side
+    without orders takes the auto-resolve tactics). Returns the battle ids played. A
+    battle concluded or ended meanwhile is skipped; each battle is its own transaction.
+    Called by the ``battles.play_due_turns`` task and on every visit of a turn page."""
+    now = now or timezone.now()
+    due = TurnPlay.objects.filter(ended=False, deadline__lte=now).select_related("battle")
+    played = []
+    for play in due:
+        try:
+            if turn_play_advance(battle=play.battle):
+                played.append(play.battle_id)
+        except BattleActionError:
+            continue  # concluded or ended by another request meanwhile
+    return played
 
 
 def turn_deadline_set(*, battle: Battle, deadline: datetime | None) -> TurnPlay:

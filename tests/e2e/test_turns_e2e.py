@@ -87,6 +87,9 @@ def test_two_players_fight_two_turns_and_the_replay_plays(browser, live_server, 
         # Phalon's page says Qatzrin's orders are in, never what they are.
         phalon.goto(turns_url)
         assert q_move not in phalon.content()
+        if turn == 2:
+            SCREENSHOT_DIR.mkdir(parents=True, exist_ok=True)
+            phalon.screenshot(path=str(SCREENSHOT_DIR / "turn-orders-390.png"), full_page=True)
         give_orders(phalon, turns_url, p_move)
         assert TurnPlay.objects.get(battle=battle).turns_played == turn
         stored = TurnOrders.objects.get(battle=battle, game_turn=turn, side=duel.qatzrin_side)

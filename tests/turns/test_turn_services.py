@@ -262,3 +262,17 @@ def test_a_reopened_battle_is_fought_again_afresh(started):
     assert play.turns_played == 0 and not play.ended
     assert not TurnOrders.objects.filter(battle=started.battle).exists()
     assert TurnPlay.objects.filter(battle=started.battle).count() == 1
+
+
+def test_the_task_plays_every_turn_past_its_deadline_once(started):
+    from battles.tasks import play_due_turns
+
+    assert play_due_turns() == []
+    TurnPlay.objects.filter(battle=started.battle).update(
+        deadline=timezone.now() - timedelta(seconds=1)
+    )
+    assert play_due_turns() == [started.battle.pk]
+    assert play_due_turns() == []  # the next turn has no deadline yet
+    play = TurnPlay.objects.get(battle=started.battle)
+    assert play.turns_played == 1 and play.deadline is None
+    assert TurnOrders.objects.filter(battle=started.battle, auto=True).count() == 2
