@@ -202,6 +202,11 @@ class _Looker:
         return row.kind in _SEEN_OF_ENEMY and all(self.in_contact(r) is not None for r in refs)
 
     def line(self, row: _Row) -> str:
+        if row.kind == "auto-orders" and isinstance(row.data.get("side"), str):
+            side = self.names.sides.get(row.data["side"], row.data["side"])
+            return gettext(
+                "%(side)s gave no orders in time: its ships take the auto-resolve tactics"
+            ) % {"side": side}
         text = event_line(row, self.names)
         if self.secret is not None:
             text = self.secret.sub("?", text)

@@ -147,3 +147,19 @@ def turn_page_queries(cast, size: int) -> int:
 
 def test_the_turn_page_costs_the_same_queries_for_2_and_24_ships(cast):
     assert turn_page_queries(cast, 1) == turn_page_queries(cast, 12)
+
+
+def test_auto_tactics_are_logged_as_such_for_both_sides(cast):
+    from django.utils import translation
+
+    battle = draft_skirmish(cast.campaign, qatzrin=("Sa'ar",), phalon=("Tsaara",), slug="auto")
+    turn_play_start(battle=battle, seed=5, max_turns=4)
+    turn_play_advance(battle=battle, force=True)
+    rows = event_rows(battle=battle)
+    with translation.override("fr"):
+        board = board_view(rows, Viewer("side", "phalon"), side_names=NAMES)
+    lines = [line["text"] for line in board["log"] if line["kind"] == "auto-orders"]
+    assert lines == [
+        "Qatzrin n’a pas donné d’ordres à temps : ses vaisseaux suivent les tactiques automatiques",
+        "Phalon n’a pas donné d’ordres à temps : ses vaisseaux suivent les tactiques automatiques",
+    ]
