@@ -19,8 +19,9 @@ die). Damage control in phase 11 follows the auto-resolve plan (``ai.crew_plan``
 every ship: crew assignment is not part of a player's orders.
 
 When the battle is over (one side has no ship in action, the turn cap, or the organiser
-ends it) it concludes through :func:`_conclude_from_state`, the one place that writes the
-ships' new states.
+ends it) it concludes through :func:`_finish` → ``engine_io.conclude``, the one place that
+writes the ships' new states (at merge: ``battles.services.battle_conclude``; the wrappers
+of ``battles.turns.engine_io`` list where each helper moved).
 """
 
 from __future__ import annotations
@@ -34,24 +35,8 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from battles.models import Battle, BattleSide, Event, Participant
-from battles.resolution import (
-    MAX_TURNS_LIMIT,
-    BattleActionError,
-    _apply_engine_state,
-    _apply_squadron_losses,
-    _conclude,
-    _craft_left,
-    _field,
-    _locked,
-    _numbered,
-    _options,
-    _outcome_text,
-    _replay_ship,
-    _rows,
-    _setup_row,
-    _sides,
-)
+from battles.models import Battle, BattleSide, Event
+from battles.resolution import MAX_TURNS_LIMIT, BattleActionError
 from battles.rules import ai
 from battles.rules.dice import Dice
 from battles.rules.errors import RulesError
@@ -60,8 +45,8 @@ from battles.rules.turn import BattleState, ShipOrders, play_turn
 from battles.rules.turn import Event as EngineEvent
 from battles.turn_models import TurnOrders, TurnPlay
 from campaign.intel import intel_known_classes
-from factions.models import LightUnitGroup, Ship
 
+from . import engine_io
 from .orders import TurnOrdersError, parse_side_orders, ship_orders_from_json
 
 __all__ = [
@@ -78,7 +63,6 @@ __all__ = [
 ]
 
 _SEED_BITS = 62
-_BULK = 500
 
 #: Per turn, each side's stored orders (``None``: that side took the auto-resolve tactics).
 TurnRecord = Mapping[str, Mapping[str, Any] | None]
@@ -93,10 +77,10 @@ def rebuild(setup: Mapping[str, Any], turns: Sequence[TurnRecord]) -> BattleStat
     longer passes phase 1 (the engine changed) and ``KeyError``/``TypeError`` for a
     malformed set-up."""
     fleets = [
-        [_replay_ship(sid, setup["ships"][sid]) for sid in fleet] for fleet in setup["fleets"]
+        [engine_io.replay_ship(sid, setup["ships"][sid]) for sid in fleet]
+        for fleet in setup["fleets"]
     ]
-    ai.deploy(fleets[0], y=0.0, heading=0)
-    ai.deploy(fleets[1], y=ai.DEPLOY_GAP, heading=3)
+    engine_io.deploy(fleets, setup)
     sides = tuple(setup["sides"])
     state = BattleState(
         ships={s.ship_id: s for fleet in fleets for s in fleet},
@@ -183,7 +167,7 @@ def turn_battle_replay(*, battle: Battle) -> list[dict[str, Any]]:
     state = turn_state(play=play)
     if play.ended:
         _log_result(state, _judge(state, ended_by_organiser=_ended_early(battle, play)))
-    return _log_rows(play.setup, state)
+    return engine_io.log_rows(play.setup, state)
 
 
 def _ended_early(battle: Battle, play: TurnPlay) -> bool:
@@ -239,27 +223,6 @@ def _log_result(state: BattleState, judged: _Judgement) -> None:
     )
 
 
-def _log_rows(setup: Mapping[str, Any], state: BattleState) -> list[dict[str, Any]]:
-    result = ai.BattleResult(
-        None,
-        "",
-        state.turn,
-        setup["data"]["seed"],
-        state.events,
-        state.ships,
-        rolls=state.dice.log,
-        roll_marks=state.roll_marks,
-    )
-    return _numbered([dict(setup), *_rows(result)])
-
-
-def _write_log(battle: Battle, play: TurnPlay, state: BattleState) -> None:
-    Event.objects.filter(battle=battle).delete()
-    Event.objects.bulk_create(
-        (Event(battle=battle, **row) for row in _log_rows(play.setup, state)), batch_size=_BULK
-    )
-
-
 # ---- services ---------------------------------------------------------------------------
 
 
@@ -307,7 +270,7 @@ def turn_play_start(
         raise BattleActionError(f"seed: {seed!r}, expected a whole number 0 – 2^63-1")
     _check_deadline(deadline)
     with transaction.atomic():
-        battle = _locked(battle)
+        battle = engine_io.locked(battle)
         earlier = TurnPlay.objects.filter(battle=battle).first()
         if earlier is not None and not earlier.ended:
             raise BattleActionError(
@@ -316,12 +279,12 @@ def turn_play_start(
         if earlier is not None:  # a concluded play, reopened since: fought again afresh
             TurnOrders.objects.filter(battle=battle).delete()
             earlier.delete()
-        sides = _sides(battle)
-        fleets = _field(battle, sides)
-        options = _options(battle)
+        sides = engine_io.battle_sides(battle)
+        fleets = engine_io.field(battle, sides)
+        options = engine_io.options(battle)
         if seed is None:
             seed = battle.seed if battle.seed is not None else secrets.randbits(_SEED_BITS)
-        setup = _setup_row(
+        setup = engine_io.setup_row(
             fleets,
             seed=seed,
             max_turns=max_turns,
@@ -333,7 +296,7 @@ def turn_play_start(
             battle=battle, setup=setup, max_turns=max_turns, deadline=deadline, started_by=user
         )
         Battle.objects.filter(pk=battle.pk).update(seed=seed, mode=Battle.Mode.RESOLVED)
-        _write_log(battle, play, rebuild(setup["data"], []))
+        engine_io.write_log(battle, engine_io.log_rows(setup, rebuild(setup["data"], [])))
     return play
 
 
@@ -351,7 +314,7 @@ def turn_orders_submit(
     ``BattleActionError`` when the battle is not being played or is over.
     """
     with transaction.atomic():
-        battle = _locked(battle)
+        battle = engine_io.locked(battle)
         play = _play_of(battle)
         if side.battle_id != battle.pk:
             raise BattleActionError(f"side {side.pk} is not a side of battle {battle.pk}")
@@ -380,13 +343,13 @@ def turn_play_advance(*, battle: Battle, force: bool = False) -> bool:
     or the deadline has passed: a side without orders then takes the auto-resolve tactics.
     Returns True when a turn was played. Concludes the battle when it is over."""
     with transaction.atomic():
-        battle = _locked(battle)
+        battle = engine_io.locked(battle)
         play = _play_of(battle)
         return _advance(battle, play, force=force)
 
 
 def _advance(battle: Battle, play: TurnPlay, *, force: bool) -> bool:
-    sides = _sides(battle)
+    sides = engine_io.battle_sides(battle)
     given = {
         o.side_id: o for o in TurnOrders.objects.filter(battle=battle, game_turn=play.current_turn)
     }
@@ -404,7 +367,7 @@ def _advance(battle: Battle, play: TurnPlay, *, force: bool) -> bool:
     if _over(state) or play.turns_played >= play.max_turns:
         _finish(battle, play, sides, state, ended_by_organiser=False)
     else:
-        _write_log(battle, play, state)
+        engine_io.write_log(battle, engine_io.log_rows(play.setup, state))
     play.save(update_fields=["turns_played", "deadline", "ended"])
     return True
 
@@ -431,7 +394,7 @@ def turn_deadline_set(*, battle: Battle, deadline: datetime | None) -> TurnPlay:
     past (``BattleActionError`` naming the field)."""
     _check_deadline(deadline)
     with transaction.atomic():
-        battle = _locked(battle)
+        battle = engine_io.locked(battle)
         play = _play_of(battle)
         play.deadline = deadline
         play.save(update_fields=["deadline"])
@@ -442,11 +405,11 @@ def turn_play_end(*, battle: Battle) -> Battle:
     """End a turn-by-turn battle now (organiser): judged on surviving strength as at the
     turn limit, then concluded. Orders given for the turn not yet played are dropped."""
     with transaction.atomic():
-        battle = _locked(battle)
+        battle = engine_io.locked(battle)
         play = _play_of(battle)
         TurnOrders.objects.filter(battle=battle, game_turn__gt=play.turns_played).delete()
         state = turn_state(play=play)
-        _finish(battle, play, _sides(battle), state, ended_by_organiser=True)
+        _finish(battle, play, engine_io.battle_sides(battle), state, ended_by_organiser=True)
         play.save(update_fields=["ended"])
     return Battle.objects.get(pk=battle.pk)
 
@@ -459,55 +422,17 @@ def _finish(
     *,
     ended_by_organiser: bool,
 ) -> None:
+    """Log the result and conclude: the one call that writes the ships' new states
+    (``engine_io.conclude``; at merge, ``battles.services.battle_conclude``)."""
     judged = _judge(state, ended_by_organiser=ended_by_organiser)
     _log_result(state, judged)
-    _write_log(battle, play, state)
     play.ended = True
-    _conclude_from_state(battle, sides, state, judged, seed=play.setup["data"]["seed"])
-
-
-# ---- concluding (the one call to point at battles.services.battle_conclude) ------------
-
-
-def _conclude_from_state(
-    battle: Battle, sides: list[BattleSide], state: BattleState, judged: _Judgement, *, seed: int
-) -> None:
-    """Write every ship's final state, the squadrons' craft lost and the result, in the
-    caller's transaction: the same writes as ``resolution.battle_resolve``. (At merge, this
-    is where ``battles.services.battle_conclude`` takes over.)"""
-    fleets = _field(battle, sides)
-    fielded = [f for fleet in fleets for f in fleet]
-    rows = [{"kind": e.kind, "data": e.data} for e in state.events]
-    destroyed = {sid for sid, s in state.ships.items() if s.destroyed}
-    craft_left = _craft_left(rows, destroyed)
-    squadrons: list[Participant] = []
-    for f in fielded:
-        final = state.ships[f.start.ship_id]
-        _apply_engine_state(f, final)
-        squadrons += _apply_squadron_losses(f, final, craft_left)
-    Participant.objects.bulk_update(
-        [f.participant for f in fielded],
-        ["fate", "hull_lost", "armour_lost", "crew_lost", "systems_lost", "notes"],
-    )
-    Participant.objects.bulk_update(squadrons, ["fate", "craft_lost"])
-    LightUnitGroup.objects.bulk_update([p.light_units for p in squadrons], ["strength"])
-    Ship.objects.bulk_update(
-        [f.ship for f in fielded],
-        ["hull_lost", "armour_lost", "crew_lost", "systems_lost", "status"],
-    )
-    by_slug = {s.faction.slug: s for s in sides}
-    names = {slug: s.faction.name for slug, s in by_slug.items()}
-    reason = "turn-limit" if judged.reason == "ended" else judged.reason
-    result = ai.BattleResult(judged.winner, reason, state.turn, seed, [], {})
-    battle.refresh_from_db(fields=["seed", "mode", "version", "status"])
-    _conclude(
+    engine_io.conclude(
         battle,
         sides,
-        mode=Battle.Mode.RESOLVED,
-        winner=by_slug.get(judged.winner) if judged.winner else None,
-        outcome=_outcome_text(result, names, seed).replace(
-            "Resolved by the rules engine", "Played turn by turn from both sides' orders"
-        ),
-        game_turns=state.turn,
-        seed=seed,
+        state,
+        winner=judged.winner,
+        reason="turn-limit" if judged.reason == "ended" else judged.reason,
+        seed=play.setup["data"]["seed"],
+        rows=engine_io.log_rows(play.setup, state),
     )
