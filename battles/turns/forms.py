@@ -3,9 +3,10 @@ plus the movement preview shown as a player types (§3 notation, drawn as SVG).
 
 No HTTP here: views pass ``request.POST`` (any mapping of str -> str) and render what
 these functions return. Field names: ``movement-<ship>``, ``fire-<ship>-<system>``
-(target id, empty: hold fire), ``mode-<ship>-<system>`` (pulsers: the fire mode is chosen with the orders, D-34), ``power-<ship>-<system>``
-(needle nodules), ``launch-<ship>-<system>`` (target id), ``screens-<ship>`` /
-``veil-<ship>`` (``""`` unchanged, ``on``, ``off``), ``withdraw-<ship>`` (checkbox).
+(target id, empty: hold fire), ``mode-<ship>-<system>`` (pulsers: the fire mode is
+chosen with the orders, D-34), ``power-<ship>-<system>`` (needle nodules),
+``launch-<ship>-<system>`` (target id), ``screens-<ship>`` / ``veil-<ship>`` (``""``
+unchanged, ``on``, ``off``), ``withdraw-<ship>`` (checkbox).
 """
 
 from __future__ import annotations

@@ -92,6 +92,9 @@ def test_two_players_fight_two_turns_and_the_replay_plays(browser, live_server, 
             phalon.screenshot(path=str(SCREENSHOT_DIR / "turn-orders-390.png"), full_page=True)
         give_orders(phalon, turns_url, p_move)
         assert TurnPlay.objects.get(battle=battle).turns_played == turn
+        if turn == 1:
+            # Qatzrin's page, left open, learns the turn was played (it polls every 15 s).
+            qatzrin.locator(".turn-played").wait_for(timeout=25_000)
         stored = TurnOrders.objects.get(battle=battle, game_turn=turn, side=duel.qatzrin_side)
         assert stored.orders[q_ship]["movement"] == q_move
     assert Event.objects.filter(battle=battle, kind="fire", data__ship=q_ship).exists() or (
