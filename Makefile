@@ -61,6 +61,7 @@ bench: venv ## benchmarks of the rules engine (prints figures)
 	$(PY) -m bench
 	$(PY) -m bench.other_systems
 	$(PY) -m bench.turn_close
+	$(PY) -m bench.turns
 
 clean: ## remove generated files (keeps .venv)
 	rm -rf $(SITE_DIR) media staticfiles db.sqlite3 .pytest_cache

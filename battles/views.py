@@ -17,6 +17,7 @@ from campaign import access
 
 from .models import Battle, BattleAction, BattleSide, Participant, Report
 from .reports import report_context
+from .turns.pages import turn_links
 
 
 def report_fragment(request: HttpRequest, battle: Battle) -> SafeString:
@@ -66,6 +67,8 @@ def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
         if organiser
         else []
     )
+    # Issue 10 items 5, 8, 9: turn-by-turn page, replay viewer and the odds panel.
+    play = turn_links(battle, request.user)
     report_html = report_fragment(request, battle)
     return render(
         request,
@@ -80,5 +83,6 @@ def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "pdf": pdf if pdf and pdf.file else None,
             "organiser": organiser,
             "actions": actions,
+            **play,
         },
     )
