@@ -2,8 +2,9 @@
 per game turn. Imported by ``battles.models`` so Django registers them with the app.
 
 The battle's state is never stored: it is rebuilt from ``TurnPlay.setup`` (designs,
-carried damage, seed, options, as the ``setup`` event row of ``battles.resolution``) and
-the ``TurnOrders`` of every turn played (``battles.turns.play``).
+carried damage, seed, options, fixed platforms: the ``setup`` event row of
+``battles.services.engine_log``) and the ``TurnOrders`` of every turn played
+(``battles.turns.play``).
 """
 
 from django.conf import settings

@@ -366,7 +366,7 @@ def battle_replay(*, battle: Battle) -> list[dict[str, Any]]:
     if setup is None:
         raise BattleActionError(f"battle {battle.pk} ({battle.name}) was not resolved: no setup")
     data = setup.data
-    if data.get("turn_by_turn"):
+    if isinstance(data, dict) and data.get("turn_by_turn"):
         # Fought from both sides' orders: replayed from the set-up and the stored orders.
         from battles.turns.play import turn_battle_replay
 

@@ -186,3 +186,18 @@ def test_the_cron_command_plays_turns_past_their_deadline(started):
         "1 turn(s) played",
     ]
     assert TurnPlay.objects.get(battle=started.battle).turns_played == 1
+
+
+def test_the_resolve_page_names_the_play_instead_of_a_preview(client, started):
+    client.force_login(started.cast.organiser)
+    page = client.get(f"/battles/{started.battle.pk}/resolve/")
+    assert page.status_code == 200
+    assert page.context["preview"] is None
+    assert "is being fought turn by turn" in page.context["error"]
+    page = client.post(
+        f"/battles/{started.battle.pk}/resolve/",
+        {"action": "conclude", "seed": str(SEED)},
+        follow=True,
+    )
+    assert Battle.objects.get(pk=started.battle.pk).status == Battle.Status.DRAFT
+    assert any("fought turn by turn" in str(m) for m in page.context["messages"])
