@@ -28,10 +28,16 @@ from battles.rules import ai
 from battles.rules.options import RuleOptions
 from battles.rules.ships import ShipState
 from battles.rules.turn import BattleState
-from battles.services import battle_conclude, conclusion_from_engine, field_battle
+from battles.services import (
+    BattleActionError,
+    battle_conclude,
+    conclusion_from_engine,
+    field_battle,
+)
 from battles.services.common import BULK
 from battles.services.common import battle_sides as _battle_sides
 from battles.services.common import locked as _locked
+from battles.services.conclude import Conclusion
 from battles.services.engine_log import engine_rows, numbered
 from battles.services.engine_log import setup_row as _setup_row
 from battles.services.fielding import Fielded, rule_options
@@ -143,18 +149,29 @@ def conclude(
     losses and fate, ships' damage and status, craft lost, the log (set-up row then the
     engine's events and dice), winner, outcome, intel, snapshot, timeline, report queued.
     ``reason``: ``destruction`` / ``withdrawal`` / ``mutual`` / ``turn-limit``. Raises
-    ``BattleActionError`` as ``battle_conclude`` does (nothing written then)."""
+    ``BattleActionError`` as ``battle_conclude`` does, or naming a unit added to the
+    battle after the set-up was frozen (nothing written then)."""
     seed = setup["data"]["seed"]
     rows = _engine_rows(setup, state)
 
-    def build(b: Battle, sides: list[BattleSide]):
+    def build(b: Battle, sides: list[BattleSide]) -> Conclusion:
         names = {s.faction.slug: s.faction.name for s in sides}
         result = ai.BattleResult(winner, reason, state.turn, seed, [], {})
         outcome = outcome_text(result, names, seed).replace(
             "Resolved by the rules engine", "Played turn by turn from both sides' orders"
         )
+        fleets = field_battle(b, sides)
+        # A unit added to the battle (admin) after the set-up was frozen has no final state.
+        added = [
+            f.start.name for fleet in fleets for f in fleet if f.start.ship_id not in state.ships
+        ]
+        if added:
+            raise BattleActionError(
+                f"battle {b.pk} ({b.name}): {', '.join(added)} joined the battle after its "
+                "turn-by-turn play started; remove them or start the play again"
+            )
         return conclusion_from_engine(
-            fleets=field_battle(b, sides),
+            fleets=fleets,
             final=state.ships,
             rows=rows,
             winner=winner,

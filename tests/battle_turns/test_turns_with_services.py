@@ -201,3 +201,17 @@ def test_the_resolve_page_names_the_play_instead_of_a_preview(client, started):
     )
     assert Battle.objects.get(pk=started.battle.pk).status == Battle.Status.DRAFT
     assert any("fought turn by turn" in str(m) for m in page.context["messages"])
+
+
+def test_a_unit_added_after_the_start_is_named_and_nothing_concludes(started):
+    from tests.battles.battle_fixtures import ship_class
+
+    phalon = started.phalon_side
+    extra = Ship.objects.create(
+        ship_class=ship_class(phalon.faction, "Huulth"), fleet=phalon.fleet, name="Latecomer"
+    )
+    Participant.objects.create(side=phalon, ship=extra)
+    with pytest.raises(BattleActionError, match="Latecomer joined the battle after"):
+        turn_play_end(battle=started.battle)
+    assert Battle.objects.get(pk=started.battle.pk).status == Battle.Status.DRAFT
+    assert not TurnPlay.objects.get(battle=started.battle).ended
