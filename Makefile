@@ -63,6 +63,7 @@ bench: venv ## benchmarks: engine, other systems, turn close, reports and site, 
 	$(PY) -m bench.turn_close
 	$(PY) -m bench.reports
 	$(PY) -m bench.web
+	$(PY) -m bench.turns
 
 clean: ## remove generated files (keeps .venv)
 	rm -rf $(SITE_DIR) media staticfiles db.sqlite3 .pytest_cache

@@ -16,6 +16,7 @@ from .models import (
     RecordEntry,
     Report,
 )
+from .turn_models import TurnOrders, TurnPlay
 
 
 def _bump_version(battle_id: int) -> None:
@@ -122,3 +123,19 @@ class BattleSnapshotAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request) -> bool:
         return False
+
+
+@admin.register(TurnPlay)
+class TurnPlayAdmin(admin.ModelAdmin):
+    """Turn-by-turn plays (staff): read them here; players and organisers act on the pages."""
+
+    list_display = ("battle", "turns_played", "max_turns", "deadline", "ended")
+    readonly_fields = ("setup", "started_by", "started_at")
+
+
+@admin.register(TurnOrders)
+class TurnOrdersAdmin(admin.ModelAdmin):
+    """Orders per turn and side (staff)."""
+
+    list_display = ("battle", "game_turn", "side", "auto", "submitted_by", "submitted_at")
+    list_filter = ("auto",)

@@ -23,6 +23,7 @@ class Battle(models.Model):
     class Mode(models.TextChoices):
         RECORDED = "recorded", _("recorded from the table")
         RESOLVED = "resolved", _("resolved by the rules engine")
+        TURNS = "turns", _("fought turn by turn from both sides' orders")
 
     class ReportState(models.TextChoices):
         DRAFT = "draft", _("drafted, not published")
@@ -401,3 +402,4 @@ class RecordEntry(models.Model):
 
 # Units and results of the other game systems (seeds 001–004) live in their own module.
 from .models_systems import SystemParticipant, SystemUnit  # noqa: E402, F401
+from .turn_models import TurnOrders, TurnPlay  # noqa: E402, F401  (registered with the app)

@@ -55,3 +55,13 @@ def render_report(self, battle_id: int, fmt: str) -> dict[str, object]:
         "file": report.file.name,
         "status": report.status,
     }
+
+
+@shared_task(name="battles.play_due_turns", soft_time_limit=120, time_limit=180)
+def play_due_turns() -> list[int]:
+    """Play every turn-by-turn battle's turn whose orders deadline has passed
+    (``battles.turns.play.turns_play_due``); schedule it every minute with Celery beat.
+    Idempotent: a turn is played once (the battle row is locked while it is)."""
+    from .turns.play import turns_play_due
+
+    return turns_play_due()

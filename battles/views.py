@@ -19,6 +19,7 @@ from campaign.csp import nonce_styles
 from .models import Battle, BattleAction, BattleSide, Participant, Report
 from .reports import report_context
 from .services import report_is_current
+from .turns.pages import turn_links
 
 
 def report_fragment(request: HttpRequest, battle: Battle) -> SafeString:
@@ -68,6 +69,8 @@ def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
         if organiser
         else []
     )
+    # Issue 10 items 5, 8, 9: turn-by-turn page, replay viewer and the odds panel.
+    play = turn_links(battle, request.user)
     # The damaged ships' SSDs carry a <style>: it gets the page's CSP nonce.
     report_html = nonce_styles(report_fragment(request, battle), request)
     can_edit = battle.status == Battle.Status.CONCLUDED and access.can_edit_reports(
@@ -89,5 +92,6 @@ def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "can_edit_report": can_edit,
             "organiser": organiser,
             "actions": actions,
+            **play,
         },
     )

@@ -206,6 +206,38 @@ def played_side_ids(user: User, battle) -> set[int]:
     )
 
 
+def battle_side_slug(user: User, battle) -> str | None:
+    """The faction slug of the side of ``battle`` that ``user`` plays (a player membership
+    of the battle's campaign for that side's faction), or None."""
+    from battles.models import BattleSide
+
+    from .models import Membership
+
+    if user is None or not user.is_authenticated:
+        return None
+    factions = Membership.objects.filter(
+        user=user, role=Membership.Role.PLAYER, campaign_id=battle.campaign_id
+    ).values("faction_id")
+    side = (
+        BattleSide.objects.filter(battle=battle, faction_id__in=factions)
+        .select_related("faction")
+        .order_by("order", "pk")
+        .first()
+    )
+    return side.faction.slug if side else None
+
+
+def battle_perspective(user: User, battle) -> tuple[str, str | None]:
+    """How ``user`` sees an engine-fought ``battle``'s board and log (battles/turns/board.py):
+    ``("all", None)`` for staff and the campaign's organisers, ``("side", slug)`` for a
+    player of one of its sides (their sensors only), else ``("public", None)`` (what a
+    player of neither side would see: hidden fleets never shown)."""
+    if is_organiser(user, battle.campaign):
+        return ("all", None)
+    slug = battle_side_slug(user, battle)
+    return ("side", slug) if slug else ("public", None)
+
+
 def actionable_battles(user: User) -> QuerySet:
     """Battles ``user`` may act on or see for acting: :func:`visible_battles`, plus the
     drafts of the campaigns where the user plays a faction that is one of their sides (a

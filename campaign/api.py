@@ -15,6 +15,7 @@ from battles.api_actions import router as battle_actions_router
 from battles.api_reports import router as reports_router
 from battles.api_rules import router as rules_router
 from battles.api_systems import router as systems_rules_router
+from battles.api_turns import router as battle_turns_router
 from battles.rules.errors import RulesError
 from factions.api import router as factions_router
 from factions.api_designs import router as designs_router
@@ -120,6 +121,7 @@ api.add_router("/", orders_router)
 api.add_router("/", battles_router)
 api.add_router("/", battle_actions_router)
 api.add_router("/", reports_router)
+api.add_router("/", battle_turns_router)
 api.add_router("/designs", designs_router)
 api.add_router("/rules", rules_router)
 api.add_router("/rules", systems_rules_router)  # seeds 001–004

@@ -77,7 +77,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
-    "django_htmx",
+    "django_htmx",  # {% htmx_script %}: serves htmx itself, no Node step
     "simple_history",  # audit trail: battles, sides, participants; ships, fleets, light units
     "csp",
     "axes",  # log-in rate limiting (issue 9 item 11)
@@ -228,10 +228,12 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = "UTC"
-# Turns past their deadline are closed every 5 minutes by a worker running beat
-# (`celery -A campaign beat`); without a broker, cron `manage.py close_due_turns` (README).
+# Turns past their deadline are closed every 5 minutes, and turn-by-turn battle turns past
+# theirs are played every minute, by a worker running beat (`celery -A campaign beat`);
+# without a broker, cron `manage.py close_due_turns` / `manage.py play_due_turns` (README).
 CELERY_BEAT_SCHEDULE = {
     "close-due-turns": {"task": "turns.close_due_turns", "schedule": 300.0},
+    "play-due-battle-turns": {"task": "battles.play_due_turns", "schedule": 60.0},
 }
 
 if not DEBUG:

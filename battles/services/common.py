@@ -46,6 +46,22 @@ def locked(battle: Battle, *, draft: bool = True) -> Battle:
     return fresh
 
 
+def refuse_turn_play(battle: Battle) -> None:
+    """Raise :class:`BattleActionError` when ``battle`` is being fought turn by turn (a
+    ``TurnPlay`` not ended): its result comes from both sides' orders
+    (``battles.turns.play``), so auto-resolve, record entries and the resolve preview wait
+    until the organiser ends the play."""
+    from ..turn_models import TurnPlay
+
+    play = TurnPlay.objects.filter(battle_id=battle.pk, ended=False).first()
+    if play is not None:
+        raise BattleActionError(
+            f"battle {battle.pk} ({battle.name}) is being fought turn by turn (turn "
+            f"{play.current_turn} of at most {play.max_turns}): end its turn-by-turn play "
+            "first; nothing changed"
+        )
+
+
 def battle_sides(battle: Battle) -> list[BattleSide]:
     """The battle's sides in order, with faction, fleet and participants (ship, class,
     light units) loaded: three queries whatever the size."""

@@ -29,6 +29,7 @@ from .common import (
     crew_lost_from_hull,
     label,
     locked,
+    refuse_turn_play,
 )
 from .conclude import Conclusion, UnitResult, battle_conclude
 
@@ -249,6 +250,7 @@ def battle_record(
     _check_game_turns(game_turns)
 
     def build(b: Battle, sides: list[BattleSide]) -> Conclusion:
+        refuse_turn_play(b)
         return Conclusion(
             mode=Battle.Mode.RECORDED,
             results=check_results(b, sides, results),
@@ -281,6 +283,7 @@ def record_submit(
     _check_game_turns(game_turns)
     with transaction.atomic():
         b = locked(battle)
+        refuse_turn_play(b)
         sides = battle_sides(b)
         own = next((s for s in sides if side is not None and s.pk == side.pk), None)
         if side is not None and own is None:
@@ -325,9 +328,11 @@ def record_confirm(*, entry: RecordEntry, user: Any) -> RecordEntry:
     organiser's entry covers them all), the battle concludes with the confirmed entries'
     results (checked again), the latest outcome, winner, turns and narrative given.
     Raises :class:`BattleActionError` for an entry not waiting for confirmation or
-    results no longer valid (naming ship and field); nothing is written then."""
+    results no longer valid (naming ship and field), or a battle being fought turn by
+    turn; nothing is written then."""
     with transaction.atomic():
         entry = RecordEntry.objects.select_for_update().get(pk=entry.pk)
+        refuse_turn_play(entry.battle)
         if entry.status != RecordEntry.Status.SUBMITTED:
             raise BattleActionError(
                 f"record entry {entry.pk}: already {entry.get_status_display()}"

@@ -27,7 +27,7 @@ from battles.rules.ships import ShipState
 from campaign.intel import intel_known_classes
 
 from ..models import Battle, BattleAction, BattleSide, Event, Participant
-from .common import MAX_TURNS_LIMIT, SEED_BITS, BattleActionError, battle_sides
+from .common import MAX_TURNS_LIMIT, SEED_BITS, BattleActionError, battle_sides, refuse_turn_play
 from .conclude import Conclusion, UnitResult, battle_conclude
 from .engine_log import engine_rows, fight, numbered, setup_row
 from .fielding import Fielded, field_battle, load_bay, rule_options
@@ -258,6 +258,7 @@ def battle_resolve_preview(
     _check_args(seed, max_turns)
     if battle.status == Battle.Status.CONCLUDED:
         raise BattleActionError(f"battle {battle.pk} ({battle.name}) is already concluded")
+    refuse_turn_play(battle)
     if seed is None:
         seed = battle.seed if battle.seed is not None else secrets.randbits(SEED_BITS)
     return _resolve(battle, battle_sides(battle), seed, max_turns)
@@ -317,6 +318,7 @@ def battle_resolve(
     _check_args(seed, max_turns)
 
     def build(b: Battle, sides: list[BattleSide]) -> Conclusion:
+        refuse_turn_play(b)
         s = seed
         if s is None:
             s = b.seed if b.seed is not None else secrets.randbits(SEED_BITS)
@@ -364,6 +366,11 @@ def battle_replay(*, battle: Battle) -> list[dict[str, Any]]:
     if setup is None:
         raise BattleActionError(f"battle {battle.pk} ({battle.name}) was not resolved: no setup")
     data = setup.data
+    if isinstance(data, dict) and data.get("turn_by_turn"):
+        # Fought from both sides' orders: replayed from the set-up and the stored orders.
+        from battles.turns.play import turn_battle_replay
+
+        return turn_battle_replay(battle=battle)
     try:
         fleets = [
             [_replay_ship(sid, data["ships"][sid]) for sid in fleet] for fleet in data["fleets"]

@@ -1,0 +1,231 @@
+"""What the orders form offers and how a posted form becomes orders (issue 10 item 5),
+plus the movement preview shown as a player types (§3 notation, drawn as SVG).
+
+No HTTP here: views pass ``request.POST`` (any mapping of str -> str) and render what
+these functions return. Field names: ``movement-<ship>``, ``fire-<ship>-<system>``
+(target id, empty: hold fire), ``mode-<ship>-<system>`` (pulsers: the fire mode is
+chosen with the orders, D-34), ``power-<ship>-<system>`` (needle nodules),
+``launch-<ship>-<system>`` (target id), ``screens-<ship>`` / ``veil-<ship>`` (``""``
+unchanged, ``on``, ``off``), ``withdraw-<ship>`` (checkbox).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.utils.translation import gettext
+
+from battles.rules.errors import RulesError
+from battles.rules.movement import Orders, execute, validate_orders
+from battles.rules.turn import BattleState
+from battles.rules.weapons import get_weapon
+
+from .orders import TurnOrdersError
+
+__all__ = ["movement_preview", "order_sheet", "orders_from_form", "targets_for"]
+
+PULSER_MODES = ("pulser-short", "pulser-medium", "pulser-long")
+
+
+def _light(weapon: str) -> bool:
+    try:
+        return bool(get_weapon(weapon).light_unit)
+    except RulesError:
+        return False
+
+
+def _needs_power(weapon: str) -> bool:
+    try:
+        return bool(get_weapon(weapon).power_points)
+    except RulesError:
+        return False
+
+
+def targets_for(state: BattleState, side: str, labels: Mapping[str, str]) -> list[dict[str, str]]:
+    """Enemy ships still on the table and enemy light units, as ``{"id", "label"}``;
+    ``labels``: id -> what this side calls it (its board view's labels)."""
+    found = [
+        {"id": s.ship_id, "label": labels.get(s.ship_id, s.ship_id)}
+        for s in state.in_action(state.enemy_of(side))
+    ]
+    found += [
+        {"id": u.unit_id, "label": gettext("light unit %(id)s") % {"id": u.unit_id}}
+        for u in state.light_units.values()
+        if u.active and u.side != side
+    ]
+    return found
+
+
+def order_sheet(
+    state: BattleState, side: str, given: Mapping[str, Any] | None = None
+) -> list[dict[str, Any]]:
+    """One entry per ship of ``side`` still in action: its name, id, speed, heading,
+    thrust, the weapon systems it may order to fire (working), its launchers (bays with a
+    squadron aboard, working missile launchers), whether it has screens or a vapour veil,
+    and what ``given`` (its stored orders, if any) says for each field."""
+    given = given or {}
+    sheet = []
+    for ship in state.in_action(side):
+        mine = given.get(ship.ship_id) or {}
+        fire = {f.get("system"): f for f in mine.get("fire", []) if isinstance(f, dict)}
+        launches = {pair[0]: pair[1] for pair in mine.get("launches", []) if len(pair) == 2}
+        weapons, launchers = [], []
+        for system in ship.systems.values():
+            if not system.working:
+                continue
+            if system.kind == "bay":
+                squadron = system.data.get("squadron")
+                if squadron and not system.data.get("launched"):
+                    launchers.append(
+                        {
+                            "id": system.id,
+                            "what": f"{squadron.get('unit', '?')} ×{squadron.get('size', '?')}",
+                            "target": launches.get(system.id, ""),
+                        }
+                    )
+            elif system.kind == "weapon" and system.weapon:
+                if _light(system.weapon):
+                    launchers.append(
+                        {
+                            "id": system.id,
+                            "what": system.weapon,
+                            "target": launches.get(system.id, ""),
+                        }
+                    )
+                    continue
+                ordered = fire.get(system.id, {})
+                weapons.append(
+                    {
+                        "id": system.id,
+                        "weapon": system.weapon,
+                        "arcs": "/".join(system.arcs),
+                        "modes": PULSER_MODES if system.weapon == "pulser" else (),
+                        "power": _needs_power(system.weapon),
+                        "target": ordered.get("target", ""),
+                        "mode": ordered.get("mode") or "",
+                        "power_points": ordered.get("power_points"),
+                    }
+                )
+        sheet.append(
+            {
+                "id": ship.ship_id,
+                "name": ship.name,
+                "speed": int(ship.speed),
+                "heading": ship.heading,
+                "thrust": ship.thrust,
+                "x": round(ship.x, 1),
+                "y": round(ship.y, 1),
+                "power_points": ship.power_points,
+                "movement": mine.get("movement", ""),
+                "weapons": weapons,
+                "launchers": launchers,
+                "screens": ship.working_count("screen") > 0,
+                "veil": ship.working_count("vapour-veil") > 0,
+                "screens_order": _switch(mine.get("screens")),
+                "veil_order": _switch(mine.get("veil")),
+                "withdraw": bool(mine.get("withdraw")),
+            }
+        )
+    return sheet
+
+
+def _switch(value: Any) -> str:
+    return "" if value is None else ("on" if value else "off")
+
+
+def _whole(where: str, text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise TurnOrdersError(f"{where}: {text!r} is not a whole number") from None
+
+
+def orders_from_form(post: Mapping[str, str], sheet: list[dict[str, Any]]) -> dict[str, Any]:
+    """The orders a posted form gives, in the stored shape (``battles.turns.orders``), for
+    the ships of ``sheet`` (:func:`order_sheet`). Raises ``TurnOrdersError`` naming the
+    ship and field for a power-point entry that is not a whole number."""
+    orders: dict[str, Any] = {}
+    for ship in sheet:
+        sid = ship["id"]
+        entry: dict[str, Any] = {"movement": post.get(f"movement-{sid}", "").strip()}
+        fire = []
+        for w in ship["weapons"]:
+            target = post.get(f"fire-{sid}-{w['id']}", "")
+            if not target:
+                continue
+            intent: dict[str, Any] = {"system": w["id"], "target": target}
+            mode = post.get(f"mode-{sid}-{w['id']}", "")
+            if mode:
+                intent["mode"] = mode
+            power = post.get(f"power-{sid}-{w['id']}", "").strip()
+            if power:
+                intent["power_points"] = _whole(f"{ship['name']}: {w['id']} power points", power)
+            fire.append(intent)
+        launches = [
+            [lu["id"], post[f"launch-{sid}-{lu['id']}"]]
+            for lu in ship["launchers"]
+            if post.get(f"launch-{sid}-{lu['id']}")
+        ]
+        if fire:
+            entry["fire"] = fire
+        if launches:
+            entry["launches"] = launches
+        for switch in ("screens", "veil"):
+            value = post.get(f"{switch}-{sid}", "")
+            if value in ("on", "off"):
+                entry[switch] = value == "on"
+        if post.get(f"withdraw-{sid}"):
+            entry["withdraw"] = True
+        orders[sid] = entry
+    return orders
+
+
+def movement_preview(state: BattleState, ship_id: str, text: str) -> dict[str, Any]:
+    """What ``text`` (§3 notation) does to the ship: ``{"ok", "error", "thrust",
+    "thrust_used", "speed", "end_speed", "heading", "path": [[x, y] ×3], "view": [x, y, w,
+    h]}`` — the path in SVG coordinates (y flipped: +y up on the map). Never raises for
+    bad text: the engine's ``IllegalOrder`` message is ``error``."""
+    ship = state.ships[ship_id]
+    out: dict[str, Any] = {
+        "ok": False,
+        "error": "",
+        "thrust": ship.thrust,
+        "speed": int(ship.speed),
+        "heading": ship.heading,
+        "name": ship.name,
+    }
+    try:
+        plan = validate_orders(
+            Orders.parse(text, ship=ship.name),
+            ship=ship.name,
+            thrust=ship.thrust,
+            speed=int(ship.speed),
+            drive_working=ship.thrust > 0,
+            bridge_working=ship.bridge_working,
+            half_thrust_turn_cap=state.options.half_thrust_turn_cap,
+        )
+    except RulesError as exc:
+        out["error"] = str(exc)
+        return out
+    moved = execute(plan, position=(ship.x, ship.y), heading=ship.heading)
+    path = [[round(x, 2), round(-y, 2)] for x, y in moved.path]
+    xs, ys = [p[0] for p in path], [p[1] for p in path]
+    pad = 4.0
+    x0, y0 = min(xs) - pad, min(ys) - pad
+    out.update(
+        ok=True,
+        thrust_used=plan.thrust_used,
+        end_speed=plan.end_speed,
+        heading=moved.heading,
+        end=[round(moved.position[0], 1), round(moved.position[1], 1)],
+        path=path,
+        points=" ".join(f"{x},{y}" for x, y in path),
+        start_x=path[0][0],
+        start_y=path[0][1],
+        end_x=path[-1][0],
+        end_y=path[-1][1],
+        rotate=moved.heading * 60,
+        view=f"{x0} {y0} {max(xs) + pad - x0} {max(ys) + pad - y0}",
+    )
+    return out

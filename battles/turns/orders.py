@@ -1,0 +1,140 @@
+"""One side's orders for one game turn, as stored (JSON) and as the engine takes them.
+
+Stored shape (``TurnOrders.orders``), by engine ship id (``ship-<pk>``)::
+
+    {"movement": "+3, 1B, 2T, 18",                  # rules §3 notation
+     "fire": [{"system": "beam-1", "target": "ship-7",
+               "mode": "pulser-short" | null,        # pulser fire mode (§8)
+               "power_points": 3 | null}],           # needle nodules (§8, §14)
+     "launches": [["bay-1", "ship-7"]],              # bay or launcher, target ship (§9)
+     "screens": true | false | null, "veil": true | false | null,
+     "withdraw": false, "recover": ["ship-3.bay-1-2"]}
+
+A point-defence assignment is a fire order at an enemy light unit (§10). Every key but
+``movement`` may be left out. :func:`parse_side_orders` checks the shape and who may order
+which ship; the engine's phase 1 (``play_turn``) then checks what the rules allow.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from battles.rules.turn import BattleState, FireIntent, ShipOrders
+from battles.services import BattleActionError
+
+__all__ = ["TurnOrdersError", "parse_side_orders", "ship_orders_from_json"]
+
+_KEYS = {"movement", "fire", "launches", "screens", "veil", "withdraw", "recover"}
+_FIRE_KEYS = {"system", "target", "mode", "power_points"}
+
+
+class TurnOrdersError(BattleActionError):
+    """Orders refused: the message names the ship (and the field); nothing was stored."""
+
+
+def _text(where: str, value: Any, field: str) -> str:
+    if not isinstance(value, str):
+        raise TurnOrdersError(f"{where}.{field}: {value!r}, expected text")
+    return value
+
+
+def _flag(where: str, value: Any, field: str, *, optional: bool) -> bool | None:
+    if value is None and optional:
+        return None
+    if not isinstance(value, bool):
+        raise TurnOrdersError(f"{where}.{field}: {value!r}, expected true or false")
+    return value
+
+
+def _list(where: str, value: Any, field: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise TurnOrdersError(f"{where}.{field}: {value!r}, expected a list")
+    return value
+
+
+def _fire(where: str, entry: Any) -> FireIntent:
+    if not isinstance(entry, Mapping):
+        raise TurnOrdersError(f"{where}: {entry!r}, expected an object with system and target")
+    extra = sorted(set(entry) - _FIRE_KEYS)
+    if extra:
+        raise TurnOrdersError(f"{where}: unknown field(s) {extra}")
+    mode = entry.get("mode") or None
+    power = entry.get("power_points")
+    if power is not None and (not isinstance(power, int) or isinstance(power, bool)):
+        raise TurnOrdersError(f"{where}.power_points: {power!r}, expected a whole number")
+    return FireIntent(
+        system=_text(where, entry.get("system"), "system"),
+        target=_text(where, entry.get("target"), "target"),
+        mode=_text(where, mode, "mode") if mode is not None else None,
+        power_points=power,
+    )
+
+
+def ship_orders_from_json(name: str, data: Mapping[str, Any]) -> ShipOrders:
+    """``ShipOrders`` from one ship's stored orders (see the module docstring); ``name``
+    heads every error. Raises :class:`TurnOrdersError` for a wrong shape or type."""
+    where = f"{name}"
+    if not isinstance(data, Mapping):
+        raise TurnOrdersError(f"{where}: {data!r}, expected an object of orders")
+    extra = sorted(set(data) - _KEYS)
+    if extra:
+        raise TurnOrdersError(f"{where}: unknown field(s) {extra}")
+    launches = []
+    for i, pair in enumerate(_list(where, data.get("launches", []), "launches")):
+        if not (isinstance(pair, list | tuple) and len(pair) == 2):
+            raise TurnOrdersError(f"{where}.launches[{i}]: {pair!r}, expected [system, target]")
+        launches.append(
+            (
+                _text(where, pair[0], f"launches[{i}][0]"),
+                _text(where, pair[1], f"launches[{i}][1]"),
+            )
+        )
+    return ShipOrders(
+        movement=_text(where, data.get("movement", ""), "movement"),
+        fire=[
+            _fire(f"{where}.fire[{i}]", f)
+            for i, f in enumerate(_list(where, data.get("fire", []), "fire"))
+        ],
+        launches=launches,
+        screens=_flag(where, data.get("screens"), "screens", optional=True),
+        veil=_flag(where, data.get("veil"), "veil", optional=True),
+        withdraw=bool(_flag(where, data.get("withdraw", False), "withdraw", optional=False)),
+        recover=[
+            _text(where, u, "recover") for u in _list(where, data.get("recover", []), "recover")
+        ],
+    )
+
+
+def parse_side_orders(
+    state: BattleState, side: str, orders: Any, *, names: Mapping[str, str]
+) -> dict[str, ShipOrders]:
+    """Check one side's orders against the battle as it stands and return them as the
+    engine takes them. ``names``: engine ship id -> name (every ship set up in the battle).
+
+    Raises :class:`TurnOrdersError` naming the ship for a ship not in the battle, a ship of
+    the other side, a ship destroyed, captured or gone from the table, or a wrong shape.
+    """
+    if not isinstance(orders, Mapping):
+        raise TurnOrdersError(f"orders: {orders!r}, expected an object keyed by ship id")
+    parsed: dict[str, ShipOrders] = {}
+    for ship_id, data in orders.items():
+        ship = state.ships.get(ship_id)
+        if ship is None:
+            raise TurnOrdersError(f"{ship_id!r}: this ship is not in the battle; nothing stored")
+        label = f"{names.get(ship_id, ship.name)} ({ship_id})"
+        if ship.side != side:
+            raise TurnOrdersError(f"{label}: not a ship of your side; nothing stored")
+        if ship.out_of_action:
+            why = (
+                "destroyed"
+                if ship.destroyed
+                else "captured"
+                if ship.captured
+                else "withdrawn"
+                if ship.withdrawn
+                else "out of action"
+            )
+            raise TurnOrdersError(f"{label}: the ship is {why} and takes no orders; nothing stored")
+        parsed[ship_id] = ship_orders_from_json(label, data)
+    return parsed

@@ -1,0 +1,172 @@
+"""Read-side context of the turn-by-turn, replay and odds panels (issue 10 items 5, 8, 9):
+what a viewer may see, built from the stored log, the stored orders and the rebuilt
+state. Views call these and render; nothing here writes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext
+
+from battles.models import Battle, BattleSide, Event, Participant
+from battles.turn_models import TurnOrders, TurnPlay
+from campaign import access
+
+from .board import Viewer, board_view
+from .forms import order_sheet, targets_for
+from .play import turn_state
+
+__all__ = ["turn_links", "battle_viewer", "board_for", "odds_panel", "phase_names", "turn_context"]
+
+
+def phase_names() -> list[str]:
+    """Names of phase 0 (set-up) and the eleven phases of rules §2, in the active language,
+    indexed by phase number."""
+    return [
+        gettext("set-up"),
+        gettext("orders"),
+        gettext("initiative"),
+        gettext("launches"),
+        gettext("missiles and drones move"),
+        gettext("ship movement"),
+        gettext("fighters and gunboats move"),
+        gettext("sensors"),
+        gettext("light-unit intent"),
+        gettext("ship fire"),
+        gettext("light-unit fire"),
+        gettext("end of turn"),
+    ]
+
+
+def _hidden_ship_refs(battle: Battle, user: Any) -> frozenset[str]:
+    """Engine ids of the battle's ships from fleets ``user`` may not see."""
+    ships = Participant.objects.filter(side__battle=battle, ship__isnull=False).values_list(
+        "ship_id", "ship__fleet_id"
+    )
+    visible = set(access.visible_fleets(user).values_list("pk", flat=True))
+    return frozenset(f"ship-{sid}" for sid, fleet in ships if fleet not in visible)
+
+
+def battle_viewer(battle: Battle, user: Any) -> Viewer:
+    """The :class:`Viewer` ``user`` is for ``battle`` (``campaign.access.battle_perspective``)."""
+    mode, side = access.battle_perspective(user, battle)
+    if mode == "public":
+        return Viewer("public", hidden=_hidden_ship_refs(battle, user))
+    return Viewer(mode, side)
+
+
+def _side_names(battle: Battle) -> dict[str, str]:
+    return {
+        s.faction.slug: s.faction.name
+        for s in BattleSide.objects.filter(battle=battle).select_related("faction")
+    }
+
+
+def board_for(battle: Battle, viewer: Viewer) -> dict[str, Any]:
+    """The board JSON of ``battle`` for ``viewer`` (``battles.turns.board.board_view``)."""
+    events = Event.objects.filter(battle=battle).order_by("sequence")
+    return board_view(
+        events.values("game_turn", "phase", "kind", "summary", "data"),
+        viewer,
+        side_names=_side_names(battle),
+    )
+
+
+def _labels(board: dict[str, Any]) -> dict[str, str]:
+    last = board["frames"][-1] if board["frames"] else []
+    return {m["id"]: m["label"] for m in last}
+
+
+def turn_context(battle: Battle, user: Any, *, posted: dict[str, Any] | None = None) -> dict:
+    """Everything the turn page shows ``user``: the play (or None), the board, whether
+    each side has ordered this turn (never what), the user's side's order sheet (with
+    ``posted`` orders, else its stored ones), the targets it may name, and for organisers
+    every side's orders for the turn and the deadline."""
+    viewer = battle_viewer(battle, user)
+    play = TurnPlay.objects.filter(battle=battle).first()
+    board = board_for(battle, viewer)
+    context: dict[str, Any] = {
+        "battle": battle,
+        "play": play,
+        "viewer": viewer,
+        "board": board,
+        "is_organiser": viewer.mode == "all",
+        "sheet": [],
+        "targets": [],
+        "phase_names": phase_names(),
+    }
+    if play is None:
+        return context
+    sides = list(BattleSide.objects.filter(battle=battle).select_related("faction"))
+    given = {
+        o.side_id: o for o in TurnOrders.objects.filter(battle=battle, game_turn=play.current_turn)
+    }
+    context["status"] = [
+        {"side": s, "in": s.pk in given, "own": s.faction.slug == viewer.side} for s in sides
+    ]
+    if viewer.mode == "all":
+        context["orders_in"] = [(s, given[s.pk].orders) for s in sides if s.pk in given]
+    if viewer.mode == "side" and not play.ended:
+        own = next(s for s in sides if s.faction.slug == viewer.side)
+        state = turn_state(play=play)
+        stored = posted if posted is not None else (given[own.pk].orders if own.pk in given else {})
+        context["own_side"] = own
+        context["sheet"] = order_sheet(state, viewer.side, stored)
+        context["targets"] = targets_for(state, viewer.side, _labels(board))
+        context["own_in"] = own.pk in given
+    return context
+
+
+def odds_panel(battle: Battle, user: Any, board: dict[str, Any] | None = None) -> dict | None:
+    """The odds panel's data (item 9): the weapons of the ships ``user`` fights with
+    (organisers: every ship's) and the targets they may pick, with ids matching the
+    board's markers so the range can be read from the map. None for users with no ship
+    in the battle."""
+    viewer = battle_viewer(battle, user)
+    if viewer.mode == "public":
+        return None
+    participants = (
+        Participant.objects.filter(side__battle=battle, ship__isnull=False)
+        .select_related("ship__ship_class", "side__faction")
+        .order_by("side__order", "pk")
+    )
+    weapons, targets = [], []
+    labels = _labels(board) if board else {}
+    on_board = {m["id"] for frame in (board or {}).get("frames", []) for m in frame}
+    if not on_board:  # no engine log: enemies of fleets the user may see
+        visible = set(access.visible_fleets(user).values_list("pk", flat=True))
+        on_board = {f"ship-{p.ship_id}" for p in participants if p.ship.fleet_id in visible}
+    for p in participants:
+        ship_id = f"ship-{p.ship_id}"
+        own = viewer.mode == "all" or p.side.faction.slug == viewer.side
+        name = p.ship.name or p.ship.ship_class.name
+        if own:
+            for system in (p.ship.ship_class.design or {}).get("systems", []):
+                if system.get("kind") == "weapon" and system.get("weapon"):
+                    weapons.append(
+                        {
+                            "ship": ship_id,
+                            "label": f"{name} — {system.get('id')} ({system['weapon']})",
+                            "weapon": system["weapon"],
+                        }
+                    )
+        if viewer.mode == "all" or (not own and ship_id in on_board):
+            targets.append(
+                {"id": ship_id, "label": labels.get(ship_id) or (name if own else ship_id)}
+            )
+    if not weapons:
+        return None
+    return {"weapons": weapons, "targets": targets}
+
+
+def turn_links(battle: Battle, user: Any) -> dict[str, Any]:
+    """The battle page's extras: ``replay`` (it has an engine log to play back),
+    ``turns`` (organisers of a draft: the turn-by-turn page), the odds panel and the
+    phase names its board script needs."""
+    has_log = Event.objects.filter(battle=battle, kind="setup").exists()
+    organiser = access.is_organiser(user, battle.campaign)
+    return {
+        "replay": has_log,
+        "turns": organiser and battle.status == Battle.Status.DRAFT,
+        "odds": odds_panel(battle, user),
+    }

@@ -1,0 +1,129 @@
+// The board of an engine-fought battle (battles/turns/board.py): an SVG map per moment
+// (a game turn and phase), fire lines, a slider with previous / play / next, and the log
+// lines of the moment beside it. Plain JavaScript, no build step, no inline script: the
+// data comes from the json_script element named by the section's data-board attribute.
+// Engine geometry: +y is heading 0 and up on the map; headings step 60° clockwise.
+(() => {
+  "use strict";
+  const SVG = "http://www.w3.org/2000/svg";
+  const GRID = 12; // mu per grid square
+
+  function el(name, attrs, parent) {
+    const node = document.createElementNS(SVG, name);
+    for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, String(v));
+    if (parent) parent.appendChild(node);
+    return node;
+  }
+
+  function setup(section) {
+    const data = JSON.parse(document.getElementById(section.dataset.board).textContent);
+    const phases = JSON.parse(document.getElementById(section.dataset.phases).textContent);
+    const svg = section.querySelector(".board-map svg");
+    const slider = section.querySelector(".board-slider input");
+    const output = section.querySelector(".board-moment");
+    const logList = section.querySelector(".board-log");
+    const playButton = section.querySelector(".board-play");
+    if (!svg || !slider || !data.moments.length) return;
+    const sides = Object.keys(data.sides);
+    let [x0, y0, x1, y1] = data.bounds;
+    // Keep the map no taller than 4:3 (a narrow line of ships would make a thin strip).
+    const grow = Math.max(0, (y1 - y0) * 0.75 - (x1 - x0)) / 2;
+    x0 -= grow;
+    x1 += grow;
+    const width = Math.max(x1 - x0, 24);
+    const height = Math.max(y1 - y0, 24);
+    const scale = Math.max(width, height) / 60; // marker size follows the board's size
+    svg.setAttribute("viewBox", `${x0} ${-y1} ${width} ${height}`);
+    const grid = el("g", { class: "board-grid" }, svg);
+    for (let x = Math.ceil(x0 / GRID) * GRID; x <= x1; x += GRID) {
+      el("line", { x1: x, y1: -y1, x2: x, y2: -y0 }, grid);
+    }
+    for (let y = Math.ceil(y0 / GRID) * GRID; y <= y1; y += GRID) {
+      el("line", { x1: x0, y1: -y, x2: x1, y2: -y }, grid);
+    }
+    const fireLayer = el("g", { class: "board-fire" }, svg);
+    const unitLayer = el("g", { class: "board-units" }, svg);
+
+    // The log once, each line tagged with its moment; a moment shows its own lines.
+    const items = data.log.map((line) => {
+      const li = document.createElement("li");
+      li.textContent = line.text;
+      li.className = `log-${line.kind}`;
+      li.dataset.m = line.m;
+      li.hidden = true;
+      logList.appendChild(li);
+      return li;
+    });
+
+    function draw(index) {
+      const frame = data.frames[index];
+      const moment = data.moments[index];
+      fireLayer.replaceChildren();
+      unitLayer.replaceChildren();
+      const where = {};
+      for (const m of frame) {
+        where[m.id] = m;
+        const side = `side-${sides.indexOf(m.side)}`;
+        const g = el("g", {
+          class: `marker ${m.kind} ${side}${m.own ? " own" : ""}`,
+          transform: `translate(${m.x} ${-m.y})`,
+          "data-id": m.id,
+        }, unitLayer);
+        const title = el("title", {}, g);
+        title.textContent = m.label || m.kind;
+        if (m.kind === "ship") {
+          el("polygon", {
+            points: `0,${-2 * scale} ${1.4 * scale},${1.6 * scale} ${-1.4 * scale},${1.6 * scale}`,
+            transform: `rotate(${(m.h || 0) * 60})`,
+          }, g);
+        } else if (m.kind === "blip") {
+          el("polygon", { points: `0,${-1.5 * scale} ${1.5 * scale},0 0,${1.5 * scale} ${-1.5 * scale},0` }, g);
+        } else {
+          el("rect", { x: -0.7 * scale, y: -0.7 * scale, width: 1.4 * scale, height: 1.4 * scale }, g);
+        }
+        if (m.label) {
+          const text = el("text", { x: 2.2 * scale, y: 0.6 * scale, "font-size": 2.2 * scale }, g);
+          text.textContent = m.label;
+        }
+      }
+      for (const [from, to] of data.fire[index]) {
+        const a = where[from] || where[from.split(".")[0]];
+        const b = where[to] || where[to.split(".")[0]];
+        if (a && b) el("line", { x1: a.x, y1: -a.y, x2: b.x, y2: -b.y, "stroke-width": 0.4 * scale }, fireLayer);
+      }
+      const name = phases[moment.phase] || moment.phase;
+      output.textContent = `${section.dataset.turnLabel || "T"} ${moment.turn} · ${name}`;
+      for (const li of items) li.hidden = Number(li.dataset.m) !== index;
+      section.dispatchEvent(new CustomEvent("board:moment", { bubbles: true, detail: { frame } }));
+    }
+
+    let timer = null;
+    function go(index) {
+      slider.value = String(Math.max(0, Math.min(data.moments.length - 1, index)));
+      draw(Number(slider.value));
+    }
+    function stop() {
+      clearInterval(timer);
+      timer = null;
+      playButton.textContent = "▶";
+    }
+    slider.addEventListener("input", () => draw(Number(slider.value)));
+    section.querySelector(".board-prev").addEventListener("click", () => { stop(); go(Number(slider.value) - 1); });
+    section.querySelector(".board-next").addEventListener("click", () => { stop(); go(Number(slider.value) + 1); });
+    playButton.addEventListener("click", () => {
+      if (timer) return stop();
+      if (Number(slider.value) >= data.moments.length - 1) go(0);
+      playButton.textContent = "❚❚";
+      timer = setInterval(() => {
+        if (Number(slider.value) >= data.moments.length - 1) return stop();
+        go(Number(slider.value) + 1);
+      }, 700);
+    });
+    window.admiraltyBoard = { current: () => data.frames[Number(slider.value)] };
+    draw(Number(slider.value));
+  }
+
+  document.addEventListener("DOMContentLoaded", () => {
+    for (const section of document.querySelectorAll("section[data-board]")) setup(section);
+  });
+})();
