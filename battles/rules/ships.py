@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
@@ -200,22 +200,17 @@ class ShipState:
         """An independent copy (states are mutable; keep the old one before applying damage).
 
         Every mutable part is copied; a system's ``data`` (design fields, never changed by
-        the engine) is shared.
+        the engine) is shared. Written plainly: no battle calls it (``ai.clone`` copies the
+        fleets), so it is no part of the callgrind benchmark (issue 8).
         """
-        new = object.__new__(ShipState)
-        for name in _SHIP_FIELDS:
-            setattr(new, name, getattr(self, name))
-        new.hull_rows = list(self.hull_rows)
-        new.armour = list(self.armour)
-        new.systems = {
-            k: SystemState(
-                v.id, v.kind, v.weapon, v.arcs, v.status, v.magazine, v.ammo, v.squads, v.data
-            )
-            for k, v in self.systems.items()
-        }
-        new.countdowns = dict(self.countdowns)
-        new.boarders = list(self.boarders)
-        return new
+        return replace(
+            self,
+            hull_rows=list(self.hull_rows),
+            armour=list(self.armour),
+            systems={k: replace(v) for k, v in self.systems.items()},
+            countdowns=dict(self.countdowns),
+            boarders=list(self.boarders),
+        )
 
     # ---- low-level box bookkeeping (no threshold checks; see damage.py) ----
 
@@ -430,6 +425,3 @@ class ShipState:
 
     def __str__(self) -> str:
         return self.notation()
-
-
-_SHIP_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(ShipState))
