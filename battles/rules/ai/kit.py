@@ -13,6 +13,7 @@ from typing import Any
 from battles.rules.errors import RulesError
 from battles.rules.ships import ShipState, Status
 from battles.rules.turn import (
+    BIOMASS_WEAPONS,
     BattleState,
     squadron_weapon,
 )
@@ -59,6 +60,9 @@ class _Loadout:
         "veil",
         "has_bays",
         "working_bays",
+        "pulsers",
+        "needles",
+        "biomass_shots",
     )
 
     def __init__(self) -> None:
@@ -70,6 +74,9 @@ class _Loadout:
         self.veil = False
         self.has_bays = False
         self.working_bays = 0
+        self.pulsers: list[str] = []  # working pulsers (D-34: a mode set in phase 1)
+        self.needles: list[str] = []  # working needle nodules (D-34: PP set in phase 1)
+        self.biomass_shots = 0  # working nodules/spicules that each cost 1 biomass, 3 PP
 
 
 _WORKING = Status.WORKING
@@ -81,7 +88,15 @@ def _loadout(ship: ShipState) -> _Loadout:
     for system in ship.systems.values():
         kind = system.kind
         if kind == "weapon":
-            if system.status is _WORKING and system.weapon:
+            weapon = system.weapon
+            if system.status is _WORKING:
+                if weapon == "pulser":
+                    out.pulsers.append(system.id)
+                elif weapon == "needle-nodule":
+                    out.needles.append(system.id)
+                elif weapon in BIOMASS_WEAPONS:
+                    out.biomass_shots += 1
+            if system.status is _WORKING and weapon:
                 if _is_light(system.weapon):
                     if _has_round(ship, system):
                         out.missiles.append(system.id)

@@ -9,7 +9,6 @@ import math
 from functools import cache
 
 from battles.rules.ai.kit import (
-    _WORKING,
     LAUNCH_RANGE,
     MIN_SPEED,
     MISSILE_RANGE,
@@ -35,7 +34,6 @@ from battles.rules.sensors import bearing, distance
 from battles.rules.ships import ShipState
 from battles.rules.turn import (
     ATTACH_RANGE,
-    BIOMASS_WEAPONS,
     ESCORT_AREA_DEFENCE,
     MU_PER_ENDURANCE,
     SHOT_BIOMASS,
@@ -87,7 +85,7 @@ def ship_orders(state: BattleState, ship: ShipState) -> ShipOrders:
     if crippled(ship, kit):
         away = (2 * ship.x - target.x, 2 * ship.y - target.y)
         movement = steer(ship, away, 0.0, half_cap)
-        settings = _phase_1_settings(state, ship, movement, target)
+        settings = _phase_1_settings(state, ship, movement, target, kit)
         return ShipOrders(movement=movement, withdraw=True, recover=recover, settings=settings)
     gap = distance(_pos(ship), _pos(target))
     movement = steer(ship, _pos(target), preferred_range(ship, kit), half_cap)
@@ -106,35 +104,25 @@ def ship_orders(state: BattleState, ship: ShipState) -> ShipOrders:
         # phase 9 (« libérés après lancement »), so a ship launches up to all its FCs.
         launches = launches[: ship.fire_controls]
     veil = gap > VEIL_RANGE if kit.veil else None
-    settings = _phase_1_settings(state, ship, movement, target)
+    settings = _phase_1_settings(state, ship, movement, target, kit)
     return ShipOrders(
         movement=movement, launches=launches, veil=veil, recover=recover, settings=settings
     )
 
 
 def _phase_1_settings(
-    state: BattleState, ship: ShipState, movement: Orders, target: ShipState
+    state: BattleState, ship: ShipState, movement: Orders, target: ShipState, kit: _Loadout
 ) -> dict[str, str | int]:
     """The ship's phase-1 settings (D-34, see the module docstring): every working pulser
     in the mode with most dice at the range predicted after this turn's move — the ship
     executing ``movement``, ``target`` keeping its speed and heading; the needle nodules'
     PP split evenly (the remainder to the first), after 3 PP are kept for each launcher
     nodule, spicule and interceptor nodule the ship's biomass can pay for. Empty when
-    ``settings_in_orders`` is off (chosen at fire instead)."""
+    ``settings_in_orders`` is off (chosen at fire instead). The weapons are read from
+    ``kit``, the ship's loadout already scanned for this turn's orders."""
     if not state.options.settings_in_orders:
         return {}
-    pulsers: list[str] = []
-    needles: list[str] = []
-    shots = 0
-    for system in ship.systems.values():
-        if system.kind != "weapon" or system.status is not _WORKING:
-            continue
-        if system.weapon == "pulser":
-            pulsers.append(system.id)
-        elif system.weapon == "needle-nodule":
-            needles.append(system.id)
-        elif system.weapon in BIOMASS_WEAPONS:
-            shots += 1
+    pulsers, needles, shots = kit.pulsers, kit.needles, kit.biomass_shots  # one scan (kit)
     settings: dict[str, str | int] = {}
     if pulsers:
         mode = effective_weapon("pulser", None, _predicted_gap(state, ship, movement, target))
