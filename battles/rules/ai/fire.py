@@ -32,8 +32,11 @@ _AFT = ARC_BITS["A"]
 
 
 @cache
-def _gun_profile(weapon_id: str, arcs: tuple[str, ...]) -> tuple[int, int]:
-    """(longest range in mu, arcs as bits) of a gun."""
+def _gun_profile(weapon_id: str, arcs: tuple[str, ...]) -> tuple[int, int] | None:
+    """(longest range in mu, arcs as bits) of a gun; None for a light-unit weapon (one
+    cached look-up per gun per turn answers both questions)."""
+    if _is_light(weapon_id):
+        return None
     return _reach(weapon_id), arc_mask(arcs)
 
 
@@ -100,8 +103,13 @@ def ship_fire(state: BattleState, ship: ShipState) -> list[FireIntent]:
         # _guns(ship), inlined: this runs for every ship every turn.
         if gun.kind != "weapon" or gun.status is not _WORKING or not gun.weapon:
             continue
-        if _is_light(gun.weapon):
-            continue
+        weapon = gun.weapon
+        if weapon == "pulser":  # as far as its phase-1 mode reaches (D-34)
+            profile = _gun_profile(str(chosen.get(gun.id, weapon)), tuple(gun.arcs))
+        else:
+            profile = _gun_profile(weapon, tuple(gun.arcs))
+        if profile is None:
+            continue  # a light-unit weapon: launched in phase 3, not fired here
         if gun.magazine:
             magazine = systems.get(gun.magazine)
             if magazine is None or not magazine.working:
@@ -112,8 +120,7 @@ def ship_fire(state: BattleState, ship: ShipState) -> list[FireIntent]:
             rounds[gun.magazine] = left - 1
         elif gun.ammo is not None and gun.ammo <= 0:  # _has_round without a magazine
             continue
-        profile = str(chosen.get(gun.id, gun.weapon)) if gun.weapon == "pulser" else gun.weapon
-        weapons.append((gun, *_gun_profile(profile, tuple(gun.arcs))))
+        weapons.append((gun, *profile))
     if not weapons:
         return []
     # §6: an FC tied by a launch in phase 3 is free again ("libérés après lancement").
