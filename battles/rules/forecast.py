@@ -8,7 +8,7 @@ one seed end the same (tested). The battles are shared out over every core
 (``workers``), with the same answer as in one process.
 
 Source: the rules engine issue's "1 000 such battles (Monte-Carlo odds of who wins)";
-tactics and endings: ``battles/rules/ai.py``; rules: ``rules/ft-incursion.md``.
+tactics and endings: the ``battles.rules.ai`` package; rules: ``rules/ft-incursion.md``.
 """
 
 from __future__ import annotations
