@@ -11,6 +11,8 @@ import random
 from collections.abc import Iterator
 from typing import NamedTuple
 
+from .errors import whole_number
+
 __all__ = ["Dice", "Roll", "UnrecordedDice"]
 
 
@@ -50,9 +52,12 @@ class Dice:
         return f"Dice(seed={self.seed!r}) [{len(self.log)} rolls]"
 
     def die(self, sides: int, purpose: str) -> int:
-        """Roll one die of ``sides`` faces (d3, d6 …); returns 1..sides and logs it."""
-        if sides < 1:
-            raise ValueError(f"a die needs at least one side, got {sides} ({purpose})")
+        """Roll one die of ``sides`` faces (d3, d6 …); returns 1..sides and logs it.
+        ``BadArgument`` naming ``sides`` unless it is a whole number ≥ 1."""
+        if type(sides) is not int or sides < 1:
+            sides = whole_number(
+                sides, "sides", f"die ({purpose}): a die needs at least one side", minimum=1
+            )
         result = int(self._rng.random() * sides) + 1
         self.log.append(Roll(purpose, sides, result))
         return result
@@ -64,11 +69,14 @@ class Dice:
         return result
 
     def roll(self, n: int, purpose: str, sides: int = 6) -> list[int]:
-        """Roll ``n`` dice (default d6); each is logged as ``"<purpose>, die i"`` (1-based)."""
-        if n < 0:
-            raise ValueError(f"cannot roll a negative number of dice ({n}, {purpose})")
-        if sides < 1:
-            raise ValueError(f"a die needs at least one side, got {sides} ({purpose})")
+        """Roll ``n`` dice (default d6); each is logged as ``"<purpose>, die i"`` (1-based).
+        ``BadArgument`` naming ``n`` (a whole number ≥ 0) or ``sides`` (≥ 1) otherwise."""
+        if type(n) is not int or n < 0:
+            n = whole_number(n, "n", f"roll ({purpose}): cannot roll a negative number of dice")
+        if type(sides) is not int or sides < 1:
+            sides = whole_number(
+                sides, "sides", f"die ({purpose}): a die needs at least one side", minimum=1
+            )
         rand, log = self._rng.random, self.log
         faces = [int(rand() * sides) + 1 for _ in range(n)]
         for i, face in enumerate(faces, 1):
@@ -82,8 +90,11 @@ class Dice:
         again on each further 6, at most ``max_rerolls`` times (None = no limit).
 
         Returns one list of faces per die, first face first. Logged as
-        ``"<purpose>, die i"`` then ``"<purpose>, die i, re-roll k"``.
+        ``"<purpose>, die i"`` then ``"<purpose>, die i, re-roll k"``. ``BadArgument``
+        naming ``n`` or ``max_rerolls`` unless each is a whole number ≥ 0 (or None).
         """
+        if type(n) is not int or n < 0 or max_rerolls is not None and not _count_ok(max_rerolls):
+            n, max_rerolls = _chain_arguments(n, max_rerolls, purpose)
         rand, log = self._rng.random, self.log
         out: list[list[int]] = []
         for i in range(1, n + 1):
@@ -147,24 +158,30 @@ class UnrecordedDice(Dice):
         self.log = _Discard()
 
     def die(self, sides: int, purpose: str) -> int:
-        if sides < 1:
-            raise ValueError(f"a die needs at least one side, got {sides} ({purpose})")
+        if type(sides) is not int or sides < 1:
+            sides = whole_number(
+                sides, "sides", f"die ({purpose}): a die needs at least one side", minimum=1
+            )
         return int(self._rng.random() * sides) + 1
 
     def d6(self, purpose: str) -> int:
         return int(self._rng.random() * 6) + 1
 
     def roll(self, n: int, purpose: str, sides: int = 6) -> list[int]:
-        if n < 0:
-            raise ValueError(f"cannot roll a negative number of dice ({n}, {purpose})")
-        if sides < 1:
-            raise ValueError(f"a die needs at least one side, got {sides} ({purpose})")
+        if type(n) is not int or n < 0:
+            n = whole_number(n, "n", f"roll ({purpose}): cannot roll a negative number of dice")
+        if type(sides) is not int or sides < 1:
+            sides = whole_number(
+                sides, "sides", f"die ({purpose}): a die needs at least one side", minimum=1
+            )
         rand = self._rng.random
         return [int(rand() * sides) + 1 for _ in range(n)]
 
     def roll_chained(
         self, n: int, purpose: str, *, chain: bool = True, max_rerolls: int | None = None
     ) -> list[list[int]]:
+        if type(n) is not int or n < 0 or max_rerolls is not None and not _count_ok(max_rerolls):
+            n, max_rerolls = _chain_arguments(n, max_rerolls, purpose)
         rand = self._rng.random
         out: list[list[int]] = []
         for _ in range(n):
@@ -183,3 +200,18 @@ class UnrecordedDice(Dice):
         while face == on:
             face = int(self._rng.random() * 6) + 1
             yield face
+
+
+def _count_ok(value: object) -> bool:
+    return type(value) is int and value >= 0
+
+
+def _chain_arguments(n: object, max_rerolls: object, purpose: str) -> tuple[int, int | None]:
+    """``roll_chained``'s ``n`` and ``max_rerolls`` checked: whole numbers ≥ 0 (None: no
+    limit), else ``BadArgument`` naming the field."""
+    where = f"roll_chained ({purpose})"
+    if type(n) is not int or n < 0:
+        n = whole_number(n, "n", where)
+    if max_rerolls is not None and (type(max_rerolls) is not int or max_rerolls < 0):
+        max_rerolls = whole_number(max_rerolls, "max_rerolls", where)
+    return n, max_rerolls  # type: ignore[return-value]

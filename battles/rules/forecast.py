@@ -8,7 +8,7 @@ one seed end the same (tested). The battles are shared out over every core
 (``workers``), with the same answer as in one process.
 
 Source: the rules engine issue's "1 000 such battles (Monte-Carlo odds of who wins)";
-tactics and endings: ``battles/rules/ai.py``; rules: ``rules/ft-incursion.md``.
+tactics and endings: the ``battles.rules.ai`` package; rules: ``rules/ft-incursion.md``.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from battles.rules.ai import resolve_battle
+from battles.rules.errors import BadArgument, whole_number
 from battles.rules.options import RuleOptions
 from battles.rules.ships import ShipState
 
@@ -115,15 +116,19 @@ def win_odds(
     consecutive seeds and the counts added up, so the answer is the same for any number of
     workers (tested); fewer than ``PARALLEL_FROM`` battles are fought here.
 
-    Raises ``ValueError`` for ``battles`` outside 0–``MAX_BATTLES``, a negative seed or
-    ``workers`` < 1, and what ``resolve_battle`` raises for bad fleets.
+    Raises ``BadArgument`` (a ``RulesError``, so a ``ValueError``) naming the field for
+    ``battles`` not a whole number in 0–``MAX_BATTLES``, a seed not a whole number ≥ 0,
+    ``max_turns`` < 1, ``workers`` not None or a whole number ≥ 1, a fleet empty or not
+    a sequence of ``ShipState``, and what ``resolve_battle``
+    raises for bad fleets.
     """
-    if not isinstance(battles, int) or not 0 <= battles <= MAX_BATTLES:
-        raise ValueError(f"battles: {battles!r}, expected 0–{MAX_BATTLES}")
-    if not isinstance(seed, int) or seed < 0:
-        raise ValueError(f"seed: {seed!r}, expected a whole number ≥ 0")
-    if workers is not None and (not isinstance(workers, int) or workers < 1):
-        raise ValueError(f"workers: {workers!r}, expected a whole number ≥ 1 or None")
+    whole_number(battles, "battles", "win_odds")
+    if battles > MAX_BATTLES:
+        raise BadArgument(f"win_odds: battles must be 0–{MAX_BATTLES}, got {battles!r}")
+    whole_number(seed, "seed", "win_odds")
+    whole_number(max_turns, "max_turns", "win_odds", minimum=1)
+    if workers is not None:
+        whole_number(workers, "workers", "win_odds (None: every core)", minimum=1)
     sides = (_side(fleet_a, "fleet_a"), _side(fleet_b, "fleet_b"))
     job = _Job(list(fleet_a), list(fleet_b), max_turns, options, known_classes)
     workers = min(workers or usable_cores(), max(1, battles // PARALLEL_FROM))
@@ -276,6 +281,12 @@ def _fight_in_processes(
 
 
 def _side(fleet: Sequence[ShipState], label: str) -> str:
+    if isinstance(fleet, (str, bytes)) or not isinstance(fleet, Sequence):
+        raise BadArgument(
+            f"win_odds: {label} must be a sequence of ShipState, got {type(fleet).__name__}"
+        )
     if not fleet:
-        raise ValueError(f"win_odds: {label} has no ship")
+        raise BadArgument(f"win_odds: {label} has no ship")
+    if not all(isinstance(ship, ShipState) for ship in fleet):
+        raise BadArgument(f"win_odds: {label} must be a sequence of ShipState")
     return fleet[0].side

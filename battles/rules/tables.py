@@ -7,6 +7,8 @@ control), §13 (boarding), §8 (kinetic re-roll, torpedo/missile to-hit bands ar
 
 from __future__ import annotations
 
+from .errors import BadArgument, whole_number
+
 __all__ = [
     "BEAM_TABLE",
     "BEAM_TABLE_NO_SCREEN",
@@ -67,25 +69,47 @@ FUSILIER_MARINES_REPEL_THRESHOLD = 5
 
 
 def beam_hits(face: int, screen: int) -> int:
-    """Hits scored by one die showing ``face`` (1..6) against ``screen`` (0..3), §7."""
+    """Hits scored by one die showing ``face`` (1..6) against ``screen`` (0..3), §7.
+    ``BadArgument`` naming ``face`` or ``screen`` when outside those ranges or not an int."""
+    if not 1 <= _whole(face, "face", "beam_hits") <= 6:
+        raise BadArgument(f"beam_hits: face must be 1–6 (a d6), got {face!r} (§7)")
+    if not 0 <= _whole(screen, "screen", "beam_hits") < len(BEAM_TABLE):
+        raise BadArgument(f"beam_hits: screen must be 0–3, got {screen!r} (§7)")
     return BEAM_TABLE[screen][face - 1]
 
 
 def threshold_for_row(row_number: int) -> int:
     """Lowest face that destroys a system when hull row ``row_number`` (1-based) is completed.
 
-    §11: first row → 6, second → 5+, third and later → 4+.
+    §11: first row → 6, second → 5+, third and later → 4+. ``BadArgument`` naming
+    ``row_number`` unless it is a whole number ≥ 1.
     """
-    if row_number < 1:
-        raise ValueError(f"hull rows are numbered from 1, got {row_number} (§11)")
+    if type(row_number) is not int or row_number < 1:
+        whole_number(
+            row_number,
+            "row_number",
+            "threshold_for_row: hull rows are numbered from 1 (§11)",
+            minimum=1,
+        )
     return 6 if row_number == 1 else 5 if row_number == 2 else 4
 
 
 def crew_threshold(table: dict[int, int] | dict[int, int | None], crew: int) -> int | None:
     """Lowest face that succeeds with ``crew`` factors on ``table`` (§12/§13); None = cannot.
 
-    Crew above 3 counts as 3 (the maximum); crew below 1 cannot act.
+    Crew above 3 counts as 3 (the maximum); crew below 1 cannot act. ``BadArgument``
+    naming ``crew`` unless it is a whole number.
     """
+    crew = _whole(crew, "crew", "crew_threshold")
     if crew < 1:
         return None
     return table[min(crew, MAX_CREW_PER_TASK)]
+
+
+def _whole(value: object, field: str, where: str) -> int:
+    """``value`` when an int (not a bool), else ``BadArgument`` naming ``field``."""
+    if type(value) is int or isinstance(value, int) and not isinstance(value, bool):
+        return int(value)
+    raise BadArgument(
+        f"{where}: {field} must be a whole number, got {value!r} ({type(value).__name__})"
+    )

@@ -1,4 +1,4 @@
-"""Auto-resolve tactics and whole battles (battles/rules/ai.py)."""
+"""Auto-resolve tactics and whole battles (the battles.rules.ai package)."""
 
 import json
 import os

@@ -110,7 +110,7 @@ def test_errors():
 
 
 def test_integer_convolution_matches_fraction_convolution():
-    from battles.rules.odds import _chain, _power, _power_fractions
+    from battles.rules.distributions import _chain, _power, _power_fractions
 
     for faces in [(0, 0, 0, 1, 1, 2), (0, 0, 0, 0, 0, 1), (6, 6, 6, 3, 3, 3)]:
         unit = _chain(faces, 40, None)

@@ -186,7 +186,7 @@ NO_ORDERS = ShipOrders()
 
 @lru_cache(maxsize=4096)  # bounded: players' orders reach here too
 def orders_text(orders: Orders) -> str:
-    """``str(orders)``, remembered (orders are frozen; the AI writes the same few often)."""
+    """``str(orders)``: the §3 notation of ``orders`` (the text the log stores)."""
     return str(orders)
 
 
