@@ -20,6 +20,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from campaign import access
+from campaign.csp import strip_styles
 
 from . import chronicle
 from .models import Battle, BattleSide
@@ -84,7 +85,8 @@ def _form(battle: Battle, data=None) -> ReportForm:
 def _preview(request: HttpRequest, battle: Battle, texts: dict) -> str:
     # The preview shows what the public will read once published (user=None).
     context = report_context(battle, user=None, texts=texts)
-    return render_to_string("reports/battle.html", context, request=request)
+    # htmx swaps this in: the SSDs' own <style> could carry no valid nonce (css/ssd.css).
+    return strip_styles(render_to_string("reports/battle.html", context, request=request))
 
 
 @login_required

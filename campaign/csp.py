@@ -9,6 +9,7 @@ elements. Source: django-csp "Nonce usage" (https://django-csp.readthedocs.io/).
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.utils.html import escape
@@ -24,3 +25,16 @@ def nonce_styles(markup: str | None, request: Any) -> str | None:
         return markup
     tagged = str(markup).replace("<style>", f'<style nonce="{escape(str(lazy))}">')
     return mark_safe(tagged) if isinstance(markup, SafeString) else tagged  # noqa: S308
+
+
+_STYLE_ELEMENT = re.compile(r"<style(?: [^>]*)?>.*?</style>", re.S)
+
+
+def strip_styles(markup: str | None) -> str | None:
+    """``markup`` (trusted SVG/HTML built by our code) without its ``<style>`` elements:
+    for fragments that htmx swaps into a page, where no nonce of theirs can match the
+    page's. The page links ``css/ssd.css``, which holds the same rules."""
+    if not markup or "<style" not in str(markup):
+        return markup
+    stripped = _STYLE_ELEMENT.sub("", str(markup))
+    return mark_safe(stripped) if isinstance(markup, SafeString) else stripped  # noqa: S308

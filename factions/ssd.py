@@ -26,6 +26,7 @@ import math
 import re
 import xml.etree.ElementTree as ET  # noqa: S405 - we only build and serialise, never parse
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext, ngettext
@@ -46,28 +47,11 @@ ARCS = ("F", "FS", "AS", "A", "AP", "FP")
 # Threshold roll that destroys a system when row n (1-based) is completed (§11).
 THRESHOLD_ROLLS = {1: "6", 2: "5+"}
 
-STYLE = """
-.ssd text{font-family:'DejaVu Sans',Arial,sans-serif;fill:#111}
-.ssd .title{font-size:26px;font-weight:bold}
-.ssd .stats{font-size:13px}
-.ssd .section-label{font-size:12px;font-weight:bold;text-transform:uppercase}
-.ssd .hull-box,.ssd .armour-box{fill:#fff;stroke:#111;stroke-width:1.5}
-.ssd .armour-box{fill:#e6e6e6}
-.ssd .crew-dot{fill:#111}
-.ssd .crew-dot.lost{fill:#fff;stroke:#111}
-.ssd .cross{stroke:#b00;stroke-width:2.5;stroke-linecap:round}
-.ssd .threshold{fill:#b00}
-.ssd .threshold-label{font-size:10px;fill:#b00}
-.ssd .icon{fill:#fff;stroke:#111;stroke-width:1.5}
-.ssd .icon-text{font-size:11px;font-weight:bold;text-anchor:middle}
-.ssd .label{font-size:10px;text-anchor:middle}
-.ssd .arc{fill:#fff;stroke:#111;stroke-width:0.8}
-.ssd .arc.covered{fill:#111}
-.ssd .system.destroyed .icon{fill:#f3c7c7}
-.ssd .bay-frame{fill:none;stroke:#111;stroke-dasharray:4 2}
-.ssd .craft{fill:#fff;stroke:#111}
-.ssd .provisional{font-size:11px;fill:#555;font-style:italic}
-"""
+#: The SSD's rules (static/css/ssd.css, also linked by the app's pages): embedded in each SVG
+#: so that a standalone ``ssd.svg`` and the PDF draw the same.
+STYLE = (Path(__file__).resolve().parent.parent / "static" / "css" / "ssd.css").read_text(
+    encoding="utf-8"
+)
 
 
 @dataclass(frozen=True)
