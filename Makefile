@@ -11,7 +11,7 @@ INTEGRATION_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/admiralty
 INTEGRATION_BROKER_URLS ?= redis://127.0.0.1:6379/0 amqp://guest:guest@127.0.0.1:5672//
 
 .DEFAULT_GOAL := help
-.PHONY: help venv migrate sample demo run test lint test-integration bench clean
+.PHONY: help venv migrate sample demo run test lint test-integration bench messages clean
 
 help: ## list the commands
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-18s %s\n", $$1, $$2}'
@@ -64,6 +64,15 @@ bench: venv ## benchmarks: engine, other systems, turn close, reports and site, 
 	$(PY) -m bench.reports
 	$(PY) -m bench.web
 	$(PY) -m bench.turns
+
+messages: venv ## refresh both catalogues; English is filled from the English msgids (needs gettext)
+	$(MANAGE) makemessages -l fr -l en --no-obsolete --ignore=.venv --ignore=tests \
+		--ignore=bench --ignore='site/*.html' --ignore=media
+	sed -i '/^#, fuzzy$$/{N;s/^#, fuzzy\nmsgid ""$$/msgid ""/}' locale/en/LC_MESSAGES/django.po
+	msgattrib --clear-fuzzy --empty locale/en/LC_MESSAGES/django.po \
+		| msgen - -o locale/en/LC_MESSAGES/django.po
+	$(MANAGE) compilemessages -l fr -l en --ignore=.venv
+	@printf 'French: '; msgfmt --statistics -o /dev/null locale/fr/LC_MESSAGES/django.po
 
 clean: ## remove generated files (keeps .venv)
 	rm -rf $(SITE_DIR) media staticfiles db.sqlite3 .pytest_cache
