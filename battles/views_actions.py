@@ -27,7 +27,7 @@ from campaign.models import Campaign, Membership
 from .forecasting import battle_forecast
 from .forms import BattleSetupForm, ReasonForm, RecordFormSet, RecordSummaryForm
 from .log_text import event_line, log_names
-from .models import Battle, RecordEntry
+from .models import Battle, Participant, RecordEntry
 from .services import (
     BattleActionError,
     SideSpec,
@@ -124,7 +124,7 @@ def _preview_rows(preview: Any, sides: list) -> list[dict[str, Any]]:
             total, left = p.light_units.size, p.light_units.strength - r.craft_lost
         rows.append(
             {"side": side.faction.name, "name": str(p.ship or p.light_units), "r": r,
-             "left": f"{left}/{total}"}
+             "fate": Participant.Fate(r.fate).label, "left": f"{left}/{total}"}
         )  # fmt: skip
     return rows
 
@@ -253,7 +253,8 @@ def battle_record_page(request: HttpRequest, pk: int) -> HttpResponse:
             if match and int(match.group(1)) < len(formset.forms):
                 form = formset.forms[int(match.group(1))]
                 field = match.group(2) if match.group(2) in form.fields else None
-                form.add_error(field, str(exc))
+                # Under its own field the error needs no "results[i] (…).field:" path.
+                form.add_error(field, str(exc)[match.end() :].strip() if field else str(exc))
             else:
                 summary.add_error(None, str(exc))
         else:
