@@ -215,6 +215,21 @@ def battle_forecast_fragment(request: HttpRequest, pk: int) -> HttpResponse:
 _WHERE = re.compile(r"results\[(\d+)\][^.]*?(?:\)\))?\.(\w+):")
 
 
+def _entry_row(result: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
+    """One unit of a submitted record entry as the record page lists it: name, fate in
+    the reader's language, hull/armour/crew boxes and craft lost, systems destroyed."""
+    fate = result.get("fate", "unharmed")
+    return {
+        "name": names.get(result.get("participant"), f"#{result.get('participant')}"),
+        "fate": Participant.Fate(fate).label if fate in Participant.Fate.values else fate,
+        "hull_lost": result.get("hull_lost", 0),
+        "armour_lost": result.get("armour_lost", 0),
+        "crew_lost": result.get("crew_lost"),
+        "craft_lost": result.get("craft_lost", 0),
+        "systems_lost": result.get("systems_lost", []),
+    }
+
+
 @login_required
 def battle_record_page(request: HttpRequest, pk: int) -> HttpResponse:
     """Record a battle played on the table: one row a unit of the user's side (every
@@ -265,8 +280,13 @@ def battle_record_page(request: HttpRequest, pk: int) -> HttpResponse:
             battle=battle, status=RecordEntry.Status.SUBMITTED
         ).select_related("side__faction", "submitted_by")
     )
+    # What each entry says, so that whoever confirms it reads it first.
+    names = {p.pk: str(p.ship or p.light_units) for s in sides for p in s.participants.all()}
+    factions = {s.faction.slug: s.faction.name for s in sides}
     for e in entries:
         e.can_confirm = organiser or bool(own - {e.side_id}) and e.side_id is not None
+        e.rows = [_entry_row(r, names) for r in e.results]
+        e.winner_name = factions.get(e.winner, e.winner)
     return render(
         request,
         "battles/record.html",

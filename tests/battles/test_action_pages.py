@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from django.urls import reverse
+from django.utils.html import escape
 
 from battles.models import Battle, BattleAction, Participant, RecordEntry
 from factions.models import Ship
@@ -163,6 +164,13 @@ def test_record_formset_errors_name_the_ship_and_field_and_other_side_confirms(c
     decide = reverse("battle-record-decide", args=[battle.pk, entry.pk, "confirm"])
     assert client.post(decide).status_code == 403
     client.force_login(league.phalon_player)
+    # The other side reads what it is asked to confirm: each unit's fate and losses.
+    page = client.get(url).content.decode()
+    entry_html = page.split("Ce que ce compte rendu enregistre")[1].split("</details>")[0]
+    damaged_name = escape(str(q_parts[1].ship))
+    row = entry_html.split(damaged_name)[1].split("</tr>")[0]
+    assert "endommagé</td><td>2</td><td>0</td>" in row and "fc-1" in row
+    assert f"({len(q_parts)} unités)" in page
     assert client.post(decide).status_code == 302
     battle.refresh_from_db()
     assert battle.status == "draft"  # the Phalon side has not entered theirs
