@@ -323,10 +323,15 @@ def record_entry_decide(request: HttpRequest, pk: int, entry: int, decision: str
             record_reject(entry=entry_obj, user=request.user)
     except BattleActionError as exc:
         messages.error(request, str(exc))
+        return redirect("battle-record", pk=battle.pk)
     battle.refresh_from_db()
     if battle.status == Battle.Status.CONCLUDED:
         messages.success(request, _("Every side is confirmed: the battle is concluded."))
         return redirect(battle)
+    if decision == "reject":
+        messages.success(request, _("Entry rejected; its side may submit a new one."))
+    else:
+        messages.success(request, _("Entry confirmed; the battle waits for the other entries."))
     return redirect("battle-record", pk=battle.pk)
 
 

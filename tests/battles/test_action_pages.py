@@ -171,7 +171,9 @@ def test_record_formset_errors_name_the_ship_and_field_and_other_side_confirms(c
     row = entry_html.split(damaged_name)[1].split("</tr>")[0]
     assert "endommagé</td><td>2</td><td>0</td>" in row and "fc-1" in row
     assert f"({len(q_parts)} unités)" in page
-    assert client.post(decide).status_code == 302
+    response = client.post(decide, follow=True)
+    assert response.redirect_chain[0][1] == 302
+    assert "Compte rendu confirmé ; la bataille attend" in response.content.decode()
     battle.refresh_from_db()
     assert battle.status == "draft"  # the Phalon side has not entered theirs
     p_parts = list(battle.sides.get(faction__slug="phalon").participants.order_by("pk"))
