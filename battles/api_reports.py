@@ -6,7 +6,8 @@ actions as the pages of ``battles.desk``, through the same services (``battles.c
   ``side_analyses`` by side id; a field left out is kept);
 - ``POST /api/battles/{id}/report/publish`` and ``…/withdraw``.
 
-401 without a session (django_auth, which also checks the CSRF token); 404 for anyone who
+401 without a user (``campaign.api_auth``: a personal token, or the session with its
+CSRF token, like every other write endpoint); 404 for anyone who
 may not edit the report (``campaign.access.can_edit_reports``: the campaign's chroniclers
 and organisers, staff) and for a battle that is not concluded; 400 with the message for a
 refused edit (a text over the cap, a side of another battle).
@@ -19,9 +20,9 @@ from datetime import datetime
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 from ninja import Router, Schema, Status
-from ninja.security import django_auth
 
 from campaign import access
+from campaign.api_auth import api_auth
 
 from . import chronicle
 from .models import Battle
@@ -77,13 +78,13 @@ def _out(battle: Battle) -> dict:
 _RESPONSES = {200: ReportOut, 400: ErrorOut, 404: ErrorOut}
 
 
-@router.get("/battles/{battle_id}/report", response=_RESPONSES, auth=django_auth)
+@router.get("/battles/{battle_id}/report", response=_RESPONSES, auth=api_auth)
 def report_read(request: HttpRequest, battle_id: int):
     """The report's texts (drafts included) for those who may edit it."""
     return _out(_editable(request, battle_id))
 
 
-@router.put("/battles/{battle_id}/report", response=_RESPONSES, auth=django_auth)
+@router.put("/battles/{battle_id}/report", response=_RESPONSES, auth=api_auth)
 def report_write(request: HttpRequest, battle_id: int, payload: ReportIn):
     """Save the report's texts (``battles.chronicle.report_edit``)."""
     battle = _editable(request, battle_id)
@@ -99,13 +100,13 @@ def report_write(request: HttpRequest, battle_id: int, payload: ReportIn):
     return _out(battle)
 
 
-@router.post("/battles/{battle_id}/report/publish", response=_RESPONSES, auth=django_auth)
+@router.post("/battles/{battle_id}/report/publish", response=_RESPONSES, auth=api_auth)
 def report_publish(request: HttpRequest, battle_id: int):
     """Publish the report: public texts, PDF and site refreshed after commit."""
     return _out(chronicle.report_publish(battle=_editable(request, battle_id)))
 
 
-@router.post("/battles/{battle_id}/report/withdraw", response=_RESPONSES, auth=django_auth)
+@router.post("/battles/{battle_id}/report/withdraw", response=_RESPONSES, auth=api_auth)
 def report_withdraw(request: HttpRequest, battle_id: int):
     """Withdraw the report back to a draft."""
     return _out(chronicle.report_withdraw(battle=_editable(request, battle_id)))

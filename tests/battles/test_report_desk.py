@@ -263,6 +263,23 @@ def test_api_edit_publish_withdraw(client, cast, drafted, django_capture_on_comm
     assert client.post(f"/api/battles/{drafted.pk}/report/withdraw").json()["state"] == "draft"
 
 
+def test_api_a_chroniclers_token_edits_the_report_like_their_session(cast, drafted):
+    """README: a token acts as its user. The report endpoints took the session only."""
+    from django.test import Client
+
+    from campaign.api_auth import api_token_create
+
+    _row, token = api_token_create(user=cast.chronicler, name="desk script")
+    response = Client(enforce_csrf_checks=True).put(
+        f"/api/battles/{drafted.pk}/report",
+        {"narrative": "Token story"},
+        content_type="application/json",
+        HTTP_AUTHORIZATION=f"Bearer {token}",
+    )
+    assert response.status_code == 200, response.content
+    assert response.json()["narrative"] == "Token story"
+
+
 def test_on_a_worker_a_failed_render_is_marked_failed_and_retried(drafted, monkeypatch):
     from celery.exceptions import Retry
 
