@@ -235,6 +235,30 @@ def test_api_report_read_matrix(client, cast, drafted, who, status):
         assert "## Forces" in response.json()["narrative"]
 
 
+@pytest.mark.parametrize(
+    ("who", "shown"),
+    [("organiser", True), ("chronicler", True), ("norge_player", False), ("outsider", False),
+     (None, False)],
+)  # fmt: skip
+def test_battle_api_hides_a_drafted_narrative_like_the_page(client, cast, drafted, who, shown):
+    """GET /api/battles/{id} gave anyone, anonymous included, the unpublished draft."""
+    side = drafted.sides.first()
+    side.analysis = "Side view, unpublished"
+    side.save()
+    Battle.objects.filter(pk=drafted.pk).update(analysis="Analysis, unpublished")
+    if who:
+        client.force_login(getattr(cast, who))
+    data = client.get(f"/api/battles/{drafted.pk}").json()
+    texts = [data["narrative"], data["analysis"], *(s["analysis"] for s in data["sides"])]
+    assert ("## Forces" in data["narrative"]) is shown
+    assert ("Side view, unpublished" in texts) is shown and (
+        "Analysis, unpublished" in texts
+    ) is shown
+    assert shown or texts == [""] * len(texts)
+    chronicle.report_publish(battle=drafted)
+    assert "## Forces" in client.get(f"/api/battles/{drafted.pk}").json()["narrative"]
+
+
 def test_api_anonymous_is_401(client, drafted):
     assert client.get(f"/api/battles/{drafted.pk}/report").status_code == 401
 
