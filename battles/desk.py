@@ -9,6 +9,8 @@ campaign that is not theirs.
 
 from __future__ import annotations
 
+import re
+
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -20,6 +22,8 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from campaign import access
+from campaign.csp import nonce_styles
+from factions.ssd import STYLE as SSD_STYLE
 
 from . import chronicle
 from .models import Battle, BattleSide
@@ -81,10 +85,17 @@ def _form(battle: Battle, data=None) -> ReportForm:
     return ReportForm(data, initial=initial, sides=sides)
 
 
-def _preview(request: HttpRequest, battle: Battle, texts: dict) -> str:
-    # The preview shows what the public will read once published (user=None).
+# The SSDs' own <style> elements (factions.ssd, our trusted markup).
+_STYLE_ELEMENT = re.compile(r"<style>.*?</style>", re.S)
+
+
+def _preview(request: HttpRequest, battle: Battle, texts: dict, *, fragment: bool = False) -> str:
+    """The report as the public will read it once published (user=None). The SSDs' <style>
+    gets the page's CSP nonce; in an htmx fragment it is dropped instead (a swapped-in
+    element cannot carry the page's nonce) and the page's own SSD style applies."""
     context = report_context(battle, user=None, texts=texts)
-    return render_to_string("reports/battle.html", context, request=request)
+    html = render_to_string("reports/battle.html", context, request=request)
+    return _STYLE_ELEMENT.sub("", html) if fragment else nonce_styles(html, request)
 
 
 @login_required
@@ -122,6 +133,7 @@ def report_edit(request: HttpRequest, pk: int) -> HttpResponse:
             "form": form,
             "preview": preview,
             "max_chars": MAX_MARKDOWN_CHARS,
+            "ssd_style": SSD_STYLE,
         },
         status=400 if form.is_bound else 200,
     )
@@ -136,7 +148,7 @@ def report_preview(request: HttpRequest, pk: int) -> HttpResponse:
     form = _form(battle, request.POST)
     if not form.is_valid():
         return render(request, "battles/_report_preview_errors.html", {"form": form})
-    return HttpResponse(_preview(request, battle, form.texts()))
+    return HttpResponse(_preview(request, battle, form.texts(), fragment=True))
 
 
 @login_required
