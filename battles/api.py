@@ -151,9 +151,18 @@ def battle_list(request: HttpRequest):
 
 @router.get("/battles/{battle_id}", response=BattleDetailOut)
 def battle_detail(request: HttpRequest, battle_id: int):
-    """A battle with objectives, participants and their fate, narrative and analyses."""
+    """A battle with objectives, participants and their fate, narrative and analyses.
+    The people's texts of an unpublished report are empty for whoever may not edit it,
+    as on the battle page (``battles.reports.report_context``)."""
     battle = get_object_or_404(_battles(request, detail=True), pk=battle_id)
-    return _scope_sides(request, [battle])[0]
+    battle = _scope_sides(request, [battle])[0]
+    if battle.report_state != Battle.ReportState.PUBLISHED and not access.can_edit_reports(
+        request.user, battle.campaign
+    ):
+        battle.narrative = battle.analysis = ""  # in memory only: never saved
+        for side in battle.sides.all():
+            side.analysis = ""
+    return battle
 
 
 # ---- concluding a draft battle (organisers) ----------------------------------------------

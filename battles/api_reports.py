@@ -6,8 +6,8 @@ actions as the pages of ``battles.desk``, through the same services (``battles.c
   ``side_analyses`` by side id; a field left out is kept);
 - ``POST /api/battles/{id}/report/publish`` and ``…/withdraw``.
 
-401 without a user (campaign.api_auth: a bearer token, or the session and its CSRF
-token); 404 for anyone who
+401 without a user (``campaign.api_auth``: a personal token, or the session with its
+CSRF token, like every other write endpoint); 404 for anyone who
 may not edit the report (``campaign.access.can_edit_reports``: the campaign's chroniclers
 and organisers, staff) and for a battle that is not concluded; 400 with the message for a
 refused edit (a text over the cap, a side of another battle).

@@ -83,7 +83,9 @@ def _form(battle: Battle, data=None) -> ReportForm:
 
 
 def _preview(request: HttpRequest, battle: Battle, texts: dict) -> str:
-    # The preview shows what the public will read once published (user=None).
+    """The report as the public will read it once published (user=None), without the
+    SSDs' own <style> (no nonce of a swapped-in fragment matches the page's; the page
+    links css/ssd.css with the same rules)."""
     context = report_context(battle, user=None, texts=texts)
     # htmx swaps this in: the SSDs' own <style> could carry no valid nonce (css/ssd.css).
     return strip_styles(render_to_string("reports/battle.html", context, request=request))

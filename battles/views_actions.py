@@ -27,7 +27,7 @@ from campaign.models import Campaign, Membership
 from .forecasting import battle_forecast
 from .forms import BattleSetupForm, ReasonForm, RecordFormSet, RecordSummaryForm
 from .log_text import event_line, log_names
-from .models import Battle, RecordEntry
+from .models import Battle, Participant, RecordEntry
 from .services import (
     BattleActionError,
     SideSpec,
@@ -124,7 +124,7 @@ def _preview_rows(preview: Any, sides: list) -> list[dict[str, Any]]:
             total, left = p.light_units.size, p.light_units.strength - r.craft_lost
         rows.append(
             {"side": side.faction.name, "name": str(p.ship or p.light_units), "r": r,
-             "left": f"{left}/{total}"}
+             "fate": Participant.Fate(r.fate).label, "left": f"{left}/{total}"}
         )  # fmt: skip
     return rows
 
@@ -215,6 +215,21 @@ def battle_forecast_fragment(request: HttpRequest, pk: int) -> HttpResponse:
 _WHERE = re.compile(r"results\[(\d+)\][^.]*?(?:\)\))?\.(\w+):")
 
 
+def _entry_row(result: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
+    """One unit of a submitted record entry as the record page lists it: name, fate in
+    the reader's language, hull/armour/crew boxes and craft lost, systems destroyed."""
+    fate = result.get("fate", "unharmed")
+    return {
+        "name": names.get(result.get("participant"), f"#{result.get('participant')}"),
+        "fate": Participant.Fate(fate).label if fate in Participant.Fate.values else fate,
+        "hull_lost": result.get("hull_lost", 0),
+        "armour_lost": result.get("armour_lost", 0),
+        "crew_lost": result.get("crew_lost"),
+        "craft_lost": result.get("craft_lost", 0),
+        "systems_lost": result.get("systems_lost", []),
+    }
+
+
 @login_required
 def battle_record_page(request: HttpRequest, pk: int) -> HttpResponse:
     """Record a battle played on the table: one row a unit of the user's side (every
@@ -253,7 +268,8 @@ def battle_record_page(request: HttpRequest, pk: int) -> HttpResponse:
             if match and int(match.group(1)) < len(formset.forms):
                 form = formset.forms[int(match.group(1))]
                 field = match.group(2) if match.group(2) in form.fields else None
-                form.add_error(field, str(exc))
+                # Under its own field the error needs no "results[i] (…).field:" path.
+                form.add_error(field, str(exc)[match.end() :].strip() if field else str(exc))
             else:
                 summary.add_error(None, str(exc))
         else:
@@ -264,8 +280,13 @@ def battle_record_page(request: HttpRequest, pk: int) -> HttpResponse:
             battle=battle, status=RecordEntry.Status.SUBMITTED
         ).select_related("side__faction", "submitted_by")
     )
+    # What each entry says, so that whoever confirms it reads it first.
+    names = {p.pk: str(p.ship or p.light_units) for s in sides for p in s.participants.all()}
+    factions = {s.faction.slug: s.faction.name for s in sides}
     for e in entries:
         e.can_confirm = organiser or bool(own - {e.side_id}) and e.side_id is not None
+        e.rows = [_entry_row(r, names) for r in e.results]
+        e.winner_name = factions.get(e.winner, e.winner)
     return render(
         request,
         "battles/record.html",
@@ -302,10 +323,15 @@ def record_entry_decide(request: HttpRequest, pk: int, entry: int, decision: str
             record_reject(entry=entry_obj, user=request.user)
     except BattleActionError as exc:
         messages.error(request, str(exc))
+        return redirect("battle-record", pk=battle.pk)
     battle.refresh_from_db()
     if battle.status == Battle.Status.CONCLUDED:
         messages.success(request, _("Every side is confirmed: the battle is concluded."))
         return redirect(battle)
+    if decision == "reject":
+        messages.success(request, _("Entry rejected; its side may submit a new one."))
+    else:
+        messages.success(request, _("Entry confirmed; the battle waits for the other entries."))
     return redirect("battle-record", pk=battle.pk)
 
 

@@ -141,6 +141,44 @@ def visible_battles(user: User) -> QuerySet:
     return qs.filter(concluded)
 
 
+def turn_summary_for(user: User, summary: dict) -> dict:
+    """A closed turn's ``summary`` (``turns.closing``: ``repairs`` with ``ship`` ids,
+    ``constructions`` with ``id``, ``squadrons_lost`` with ``id``, ``income``) as ``user``
+    may read it: the repairs, constructions and squadrons of fleets they may not see
+    (:func:`visible_fleets`) are left out; a copy, the stored summary is unchanged."""
+    from factions.models import LightUnitGroup
+    from turns.models import Construction
+
+    if not summary or (user is not None and user.is_authenticated and user.is_staff):
+        return summary
+    fleets = visible_fleets(user)
+    repairs = summary.get("repairs", [])
+    builds = summary.get("constructions", [])
+    lost = summary.get("squadrons_lost", [])
+    ships = set(
+        visible_ships(user)
+        .filter(pk__in=[r.get("ship") for r in repairs])
+        .values_list("pk", flat=True)
+    )
+    built = set(
+        Construction.objects.filter(
+            pk__in=[c.get("id") for c in builds], fleet__in=fleets
+        ).values_list("pk", flat=True)
+    )
+    groups = LightUnitGroup.objects.filter(pk__in=[g.get("id") for g in lost])
+    seen = set(
+        groups.filter(Q(fleet__in=fleets) | Q(fleet=None, carrier__fleet__in=fleets)).values_list(
+            "pk", flat=True
+        )
+    )
+    return {
+        **summary,
+        "repairs": [r for r in repairs if r.get("ship") in ships],
+        "constructions": [c for c in builds if c.get("id") in built],
+        "squadrons_lost": [g for g in lost if g.get("id") in seen],
+    }
+
+
 def can_act_for_faction(user: User, campaign: Campaign, faction: Faction) -> bool:
     """True if ``user`` may give orders for ``faction`` in ``campaign`` (repairs,
     construction): staff, the campaign's organisers, and the faction's players in that

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from django.db import transaction
 from django.http import HttpRequest
 from django.utils import timezone
-from ninja.security import HttpBearer, django_auth
+from ninja.security import HttpBearer, SessionAuth
 
 from .models import ApiToken
 
@@ -85,5 +85,16 @@ class ApiTokenAuth(HttpBearer):
         return user
 
 
+class SessionCsrfAuth(SessionAuth):
+    """The session cookie, its CSRF token checked only for a logged-in user: without a
+    session (or with a bad bearer token) the answer is 401 as documented, not ninja's
+    403 "CSRF check Failed" (``SessionAuth`` checks CSRF before looking at the user)."""
+
+    def _get_key(self, request: HttpRequest) -> str | None:
+        if not request.user.is_authenticated:
+            return None
+        return super()._get_key(request)
+
+
 # The auth of every endpoint that needs a user: token first, then session + CSRF.
-api_auth = [ApiTokenAuth(), django_auth]
+api_auth = [ApiTokenAuth(), SessionCsrfAuth()]

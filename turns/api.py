@@ -9,6 +9,7 @@ Every endpoint needs a logged-in session (401 otherwise).
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
@@ -92,7 +93,7 @@ def _campaign(request: HttpRequest, slug: str) -> tuple[Campaign, set[int] | Non
     return campaign, seen
 
 
-def _turn(t: CampaignTurn | None, campaign: Campaign) -> dict | None:
+def _turn(t: CampaignTurn | None, campaign: Campaign, user: Any = None) -> dict | None:
     if t is None:
         return None
     return {
@@ -102,7 +103,7 @@ def _turn(t: CampaignTurn | None, campaign: Campaign) -> dict | None:
         "closed_at": t.closed_at,
         "deadline": t.deadline,
         "time_zone": campaign.time_zone,
-        "summary": t.summary,
+        "summary": access.turn_summary_for(user, t.summary),
     }
 
 
@@ -139,8 +140,8 @@ def _state(request: HttpRequest, campaign: Campaign) -> dict:
     return {
         "campaign": campaign.slug,
         "current_turn": campaign.current_turn,
-        "open": _turn(current, campaign),
-        "last_closed": _turn(last, campaign),
+        "open": _turn(current, campaign, request.user),
+        "last_closed": _turn(last, campaign, request.user),
         "preview": preview,
     }
 

@@ -69,6 +69,25 @@ def test_a_bad_token_is_401(cast, battle, token):
     assert battle.status == Battle.Status.DRAFT
 
 
+@pytest.mark.parametrize("headers", [{"HTTP_AUTHORIZATION": "Bearer adm_wrong"}, {}])
+def test_without_a_user_a_write_is_401_also_when_csrf_is_enforced(cast, battle, headers):
+    """The test client skips CSRF by default; a real client (curl) does not. A bad token
+    or no credentials at all answered 403 "CSRF check Failed" instead of 401."""
+    response = Client(enforce_csrf_checks=True).post(
+        f"/api/battles/{battle.pk}/resolve", {}, content_type="application/json", **headers
+    )
+    assert response.status_code == 401
+
+
+def test_a_session_without_its_csrf_token_is_still_refused(cast, battle):
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(cast.organiser)
+    response = client.post(f"/api/battles/{battle.pk}/resolve", {}, content_type="application/json")
+    assert response.status_code == 403 and "CSRF" in response.json()["detail"]
+    battle.refresh_from_db()
+    assert battle.status == Battle.Status.DRAFT
+
+
 def test_a_revoked_token_no_longer_works_and_only_its_owner_may_revoke_it(cast, battle):
     row, token = api_token_create(user=cast.organiser, name="old")
     other = Client()
@@ -122,4 +141,4 @@ def test_the_schema_declares_both_ways_to_authenticate():
     schema = Client().get("/api/openapi.json").json()
     schemes = schema["components"]["securitySchemes"]
     assert schemes["ApiTokenAuth"] == {"type": "http", "scheme": "bearer"}
-    assert schemes["SessionAuth"]["in"] == "cookie"
+    assert schemes["SessionCsrfAuth"]["in"] == "cookie"

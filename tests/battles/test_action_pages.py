@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from django.urls import reverse
+from django.utils.html import escape
 
 from battles.models import Battle, BattleAction, Participant, RecordEntry
 from factions.models import Ship
@@ -102,6 +103,10 @@ def test_preview_then_conclude_then_reopen_through_the_pages(client, league):
     seed = league.battle.seed
     page = client.get(url).content.decode()
     assert "Conclure avec ce résultat" in page and 'id="preview-units"' in page
+    # Each unit's fate in the reader's language (Participant.Fate labels), not the code.
+    rows = page.split('id="preview-units"')[1].split("<tbody>")[1].split("<tr>")[1:]
+    fates = [row.split("</th><td>")[1].split("</td>")[0] for row in rows]
+    assert fates and set(fates) <= {"intact", "endommagé", "détruit", "capturé", "retiré"}
     assert Battle.objects.get(pk=league.battle.pk).status == "draft"
     # A re-run without a reason is refused and keeps the seed.
     client.post(url, {"action": "reseed", "reason": ""})
@@ -115,7 +120,11 @@ def test_preview_then_conclude_then_reopen_through_the_pages(client, league):
     assert list(Ship.objects.order_by("pk").values()) != before
     detail = client.get(reverse("battle-detail", args=[league.battle.pk])).content.decode()
     assert "Chronologie" in detail and "Rouvrir" in detail
-    client.post(reverse("battle-reopen", args=[league.battle.pk]), {"reason": "wrong fleet"})
+    response = client.post(
+        reverse("battle-reopen", args=[league.battle.pk]), {"reason": "wrong fleet"}, follow=True
+    )
+    # The confirmation is shown once (base.html), not once more by the page.
+    assert response.content.decode().count("Bataille rouverte") == 1
     league.battle.refresh_from_db()
     assert league.battle.status == "draft"
     assert list(Ship.objects.order_by("pk").values()) == before
@@ -140,17 +149,31 @@ def test_record_formset_errors_name_the_ship_and_field_and_other_side_confirms(c
     data["unit-1-fate"] = "damaged"
     data["unit-1-hull_lost"] = 99
     page = client.post(url, data).content.decode()
-    assert "results[1] (participant" in page and ".hull_lost: 99" in page
+    # Under the ship's own hull field, without the API's "results[1] (…).hull_lost:" path.
+    assert "results[1] (participant" not in page
+    fieldset = page.split('class="unit-row"')[2]
+    assert "99, but the" in fieldset.split('name="unit-1-armour_lost"')[0]
     assert not RecordEntry.objects.exists()
     data["unit-1-hull_lost"] = 2
     data["unit-1-systems_lost"] = ["fc-1"]
     assert client.post(url, data).status_code == 302
+    # The confirmation is shown once (base.html), not once more by the record page.
+    assert client.get(url).content.decode().count("il attend sa confirmation") == 1
     entry = RecordEntry.objects.get()
     # The same side may not confirm its own entry; the other side may.
     decide = reverse("battle-record-decide", args=[battle.pk, entry.pk, "confirm"])
     assert client.post(decide).status_code == 403
     client.force_login(league.phalon_player)
-    assert client.post(decide).status_code == 302
+    # The other side reads what it is asked to confirm: each unit's fate and losses.
+    page = client.get(url).content.decode()
+    entry_html = page.split("Ce que ce compte rendu enregistre")[1].split("</details>")[0]
+    damaged_name = escape(str(q_parts[1].ship))
+    row = entry_html.split(damaged_name)[1].split("</tr>")[0]
+    assert "endommagé</td><td>2</td><td>0</td>" in row and "fc-1" in row
+    assert f"({len(q_parts)} unités)" in page
+    response = client.post(decide, follow=True)
+    assert response.redirect_chain[0][1] == 302
+    assert "Compte rendu confirmé ; la bataille attend" in response.content.decode()
     battle.refresh_from_db()
     assert battle.status == "draft"  # the Phalon side has not entered theirs
     p_parts = list(battle.sides.get(faction__slug="phalon").participants.order_by("pk"))

@@ -235,6 +235,30 @@ def test_api_report_read_matrix(client, cast, drafted, who, status):
         assert "## Forces" in response.json()["narrative"]
 
 
+@pytest.mark.parametrize(
+    ("who", "shown"),
+    [("organiser", True), ("chronicler", True), ("norge_player", False), ("outsider", False),
+     (None, False)],
+)  # fmt: skip
+def test_battle_api_hides_a_drafted_narrative_like_the_page(client, cast, drafted, who, shown):
+    """GET /api/battles/{id} gave anyone, anonymous included, the unpublished draft."""
+    side = drafted.sides.first()
+    side.analysis = "Side view, unpublished"
+    side.save()
+    Battle.objects.filter(pk=drafted.pk).update(analysis="Analysis, unpublished")
+    if who:
+        client.force_login(getattr(cast, who))
+    data = client.get(f"/api/battles/{drafted.pk}").json()
+    texts = [data["narrative"], data["analysis"], *(s["analysis"] for s in data["sides"])]
+    assert ("## Forces" in data["narrative"]) is shown
+    assert ("Side view, unpublished" in texts) is shown and (
+        "Analysis, unpublished" in texts
+    ) is shown
+    assert shown or texts == [""] * len(texts)
+    chronicle.report_publish(battle=drafted)
+    assert "## Forces" in client.get(f"/api/battles/{drafted.pk}").json()["narrative"]
+
+
 def test_api_anonymous_is_401(client, drafted):
     assert client.get(f"/api/battles/{drafted.pk}/report").status_code == 401
 
@@ -261,6 +285,23 @@ def test_api_edit_publish_withdraw(client, cast, drafted, django_capture_on_comm
     assert published.json()["state"] == "published"
     assert Report.objects.get(battle=drafted, format="pdf").version == published.json()["version"]
     assert client.post(f"/api/battles/{drafted.pk}/report/withdraw").json()["state"] == "draft"
+
+
+def test_api_a_chroniclers_token_edits_the_report_like_their_session(cast, drafted):
+    """README: a token acts as its user. The report endpoints took the session only."""
+    from django.test import Client
+
+    from campaign.api_auth import api_token_create
+
+    _row, token = api_token_create(user=cast.chronicler, name="desk script")
+    response = Client(enforce_csrf_checks=True).put(
+        f"/api/battles/{drafted.pk}/report",
+        {"narrative": "Token story"},
+        content_type="application/json",
+        HTTP_AUTHORIZATION=f"Bearer {token}",
+    )
+    assert response.status_code == 200, response.content
+    assert response.json()["narrative"] == "Token story"
 
 
 def test_on_a_worker_a_failed_render_is_marked_failed_and_retried(drafted, monkeypatch):

@@ -107,6 +107,9 @@ def test_fleet_page_lists_squadrons_ships_state_light_units_and_points(client, w
     assert totals.points == ships + bays + battery and totals.unpriced == 0
     assert f">{totals.points}<" in html.replace(" ", "").replace("\n", "")
     assert "Tzel" not in html  # the ship of the hidden fleet
+    # The damaged share is fleet points, not hull boxes: it must not read "N hull points".
+    assert totals.damaged == 1 and totals.damaged_points > 2
+    assert f"la coque perdue vaut {totals.damaged_points} points" in html
 
 
 def test_hostile_markdown_in_fleet_and_territory_descriptions_is_inert(client, world):

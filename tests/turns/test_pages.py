@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from turns.closing import campaign_turn_open
+from turns.building import construction_order
+from turns.closing import campaign_turn_close, campaign_turn_open
 from turns.models import CampaignTurn, Construction, LedgerEntry, RepairOrder
 from turns.repairs import repair_order
 from turns.treasury import treasury_adjust
@@ -252,3 +253,44 @@ def test_faction_page_counts_only_ships_afloat(sample):
     gplus = Faction.objects.get(slug="collectif-g-plus")
     html = Client(HTTP_ACCEPT_LANGUAGE="en").get(gplus.get_absolute_url()).content.decode()
     assert "Known fleets: 1170 points afloat; 1562 points destroyed or captured." in html
+
+
+def test_a_closed_turns_summary_leaves_out_a_hidden_fleets_repairs_and_builds(played):
+    """Trial-league: the turn page and GET …/turn listed a hidden fleet's ships repaired
+    and built to the rival player, while its fleet and ship pages answered 404."""
+    from factions.models import ShipClass
+
+    s = played
+    construction_order(
+        campaign=s.campaign,
+        faction=s.norge,
+        yard=s.yard,
+        fleet=s.fleet,
+        ship_class=ShipClass.objects.get(name="Vaktar"),  # ready after one turn end
+        name="Hidden Newbuild",
+        user=s.norge_player,
+    )
+    campaign_turn_close(campaign=s.campaign, user=s.organiser)
+    s.fleet.hidden = True
+    s.fleet.save()
+    url = f"/campaigns/{s.campaign.slug}/turn/"
+    api = f"/api/campaigns/{s.campaign.slug}/turn"
+    seen = []
+    for who in ("organiser", "norge_player", "qatzrin_player"):
+        c = client_for(s, who)
+        section = c.get(url).content.decode().split('id="h-summary"')[1].split("</section>")[0]
+        summary = c.get(api).json()["last_closed"]["summary"]
+        seen.append(
+            (
+                who,
+                [r["ship"] for r in summary["repairs"]],
+                [b["name"] for b in summary["constructions"]],
+                str(s.tord_a) in section,
+                "Hidden Newbuild" in section,
+            )
+        )
+    assert seen == [
+        ("organiser", [s.tord_a.pk], ["Hidden Newbuild"], True, True),
+        ("norge_player", [s.tord_a.pk], ["Hidden Newbuild"], True, True),
+        ("qatzrin_player", [], [], False, False),
+    ]
