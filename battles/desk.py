@@ -9,6 +9,8 @@ campaign that is not theirs.
 
 from __future__ import annotations
 
+import re
+
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -20,10 +22,16 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from campaign import access
+from campaign.csp import nonce_styles
+from factions.ssd import STYLE as SSD_STYLE
 
 from . import chronicle
 from .models import Battle, BattleSide
 from .reports import MAX_MARKDOWN_CHARS, report_context
+
+# The <style> element of a ship diagram (factions.ssd); people's Markdown never holds one
+# (nh3 strips it), so only our own drawings' styles match.
+_SVG_STYLE = re.compile(r"<style>.*?</style>", re.DOTALL)
 
 
 def _editable_battle(request: HttpRequest, pk: int) -> Battle:
@@ -110,7 +118,9 @@ def report_edit(request: HttpRequest, pk: int) -> HttpResponse:
             return redirect("report-edit", pk=battle.pk)
     if not form.is_bound:
         texts = {**form.initial, "sides": {s.pk: s.analysis for s in form.sides}}
-        preview = _preview(request, battle, texts)
+        # The ship diagrams' <style> elements need this page's CSP nonce, as on the battle
+        # page (not in the htmx fragment: a fragment's nonce is not the page's).
+        preview = nonce_styles(_preview(request, battle, texts), request)
     else:
         preview = _preview(request, battle, form.texts()) if form.is_valid() else None
     return render(
@@ -122,6 +132,7 @@ def report_edit(request: HttpRequest, pk: int) -> HttpResponse:
             "form": form,
             "preview": preview,
             "max_chars": MAX_MARKDOWN_CHARS,
+            "ssd_style": SSD_STYLE,
         },
         status=400 if form.is_bound else 200,
     )
@@ -136,7 +147,10 @@ def report_preview(request: HttpRequest, pk: int) -> HttpResponse:
     form = _form(battle, request.POST)
     if not form.is_valid():
         return render(request, "battles/_report_preview_errors.html", {"form": form})
-    return HttpResponse(_preview(request, battle, form.texts()))
+    # A swapped-in <style> would need the *page's* CSP nonce, which this request does not
+    # know: the fragment drops the ship diagrams' (all the same, factions.ssd.STYLE) and
+    # the desk page carries that sheet once, with its nonce.
+    return HttpResponse(_SVG_STYLE.sub("", _preview(request, battle, form.texts())))
 
 
 @login_required

@@ -290,3 +290,33 @@ def test_on_a_worker_a_failed_render_is_marked_failed_and_retried(drafted, monke
     assert report.status == "failed" and "pango crashed" in report.error
     # Eagerly (no broker) the failure is returned, never raised into the request.
     assert render_report.apply(args=(drafted.pk, "pdf")).get()["status"] == "failed"
+
+
+def test_the_desk_preview_gives_the_ship_diagrams_styles_the_pages_csp_nonce(client, cast, drafted):
+    # Without the nonce the browser refuses each SSD's <style> (the policy has no
+    # 'unsafe-inline' for style elements) and the drawings lose their styling.
+    client.force_login(cast.chronicler)
+    response = client.get(reverse("report-edit", args=[drafted.pk]))
+    html = response.content.decode()
+    nonce = str(response.wsgi_request.csp_nonce)
+    assert html.count("<style") >= 1  # the sides' ship diagrams are in the preview
+    assert html.count("<style") == html.count(f'<style nonce="{nonce}">')
+
+
+def test_the_htmx_preview_carries_no_style_element_the_desk_page_holds_the_diagrams_sheet(
+    client, cast, drafted
+):
+    # A swapped-in <style> cannot carry the page's nonce: the fragment leaves the diagrams'
+    # sheet to the page, which has it once, nonced, outside the swapped pane.
+    from factions.ssd import STYLE
+
+    client.force_login(cast.chronicler)
+    page = client.get(reverse("report-edit", args=[drafted.pk]))
+    nonce = str(page.wsgi_request.csp_nonce)
+    assert f'<style nonce="{nonce}">{STYLE}</style>' in page.content.decode()
+    fragment = client.post(
+        reverse("report-preview", args=[drafted.pk]), {"narrative": "Hello", "analysis": ""}
+    )
+    assert fragment.status_code == 200
+    html = fragment.content.decode()
+    assert "Hello" in html and "<svg" in html and "<style" not in html
