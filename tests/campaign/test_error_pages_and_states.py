@@ -5,6 +5,7 @@ on a French ship timeline)."""
 from __future__ import annotations
 
 import pytest
+from django.conf import settings
 from django.template import Context, Template
 from django.test import override_settings
 from django.urls import reverse
@@ -41,7 +42,7 @@ def test_a_ship_timeline_names_the_status_after_a_battle_in_french(client, cast)
     assert f"{participant.fate} :" not in html
 
 
-def test_a_refused_page_says_why_in_the_users_language_inside_the_site(client, cast, settings):
+def test_a_refused_page_says_why_in_the_users_language_inside_the_site(client, cast):
     battle = make_battle(cast.campaign)
     client.force_login(cast.chronicler)
     response = client.get(reverse("battle-resolve", args=[battle.pk]), HTTP_ACCEPT_LANGUAGE="fr")
@@ -57,3 +58,19 @@ def test_a_missing_page_is_a_404_in_the_sites_layout(client):
     assert response.status_code == 404
     html = response.content.decode()
     assert "Page introuvable" in html and 'class="site-header"' in html
+
+
+def test_the_reports_more_entries_note_agrees_in_number_in_french():
+    # The printed report's "… and 1 more entries" read "1 entrées" in French.
+    template = Template(
+        "{% load i18n %}{% blocktranslate count n=more %}… and {{ n }} more entry in the HTML "
+        "report.{% plural %}… and {{ n }} more entries in the HTML report.{% endblocktranslate %}"
+    )
+    with translation.override("fr"):
+        one = template.render(Context({"more": 1}))
+        many = template.render(Context({"more": 18}))
+    assert one == "… et 1 entrée de plus dans le rapport HTML."
+    assert many == "… et 18 entrées de plus dans le rapport HTML."
+    # …and the report template uses that plural form.
+    source = (settings.BASE_DIR / "templates/reports/battle.html").read_text()
+    assert "{% blocktranslate count n=t.more %}" in source
