@@ -24,3 +24,17 @@ def my_memberships(context: dict[str, Any]) -> list[Any]:
         .select_related("campaign", "faction")
         .order_by("campaign__name", "role")
     )
+
+
+@register.filter
+def state_status(value: str) -> str:
+    """The translated label of a ship-state ``status`` (a ``Ship.Status`` value, or a
+    ``battles.models.Participant.Fate`` value in a timeline's "after"); unknown values unchanged.
+    E.g. ``"destroyed"`` → ``"détruit"`` in French."""
+    from battles.models import Participant
+    from factions.models import Ship
+
+    for choices in (Ship.Status, Participant.Fate):
+        if value in choices.values:
+            return str(choices(value).label)
+    return value

@@ -331,3 +331,24 @@ def test_on_a_worker_a_failed_render_is_marked_failed_and_retried(drafted, monke
     assert report.status == "failed" and "pango crashed" in report.error
     # Eagerly (no broker) the failure is returned, never raised into the request.
     assert render_report.apply(args=(drafted.pk, "pdf")).get()["status"] == "failed"
+
+
+def test_the_desk_page_styles_the_ship_diagrams_from_the_static_sheet(client, cast, drafted):
+    # The policy has no 'unsafe-inline' for style elements: the desk's preview holds no
+    # <style> of its own; the page links css/ssd.css, the SSDs' one source of rules.
+    client.force_login(cast.chronicler)
+    html = client.get(reverse("report-edit", args=[drafted.pk])).content.decode()
+    assert "<svg" in html  # the sides' ship diagrams are in the preview
+    assert "<style" not in html
+    assert "/static/css/ssd.css" in html
+
+
+def test_the_htmx_preview_carries_no_style_element(client, cast, drafted):
+    # A swapped-in <style> could not carry the page's nonce: the fragment has none.
+    client.force_login(cast.chronicler)
+    fragment = client.post(
+        reverse("report-preview", args=[drafted.pk]), {"narrative": "Hello", "analysis": ""}
+    )
+    assert fragment.status_code == 200
+    html = fragment.content.decode()
+    assert "Hello" in html and "<svg" in html and "<style" not in html

@@ -59,7 +59,12 @@ def test_chronicler_edits_previews_and_publishes_a_drafted_report_on_a_phone(
     draft = page.locator("#id_narrative").input_value()
     assert "## Forces" in draft and "## Pertes" in draft
 
-    page.fill("#id_narrative", f"## Récit\n\n{NEW_TEXT}[^1].\n\n[^1]: Turn 3.\n\n" + draft)
+    # A long URL must wrap on the battle page too, not widen it (app sheet, not report.css).
+    long_url = "https://example.com/" + "very-long-path-segment/" * 12
+    page.fill(
+        "#id_narrative",
+        f"## Récit\n\n{NEW_TEXT}[^1].\n\n{long_url}\n\n[^1]: Turn 3.\n\n" + draft,
+    )
     preview = page.locator("#report-preview")
     preview.get_by_text(NEW_TEXT).wait_for()  # htmx swapped the preview in
     assert preview.locator('a[href="#narrative-fn:1"]').count() == 1
