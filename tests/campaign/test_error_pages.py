@@ -14,7 +14,7 @@ def test_a_refused_action_says_why_in_french_inside_the_site(client, cast):
     response = client.get(reverse("battle-setup", args=[cast.campaign.slug]))
     assert response.status_code == 403
     html = response.content.decode()
-    assert "Action non permise" in html
+    assert "Non autorisé" in html
     assert "Seuls les organisateurs de la campagne peuvent mettre en place des batailles." in html
     assert 'class="site-header"' in html and reverse("account") in html
 
