@@ -121,14 +121,17 @@ def league(sizes: list[int]) -> None:
             )
             _manage(tmp, "shell", "-c", add)
             again, rss2, _ = _manage(tmp, "build_site", str(out), "--no-pdfs")
-            hugo_s = hugo(pages, tmp)
             ours = pages / full
-            theirs = pages / hugo_s
-            print(
+            line = (
                 f"{battles:>6} battles: full build {full:.1f} s, {pages} pages ({ours:.0f}/s), "
                 f"peak {rss} MB; rebuild after one new battle {again:.1f} s (peak {rss2} MB); "
-                f"hugo {hugo_s:.2f} s ({theirs:.0f} pages/s): hugo {theirs / ours:.0f}× faster"
             )
+            if shutil.which("hugo") is None:
+                print(line + "hugo: not installed (apt-get install hugo), not compared")
+                continue
+            hugo_s = hugo(pages, tmp)
+            theirs = pages / hugo_s
+            print(line + f"hugo {hugo_s:.2f} s ({theirs:.0f} pages/s): {theirs / ours:.0f}× faster")
 
 
 def main() -> None:
