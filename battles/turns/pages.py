@@ -161,12 +161,16 @@ def odds_panel(battle: Battle, user: Any, board: dict[str, Any] | None = None) -
 
 def turn_links(battle: Battle, user: Any) -> dict[str, Any]:
     """The battle page's extras: ``replay`` (it has an engine log to play back),
-    ``turns`` (organisers of a draft: the turn-by-turn page), the odds panel and the
-    phase names its board script needs."""
+    ``turns`` (organisers of a draft: the turn-by-turn page), ``turn_play_running`` (a
+    turn-by-turn play not ended: the page offers no auto-resolve or record meanwhile), the
+    odds panel and the phase names its board script needs."""
     has_log = Event.objects.filter(battle=battle, kind="setup").exists()
     organiser = access.is_organiser(user, battle.campaign)
     return {
         "replay": has_log,
         "turns": organiser and battle.status == Battle.Status.DRAFT,
+        # A play under way decides the result: no resolve or record offered meanwhile.
+        "turn_play_running": battle.status == Battle.Status.DRAFT
+        and TurnPlay.objects.filter(battle_id=battle.pk, ended=False).exists(),
         "odds": odds_panel(battle, user),
     }

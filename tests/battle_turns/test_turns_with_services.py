@@ -215,3 +215,12 @@ def test_a_unit_added_after_the_start_is_named_and_nothing_concludes(started):
         turn_play_end(battle=started.battle)
     assert Battle.objects.get(pk=started.battle.pk).status == Battle.Status.DRAFT
     assert not TurnPlay.objects.get(battle=started.battle).ended
+
+
+def test_the_battle_page_offers_the_turn_page_not_resolve_or_record_during_a_play(client, started):
+    client.force_login(started.cast.organiser)
+    battle = started.battle
+    html = client.get(f"/battles/{battle.pk}/").content.decode()
+    assert f"/battles/{battle.pk}/turns/" in html
+    assert f"/battles/{battle.pk}/resolve/" not in html
+    assert f"/battles/{battle.pk}/record/" not in html
