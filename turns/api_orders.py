@@ -71,6 +71,8 @@ class BuildOut(Schema):
     points_stated: int | None = None
     points_computed: int | None = None
     points_flagged: bool = False
+    refunded: int = 0
+    refunded_technology: int = 0
 
 
 def _repair_out(o: RepairOrder) -> dict:
@@ -234,3 +236,20 @@ def construction_create(request: HttpRequest, slug: str, payload: BuildIn):
         campaign=campaign, user=request.user, name=payload.name, **spec
     )
     return Status(201, _build_out(built))
+
+
+@router.post("/campaigns/{slug}/constructions/{build_id}/cancel", response=BuildOut)
+def construction_cancel(request: HttpRequest, slug: str, build_id: int):
+    """Cancel a construction still in the yard: ``refunded`` resources for the turns not
+    worked, ``refunded_technology`` while no turn worked on it. Another faction's: 404."""
+    campaign, seen = _campaign(request, slug)
+    build = get_object_or_404(
+        Construction.objects.select_related("faction", "yard", "fleet"),
+        pk=build_id,
+        campaign=campaign,
+    )
+    if seen is not None and build.faction_id not in seen:
+        raise Http404("not your faction's construction")
+    refund = building.construction_refund(build)
+    done = building.construction_cancel(construction=build, user=request.user)
+    return {**_build_out(done), "refunded": refund[0], "refunded_technology": refund[1]}

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from campaign import access
 from campaign.models import Campaign
@@ -160,3 +161,57 @@ def construction_order(*, campaign: Campaign, user, name: str = "", **spec) -> C
             construction=built,
         )
         return built
+
+
+def construction_refund(construction: Construction) -> tuple[int, int]:
+    """What cancelling ``construction`` gives back: ``(resources, technology)``.
+
+    Resources for the turns not yet worked, rounded down (``cost × turns_left ÷
+    turns_total``); the technology only while no turn end has worked on it. A project
+    reading: the construction rules of the seed say nothing of cancelling.
+    """
+    c = construction
+    if c.status != Construction.Status.QUEUED or not c.turns_total:
+        return 0, 0
+    resources = c.cost * c.turns_left // c.turns_total
+    technology = c.tech_cost if c.turns_left == c.turns_total else 0
+    return resources, technology
+
+
+def construction_cancel(*, construction: Construction, user, reason: str = "") -> Construction:
+    """Cancel a construction still in the yard and refund it (:func:`construction_refund`);
+    returns it, with one ``refund`` ledger entry when anything is given back.
+
+    Raises :class:`TurnPermissionError` unless ``user`` organises the campaign or plays the
+    faction, :class:`TurnActionError` when it is done or cancelled already. One transaction,
+    the row locked: two cancellations at once refund once.
+    """
+    campaign, faction = construction.campaign, construction.faction
+    if not access.can_act_for_faction(user, campaign, faction):
+        raise TurnPermissionError(
+            _("faction: you do not give orders for %(faction)s") % {"faction": faction.name}
+        )
+    with transaction.atomic():
+        c = Construction.objects.select_for_update().get(pk=construction.pk)
+        if c.status != Construction.Status.QUEUED:
+            raise TurnActionError(
+                _("construction %(name)s is %(status)s: it cannot be cancelled")
+                % {"name": c, "status": c.get_status_display()}
+            )
+        resources, technology = construction_refund(c)
+        c.status = Construction.Status.CANCELLED
+        c.save(update_fields=["status"])
+        if resources or technology:
+            by = user if getattr(user, "is_authenticated", False) else None
+            LedgerEntry.objects.create(
+                campaign=campaign,
+                faction=faction,
+                turn=campaign.current_turn,
+                kind=LedgerEntry.Kind.REFUND,
+                resources=resources,
+                technology=technology,
+                reason=(reason or f"construction of {c} at {c.yard.name} cancelled")[:300],
+                user=by,
+                construction=c,
+            )
+        return c

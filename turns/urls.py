@@ -15,5 +15,10 @@ urlpatterns = [
     path(
         "campaigns/<slug:slug>/repairs/<int:pk>/cancel/", views.repair_cancel, name="repair-cancel"
     ),
+    path(
+        "campaigns/<slug:slug>/constructions/<int:pk>/cancel/",
+        views.construction_cancel,
+        name="construction-cancel",
+    ),
     path("campaigns/<slug:slug>/build/", views.build_page, name="build-order"),
 ]

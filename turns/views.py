@@ -117,7 +117,7 @@ def turn_context(campaign: Campaign, seen: set[int] | None, user) -> dict:
         "treasuries": [(f, balances.get(f.pk, treasury.Balance())) for f in factions],
         "ledger": list(ledger.order_by("-pk")[:50]),
         "yards": sorted(yards.items()),
-        "builds": list(builds),
+        "builds": [(c, building.construction_refund(c)) for c in builds],
         "factions": factions,
     }
 
@@ -236,6 +236,23 @@ def repair_cancel(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         campaign,
         lambda: repairs.repair_cancel(order=order, user=request.user),
         _("Repair order cancelled."),
+    )
+
+
+@require_POST
+@_members_only
+def construction_cancel(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """Cancel a construction (its faction's player or an organiser); refunds the turns not
+    worked (``turns.building.construction_refund``)."""
+    campaign, seen = _campaign_for(request, slug)
+    build = get_object_or_404(Construction, pk=pk, campaign=campaign)
+    if seen is not None and build.faction_id not in seen:
+        raise Http404("not your faction's construction")
+    return _act(
+        request,
+        campaign,
+        lambda: building.construction_cancel(construction=build, user=request.user),
+        _("Construction cancelled."),
     )
 
 
