@@ -143,8 +143,9 @@ def visible_battles(user: User) -> QuerySet:
 
 def turn_summary_for(user: User, summary: dict) -> dict:
     """A closed turn's ``summary`` (``turns.closing``: ``repairs`` with ``ship`` ids,
-    ``constructions`` with ``id``, ``squadrons_lost`` with ``id``, ``income``) as ``user``
-    may read it: the repairs, constructions and squadrons of fleets they may not see
+    ``constructions`` with ``id``, ``squadrons_lost`` with ``id``, ``moves`` with ``fleet``,
+    ``income``) as ``user`` may read it: the repairs, constructions, squadrons and
+    movements of fleets they may not see
     (:func:`visible_fleets`) are left out; a copy, the stored summary is unchanged."""
     from factions.models import LightUnitGroup
     from turns.models import Construction
@@ -155,6 +156,8 @@ def turn_summary_for(user: User, summary: dict) -> dict:
     repairs = summary.get("repairs", [])
     builds = summary.get("constructions", [])
     lost = summary.get("squadrons_lost", [])
+    moves = summary.get("moves", [])
+    moved = set(fleets.filter(pk__in=[m.get("fleet") for m in moves]).values_list("pk", flat=True))
     ships = set(
         visible_ships(user)
         .filter(pk__in=[r.get("ship") for r in repairs])
@@ -176,6 +179,7 @@ def turn_summary_for(user: User, summary: dict) -> dict:
         "repairs": [r for r in repairs if r.get("ship") in ships],
         "constructions": [c for c in builds if c.get("id") in built],
         "squadrons_lost": [g for g in lost if g.get("id") in seen],
+        "moves": [m for m in moves if m.get("fleet") in moved],
     }
 
 

@@ -20,6 +20,7 @@ from battles.rules.errors import RulesError
 from factions.api import router as factions_router
 from factions.api_designs import router as designs_router
 from turns.api import router as turns_router
+from turns.api_moves import router as moves_router
 from turns.api_orders import router as orders_router
 from turns.errors import TurnActionError, TurnPermissionError
 
@@ -118,6 +119,7 @@ def data_error(request: HttpRequest, exc: DataError) -> HttpResponse:
 api.add_router("/", factions_router)
 api.add_router("/", turns_router)
 api.add_router("/", orders_router)
+api.add_router("/", moves_router)
 api.add_router("/", battles_router)
 api.add_router("/", battle_actions_router)
 api.add_router("/", reports_router)

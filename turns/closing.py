@@ -3,9 +3,10 @@
 ``campaign_turn_close`` is one transaction. In order: repairs progress (each yard's
 capacity over its queue, ``turns.schedule``), construction completes (the ship or squadron
 joins its fleet: the turn's reinforcements), light units whose carrier was destroyed or
-captured are lost, income is paid, the summary is written. Ships, orders and light units
-are written with bulk updates (history rows too, ``simple_history.utils``), so the query
-count does not grow with the ships repaired (``bench/turn_close.py``).
+captured are lost, income is paid, fleets move (``turns.moves``), the summary is written.
+Ships, orders and light units are written with bulk updates (history rows too,
+``simple_history.utils``), so the query count does not grow with the ships repaired
+(``bench/turn_close.py``).
 
 **Squadrons whose carrier is destroyed** are lost at the turn end (strength 0): the seed
 has craft aboard go down with their ship, and the campaign does not record whether a
@@ -13,10 +14,10 @@ squadron was out when its carrier died nor whether another carrier had a free ba
 sample's bays are all full), so recovery is not offered.
 
 **Reopening** the last closed turn restores what closing wrote — ship damage and status,
-order progress, constructions, light-unit strengths — and deletes the rows it created
-(the built ships and squadrons, the income entries). It is refused if anything changed
-those rows since (a battle, a cancelled order, a payment after the close): the message
-names what, undo that first.
+order progress, constructions, light-unit strengths, fleet positions — and deletes the
+rows it created (the built ships and squadrons, the income entries). It is refused if
+anything changed those rows since (a battle, a cancelled order, a payment after the
+close): the message names what, undo that first.
 """
 
 from __future__ import annotations
@@ -36,7 +37,8 @@ from factions.models import LightUnitGroup, Ship, Territory
 
 from . import rates as rates_mod
 from .errors import TurnActionError, TurnPermissionError
-from .models import CampaignTurn, Construction, LedgerEntry, RepairOrder
+from .models import CampaignTurn, Construction, FleetMove, LedgerEntry, RepairOrder
+from .moves import moves_carry_out, moves_undo, queued_moves
 from .repairs import repairs_first_turn, yard_reschedule
 from .schedule import Left
 
@@ -63,6 +65,7 @@ class TurnPlan:
     constructions: list[tuple[Construction, bool]] = field(default_factory=list)  # completes
     squadrons_lost: list[LightUnitGroup] = field(default_factory=list)
     income: list[tuple[int, str, int, int]] = field(default_factory=list)  # faction, name, r, t
+    moves: list[FleetMove] = field(default_factory=list)
 
 
 def _require_organiser(user, campaign: Campaign) -> None:
@@ -159,6 +162,7 @@ def turn_plan(*, campaign: Campaign) -> TurnPlan:
     for pk, name, held_n, yards in held:
         resources = held_n * rates["income_per_territory"] + yards * rates["income_shipyard_bonus"]
         plan.income.append((pk, name, resources, rates["technology_per_turn"]))
+    plan.moves = queued_moves(campaign)
     return plan
 
 
@@ -283,6 +287,7 @@ def campaign_turn_close(
             ]
         )
         undo["ledger"] = [e.pk for e in entries]
+        summary["moves"], undo["moves"] = moves_carry_out(campaign=campaign, turn_number=n, now=now)
         summary["income"] = [
             {"faction": name, "resources": r, "technology": t} for _pk, name, r, t in plan.income
         ]
@@ -394,6 +399,10 @@ def campaign_turn_reopen(*, campaign: Campaign, user) -> CampaignTurn:
             g._change_reason = f"turn {turn.number} reopened"
         bulk_update_with_history(groups, LightUnitGroup, ["strength"])
         LedgerEntry.objects.filter(pk__in=undo["ledger"]).delete()
+        FleetMove.objects.filter(
+            campaign=campaign, turn__gt=turn.number, status=FleetMove.Status.QUEUED
+        ).update(status=FleetMove.Status.CANCELLED)
+        moves_undo(undo.get("moves", {}), turn_number=turn.number)
         for t in later:
             t.delete()
         turn.status = CampaignTurn.Status.OPEN

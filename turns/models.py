@@ -252,3 +252,60 @@ class LedgerEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.faction} {self.resources:+d} ({self.reason})"
+
+
+class FleetMove(models.Model):
+    """A fleet's movement order for a campaign turn: the fleet is at ``destination`` once the
+    turn closes (``turns.moves``). One order a fleet a turn; a new one replaces it."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("ordered")
+        DONE = "done", _("done")
+        CANCELLED = "cancelled", _("cancelled")
+
+    campaign = models.ForeignKey(
+        "campaign.Campaign",
+        on_delete=models.CASCADE,
+        related_name="fleet_moves",
+        verbose_name=_("campaign"),
+    )
+    turn = models.PositiveIntegerField(_("turn"))
+    fleet = models.ForeignKey(
+        "factions.Fleet", on_delete=models.CASCADE, related_name="moves", verbose_name=_("fleet")
+    )
+    origin = models.ForeignKey(
+        "factions.Territory",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("from"),
+    )
+    destination = models.ForeignKey(
+        "factions.Territory",
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("to"),
+    )
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.QUEUED
+    )
+    ordered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["turn", "fleet", "pk"]
+        verbose_name = _("fleet movement")
+        verbose_name_plural = _("fleet movements")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign", "fleet"],
+                condition=models.Q(status="queued"),
+                name="fleetmove_one_queued_per_fleet",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.fleet} → {self.destination}"

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import views
+from . import views, views_moves
 
 urlpatterns = [
     path("campaigns/<slug:slug>/turn/", views.turn_page, name="turn-page"),
@@ -19,6 +19,12 @@ urlpatterns = [
         "campaigns/<slug:slug>/constructions/<int:pk>/cancel/",
         views.construction_cancel,
         name="construction-cancel",
+    ),
+    path("campaigns/<slug:slug>/moves/", views_moves.fleet_move, name="fleet-move"),
+    path(
+        "campaigns/<slug:slug>/moves/<int:pk>/cancel/",
+        views_moves.fleet_move_cancel,
+        name="fleet-move-cancel",
     ),
     path("campaigns/<slug:slug>/build/", views.build_page, name="build-order"),
 ]

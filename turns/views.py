@@ -24,7 +24,7 @@ from campaign import access
 from campaign.models import Campaign
 from factions.models import Fleet, LightUnitGroup, Ship, ShipClass, Territory
 
-from . import building, closing, repairs, treasury
+from . import building, closing, moves, repairs, treasury
 from .errors import TurnActionError, TurnPermissionError
 from .models import CampaignTurn, Construction, LedgerEntry, RepairOrder
 
@@ -119,6 +119,7 @@ def turn_context(campaign: Campaign, seen: set[int] | None, user) -> dict:
         "yards": sorted(yards.items()),
         "builds": [(c, building.construction_refund(c)) for c in builds],
         "factions": factions,
+        **moves.fleets_and_orders(campaign, ids),
     }
 
 
