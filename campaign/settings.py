@@ -151,6 +151,12 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The connection is reused across requests only for servers; SQLite has no pool.
     DATABASES["default"]["CONN_MAX_AGE"] = 0
+    # A write transaction takes the lock when it begins (Django ≥ 5.1 "transaction_mode"),
+    # and waits up to 20 s for it: two clicks on "publish" queue instead of one failing
+    # with "database is locked" (a read transaction upgrading to write cannot wait).
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {"transaction_mode": "IMMEDIATE", "timeout": 20}
+    )
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

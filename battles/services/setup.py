@@ -11,6 +11,7 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.utils.text import slugify
 
+from campaign import limits
 from campaign.models import Campaign
 from factions.models import Faction, Fleet, LightUnitGroup, Ship, Territory
 
@@ -116,7 +117,9 @@ def battle_create(
     name = (name or "").strip()
     if not name:
         raise BattleActionError("name: a battle needs a name")
-    if campaign_turn is not None and (not isinstance(campaign_turn, int) or campaign_turn < 1):
+    if campaign_turn is not None and (
+        not isinstance(campaign_turn, int) or not 1 <= campaign_turn <= limits.NUMBER_MAX
+    ):
         raise BattleActionError(f"campaign_turn: {campaign_turn!r}, expected a whole number ≥ 1")
     if len(sides) < 2:
         raise BattleActionError(f"sides: {len(sides)} given, a battle needs at least two")
