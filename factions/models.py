@@ -113,7 +113,14 @@ class ShipClass(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.name} ({self.type_word})" if self.type_word else self.name
+        return f"{self.name} ({self.type_label})" if self.type_word else self.name
+
+    @property
+    def type_label(self) -> str:
+        """``type_word`` in the reader's language (``factions.type_words``)."""
+        from .type_words import type_label
+
+        return type_label(self.type_word)
 
     def get_absolute_url(self) -> str:
         return reverse("shipclass-detail", kwargs={"pk": self.pk})

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from django.test import RequestFactory
+from django.utils import translation
 
 from campaign.middleware import InputGuardMiddleware
 from campaign.validation import TextError
@@ -21,7 +22,8 @@ from campaign.validation import TextError
 )
 def test_the_safety_net_answers_400_naming_the_field(path, exception, status, needle):
     request = RequestFactory().post(path, HTTP_ACCEPT_LANGUAGE="en")
-    response = InputGuardMiddleware(lambda r: None).process_exception(request, exception)
+    with translation.override("en"):
+        response = InputGuardMiddleware(lambda r: None).process_exception(request, exception)
     assert response is not None and response.status_code == status
     assert needle in response.content.decode()
     other = InputGuardMiddleware(lambda r: None).process_exception(request, KeyError("x"))
