@@ -115,15 +115,15 @@ class ShipClass(models.Model):
     def __str__(self) -> str:
         return f"{self.name} ({self.type_label})" if self.type_word else self.name
 
+    def get_absolute_url(self) -> str:
+        return reverse("shipclass-detail", kwargs={"pk": self.pk})
+
     @property
     def type_label(self) -> str:
         """``type_word`` in the reader's language (``factions.type_words``)."""
         from .type_words import type_label
 
         return type_label(self.type_word)
-
-    def get_absolute_url(self) -> str:
-        return reverse("shipclass-detail", kwargs={"pk": self.pk})
 
     @property
     def crew_factors(self) -> int:
