@@ -87,6 +87,7 @@ class SiteBuildResult:
     ships: int = 0
     battles: int = 0
     search_indexed: bool = False
+    warnings: list[str] = field(default_factory=list)
 
 
 def _no_progress(items: Iterable[Any], total: int, label: str) -> Iterable[Any]:
@@ -136,14 +137,17 @@ def site_build(
     ``visible_fleets(None)``. ``pdfs``: copy each battle's PDF, rendering it first when no
     PDF of the battle's current version exists (``battles.services.report_render``, once
     per battle version); a failed rendering leaves the battle without a PDF link, never
-    fails the build. ``search_index``: run Pagefind over the pages. ``base_url`` (default
-    ``settings.SITE_BASE_URL``) makes the feed's and sitemap's absolute URLs. The site is
-    built in a staging folder and swapped in at the end; a failed build leaves the old
-    one.
+    fails the build. ``search_index``: run Pagefind over the pages. ``base_url`` (None:
+    ``settings.SITE_BASE_URL``) makes the feed's and sitemap's absolute URLs; without one
+    the feed's links are relative and no sitemap is written (``campaign.publish.feeds``,
+    a line in ``warnings``). The site is built in a staging folder and swapped in at the
+    end; a failed build leaves the old one.
 
-    Raises :class:`SiteBuildError` for an unknown campaign slug or language, or when
-    ``out_dir`` is a non-empty folder that a previous build did not make.
+    Raises :class:`SiteBuildError` for an unknown campaign slug or language, a base URL
+    that is not an absolute http(s) URL, or when ``out_dir`` is a non-empty folder that a
+    previous build did not make.
     """
+    base_url = feeds.base_url_checked(settings.SITE_BASE_URL if base_url is None else base_url)
     out_dir = Path(out_dir).resolve()
     campaigns = list(Campaign.objects.order_by("name"))
     if campaign_slug is not None:
@@ -179,9 +183,10 @@ def _build(out_dir, campaigns, campaign_slug, langs, pdfs, search_index, base_ur
             baker.pdfs()
         for lang in langs:
             with translation.override(lang):
-                baker.bake(lang, langs, base_url or settings.SITE_BASE_URL)
+                baker.bake(lang, langs, base_url)
         baker.statics()
-        feeds.write_sitemap(staging, result.pages, base_url or settings.SITE_BASE_URL)
+        if not feeds.write_sitemap(staging, result.pages, base_url):
+            result.warnings.append(feeds.NO_BASE_URL_WARNING)
         changed_pages = any(p.endswith(".html") for p in staging.written)
         result.removed = staging.finish_removals()
         if search_index and (changed_pages or result.removed or not staging.has("pagefind")):
