@@ -138,9 +138,7 @@ def test_the_feed_is_atom_and_lists_published_reports_with_absolute_links(built)
     assert entries[0].find("a:id", ns).text == link
     assert root.find("a:link[@rel='self']", ns).get("href") == BASE_URL + "en/feed.xml"
     sitemap = (out / "sitemap.xml").read_text()
-    assert (
-        f"<loc>{BASE_URL}fr/battles/test-league/colonisation-compromise.html</loc>" in sitemap
-    )
+    assert f"<loc>{BASE_URL}fr/battles/test-league/colonisation-compromise.html</loc>" in sitemap
 
 
 def test_the_search_index_holds_both_languages_pages(built):
