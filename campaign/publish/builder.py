@@ -15,6 +15,8 @@ Layout of ``out_dir`` (one tree per language, ``<lang>`` in ``--lang``)::
     <lang>/ships/<f>/<s>.html               a ship and its SSD
     <lang>/battles/<c>/<b>.html             the after-action report (site/battle.html)
     <lang>/search.html, <lang>/feed.xml     Pagefind search; Atom feed of published reports
+    <lang>/replays/<c>/<b>.json             a battle's replay data (campaign.publish.replays)
+    <lang>/maps/<c>/index.html, turn-<n>.html  the map per campaign turn (campaign.publish.maps)
     pdf/<c>/<b>.pdf                         the report's PDF (campaign's language)
     pagefind/                               the search index (``pagefind`` binary)
     static/                                 CSS, fonts, scripts, favicon
@@ -48,7 +50,7 @@ from campaign.models import Campaign
 from factions.models import Faction, Fleet, LightUnitGroup, Ship
 from turns.repairs import fleet_repairs
 
-from . import feeds, search
+from . import feeds, maps, replays, search
 from .charts import losses_chart, standings_chart
 from .output import MARKER, SiteBuildError, Staging, prepare_out_dir
 from .paths import assign_names
@@ -296,6 +298,9 @@ class _Baker:
         self.result.campaigns, self.result.factions = len(self.campaigns), len(self.factions)
         self.result.fleets, self.result.battles = len(self.fleets), len(self.battles)
         self.result.ships = len(self.ship_paths)
+        # --- hooks of other page kinds (their own modules) ---
+        replays.prepare(self)  # battle.site_replay
+        maps.prepare(self)  # campaign.site_map, battle.site_map
 
     def battle_path(self, battle: Battle) -> str:
         campaign = self.campaign_names.get(battle.campaign_id) or str(battle.campaign_id)
@@ -377,6 +382,8 @@ class _Baker:
             },
         )
         self.page(lang, "search.html", "site/search.html", {})
+        maps.bake(self, lang)  # <lang>/maps/<campaign>/…: the map per campaign turn
+        replays.bake(self, lang)  # <lang>/replays/<campaign>/<battle>.json
         for campaign in self.campaigns:
             self._campaign(lang, campaign)
         for faction in self.factions:
@@ -528,6 +535,8 @@ class _Baker:
             [self.faction_paths.get(s.faction_id) for s in sides],
             [self.fleet_paths.get(s.fleet_id) for s in sides],
             getattr(battle, "site_pdf", None),
+            getattr(battle, "site_replay", None),  # campaign.publish.replays
+            getattr(battle, "site_map", None),  # campaign.publish.maps
             [c.name for c in self.campaigns],
         )
         target = f"{lang}/{battle.site_path}"
