@@ -12,17 +12,17 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from django.utils import timezone
-from playwright.sync_api import expect
 
 from battles.services import battle_resolve
 from campaign.publish import site_build
+from factions.models import Fleet, Territory
 from tests.battles.battle_fixtures import draft_skirmish
 from tests.battles.report_fixtures import make_battle
 from tests.e2e.conftest import SCREENSHOT_DIR
-from factions.models import Fleet, Territory
 from turns.models import CampaignTurn
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db]
+expect = pytest.importorskip("playwright.sync_api").expect
 
 # Scripts as strict as the app's. Styles: the baked SVG charts and SSDs still carry inline
 # <style> elements (the app gives them a nonce; a static host cannot), so not 'self' only.
