@@ -62,7 +62,7 @@ def prepare(baker) -> None:
     baker.map_factions = defaultdict(set)
     for campaign_id, faction_id in members.values_list("campaign_id", "faction_id"):
         baker.map_factions[campaign_id].add(faction_id)
-    history = Fleet.history.filter(pk__in=[f.pk for f in baker.fleets]).order_by(
+    history = Fleet.history.filter(id__in=[f.pk for f in baker.fleets]).order_by(
         "history_date", "history_id"
     )
     # fleet id -> [(date, territory id, shown)]: shown when public and not a deletion

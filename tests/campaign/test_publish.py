@@ -28,7 +28,7 @@ class LinkCollector(HTMLParser):
 
     def handle_starttag(self, tag, attrs):
         for name, value in attrs:
-            if name in ("href", "src") and value is not None:
+            if name in ("href", "src", "data-board-src") and value is not None:
                 self.links.append(value)
 
 
@@ -47,7 +47,15 @@ def all_text(out: Path) -> str:
             chunks += [p.extract_text() for p in PdfReader(io.BytesIO(path.read_bytes())).pages]
         elif path.suffix in {".pf_fragment", ".pf_index", ".pf_meta"}:
             chunks.append(gzip.decompress(path.read_bytes()).decode("utf-8", errors="replace"))
-        elif path.is_file() and path.suffix in {".html", ".css", ".js", ".txt", ".xml", ""}:
+        elif path.is_file() and path.suffix in {
+            ".html",
+            ".css",
+            ".js",
+            ".json",
+            ".txt",
+            ".xml",
+            "",
+        }:
             chunks.append(path.read_text(encoding="utf-8", errors="replace"))
     return "\n".join(chunks)
 
