@@ -13,6 +13,7 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 from django.utils import timezone
 
+from battles.models import Battle
 from battles.services import battle_resolve
 from campaign.publish import site_build
 from factions.models import Fleet, Territory
@@ -60,9 +61,10 @@ def served(cast, settings, tmp_path):
         faction=cast.qatzrin, name="Qatzrin Prime orbital yards and anchorage", slug="prime",
         kind="station", has_shipyard=True,
     )  # fmt: skip
-    Fleet.objects.filter(slug="qatzrin-skirmish").update(territory=yard)
-    battle.territory = yard
-    battle.save()
+    fleet = Fleet.objects.get(slug="qatzrin-skirmish")
+    fleet.territory = yard
+    fleet.save()  # recorded in the fleet's history, which the map reads
+    Battle.objects.filter(pk=battle.pk).update(territory=yard)
     now = timezone.now()
     for number in (1, 2):
         CampaignTurn.objects.create(
