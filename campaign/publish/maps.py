@@ -31,8 +31,11 @@ None), :func:`bake` once per language (pages written only when their bytes chang
 from __future__ import annotations
 
 import bisect
+import hashlib
+import json
 from collections import defaultdict
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from campaign.models import Campaign
@@ -152,8 +155,52 @@ def _rows(baker, campaign: Campaign, turn: _Turn) -> dict[str, Any]:
     }
 
 
+def _key(baker, lang: str, campaign: Campaign, turn: _Turn, neighbours, rows) -> str:
+    """What a turn page shows (names and paths, not objects): the page is not rendered
+    again while this is unchanged. A rebuild of a generated 1 000-battle league (20
+    turns, two languages) spent 117 ms CPU in :func:`bake` rendering every turn page,
+    21 ms with these keys (``time.process_time`` around it, same run)."""
+
+    def fleets(items):
+        return [(f.name, f.site_path) for f in items]
+
+    def battles(items):
+        return [(b.name, b.site_path, b.location) for b in items]
+
+    parts = [
+        "map",
+        baker.sources,
+        baker.map_sources,
+        lang,
+        [(c.name, c.site_path) for c in baker.campaigns],
+        campaign.site_map,
+        turn.number,
+        turn.state,
+        turn.closed_at,
+        [n.number if n else None for n in neighbours],
+        [
+            (
+                r["territory"].name,
+                r["territory"].kind,
+                r["territory"].has_shipyard,
+                r["holder"].name if r["holder"] else None,
+                r["holder_path"],
+                fleets(r["fleets"]),
+                battles(r["battles"]),
+            )
+            for r in rows["rows"]
+        ],
+        rows["positions_known"],
+        fleets(rows["transit"]),
+        battles(rows["elsewhere"]),
+    ]
+    return hashlib.sha256(json.dumps(parts, default=str).encode()).hexdigest()[:32]
+
+
 def bake(baker, lang: str) -> None:
-    """Render the map pages of every campaign that has turns, in the active language."""
+    """Render the map pages of every campaign that has turns, in the active language (a
+    turn page only when what it shows changed)."""
+    baker.map_sources = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16]
     for campaign in baker.campaigns:
         turns = baker.map_turns.get(campaign.pk) or []
         if not turns:
@@ -165,6 +212,9 @@ def bake(baker, lang: str) -> None:
             {"campaign": campaign, "turns": turns, "campaign_path": campaign.site_path},
         )
         for i, turn in enumerate(turns):
+            previous = turns[i - 1] if i else None
+            following = turns[i + 1] if i + 1 < len(turns) else None
+            rows = _rows(baker, campaign, turn)
             baker.page(
                 lang,
                 turn.path,
@@ -173,8 +223,9 @@ def bake(baker, lang: str) -> None:
                     "campaign": campaign,
                     "campaign_path": campaign.site_path,
                     "turn": turn,
-                    "previous": turns[i - 1] if i else None,
-                    "next": turns[i + 1] if i + 1 < len(turns) else None,
-                    **_rows(baker, campaign, turn),
+                    "previous": previous,
+                    "next": following,
+                    **rows,
                 },
+                key=_key(baker, lang, campaign, turn, (previous, following), rows),
             )

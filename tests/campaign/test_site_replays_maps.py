@@ -151,6 +151,7 @@ def test_the_map_shows_each_turn_as_it_stood_when_it_closed(fought, tmp_path):
     fought.save()
     campaign.current_turn = 2
     campaign.save()
+    make_battle(campaign, campaign_turn=3, name="Later", slug="later")
     out = tmp_path / "site"
     _build(out)
 
@@ -173,6 +174,14 @@ def test_the_map_shows_each_turn_as_it_stood_when_it_closed(fought, tmp_path):
     assert "../maps/test-league/index.html" in links_of(
         out / "en" / "campaigns" / "test-league.html"
     )
+    assert [p for p in _build(out).written if "/maps/" in p] == []  # keyed pages
+    make_battle(campaign, campaign_turn=1, name="Belt clash", slug="belt")  # same fleets
+    written = {p for p in _build(out).written if "/maps/" in p}
+    assert written == {
+        f"{lang}/maps/test-league/{page}.html"
+        for lang in ("fr", "en")
+        for page in ("turn-1", "index")  # its turn, and the index's count of battles
+    }
     for page in (out / "en" / "maps").rglob("*.html"):
         for link in links_of(page):
             if not link.startswith(("http", "#")):
