@@ -19,8 +19,8 @@ table has none and its page says so in one sentence.
 Builder hook (``campaign.publish.builder``): :func:`prepare` once after the data is loaded
 (sets ``battle.site_replay``, the JSON's path relative to the language folder, or None),
 :func:`bake` once per language before the battle pages. A file is keyed by the battle's
-version, its hidden ships, the language and this code: an unchanged battle is not read
-again (its events are loaded only when its file must be written).
+version, its hidden ships, its sides' names, the language and this code: an unchanged
+battle is not read again (its events are loaded only when its file must be written).
 """
 
 from __future__ import annotations
@@ -103,6 +103,7 @@ def _key(baker, lang: str, battle: Battle, viewer: Viewer) -> str:
         battle.version,
         battle.updated_at,
         sorted(viewer.hidden),
+        [(s.faction.slug, s.faction.name) for s in battle.sides.all()],  # "sides" names
     ]
     return hashlib.sha256(json.dumps(parts, default=str).encode()).hexdigest()[:32]
 
