@@ -12,7 +12,8 @@ Environment variables:
     DATABASE_URL          any dj-database-url URL (sqlite:////abs/db.sqlite3, postgres://…).
     MEDIA_ROOT            where rendered reports go; default ./media.
     SITE_ROOT             the published site, refreshed when a report is published; ./site.
-    SITE_BASE_URL         where that site is hosted (feed and sitemap URLs).
+    SITE_BASE_URL         where that site is hosted (feed and sitemap URLs); unset: no
+                          sitemap, relative feed links.
     CELERY_BROKER_URL     redis://… or amqp://…; unset → tasks run eagerly.
     CELERY_RESULT_BACKEND optional result backend (redis://…).
     CELERY_VISIBILITY_TIMEOUT  Redis: seconds before an unacknowledged task (its worker
@@ -200,7 +201,8 @@ MEDIA_ROOT = Path(env_str("MEDIA_ROOT", str(BASE_DIR / "media")))
 # when `build_site` baked it there first.
 SITE_ROOT = Path(env_str("SITE_ROOT", str(BASE_DIR / "site")))
 # Where the site is hosted: the absolute URLs of its Atom feed and sitemap.
-SITE_BASE_URL = env_str("SITE_BASE_URL", "http://127.0.0.1:8000/site/")
+# No default: only the host knows where the site is served (campaign/publish/feeds.py).
+SITE_BASE_URL = env_str("SITE_BASE_URL", "")
 
 # Request bodies (campaign/limits.py, README "Limits"): larger ones get a readable 413.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
