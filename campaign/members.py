@@ -61,7 +61,7 @@ def check_role(*, campaign: Campaign, role: str, faction: Faction | None) -> Non
             )
     elif faction is not None:
         raise MemberError(
-            _("faction: only players have a faction, not a %(role)s")
+            _("faction: only players have a faction; this role is %(role)s")
             % {"role": Membership.Role(role).label}
         )
 
@@ -72,7 +72,7 @@ def _taken(*, campaign: Campaign, user: AbstractBaseUser, role: str, exclude: in
         qs = qs.exclude(pk=exclude)
     if qs.exists():
         raise MemberError(
-            _("role: %(user)s is already a %(role)s in %(campaign)s")
+            _("role: %(user)s already holds the role %(role)s in %(campaign)s")
             % {
                 "user": user.get_username(),
                 "role": Membership.Role(role).label,

@@ -202,7 +202,7 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
             return render(request, "campaign/members_invitation.html", context, status=400)
         messages.success(
             request,
-            _("Welcome to %(campaign)s: you are now a %(role)s.")
+            _("Welcome to %(campaign)s: your role is %(role)s.")
             % {"campaign": found.campaign.name, "role": context["role"]},
         )
         return redirect(found.campaign.get_absolute_url())
