@@ -16,17 +16,11 @@ from campaign import invitations
 from campaign.models import Membership
 from campaign.models_invitations import Invitation
 
+from .conftest import client_for
+
 pytestmark = pytest.mark.django_db
 WHO = ["organiser", "norge_player", "chronicler", "outsider", "other_org", "staff", None]
 ALLOWED = {"organiser", "staff"}
-
-
-def client_for(cast, rival, who):
-    c = Client()
-    users = {"other_org": rival.organiser, "staff": rival.staff} if rival else {}
-    if who:
-        c.force_login(users.get(who) or getattr(cast, who))
-    return c
 
 
 def _state():
