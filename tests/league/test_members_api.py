@@ -226,3 +226,19 @@ def test_invitation_lifecycle_through_the_api(cast, rival, django_user_model):
 
 def client_for(cast, rival, who):
     return _client_for(cast, rival, who, HTTP_ACCEPT_LANGUAGE="en")
+
+
+@pytest.mark.parametrize("extra", [3, 30])
+def test_member_list_query_count_is_flat(cast, django_user_model, django_assert_num_queries, extra):
+    c = cast
+    users = django_user_model.objects.bulk_create(
+        [django_user_model(username=f"member{i:02d}") for i in range(extra)]
+    )
+    Membership.objects.bulk_create(
+        [Membership(campaign=c.campaign, user=u, role="player", faction=c.norge) for u in users]
+    )
+    client = client_for(c, None, "organiser")
+    # session, user, campaign, is_organiser, the members with users and factions
+    with django_assert_num_queries(5):
+        r = _json(client, "get", f"{BASE}/members")
+    assert len(r.json()) == 4 + extra
