@@ -52,7 +52,9 @@ def _faction(request: HttpRequest, campaign: Campaign):
     raw = request.POST.get("faction", "")
     if not raw:
         return None
-    faction = campaign.factions.filter(pk=int(raw)).first() if raw.isdigit() else None
+    # An id longer than a bigint would be a DataError on PostgreSQL: refuse it here.
+    ok = raw.isdigit() and len(raw) < 19
+    faction = campaign.factions.filter(pk=int(raw)).first() if ok else None
     if faction is None:
         raise MemberError(_("faction: choose a faction of this campaign"))
     return faction
