@@ -3,6 +3,8 @@ to a role (and a faction, for a player) with a link; the link's token is shown o
 only its SHA-256 is stored (as ``ApiToken``). An invitation is used once, may be revoked,
 and expires after ``settings.INVITATION_EXPIRY_DAYS`` days."""
 
+from datetime import datetime
+
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
@@ -70,7 +72,7 @@ class Invitation(models.Model):
 
         return str(Membership.Role(self.role).label)
 
-    def state(self, now=None) -> str:
+    def state(self, now: datetime | None = None) -> str:
         """``State`` value: accepted, revoked, expired (at ``now``, default now) or pending."""
         if self.accepted_at is not None:
             return self.State.ACCEPTED
