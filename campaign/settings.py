@@ -22,6 +22,11 @@ Environment variables:
     STATIC_ROOT           where collectstatic puts static files (served by whitenoise).
     DJANGO_STATIC_COMPRESS "0" skips pre-compressing static files (default "1").
     AXES_FAILURE_LIMIT, AXES_COOLOFF_HOURS  log-in rate limit; default 5 failures, 0.25 h.
+    EMAIL_HOST            SMTP server for invitations and password resets; unset → e-mails
+                          are printed on the console. EMAIL_PORT (587), EMAIL_HOST_USER,
+                          EMAIL_HOST_PASSWORD, EMAIL_USE_TLS (1), DEFAULT_FROM_EMAIL;
+                          EMAIL_BACKEND overrides the backend chosen from EMAIL_HOST.
+    INVITATION_EXPIRY_DAYS  days an invitation link stays valid; default 7.
 """
 
 import os
@@ -209,6 +214,21 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
+
+# E-mail (invitations, password resets): SMTP when EMAIL_HOST is set, else the console.
+EMAIL_HOST = env_str("EMAIL_HOST")
+EMAIL_BACKEND = env_str("EMAIL_BACKEND") or (
+    "django.core.mail.backends.smtp.EmailBackend"
+    if EMAIL_HOST
+    else "django.core.mail.backends.console.EmailBackend"
+)
+EMAIL_PORT = int(env_str("EMAIL_PORT", "587"))
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER")
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "admiralty@localhost")
+# An invitation link (campaign.invitations) is refused this many days after it was made.
+INVITATION_EXPIRY_DAYS = int(env_str("INVITATION_EXPIRY_DAYS", "7"))
 
 # Celery: eager in-process unless a broker is configured (DESIGN.md §7).
 # Eager mode still builds a broker connection object; "memory://" keeps it in-process.
