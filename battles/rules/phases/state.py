@@ -219,7 +219,7 @@ class BattleState:
     roll_marks: list[int] = field(default_factory=list)  # per event: dice rolled before it
     _unit_counter: int = 0
     _hold: bool = field(default=False, repr=False)
-    _roster: dict[str | None, list[ShipState]] | None = field(default=None, repr=False)
+    _roster: dict[str | None, tuple[ShipState, ...]] | None = field(default=None, repr=False)
 
     _sight: dict[tuple[str, str], tuple[float, tuple[str, ...]]] = field(
         default_factory=dict, repr=False
@@ -262,25 +262,23 @@ class BattleState:
         self.roll_marks.append(len(self.dice.log))
         return event
 
-    def in_action(self, side: str | None = None) -> list[ShipState]:
-        """Ships still fighting (optionally of one side), in insertion order. A new list
-        each call; while ``play_turn`` holds the roster still (phases 1–8 and phase 9
-        before its damage, when no ship can drop out) it is served from a snapshot."""
+    def in_action(self, side: str | None = None) -> Sequence[ShipState]:
+        """Ships still fighting (optionally of one side), in insertion order. While
+        ``play_turn`` holds the roster still (phases 1–8 and phase 9 before its damage,
+        when no ship can drop out) the same tuple is served each call; otherwise a new
+        list, computed again."""
         roster = self._roster
-        if roster is None and not self._hold:
-            # Not held: just the list asked for (the roster may change after any call).
-            if side is None:
-                return [s for s in self.ships.values() if not s.out_of_action]
-            return [s for s in self.ships.values() if s.side == side and not s.out_of_action]
         if roster is None:
-            everyone = [s for s in self.ships.values() if not s.out_of_action]
-            roster = {None: everyone}
+            if not self._hold:
+                # Not held: just the list asked for (the roster may change after any call).
+                if side is None:
+                    return [s for s in self.ships.values() if not s.out_of_action]
+                return [s for s in self.ships.values() if s.side == side and not s.out_of_action]
+            everyone = tuple(s for s in self.ships.values() if not s.out_of_action)
+            roster = self._roster = {None: everyone}
             for name in self.sides:
-                roster[name] = [s for s in everyone if s.side == name]
-            if self._hold:
-                self._roster = roster
-        found = roster.get(side)
-        return list(found) if found is not None else []
+                roster[name] = tuple(s for s in everyone if s.side == name)
+        return roster.get(side, ())
 
     def enemy_of(self, side: str) -> str:
         """The other side."""
