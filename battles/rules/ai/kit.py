@@ -122,9 +122,7 @@ def _guns(ship: ShipState) -> list[Any]:
     return [
         system
         for system in ship.by_kind().get("weapon", ())
-        if system.status is _WORKING
-        and system.weapon
-        and not _is_light(system.weapon)
+        if system.status is _WORKING and system.weapon and not _is_light(system.weapon)
     ]
 
 
