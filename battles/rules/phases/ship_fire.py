@@ -202,25 +202,28 @@ def ship_volleys(
             power_left -= cost[0]
             ship.biomass -= cost[1]
         if state.recording:
-            state.log(
-                9,
-                "fire",
-                f"{ship.name} {intent.system} ({weapon_id}) at {name}, {range_mu:.1f} mu: "
-                f"{volley_text(volley)}",
-                ship=ship.ship_id,
-                system=intent.system,
-                weapon=weapon_id,
-                target=intent.target,
-                range=round(range_mu, 3),
-                dice=volley.dice,
-                value=volley.value,
-                **(
-                    {"power_points": cost[0], "power_left": power_left, "biomass": ship.biomass}
-                    if cost
-                    else {}
-                ),
-            )
+            data = {
+                "ship": ship.ship_id,
+                "system": intent.system,
+                "weapon": weapon_id,
+                "target": intent.target,
+                "range": round(range_mu, 3),
+                "dice": volley.dice,
+                "value": volley.value,
+            }
+            if cost:
+                data["power_points"] = cost[0]
+                data["power_left"] = power_left
+                data["biomass"] = ship.biomass
+            summary = (_fire_text, ship.name, intent.system, weapon_id, name, range_mu, volley)
+            state.record(9, "fire", summary, data)
     pending.power_left[ship.ship_id] = power_left
+
+
+def _fire_text(
+    ship: str, system: str, weapon: str, target: str, range_mu: float, volley: Any
+) -> str:
+    return f"{ship} {system} ({weapon}) at {target}, {range_mu:.1f} mu: {volley_text(volley)}"
 
 
 _SET_IN_PHASE_1 = frozenset({"pulser", "needle-nodule"})  # D-34

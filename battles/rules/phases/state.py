@@ -82,20 +82,58 @@ def light_kind(weapon: str) -> str:
     return "fighter"
 
 
-@dataclass(slots=True)
+class _Summary:
+    """``Event.summary``: stored as given, a ``str`` or a ``(render, *args)`` tuple that
+    ``render(*args)`` turns into the text on first read (then kept). The engine's busiest
+    log sites pass the tuple: the text (float formatting, names) is written only when a
+    report, the stored battle or a hash reads it, never by a run that does not."""
+
+    def __get__(self, event: Event | None, owner: type) -> str:
+        if event is None:
+            raise AttributeError("summary")  # no class-level default (a required field)
+        text = event._summary
+        if type(text) is tuple:
+            text = event._summary = text[0](*text[1:])
+        return text
+
+    def __set__(self, event: Event, text: str | tuple[Any, ...]) -> None:
+        event._summary = text
+
+
+@dataclass(init=False)
 class Event:
     """One decision or roll-backed outcome: ``{turn, phase, kind, summary, data}``; ``data``
-    holds only JSON types (the ``Event`` rows of the battles app store it as is)."""
+    holds only JSON types (the ``Event`` rows of the battles app store it as is).
+    ``summary`` reads as a ``str`` (see ``_Summary``: it may be written on first read)."""
+
+    __slots__ = ("turn", "phase", "kind", "_summary", "data")
 
     turn: int
     phase: int
     kind: str
-    summary: str
-    data: dict[str, Any] = field(default_factory=dict)
+    summary: str = _Summary()  # type: ignore[assignment]  # (no default: see _Summary)
+    data: dict[str, Any]
+
+    def __init__(
+        self,
+        turn: int,
+        phase: int,
+        kind: str,
+        summary: str | tuple[Any, ...],
+        data: dict[str, Any] | None = None,
+    ) -> None:
+        self.turn = turn
+        self.phase = phase
+        self.kind = kind
+        self._summary = summary
+        self.data = {} if data is None else data
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON-ready record."""
         return asdict(self)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Event, (self.turn, self.phase, self.kind, self.summary, self.data))
 
 
 @dataclass
@@ -255,8 +293,17 @@ class BattleState:
             found = self._sight[key] = sight_line(ship.x, ship.y, ship.heading, *where)
         return found
 
-    def log(self, phase: int, kind: str, summary: str, **data: Any) -> Event:
-        """Append and return an event of the current turn."""
+    def log(self, phase: int, kind: str, summary: str | tuple[Any, ...], **data: Any) -> Event:
+        """Append and return an event of the current turn. ``summary``: its text, or a
+        ``(render, *args)`` tuple writing it when first read (``Event.summary``)."""
+        return self.record(phase, kind, summary, data)
+
+    def record(
+        self, phase: int, kind: str, summary: str | tuple[Any, ...], data: dict[str, Any]
+    ) -> Event:
+        """:meth:`log` with ``data`` handed over as a dict (kept as the event's ``data``).
+        The busiest log sites (fire, orders, moves, damage, contacts) call this: a dict
+        display costs far less than packing keyword arguments into ``**data``."""
         event = Event(self.turn, phase, kind, summary, data)
         self.events.append(event)
         self.roll_marks.append(len(self.dice.log))
@@ -300,7 +347,12 @@ class UnrecordedBattleState(BattleState):
 
     recording: ClassVar[bool] = False
 
-    def log(self, phase: int, kind: str, summary: str, **data: Any) -> Event:
+    def log(self, phase: int, kind: str, summary: str | tuple[Any, ...], **data: Any) -> Event:
+        return _UNRECORDED
+
+    def record(
+        self, phase: int, kind: str, summary: str | tuple[Any, ...], data: dict[str, Any]
+    ) -> Event:
         return _UNRECORDED
 
 
