@@ -42,7 +42,7 @@ from battles.rules.sensors import (
     sensor_range,
 )
 from battles.rules.ships import ShipState, Status
-from battles.rules.weapons import fire_profile, get_weapon
+from battles.rules.weapons import Weapon, fire_profile
 
 _WORKING = Status.WORKING
 
@@ -163,7 +163,7 @@ def ship_volleys(
         )
     for intent, system, weapon_id, range_mu, name, _, as_pd in accepted:
         try:
-            cost = _shot_cost(ship, intent, weapon_id, power_left)
+            cost = _shot_cost(ship, intent, state.armoury[weapon_id], power_left)
         except RulesError as error:
             _refuse(state, ship, intent, error)
             continue
@@ -277,13 +277,12 @@ def _gone_why(system: Any, target_id: str, aim: Any) -> str:
 
 
 def _shot_cost(
-    ship: ShipState, intent: FireIntent, weapon_id: str, power_left: int
+    ship: ShipState, intent: FireIntent, weapon: Weapon, power_left: int
 ) -> tuple[int, int] | None:
     """(power points, biomass) one phase-9 shot costs a Sa'vasku ship (§8, §10, §14; see
     ``fire_orders.check_power``), None for other weapons. Raises ``RulesError`` (the reason, for a
     ``fire-refused`` event) when the ship cannot pay: orders from ``ship_fire`` are not
     checked in phase 1, and biomass spent by earlier shots is gone."""
-    weapon = get_weapon(weapon_id)
     if weapon.power_points:
         power = intent.power_points
         if power is None or power < 0:
@@ -419,7 +418,7 @@ def _as_point_defence(
         unit is not None
         and unit.attached_to == ship.ship_id
         and range_mu <= PD_RANGE
-        and get_weapon(weapon_id).pd_threshold is not None
+        and state.armoury[weapon_id].pd_threshold is not None
         and (not pd_arc_limited(weapon_id) or not set(weapon_arcs).isdisjoint(target_arcs))
     )
 
