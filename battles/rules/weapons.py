@@ -65,6 +65,7 @@ __all__ = [
     "apply_options",
     "fire",
     "fire_profile",
+    "resolve_volley",
     "area_loss",
     "kinetic_reroll_add",
     "anti_ship_at_gunboats",
@@ -217,6 +218,27 @@ def fire_profile(
         )
     if not 0 <= screen <= 3:
         raise RulesError(f"{w.id}: screen level must be 0–3, got {screen} (§7)")
+    return resolve_volley(
+        w, dice, range_mu, screen, target, target_name, power_points, count, as_pd, options
+    )
+
+
+def resolve_volley(
+    w: Weapon,
+    dice: Dice,
+    range_mu: float,
+    screen: int,
+    target: str,
+    target_name: str,
+    power_points: int | None,
+    count: int,
+    as_pd: bool,
+    options: RuleOptions,
+) -> Volley:
+    """:func:`fire_profile` after its argument checks, for the turn's own volleys, whose
+    arguments the engine computed itself (a range from positions, a screen level 0–3, a
+    target kind of :data:`TARGET_KINDS`, power points checked in phase 1). Raises what
+    the rules refuse (``OutOfRange``, a target the family cannot engage) as ``fire``."""
     if w.modes:
         w = apply_options(best_mode(w, range_mu, screen, options), options)
     # Every die's purpose starts with this; unrecorded dice keep none, so none is written.

@@ -42,7 +42,7 @@ from battles.rules.sensors import (
     sensor_range,
 )
 from battles.rules.ships import ShipState, Status
-from battles.rules.weapons import Weapon, fire_profile
+from battles.rules.weapons import Weapon, resolve_volley
 
 _WORKING = Status.WORKING
 
@@ -180,18 +180,18 @@ def ship_volleys(
             kind, screen = "ship", screens[intent.target]
         else:
             kind, screen = unit_target_kind(state.light_units[intent.target]), 0
-        try:  # as try_fire does
-            volley = fire_profile(
+        try:  # as try_fire does (the arguments are the engine's own: no argument checks)
+            volley = resolve_volley(
                 state.armoury[weapon_id],
                 state.dice,
-                options=state.options,
-                range_mu=range_mu,
-                screen=screen,
-                target=kind,
-                target_name=name,
-                power_points=intent.power_points,
-                count=1,
-                as_pd=as_pd,
+                range_mu,
+                screen,
+                kind,
+                name,
+                intent.power_points,
+                1,
+                as_pd,
+                state.options,
             )
         except RulesError as error:
             _refuse(state, ship, intent, error, weapon=weapon_id)
