@@ -302,7 +302,7 @@ class BattleState:
         self, phase: int, kind: str, summary: str | tuple[Any, ...], data: dict[str, Any]
     ) -> Event:
         """:meth:`log` with ``data`` handed over as a dict (kept as the event's ``data``).
-        The busiest log sites (fire, orders, moves, damage, contacts) call this: a dict
+        The busiest log sites (fire, orders, moves, damage) call this: a dict
         display costs far less than packing keyword arguments into ``**data``."""
         event = Event(self.turn, phase, kind, summary, data)
         self.events.append(event)
@@ -343,7 +343,8 @@ _UNRECORDED = Event(0, 0, "unrecorded", "")
 class UnrecordedBattleState(BattleState):
     """A ``BattleState`` that keeps no event log (``events`` and ``roll_marks`` stay
     empty); every rule plays exactly as in ``BattleState``. For Monte-Carlo runs with
-    ``dice.UnrecordedDice`` (``battles.rules.forecast``): outcomes only, a tenth faster."""
+    ``dice.UnrecordedDice`` (``battles.rules.forecast``): outcomes only, a tenth faster.
+    ``contacts`` stays empty: phase 7 only feeds the log (``phases.sensors``)."""
 
     recording: ClassVar[bool] = False
 
