@@ -21,6 +21,9 @@ Environment variables:
     STATIC_ROOT           where collectstatic puts static files (served by whitenoise).
     DJANGO_STATIC_COMPRESS "0" skips pre-compressing static files (default "1").
     AXES_FAILURE_LIMIT, AXES_COOLOFF_HOURS  log-in rate limit; default 5 failures, 0.25 h.
+    REDIS_CACHE_URL       redis://… for Django's cache, shared by the processes; unset →
+                          a per-process memory cache (fleet pages and API, issue 9).
+    FLEET_CACHE_SECONDS   how long a cached fleet page or API answer lives; default 600.
 """
 
 import os
@@ -195,6 +198,24 @@ MEDIA_ROOT = Path(env_str("MEDIA_ROOT", str(BASE_DIR / "media")))
 SITE_ROOT = Path(env_str("SITE_ROOT", str(BASE_DIR / "site")))
 # Where the site is hosted: the absolute URLs of its Atom feed and sitemap.
 SITE_BASE_URL = env_str("SITE_BASE_URL", "http://127.0.0.1:8000/site/")
+
+# Django's cache: the fleet page body and API answer per data version and viewer scope
+# (factions/fleet_cache.py). Per process by default; Redis when configured, shared.
+if env_str("REDIS_CACHE_URL"):
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": env_str("REDIS_CACHE_URL"),
+        }
+    }
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "OPTIONS": {"MAX_ENTRIES": 2000},
+        }
+    }
+FLEET_CACHE_SECONDS = int(env_str("FLEET_CACHE_SECONDS", "600"))
 
 # Request bodies (campaign/limits.py, README "Limits"): larger ones get a readable 413.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024

@@ -17,7 +17,9 @@ from typing import Any
 from django.db.models import Count, Prefetch, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
 
 from battles.reports import render_markdown
 from campaign import access
@@ -26,9 +28,9 @@ from turns.repairs import fleet_repairs
 from turns.timeline import ship_state_before_battle, ship_timeline
 from turns.views import ship_repair_campaigns
 
-from . import ssd
+from . import fleet_cache, ssd
 from .fleet_totals import fleet_totals
-from .models import Faction, LightUnitGroup, Ship, ShipClass, Squadron
+from .models import Faction, Fleet, LightUnitGroup, Ship, ShipClass, Squadron
 from .points_check import points_check
 
 logger = logging.getLogger(__name__)
@@ -136,11 +138,27 @@ class SquadronRows:
 def fleet_detail(request: HttpRequest, slug: str) -> HttpResponse:
     """A fleet: squadrons, ships with class, status, hull/armour left, light units, points.
 
-    A fixed number of queries whatever the number of ships (tested).
+    The body is rendered once per version of the fleet data, viewer scope and language
+    (``factions.fleet_cache``); a fixed number of queries whatever the number of ships
+    either way (tested).
     """
-    fleet = get_object_or_404(
-        access.visible_fleets(request.user).select_related("faction"), slug=slug
+    fleet = fleet_cache.visible_fleet(request.user, slug)
+    body = fleet_cache.cached(
+        f"page-{get_language()}",
+        fleet,
+        access.fleet_scope(request.user, fleet),
+        lambda: render_to_string("factions/_fleet_body.html", _fleet_body_context(fleet)),
     )
+    return render(
+        request,
+        "factions/fleet_detail.html",
+        {"fleet": fleet, "faction": fleet.faction, "body": mark_safe(body)},  # noqa: S308 - rendered by our template
+    )
+
+
+def _fleet_body_context(fleet: Fleet) -> dict[str, Any]:
+    """What ``factions/_fleet_body.html`` shows of ``fleet`` (loaded with its faction),
+    in a fixed number of queries."""
     ships = list(
         fleet.ships.select_related("ship_class", "squadron").order_by(
             "squadron__name", "-ship_class__mass", "name", "pk"
@@ -158,19 +176,15 @@ def fleet_detail(request: HttpRequest, slug: str) -> HttpResponse:
         .distinct()
         .order_by("name")
     )
-    return render(
-        request,
-        "factions/fleet_detail.html",
-        {
-            "fleet": fleet,
-            "faction": fleet.faction,
-            "description_html": render_markdown(fleet.description),
-            "squadrons": squadrons,
-            "light_units": light_units,
-            "totals": fleet_totals(ships, light_units),
-            "repairs": fleet_repairs(fleet),
-        },
-    )
+    return {
+        "fleet": fleet,
+        "faction": fleet.faction,
+        "description_html": render_markdown(fleet.description),
+        "squadrons": squadrons,
+        "light_units": light_units,
+        "totals": fleet_totals(ships, light_units),
+        "repairs": fleet_repairs(fleet),
+    }
 
 
 def ship_detail(request: HttpRequest, pk: int) -> HttpResponse:
