@@ -5,7 +5,7 @@ Every write to a table those views read (:data:`WATCHED`: factions, territories,
 classes, fleets, squadrons, ships, light units, repair orders) gives the ``fleets``
 :class:`~factions.models.DataVersion` a new random token once its transaction commits:
 ``save()`` and ``delete()`` through signals (cascades included: Django sends them per
-object when a receiver listens), ``QuerySet.update``/``bulk_update``/``bulk_create``/
+object when a receiver listens), ``QuerySet.update`` (``bulk_update`` too)/``bulk_create``/
 ``delete`` through :class:`VersionedQuerySet`, the watched models' manager (and their
 related managers). One global version rather than one per fleet: nothing to map (a class
 edit touches every fleet using it, a yard's rename every fleet there), and writes are
@@ -15,7 +15,7 @@ Why after commit: bumping inside the transaction would lock the version row unti
 commit and serialise (or deadlock, on PostgreSQL) writers that lock ships in turn. A
 reader that comes between the commit and the bump at worst serves the previous page for
 that instant. A connection whose own transaction has written (a bump pending) reads
-around the caches (:func:`current` returns None), so it never caches what it has not
+around the caches (:func:`read_version` gives None), so it never caches what it has not
 committed nor misses its own writes — which is also why the caches stay unused inside
 tests wrapped in a transaction; ``tests/factions/test_fleet_cache.py`` commits for real.
 
@@ -90,15 +90,12 @@ def read_version() -> str | None:
 
 
 class VersionedQuerySet(models.QuerySet):
-    """A queryset whose bulk writes mark the fleet data changed (see the module doc)."""
+    """A queryset whose bulk writes mark the fleet data changed (see the module doc);
+    ``bulk_update`` runs through ``update``."""
 
     def update(self, **kwargs: Any) -> int:
         changed()
         return super().update(**kwargs)
-
-    def bulk_update(self, objs: Any, fields: Any, batch_size: int | None = None) -> int:
-        changed()
-        return super().bulk_update(objs, fields, batch_size=batch_size)
 
     def bulk_create(self, objs: Any, *args: Any, **kwargs: Any) -> list:
         changed()
