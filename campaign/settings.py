@@ -23,7 +23,8 @@ Environment variables:
     AXES_FAILURE_LIMIT, AXES_COOLOFF_HOURS  log-in rate limit; default 5 failures, 0.25 h.
     REDIS_CACHE_URL       redis://… for Django's cache, shared by the processes; unset →
                           a per-process memory cache (fleet pages and API, issue 9).
-    FLEET_CACHE_SECONDS   how long a cached fleet page or API answer lives; default 600.
+    FLEET_CACHE_SECONDS   how long a cached fleet page or API answer lives; default 600;
+                          0 turns those caches off.
 """
 
 import os

@@ -18,9 +18,9 @@ from campaign import access
 from campaign.api_auth import api_auth
 
 from . import fleet_cache
-from .fleet_totals import fleet_totals
+from .fleet_totals import LightUnitFigures, ShipFigures, embarked_points, row_totals
 from .fleetlists import FleetListError
-from .models import Faction, Fleet, LightUnitGroup, Ship, Squadron
+from .models import Faction, Fleet, LightUnitGroup, Ship, ShipClass, Squadron
 from .services import FleetImportError, UnknownFaction, faction_by_slug, fleet_import
 
 router = Router(tags=["factions"])
@@ -258,8 +258,8 @@ _SHIP_VALUES = (
 )
 
 
-def _ship_rows(ships) -> list[dict]:
-    """``ShipOut`` dicts for the ``ships`` queryset, in one query.
+def _ship_rows(values: list[dict]) -> list[dict]:
+    """``ShipOut`` dicts from ships read with ``values(*_SHIP_VALUES)``.
 
     Read with ``values()``: model instances through ``select_related`` decoded each ship
     class's whole ``design`` JSON once per ship, and django-ninja read every attribute
@@ -267,7 +267,7 @@ def _ship_rows(ships) -> list[dict]:
     against 600 for ``/api/factions``; ``make bench`` prints today's ratio).
     """
     rows = []
-    for v in ships.values(*_SHIP_VALUES):
+    for v in values:
         rows.append(
             {
                 "id": v["id"],
@@ -302,7 +302,14 @@ def _fleet_detail(fleet: Fleet) -> Fleet:
     # ships are read anyway.
     # Plain values() queries instead of prefetch_related: Django's prefetch machinery
     # cost 1.4 ms of a 2.8 ms 3-ship fleet (measured in-process, issue 9).
-    fleet.ship_rows = _ship_rows(Ship.objects.filter(fleet=fleet))
+    # The ships' default order starts with their fleet's (joins to fleets and factions,
+    # ~10 % of this query measured in-process): one fleet here, so its rest only.
+    ships = list(
+        Ship.objects.filter(fleet=fleet)
+        .order_by("ship_class__mass", "name", "pk")
+        .values(*_SHIP_VALUES)
+    )
+    fleet.ship_rows = _ship_rows(ships)
     fleet.ship_count = len(fleet.ship_rows)
     fleet.squadron_rows = list(
         Squadron.objects.filter(fleet=fleet)
@@ -312,10 +319,27 @@ def _fleet_detail(fleet: Fleet) -> Fleet:
     fleet.light_unit_rows = list(
         LightUnitGroup.objects.filter(fleet=fleet).values(*LightUnitOut.model_fields)
     )
-    # Strength counts only ships afloat (issue 11 §6); two more queries, whatever the size.
-    t = fleet_totals(
-        list(Ship.objects.filter(fleet=fleet).select_related("ship_class")),
-        list(LightUnitGroup.objects.filter(fleet=fleet)),
+    # Strength counts only ships afloat (issue 11 §6), from the rows above and each class's
+    # design read once (bays' squadrons): one more query, whatever the size.
+    classes = ShipClass.objects.filter(pk__in={v["ship_class_id"] for v in ships})
+    embarked = embarked_points(classes.only("pk", "design").order_by())
+    t = row_totals(
+        (
+            ShipFigures(
+                v["status"],
+                v["hull_lost"],
+                bool(v["hull_lost"] or v["armour_lost"] or v["crew_lost"] or v["systems_lost"]),
+                v["ship_class__mass"],
+                v["ship_class__points"],
+                v["ship_class__hull_boxes"],
+                embarked[v["ship_class_id"]],
+            )
+            for v in ships
+        ),
+        (
+            LightUnitFigures(g["id"], g["carrier_id"], g["kind"], g["unit_type"], g["strength"])
+            for g in fleet.light_unit_rows
+        ),
     )
     fleet.totals_row = {**vars(t), "points": t.points}
     return fleet

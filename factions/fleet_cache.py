@@ -44,9 +44,10 @@ def visible_fleet(user: access.User, slug: str) -> Fleet:
 def cached(kind: str, fleet: Fleet, scope: str, build: Callable[[], T]) -> T:
     """``build()``'s value for ``kind`` (e.g. ``"page-fr"``, ``"api"``) of ``fleet`` seen
     in ``scope``, from the cache when there; ``fleet`` comes from :func:`visible_fleet`.
-    Without a usable version (``read_version`` gave None) it just builds."""
+    Without a usable version (``read_version`` gave None), or with the caches off
+    (``FLEET_CACHE_SECONDS`` = 0), it just builds."""
     version = fleet.data_version
-    if version is None:
+    if version is None or settings.FLEET_CACHE_SECONDS <= 0:
         return build()
     key = f"fleet:{kind}:{fleet.pk}:{version}:{scope}"
     value = cache.get(key)
