@@ -49,10 +49,13 @@ WATCHED = (
 
 
 def _bump() -> None:
-    """Give the fleet data a new version (runs after the writing transaction commits)."""
+    """Give the fleet data a new version (runs after the writing transaction commits):
+    one UPDATE; the row is created if missing (a flushed test database)."""
     from .models import DataVersion
 
-    DataVersion.objects.update_or_create(name=FLEETS, defaults={"token": secrets.token_hex(8)})
+    token = secrets.token_hex(8)
+    if not DataVersion.objects.filter(name=FLEETS).update(token=token):
+        DataVersion.objects.update_or_create(name=FLEETS, defaults={"token": token})
 
 
 def _pending(connection: Any) -> bool:
