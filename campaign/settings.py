@@ -27,6 +27,10 @@ Environment variables:
                           EMAIL_HOST_PASSWORD, EMAIL_USE_TLS (1), DEFAULT_FROM_EMAIL;
                           EMAIL_BACKEND overrides the backend chosen from EMAIL_HOST.
     INVITATION_EXPIRY_DAYS  days an invitation link stays valid; default 7.
+    REDIS_CACHE_URL       redis://… for Django's cache, shared by the processes; unset →
+                          a per-process memory cache (fleet pages and API, issue 9).
+    FLEET_CACHE_SECONDS   how long a cached fleet page or API answer lives; default 600;
+                          0 turns those caches off.
 """
 
 import os
@@ -208,6 +212,24 @@ SITE_ROOT = Path(env_str("SITE_ROOT", str(BASE_DIR / "site")))
 # Where the site is hosted: the absolute URLs of its Atom feed and sitemap.
 # No default: only the host knows where the site is served (campaign/publish/feeds.py).
 SITE_BASE_URL = env_str("SITE_BASE_URL", "")
+
+# Django's cache: the fleet page body and API answer per data version and viewer scope
+# (factions/fleet_cache.py). Per process by default; Redis when configured, shared.
+if env_str("REDIS_CACHE_URL"):
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": env_str("REDIS_CACHE_URL"),
+        }
+    }
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "OPTIONS": {"MAX_ENTRIES": 2000},
+        }
+    }
+FLEET_CACHE_SECONDS = int(env_str("FLEET_CACHE_SECONDS", "600"))
 
 # Request bodies (campaign/limits.py, README "Limits"): larger ones get a readable 413.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
