@@ -232,6 +232,7 @@ def test_pdf_names_the_battle_and_the_winner_and_embeds_nothing_hostile(monkeypa
         return original(self, url, headers)
 
     monkeypatch.setattr(StaticOnlyURLFetcher, "fetch", spy)
+    monkeypatch.setattr("battles.pdf._sheets", {})  # parse the stylesheets afresh, watched
     data = render_pdf(battle)
     assert data.startswith(b"%PDF")
     text = pdf_text(data)
