@@ -8,7 +8,6 @@ import pytest
 from django.core.management import CommandError, call_command
 from pypdf import PdfReader
 
-from battles import reports
 from battles.models import Battle, Report
 from battles.services import report_render, report_request
 from battles.tasks import render_report
