@@ -97,14 +97,14 @@ def report_render(*, battle_id: int, fmt: str) -> Report:
         digest = report_pdf_keys([battle.pk])[battle.pk]
         if is_current(digest):
             return current
-    with translation.override(battle.campaign.language or settings.LANGUAGE_CODE):
-        html = pdf_page_html(battle) if fmt == "pdf" else render_html_document(battle)
-    if fmt == "html":
-        digest = _digest(html)
-        if is_current(digest):
-            return current
-
     try:
+        # The page too: a template or data error marks the report failed like WeasyPrint's.
+        with translation.override(battle.campaign.language or settings.LANGUAGE_CODE):
+            html = pdf_page_html(battle) if fmt == "pdf" else render_html_document(battle)
+        if fmt == "html":
+            digest = _digest(html)
+            if is_current(digest):
+                return current
         data = pdf_from_html(html) if fmt == "pdf" else html.encode("utf-8")
     except Exception as exc:
         # Marked failed with its reason (the battle page says so); the task retries.
