@@ -5,6 +5,7 @@ the URL configuration (and so every ``manage.py`` command) must not pay (issue 1
 
 from __future__ import annotations
 
+import base64
 import mimetypes
 import threading
 import urllib.parse
@@ -15,6 +16,7 @@ from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
 from .reports import STATIC_SCHEME, static_file
+from .templatetags.report_print import SVG_DATA_PREFIX
 
 #: The report's stylesheets (static paths), given to WeasyPrint by :func:`pdf_document`
 #: rather than linked from the page (``templates/reports/battle-print.html``).
@@ -35,8 +37,9 @@ class StaticOnlyURLFetcher(URLFetcher):
     """A WeasyPrint fetcher that serves only the project's static files.
 
     Accepts ``admiralty-static:<path>`` where ``<path>`` is inside ``STATICFILES_DIRS``
-    (checked after resolving, see :func:`static_file`); raises :class:`FetchRefused` for
-    any other scheme (``file:``, ``http:``, ``https:``, ``data:``…) and
+    (checked after resolving, see :func:`static_file`) and base64 SVG ``data:`` URLs
+    (self-contained: what such a drawing links goes through this fetcher too); raises
+    :class:`FetchRefused` for any other scheme (``file:``, ``http:``, other ``data:``…) and
     ``FileNotFoundError`` for a missing static file. Redirects are disabled. WeasyPrint
     catches these errors, logs a warning and renders without the resource
     (weasyprint/urls.py, ``fetch``).
@@ -52,7 +55,12 @@ class StaticOnlyURLFetcher(URLFetcher):
         )
 
     def fetch(self, url: str, headers: dict | None = None) -> URLFetcherResponse:
-        """Return the static file ``url`` names; raise FetchRefused otherwise."""
+        """Return the static file ``url`` names, or the SVG drawing a
+        ``data:image/svg+xml;base64,`` URL holds (``svg_data_uri``: the report's own
+        SSDs and map, inside the page); raise FetchRefused otherwise."""
+        if url.startswith(SVG_DATA_PREFIX):
+            body = base64.b64decode(url[len(SVG_DATA_PREFIX) :], validate=True)
+            return URLFetcherResponse(url, body=body, headers={"Content-Type": "image/svg+xml"})
         scheme, _, rest = url.partition(":")
         if scheme.lower() != STATIC_SCHEME:
             raise FetchRefused(f"refused to fetch {url[:80]!r}: only project static files")

@@ -4,6 +4,8 @@ recorded from the table."""
 
 from __future__ import annotations
 
+import base64
+import re
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -18,6 +20,16 @@ from tests.battles.battle_fixtures import draft_skirmish
 from tests.battles.report_fixtures import make_battle
 
 NS = {"svg": "http://www.w3.org/2000/svg"}
+
+
+def printed(battle) -> str:
+    """The PDF's page with its drawings (``data:`` URLs of SVG) decoded in place."""
+    page = pdf_page_html(battle)
+    return re.sub(
+        r"data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)",
+        lambda m: base64.b64decode(m.group(1)).decode(),
+        page,
+    )
 
 
 def _ends(svg: str) -> dict[str, dict[str, str]]:
@@ -112,7 +124,7 @@ def test_a_seeded_battle_puts_every_ship_where_the_log_leaves_it():
     assert {sid for sid, e in ends.items() if e["lost"]} == set(names) - set(expected)
     turns = max(row["game_turn"] for row in rows)
     assert all(len(e["points"].split()) == turns + 1 for sid, e in ends.items() if not e["lost"])
-    assert 'class="battle-map"' in pdf_page_html(battle)
+    assert 'class="battle-map"' in printed(battle)
 
 
 @pytest.mark.django_db
@@ -129,7 +141,7 @@ def test_a_hidden_fleets_ships_are_neither_drawn_nor_named():
     ends = _ends(svg)
     assert ends and not set(ends) & hidden_ids  # the Qatzrin ships only
     assert "Veiled" not in svg and not any(h in svg for h in hidden_ids)
-    assert "Veiled" not in pdf_page_html(battle)
+    assert "Veiled" not in printed(battle) and "Qatzrin" in printed(battle)
     # Control: once the fleet is public again, its ships are on the map by name.
     Fleet.objects.filter(pk=phalon.fleet_id).update(hidden=False)
     svg = str(report_context(battle, user=None)["battle_map"])

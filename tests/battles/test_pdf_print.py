@@ -60,7 +60,10 @@ def test_fonts_are_the_shipped_ones_fetched_through_the_static_fetcher():
     document, data, fetched = _render(make_battle())
     assert "admiralty-static:css/fonts.css" in fetched
     assert any(url.endswith("fonts/DejaVuSerif.ttf") for url in fetched)
-    assert all(url.startswith("admiralty-static:") for url in fetched)
+    # The static files, and the SSD of the damaged ship drawn inside the page.
+    assert all(
+        url.startswith(("admiralty-static:", "data:image/svg+xml;base64,")) for url in fetched
+    )
     reader = PdfReader(io.BytesIO(data))
     fonts = {
         str(font.get_object()["/BaseFont"]).split("+")[-1]
