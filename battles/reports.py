@@ -335,7 +335,7 @@ def _battle_map(
     from .turns.board import Viewer, board_view
 
     viewer = Viewer("public", hidden=frozenset(_hidden_refs(hidden)))
-    board = board_view(events, viewer, side_names=side_names)
+    board = board_view(events, viewer, side_names=side_names, with_log=False)
     title = gettext("Map of %(battle)s") % {"battle": battle.name}
     svg = battle_map_svg(board, title=title)
     # ElementTree escapes every text of the drawing.
