@@ -5,14 +5,22 @@ the URL configuration (and so every ``manage.py`` command) must not pay (issue 1
 
 from __future__ import annotations
 
+import base64
 import mimetypes
+import threading
 import urllib.parse
 from typing import Any
 
-from weasyprint import HTML
+from weasyprint import CSS, HTML, Document
+from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
 from .reports import STATIC_SCHEME, static_file
+from .templatetags.report_print import SVG_DATA_PREFIX
+
+#: The report's stylesheets (static paths), given to WeasyPrint by :func:`pdf_document`
+#: rather than linked from the page (``templates/reports/battle-print.html``).
+PRINT_STYLESHEETS = ("css/fonts.css", "css/report.css")
 
 # WeasyPrint joins a stylesheet's relative URLs (``url("../fonts/x.ttf")`` in
 # ``admiralty-static:css/fonts.css``) with ``urllib.parse.urljoin``, which resolves paths
@@ -29,8 +37,9 @@ class StaticOnlyURLFetcher(URLFetcher):
     """A WeasyPrint fetcher that serves only the project's static files.
 
     Accepts ``admiralty-static:<path>`` where ``<path>`` is inside ``STATICFILES_DIRS``
-    (checked after resolving, see :func:`static_file`); raises :class:`FetchRefused` for
-    any other scheme (``file:``, ``http:``, ``https:``, ``data:``…) and
+    (checked after resolving, see :func:`static_file`) and base64 SVG ``data:`` URLs
+    (self-contained: what such a drawing links goes through this fetcher too); raises
+    :class:`FetchRefused` for any other scheme (``file:``, ``http:``, other ``data:``…) and
     ``FileNotFoundError`` for a missing static file. Redirects are disabled. WeasyPrint
     catches these errors, logs a warning and renders without the resource
     (weasyprint/urls.py, ``fetch``).
@@ -46,7 +55,12 @@ class StaticOnlyURLFetcher(URLFetcher):
         )
 
     def fetch(self, url: str, headers: dict | None = None) -> URLFetcherResponse:
-        """Return the static file ``url`` names; raise FetchRefused otherwise."""
+        """Return the static file ``url`` names, or the SVG drawing a
+        ``data:image/svg+xml;base64,`` URL holds (``svg_data_uri``: the report's own
+        SSDs and map, inside the page); raise FetchRefused otherwise."""
+        if url.startswith(SVG_DATA_PREFIX):
+            body = base64.b64decode(url[len(SVG_DATA_PREFIX) :], validate=True)
+            return URLFetcherResponse(url, body=body, headers={"Content-Type": "image/svg+xml"})
         scheme, _, rest = url.partition(":")
         if scheme.lower() != STATIC_SCHEME:
             raise FetchRefused(f"refused to fetch {url[:80]!r}: only project static files")
@@ -59,7 +73,47 @@ class StaticOnlyURLFetcher(URLFetcher):
         )
 
 
+_sheets_lock = threading.Lock()
+_sheets: dict[tuple, tuple[list[CSS], FontConfiguration]] = {}
+
+
+def _stylesheets(fetcher: URLFetcher | None) -> tuple[list[CSS], FontConfiguration]:
+    """:data:`PRINT_STYLESHEETS` parsed, and their ``@font-face`` fonts loaded, once per
+    process and per version of the files (keyed by their modification times): about 7 %
+    of a Miranda render (bench.reports). With a ``fetcher`` of the caller's (tests
+    watching what is fetched), parsed afresh through it."""
+    paths = [static_file(name) for name in PRINT_STYLESHEETS]
+    if any(path is None for path in paths):
+        raise FileNotFoundError(f"missing print stylesheet among {PRINT_STYLESHEETS}")
+    key = tuple(path.stat().st_mtime_ns for path in paths)  # type: ignore[union-attr]
+    if fetcher is None:
+        with _sheets_lock:
+            if key not in _sheets:
+                _sheets.clear()
+                _sheets[key] = _parse(StaticOnlyURLFetcher())
+            return _sheets[key]
+    return _parse(fetcher)
+
+
+def _parse(fetcher: URLFetcher) -> tuple[list[CSS], FontConfiguration]:
+    fonts = FontConfiguration()
+    sheets = [
+        CSS(url=f"{STATIC_SCHEME}:{name}", url_fetcher=fetcher, font_config=fonts)
+        for name in PRINT_STYLESHEETS
+    ]
+    return sheets, fonts
+
+
+def pdf_document(html: str, *, url_fetcher: URLFetcher | None = None) -> Document:
+    """The laid-out WeasyPrint document of a page from ``battles.reports.pdf_page_html``
+    with the report's stylesheets, fetching only the project's static files
+    (:class:`StaticOnlyURLFetcher`, or ``url_fetcher``). Raises whatever WeasyPrint raises
+    on a broken page."""
+    fetcher = url_fetcher or StaticOnlyURLFetcher()
+    sheets, fonts = _stylesheets(url_fetcher)
+    return HTML(string=html, url_fetcher=fetcher).render(stylesheets=sheets, font_config=fonts)
+
+
 def pdf_from_html(html: str) -> bytes:
-    """PDF bytes of a page from ``battles.reports.pdf_page_html``, fetching only the
-    project's static files. Raises whatever WeasyPrint raises on a broken page."""
-    return HTML(string=html, url_fetcher=StaticOnlyURLFetcher()).write_pdf()
+    """PDF bytes of a page from ``battles.reports.pdf_page_html`` (:func:`pdf_document`)."""
+    return pdf_document(html).write_pdf()

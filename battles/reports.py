@@ -197,7 +197,8 @@ def report_context(
     ``fate_label``, hull/armour boxes, crew factors, systems and craft lost —,
     ``unidentified`` (units not shown) and ``losses``), ``losses`` (list of ``(faction
     name, losses dict)``, shown units only), ``diagrams`` (SSDs of damaged ships shown:
-    ``{"ship", "svg"}``), ``turns`` (the ``Event`` log grouped by game turn, see
+    ``{"ship", "svg"}``), ``battle_map`` (the map, :func:`_battle_map`, or None),
+    ``turns`` (the ``Event`` log grouped by game turn, see
     :func:`turn_log`; empty when nothing was logged), ``full_log`` (True: show every log
     entry and die, collapsed; the PDF sets it False) and ``asset_prefix``. Costs a fixed
     number of queries.
@@ -296,6 +297,7 @@ def report_context(
     turns = turn_log(
         _public_events(events, hidden), engine=engine, side_names=side_names, names=names
     )
+    battle_map = _battle_map(battle, events, hidden, side_names)
     return {
         "battle": battle,
         "campaign": battle.campaign,
@@ -316,8 +318,28 @@ def report_context(
         "turns": turns,
         "full_log": True,
         "diagrams": diagrams,
+        "battle_map": battle_map,
         "asset_prefix": asset_prefix,
     }
+
+
+def _battle_map(
+    battle: Battle, events: list[Any], hidden: list[Any], side_names: dict[str, str]
+) -> SafeString | None:
+    """The battle's map (``battles.battle_map``) from its log as this report's viewer
+    sees it: the ``hidden`` participants' ships are neither drawn nor named. ``None``
+    when the log holds no deployment (a battle recorded from the table)."""
+    if not any(e.kind == "deploy" for e in events):
+        return None
+    from .battle_map import battle_map_svg
+    from .turns.board import Viewer, board_view
+
+    viewer = Viewer("public", hidden=frozenset(_hidden_refs(hidden)))
+    board = board_view(events, viewer, side_names=side_names, with_log=False)
+    title = gettext("Map of %(battle)s") % {"battle": battle.name}
+    svg = battle_map_svg(board, title=title)
+    # ElementTree escapes every text of the drawing.
+    return mark_safe(svg) if svg else None  # noqa: S308
 
 
 # --- the turn log --------------------------------------------------------------------
@@ -488,6 +510,7 @@ def print_toc(context: dict[str, Any]) -> list[dict[str, str]]:
         ("sec-situation", gettext("Situation"), context["scenario_html"]),
         ("sec-forces", gettext("Forces and objectives"), True),
         ("sec-narrative", gettext("Narrative"), context["narrative_html"]),
+        ("sec-map", gettext("Map"), True),
         ("sec-log", gettext("Turn log"), context["turns"]),
         ("sec-losses", gettext("Losses"), context["losses"]),
         ("sec-analysis", gettext("Analysis"), context["has_analysis"]),

@@ -9,7 +9,9 @@ One module per job (issue 8 split the old ``battles/resolution.py``):
 - ``record``: :func:`battle_record`, :func:`record_submit`, :func:`record_confirm`,
   :func:`record_reject`;
 - ``conclude``: :func:`battle_conclude`, :func:`battle_reopen`, :func:`reopen_blockers`;
-- ``report_files``: :func:`report_render`, :func:`report_request` (after-action reports).
+- ``report_files``: :func:`report_render`, :func:`report_request` (after-action reports);
+  ``report_keys`` / ``report_pdfs``: :func:`report_pdf_keys` (what a report reads, hashed)
+  and :func:`report_pdfs_ensure` (PDFs rendered once per key, in a pool or by workers).
 """
 
 from .common import MAX_TURNS_LIMIT, BattleActionError, crew_lost_from_hull
@@ -39,6 +41,8 @@ from .report_files import (
     report_render,
     report_request,
 )
+from .report_keys import report_pdf_keys, report_sources_digest
+from .report_pdfs import report_pdf_ensure, report_pdfs_ensure
 from .resolve import (
     ResolvePreview,
     battle_replay,
@@ -83,6 +87,10 @@ __all__ = [
     "ReportRenderError",
     "report_is_current",
     "report_mark_failed",
+    "report_pdf_ensure",
+    "report_pdf_keys",
+    "report_pdfs_ensure",
+    "report_sources_digest",
     "report_render",
     "report_request",
     "ship_system_ids",

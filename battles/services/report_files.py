@@ -21,6 +21,7 @@ from django.db import IntegrityError, transaction
 from django.utils import translation
 
 from ..models import Battle, Report
+from .report_keys import report_pdf_keys
 
 logger = logging.getLogger(__name__)
 
@@ -54,10 +55,11 @@ def report_render(*, battle_id: int, fmt: str) -> Report:
     """Render ``battle_id``'s report as ``fmt`` ("html" or "pdf") unless already current.
 
     The report is a public document: rendered as the anonymous public, in its
-    campaign's language (``Campaign.language``). Never stale: the page the file is made from is
-    rendered every time (cheap: one HTML string) and hashed (:func:`_digest`); when a
-    ``Report`` for this battle and format has that digest and its file is on disk, it is
-    returned untouched (no re-rendering, the file keeps its mtime). Else the file is
+    campaign's language (``Campaign.language``). Never stale: a PDF is keyed by what the
+    report reads (``report_keys.report_pdf_keys``, five queries, no page rendered), the
+    HTML document by its rendered text (:func:`_digest`); when a ``Report`` for this battle
+    and format has that digest and its file is on disk, it is returned untouched (no
+    re-rendering, the file keeps its mtime). Else the file is
     rendered (battles/reports.py; WeasyPrint for the PDF), written to a temporary file and
     moved into place atomically (so two concurrent runs never leave a half-written file),
     then the ``Report`` row is created or updated with the digest and ``Battle.version``.
@@ -80,30 +82,52 @@ def report_render(*, battle_id: int, fmt: str) -> Report:
     if not target.resolve().is_relative_to(reports_root):
         # Slugs are not validated on every write path (loaders, admin edits via SQL…).
         raise ValueError(f"battle {battle.pk}: slug {battle.slug!r} is not a safe file name")
-    with translation.override(battle.campaign.language or settings.LANGUAGE_CODE):
-        html = pdf_page_html(battle) if fmt == "pdf" else render_html_document(battle)
-    digest = _digest(html)
     current = Report.objects.filter(battle=battle, format=fmt).first()
-    if (
-        current is not None
-        and current.digest == digest
-        and current.file.name == name
-        and target.is_file()
-    ):
-        return current
 
+    def is_current(digest: str) -> bool:
+        return bool(
+            current is not None
+            and current.digest == digest
+            and current.file.name == name
+            and target.is_file()
+        )
+
+    if fmt == "pdf":
+        # Keyed by what the report reads: no page is rendered to learn it is current.
+        digest = report_pdf_keys([battle.pk])[battle.pk]
+        if is_current(digest):
+            return current
     try:
+        # The page too: a template or data error marks the report failed like WeasyPrint's.
+        with translation.override(battle.campaign.language or settings.LANGUAGE_CODE):
+            html = pdf_page_html(battle) if fmt == "pdf" else render_html_document(battle)
+        if fmt == "html":
+            digest = _digest(html)
+            if is_current(digest):
+                return current
         data = pdf_from_html(html) if fmt == "pdf" else html.encode("utf-8")
     except Exception as exc:
         # Marked failed with its reason (the battle page says so); the task retries.
         reason = f"{type(exc).__name__}: {exc}"
         report_mark_failed(battle=battle, fmt=fmt, reason=reason)
         raise ReportRenderError(f"battle {battle.pk} ({fmt}): {reason}") from exc
+    return report_store(battle=battle, fmt=fmt, data=data, digest=digest)
+
+
+def write_atomically(target: Path, data: bytes) -> None:
+    """Write ``data`` to ``target`` through a temporary file moved into place, so that two
+    concurrent writers never leave a half-written file."""
     target.parent.mkdir(parents=True, exist_ok=True)
     partial = target.with_name(f".{target.name}.{uuid.uuid4().hex}.part")
     partial.write_bytes(data)
     os.replace(partial, target)
 
+
+def report_store(*, battle: Battle, fmt: str, data: bytes, digest: str) -> Report:
+    """Write a rendered report file of ``battle`` (its :func:`report_file_name`) and
+    record it as ready for the battle's current version with ``digest``."""
+    name = report_file_name(battle, fmt)
+    write_atomically(Path(settings.MEDIA_ROOT) / name, data)
     values = {
         "version": battle.version,
         "digest": digest,

@@ -301,12 +301,17 @@ class _Looker:
 
 
 def board_view(
-    events: Iterable[Any], viewer: Viewer, *, side_names: Mapping[str, str]
+    events: Iterable[Any],
+    viewer: Viewer,
+    *,
+    side_names: Mapping[str, str],
+    with_log: bool = True,
 ) -> dict[str, Any]:
     """The board and log of a battle for ``viewer`` (see the module docstring).
     ``events``: the battle's ``Event`` rows (objects or ``event_rows`` dicts) in order,
     starting with the ``setup`` row; ``side_names``: faction slug -> name. An empty log
-    gives no moment."""
+    gives no moment. ``with_log=False`` leaves ``log`` and ``fire`` empty (the positions
+    only, e.g. for ``battles.battle_map``: the log's lines are most of the cost)."""
     rows = _rows(events)
     setup = next((r for r in rows if r.kind == "setup"), None)
     looker = _Looker(viewer, setup.data if setup else {}, side_names)
@@ -326,7 +331,7 @@ def board_view(
             pending.append(row)
             continue
         looker.apply(row)
-        if looker.visible(row):
+        if with_log and looker.visible(row):
             m = max(0, len(moments) - 1)
             for die in pending:
                 log.append({"m": m, "text": looker.line(die), "kind": "roll"})

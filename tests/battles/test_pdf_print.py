@@ -9,7 +9,7 @@ import io
 import pytest
 from pypdf import PdfReader
 
-from battles.pdf import StaticOnlyURLFetcher
+from battles.pdf import StaticOnlyURLFetcher, pdf_document
 from battles.reports import pdf_page_html
 from tests.battles.report_fixtures import make_battle
 
@@ -19,8 +19,6 @@ LONG_URL = "https://example.org/" + "very-long-path-segment/" * 12 + "x" * 60
 
 
 def _render(battle):
-    from weasyprint import HTML
-
     fetched: list[str] = []
 
     class Spy(StaticOnlyURLFetcher):
@@ -28,7 +26,7 @@ def _render(battle):
             fetched.append(url)
             return super().fetch(url, headers)
 
-    document = HTML(string=pdf_page_html(battle), url_fetcher=Spy()).render()
+    document = pdf_document(pdf_page_html(battle), url_fetcher=Spy())
     return document, document.write_pdf(), fetched
 
 
@@ -62,7 +60,10 @@ def test_fonts_are_the_shipped_ones_fetched_through_the_static_fetcher():
     document, data, fetched = _render(make_battle())
     assert "admiralty-static:css/fonts.css" in fetched
     assert any(url.endswith("fonts/DejaVuSerif.ttf") for url in fetched)
-    assert all(url.startswith("admiralty-static:") for url in fetched)
+    # The static files, and the SSD of the damaged ship drawn inside the page.
+    assert all(
+        url.startswith(("admiralty-static:", "data:image/svg+xml;base64,")) for url in fetched
+    )
     reader = PdfReader(io.BytesIO(data))
     fonts = {
         str(font.get_object()["/BaseFont"]).split("+")[-1]

@@ -132,6 +132,27 @@ def test_a_failed_pdf_is_marked_failed_with_its_reason_and_the_publish_still_suc
     assert ".pdf" not in page.content.decode()  # no link to a PDF of another version
 
 
+@pytest.mark.parametrize(
+    "where", ["battles.reports.pdf_page_html", "battles.reports.pdf_from_html"]
+)
+def test_a_broken_page_or_pdf_on_publish_is_a_failed_report_not_an_error_page(
+    client, cast, drafted, monkeypatch, django_capture_on_commit_callbacks, where
+):
+    def broken(*args):
+        raise ValueError("template blew up")
+
+    monkeypatch.setattr(where, broken)
+    client.force_login(cast.chronicler)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(reverse("report-publish", args=[drafted.pk]))
+    assert response.status_code == 302
+    drafted.refresh_from_db()
+    assert drafted.report_state == "published"  # the action is saved
+    report = Report.objects.get(battle=drafted, format="pdf")
+    assert report.status == "failed" and "template blew up" in report.error
+    assert report.version == drafted.version
+
+
 # --- the pages: permission matrix ------------------------------------------------------
 
 EDIT_URLS = ("report-edit",)

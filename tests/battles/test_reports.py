@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import io
 import logging
 from urllib.request import HTTPRedirectHandler
@@ -164,6 +165,23 @@ def test_web_fragment_and_document_render_hostile_narrative_inert():
 # --- the fetcher --------------------------------------------------------------------
 
 
+def test_a_drawing_inside_the_page_fetches_nothing_outside_static_files(tmp_path, caplog):
+    from battles.pdf import pdf_from_html
+    from battles.templatetags.report_print import svg_data_uri
+
+    image = tmp_path / "local.png"
+    image.write_bytes(png_bytes())
+    svg = (
+        '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20">'
+        f'<image href="{image.as_uri()}" width="20" height="20"/></svg>'
+    )
+    with caplog.at_level(logging.WARNING, logger="weasyprint"):
+        data = pdf_from_html(f'<p>hello</p><img src="{svg_data_uri(svg)}">')
+    assert "hello" in pdf_text(data)
+    assert pdf_image_count(data) == 0  # the PNG the drawing names is not embedded
+    assert "refused to fetch" in caplog.text
+
+
 @pytest.mark.parametrize(
     "url",
     [
@@ -172,6 +190,7 @@ def test_web_fragment_and_document_render_hostile_narrative_inert():
         "http://example.com/spy.png",
         "https://example.com/font.woff",
         "data:image/png;base64,iVBORw0KGgo=",
+        "data:image/svg+xml,<svg xmlns='http://www.w3.org/2000/svg'/>",
         "ftp://example.com/x",
     ],
 )
@@ -232,6 +251,7 @@ def test_pdf_names_the_battle_and_the_winner_and_embeds_nothing_hostile(monkeypa
         return original(self, url, headers)
 
     monkeypatch.setattr(StaticOnlyURLFetcher, "fetch", spy)
+    monkeypatch.setattr("battles.pdf._sheets", {})  # parse the stylesheets afresh, watched
     data = render_pdf(battle)
     assert data.startswith(b"%PDF")
     text = pdf_text(data)
@@ -240,9 +260,15 @@ def test_pdf_names_the_battle_and_the_winner_and_embeds_nothing_hostile(monkeypa
     assert "Vishnu Prime" in text
     assert "pwned" not in text
     assert pdf_image_count(data) == 0
-    # Only the stylesheets and the fonts they declare, all from static/.
+    # Only the stylesheets and the fonts they declare, all from static/, and the damaged
+    # ship's SSD drawn by the project (an SVG inside the page: it links nothing).
     assert "admiralty-static:css/report.css" in fetched
-    assert {url.split(":")[1].split("/")[0] for url in fetched} == {"css", "fonts"}
+    drawings = [url for url in fetched if url.startswith("data:")]
+    static = [url for url in fetched if url.startswith("admiralty-static:")]
+    assert len(drawings) == 1 and len(static) + len(drawings) == len(fetched)
+    svg = base64.b64decode(drawings[0].removeprefix("data:image/svg+xml;base64,")).decode()
+    assert svg.startswith("<svg") and "Vishnu Second" in svg and "href" not in svg
+    assert {url.split(":")[1].split("/")[0] for url in static} == {"css", "fonts"}
 
 
 # --- ship diagrams (factions.ssd) -------------------------------------------------

@@ -8,7 +8,6 @@ import pytest
 from django.core.management import CommandError, call_command
 from pypdf import PdfReader
 
-from battles import reports
 from battles.models import Battle, Report
 from battles.services import report_render, report_request
 from battles.tasks import render_report
@@ -132,12 +131,13 @@ def test_render_report_command_copies_the_file(media, tmp_path):
 
 
 @pytest.mark.django_db
-def test_a_report_whose_page_changed_is_rendered_again(media, pdf_renders, monkeypatch):
-    # E.g. after an upgrade changed the templates: the page, hence its digest, differs.
+def test_a_report_whose_rendering_code_changed_is_rendered_again(media, pdf_renders, monkeypatch):
+    # E.g. after an upgrade changed the templates: the sources' digest, hence the key, differs.
     battle = make_battle()
     render_report.delay(battle.pk, "pdf").get()
-    original = reports.pdf_page_html
-    monkeypatch.setattr(reports, "pdf_page_html", lambda b: original(b) + "<!-- v2 -->")
+    render_report.delay(battle.pk, "pdf").get()
+    assert len(pdf_renders) == 1
+    monkeypatch.setattr("battles.services.report_keys.report_sources_digest", lambda: "v2")
     render_report.delay(battle.pk, "pdf").get()
     assert len(pdf_renders) == 2
 
