@@ -16,8 +16,12 @@
   }
 
   function setup(section) {
-    const data = JSON.parse(document.getElementById(section.dataset.board).textContent);
-    const phases = JSON.parse(document.getElementById(section.dataset.phases).textContent);
+    // No moment yet (a battle not started): the section says so and has no data.
+    const dataNode = document.getElementById(section.dataset.board);
+    const phasesNode = document.getElementById(section.dataset.phases);
+    if (!dataNode || !phasesNode) return;
+    const data = JSON.parse(dataNode.textContent);
+    const phases = JSON.parse(phasesNode.textContent);
     const svg = section.querySelector(".board-map svg");
     const slider = section.querySelector(".board-slider input");
     const output = section.querySelector(".board-moment");
