@@ -137,6 +137,8 @@ def battle_turns_control(request: HttpRequest, pk: int, action: str) -> HttpResp
         elif action == "play":
             turn_play_advance(battle=battle, force=True, user=request.user)
         elif action == "end":
+            if not request.POST.get("confirm"):  # the form's "I confirm" box
+                raise BattleActionError(_("Tick “I confirm” to end the battle; nothing was done."))
             turn_play_end(battle=battle, user=request.user)
         else:
             raise Http404

@@ -11,13 +11,14 @@ import re
 
 import pytest
 from django.test import Client
+from django.utils import translation
 
 from battles.models import Participant
 from battles.services import battle_resolve, event_rows
 from battles.turn_models import TurnOrders
 from battles.turns.board import Viewer, board_view
 from battles.turns.contacts import ContactKeys
-from battles.turns.play import turn_play_start
+from battles.turns.play import TurnOrdersError, turn_play_start
 from tests.battle_turns.conftest import SEED
 from tests.battles.battle_fixtures import draft_skirmish
 
@@ -61,7 +62,7 @@ def test_the_keys_are_stable_per_battle_and_side_and_hide_the_pk_order():
     ]
     assert keys.opaque("ship-3.bay-1-2") == out["ship-3"] + ".bay-1-2"
     assert keys.real(out["ship-3"] + ".bay-1-2") == "ship-3.bay-1-2"
-    with pytest.raises(Exception, match="no contact of your side"):
+    with translation.override("en"), pytest.raises(TurnOrdersError, match="no contact of your"):
         keys.real("ship-3")
     assert keys.mask("S3 (ship-3) and Ours (ship-99)") == "? (?) and Ours (ship-99)"
 
@@ -111,7 +112,10 @@ def _fire(started, target: str):
 def test_orders_naming_a_key_reach_the_enemy_ship_and_its_id_is_refused(started):
     url = f"/api/battles/{started.battle.pk}/turns/orders"
     refused = started.rival.put(
-        url, {"orders": _fire(started, sorted(started.q)[0])}, content_type="application/json"
+        url,
+        {"orders": _fire(started, sorted(started.q)[0])},
+        content_type="application/json",
+        HTTP_ACCEPT_LANGUAGE="en",
     )
     assert refused.status_code == 400
     assert "no contact of your side is known by this name" in refused.json()["detail"]

@@ -117,6 +117,9 @@ def test_two_players_fight_two_turns_and_the_replay_plays(browser, live_server, 
     # The organiser ends it; it concludes into the fleets.
     org.goto(turns_url)
     org.get_by_role("button", name=re.compile("Terminer la bataille")).click()
+    assert Battle.objects.get(pk=battle.pk).status == Battle.Status.DRAFT  # not confirmed
+    org.locator("form[action$='/end/'] input[name=confirm]").check()
+    org.get_by_role("button", name=re.compile("Terminer la bataille")).click()
     org.wait_for_url(turns_url)
     battle.refresh_from_db()
     assert battle.status == Battle.Status.CONCLUDED and battle.game_turns == 2
