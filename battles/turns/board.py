@@ -24,7 +24,9 @@ The result (:func:`board_view`) is JSON for ``static/js/battle-board.js``:
 ``{"moments": [{"turn", "phase"}], "frames": [[marker]], "fire": [[[from, to]]],
 "log": [{"m", "text", "kind"}], "bounds": [x0, y0, x1, y1], "sides": {...}}``, one frame
 per moment (a game turn and phase in the log); a marker is ``{"id", "x", "y", "h"
-(heading 0–5 or null), "label", "side", "kind" ("ship"|"blip"|"unit"), "own"}``.
+(heading 0–5 or null), "label", "side", "kind" ("ship"|"blip"|"unit"), "own"}``. A
+``side`` viewer gets the enemy's units under its own opaque keys (``contact-<n>``,
+``battles.turns.contacts``) in ids, fire lines and log lines, never their engine ids.
 """
 
 from __future__ import annotations
