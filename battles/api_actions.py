@@ -387,9 +387,13 @@ def record_entry_decide(request: HttpRequest, battle_id: int, entry_id: int, dec
 
 
 class ActionOut(Schema):
+    """One timeline entry; ``label``: its kind as shown, in the request's language
+    (``BattleAction.label``)."""
+
     at: str
     user: str | None
     kind: str
+    label: str
     summary: str
     data: dict
 
@@ -403,6 +407,7 @@ def battle_timeline(request: HttpRequest, battle_id: int):
             "at": a.at.isoformat(),
             "user": a.user.get_username() if a.user else None,
             "kind": a.kind,
+            "label": a.label(),
             "summary": a.summary,
             "data": a.data,
         }

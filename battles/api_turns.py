@@ -31,10 +31,10 @@ from campaign.api_auth import api_auth
 from .models import Battle, BattleSide
 from .services import MAX_TURNS_LIMIT, BattleActionError
 from .turn_models import TurnOrders, TurnPlay
-from .turns.pages import battle_viewer, board_for
+from .turns.contacts import submit_side_orders
+from .turns.pages import battle_viewer, board_for, contact_keys
 from .turns.play import (
     turn_deadline_set,
-    turn_orders_submit,
     turn_play_advance,
     turn_play_end,
     turn_play_start,
@@ -101,6 +101,7 @@ def _status(request: HttpRequest, battle: Battle) -> dict[str, Any]:
     }
     sides = list(BattleSide.objects.filter(battle=battle).select_related("faction"))
     own = next((s for s in sides if s.faction.slug == slug), None)
+    keys = contact_keys(battle, battle_viewer(battle, request.user), play.setup["data"])
     return {
         "battle": battle.pk,
         "status": battle.status,
@@ -111,7 +112,7 @@ def _status(request: HttpRequest, battle: Battle) -> dict[str, Any]:
         "ended": play.ended,
         "sides": [{"side": s.faction.slug, "orders_in": s.pk in given} for s in sides],
         "your_side": slug,
-        "own_orders": given[own.pk].orders if own and own.pk in given else None,
+        "own_orders": keys.orders_out(given[own.pk].orders) if own and own.pk in given else None,
     }
 
 
@@ -159,8 +160,12 @@ def turn_orders(request: HttpRequest, battle_id: int, payload: OrdersIn):
     if slug is None:
         return Status(403, {"detail": "only a player of a side of this battle may give orders"})
     side = BattleSide.objects.select_related("faction").get(battle=battle, faction__slug=slug)
+    play = get_object_or_404(TurnPlay, battle=battle)
+    keys = contact_keys(battle, battle_viewer(battle, request.user), play.setup["data"])
     try:
-        turn_orders_submit(battle=battle, side=side, orders=payload.orders, user=request.user)
+        submit_side_orders(
+            battle=battle, side=side, orders=payload.orders, keys=keys, user=request.user
+        )
     except BattleActionError as exc:
         return Status(400, {"detail": str(exc)})
     return _status(request, battle)

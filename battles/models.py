@@ -3,6 +3,7 @@
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
@@ -337,6 +338,26 @@ class BattleAction(models.Model):
 
     def __str__(self) -> str:
         return f"{self.battle}: {self.get_kind_display()} ({self.at:%Y-%m-%d %H:%M})"
+
+    def label(self) -> str:
+        """The entry's kind as the timeline shows it, in the active language: told apart
+        by its ``data`` where one stored kind covers several doings — the first dice seed
+        drawn (``old_seed`` None) is no re-run; a turn-by-turn entry (kind ``order``,
+        ``battles.turns.engine_io.timeline``) is the start (``max_turns``), a side's
+        orders (``side``), a turn played (``auto_sides``) or the end (``reason``)."""
+        data = self.data if isinstance(self.data, dict) else {}
+        if self.kind == self.Kind.RESEED and data.get("old_seed") is None:
+            return gettext("dice seed drawn")
+        if self.kind == self.Kind.ORDER:
+            for key, text in (
+                ("max_turns", gettext_noop("turn-by-turn play started")),
+                ("reason", gettext_noop("turn-by-turn play ended")),
+                ("auto_sides", gettext_noop("turn played")),
+                ("side", gettext_noop("orders submitted")),
+            ):
+                if key in data:
+                    return gettext(text)
+        return str(self.get_kind_display())
 
 
 class RecordEntry(models.Model):

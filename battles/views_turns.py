@@ -26,11 +26,18 @@ from campaign import access
 from .models import Battle, BattleSide
 from .services import BattleActionError
 from .turn_models import TurnPlay
+from .turns.contacts import submit_side_orders
 from .turns.forms import movement_preview, order_sheet, orders_from_form
-from .turns.pages import battle_viewer, board_for, odds_panel, phase_names, turn_context
+from .turns.pages import (
+    battle_viewer,
+    board_for,
+    contact_keys,
+    odds_panel,
+    phase_names,
+    turn_context,
+)
 from .turns.play import (
     turn_deadline_set,
-    turn_orders_submit,
     turn_play_advance,
     turn_play_end,
     turn_play_start,
@@ -130,6 +137,8 @@ def battle_turns_control(request: HttpRequest, pk: int, action: str) -> HttpResp
         elif action == "play":
             turn_play_advance(battle=battle, force=True, user=request.user)
         elif action == "end":
+            if not request.POST.get("confirm"):  # the form's "I confirm" box
+                raise BattleActionError(_("Tick “I confirm” to end the battle; nothing was done."))
             turn_play_end(battle=battle, user=request.user)
         else:
             raise Http404
@@ -153,13 +162,15 @@ def battle_turns_orders(request: HttpRequest, pk: int) -> HttpResponse:
     if side is None:
         return HttpResponseForbidden(_("Only a player of a side of this battle may give orders."))
     play = get_object_or_404(TurnPlay, battle=battle)
+    keys = contact_keys(battle, battle_viewer(battle, request.user), play.setup["data"])
     orders = None
     try:
         sheet = order_sheet(turn_state(play=play), side.faction.slug)
         orders = orders_from_form(request.POST, sheet)
-        turn_orders_submit(battle=battle, side=side, orders=orders, user=request.user)
+        submit_side_orders(battle=battle, side=side, orders=orders, keys=keys, user=request.user)
     except BattleActionError as exc:
-        return _render_turns(request, battle, error=str(exc), posted=orders, status=400)
+        error = keys.mask(str(exc))
+        return _render_turns(request, battle, error=error, posted=orders, status=400)
     return redirect(_turn_url(battle))
 
 

@@ -188,12 +188,15 @@ def turn_deadline(request: HttpRequest, slug: str) -> HttpResponse:
 def turn_close(request: HttpRequest, slug: str) -> HttpResponse:
     """Close the open turn (organisers)."""
     campaign, _seen = _campaign_for(request, slug)
-    return _act(
-        request,
-        campaign,
-        lambda: closing.campaign_turn_close(campaign=campaign, user=request.user),
-        _("Turn closed."),
-    )
+
+    def run():
+        # Closing cannot be undone lightly: the form's "I confirm" box must be ticked
+        # (checked here too; a player is refused by the service as before).
+        if not request.POST.get("confirm") and access.is_organiser(request.user, campaign):
+            raise TurnActionError(_("Tick “I confirm” to close the turn; nothing was done."))
+        closing.campaign_turn_close(campaign=campaign, user=request.user)
+
+    return _act(request, campaign, run, _("Turn closed."))
 
 
 @require_POST

@@ -24,7 +24,9 @@ The result (:func:`board_view`) is JSON for ``static/js/battle-board.js``:
 ``{"moments": [{"turn", "phase"}], "frames": [[marker]], "fire": [[[from, to]]],
 "log": [{"m", "text", "kind"}], "bounds": [x0, y0, x1, y1], "sides": {...}}``, one frame
 per moment (a game turn and phase in the log); a marker is ``{"id", "x", "y", "h"
-(heading 0–5 or null), "label", "side", "kind" ("ship"|"blip"|"unit"), "own"}``.
+(heading 0–5 or null), "label", "side", "kind" ("ship"|"blip"|"unit"), "own"}``. A
+``side`` viewer gets the enemy's units under its own opaque keys (``contact-<n>``,
+``battles.turns.contacts``) in ids, fire lines and log lines, never their engine ids.
 """
 
 from __future__ import annotations
@@ -38,6 +40,8 @@ from typing import Any
 from django.utils.translation import gettext
 
 from battles.log_text import LogNames, event_line
+
+from .contacts import ContactKeys
 
 __all__ = ["Viewer", "board_view"]
 
@@ -69,11 +73,14 @@ _SEEN_OF_ENEMY = frozenset(
 @dataclass(frozen=True)
 class Viewer:
     """Who looks: ``mode`` ``all`` / ``side`` / ``public``; ``side`` the faction slug of
-    a ``side`` viewer; ``hidden`` engine ship ids a ``public`` viewer never sees."""
+    a ``side`` viewer; ``hidden`` engine ship ids a ``public`` viewer never sees;
+    ``battle`` the battle's pk (a ``side`` viewer's keys for enemy units,
+    ``battles.turns.contacts``)."""
 
     mode: str
     side: str | None = None
     hidden: frozenset[str] = frozenset()
+    battle: int | None = None
 
 
 @dataclass
@@ -144,6 +151,10 @@ class _Looker:
             sides=dict(side_names),
         )
         self.secret_words: list[str] = []
+        # A side knows enemy units by opaque keys only (never their engine ids).
+        self.keys = ContactKeys.from_setup(
+            viewer.battle, viewer.side if viewer.mode == "side" else None, setup
+        )
         if viewer.mode == "side":
             for sid, spec in ships.items():
                 if spec.get("side") != viewer.side:
@@ -172,9 +183,9 @@ class _Looker:
     def _enemy_label(self, ship_id: str) -> str:
         report = self.in_contact(ship_id)
         if report is None:
-            return gettext("blip %(id)s") % {"id": ship_id.removeprefix("ship-")}
+            return gettext("blip %(id)s") % {"id": self.keys.number(ship_id)}
         shown = report.get("class") or gettext("unknown class")
-        return f"{shown} ({ship_id.removeprefix('ship-')})"
+        return f"{shown} ({self.keys.number(ship_id)})"
 
     def _blips(self, ship_id: str) -> int:
         mass = (self.specs.get(ship_id, {}).get("design") or {}).get("mass") or 0
@@ -210,7 +221,7 @@ class _Looker:
         text = event_line(row, self.names)
         if self.secret is not None:
             text = self.secret.sub("?", text)
-        return text
+        return self.keys.rekey(text)
 
     # -- the board ---------------------------------------------------------------------
 
@@ -268,7 +279,7 @@ class _Looker:
             spec = self.specs.get(sid, {})
             own = self.own(sid)
             marker = {
-                "id": sid,
+                "id": self.keys.opaque(sid),
                 "x": round(ship["x"], 2),
                 "y": round(ship["y"], 2),
                 "side": spec.get("side"),
@@ -287,7 +298,7 @@ class _Looker:
             own = self.own(unit["owner"])
             markers.append(
                 {
-                    "id": uid,
+                    "id": self.keys.opaque(uid),
                     "x": round(unit["x"], 2),
                     "y": round(unit["y"], 2),
                     "h": None,
@@ -342,7 +353,7 @@ def board_view(
                 source = data.get("unit") if by_unit else data.get("ship")
                 target = data.get("unit") if row.kind == "point-defence" else data.get("target")
                 if source and target:
-                    fire[-1].append([source, target])
+                    fire[-1].append([looker.keys.opaque(source), looker.keys.opaque(target)])
         pending.clear()
     if moments:
         frames.append(looker.frame())

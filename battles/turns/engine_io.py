@@ -135,6 +135,20 @@ def timeline(battle: Battle, user: Any, summary: str, **data: Any) -> None:
     )
 
 
+def _ended_outcome(winner: str | None, names: Mapping[str, str], turns: int, seed: int) -> str:
+    """The outcome of a battle the organiser ended (judged on surviving strength)."""
+    head = (
+        f"{names[winner]} victory: more surviving strength (mass × hull left)"
+        if winner
+        else "Draw: equal surviving strength"
+    )
+    when = f"after turn {turns}" if turns else "before its first turn"
+    return (
+        f"{head}, the battle ended by the organiser {when}. "
+        f"Played turn by turn from both sides' orders (seed {seed})."
+    )
+
+
 def conclude(
     battle: Battle,
     setup: Mapping[str, Any],
@@ -143,12 +157,14 @@ def conclude(
     winner: str | None,
     reason: str,
     user: Any = None,
+    ended_by_organiser: bool = False,
 ) -> Battle:
     """Conclude ``battle`` from the engine's final ``state`` through
     ``battles.services.battle_conclude`` (in the caller's transaction): every unit's
     losses and fate, ships' damage and status, craft lost, the log (set-up row then the
     engine's events and dice), winner, outcome, intel, snapshot, timeline, report queued.
-    ``reason``: ``destruction`` / ``withdrawal`` / ``mutual`` / ``turn-limit``. Raises
+    ``reason``: ``destruction`` / ``withdrawal`` / ``mutual`` / ``turn-limit``;
+    ``ended_by_organiser``: the outcome says so (not "at the turn limit"). Raises
     ``BattleActionError`` as ``battle_conclude`` does, or naming a unit added to the
     battle after the set-up was frozen (nothing written then)."""
     seed = setup["data"]["seed"]
@@ -160,6 +176,8 @@ def conclude(
         outcome = outcome_text(result, names, seed).replace(
             "Resolved by the rules engine", "Played turn by turn from both sides' orders"
         )
+        if ended_by_organiser:  # judged as at the turn limit, but not at it
+            outcome = _ended_outcome(winner, names, state.turn, seed)
         fleets = field_battle(b, sides)
         # A unit added to the battle (admin) after the set-up was frozen has no final state.
         added = [

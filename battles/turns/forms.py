@@ -11,7 +11,7 @@ unchanged, ``on``, ``off``), ``withdraw-<ship>`` (checkbox).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from django.utils.translation import gettext
@@ -26,6 +26,8 @@ from .orders import TurnOrdersError
 __all__ = ["movement_preview", "order_sheet", "orders_from_form", "targets_for"]
 
 PULSER_MODES = ("pulser-short", "pulser-medium", "pulser-long")
+#: Prefixes of the form's per-ship fields (``<prefix>-<ship>[-<system>]``).
+_FIELDS = frozenset(("movement", "fire", "mode", "power", "launch", "screens", "veil", "withdraw"))
 
 
 def _light(weapon: str) -> bool:
@@ -42,18 +44,19 @@ def _needs_power(weapon: str) -> bool:
         return False
 
 
-def targets_for(state: BattleState, side: str, labels: Mapping[str, str]) -> list[dict[str, str]]:
+def targets_for(
+    state: BattleState,
+    side: str,
+    labels: Mapping[str, str],
+    rename: Callable[[str], str] = str,
+) -> list[dict[str, str]]:
     """Enemy ships still on the table and enemy light units, as ``{"id", "label"}``;
-    ``labels``: id -> what this side calls it (its board view's labels)."""
-    found = [
-        {"id": s.ship_id, "label": labels.get(s.ship_id, s.ship_id)}
-        for s in state.in_action(state.enemy_of(side))
-    ]
-    found += [
-        {"id": u.unit_id, "label": gettext("light unit %(id)s") % {"id": u.unit_id}}
-        for u in state.light_units.values()
-        if u.active and u.side != side
-    ]
+    ``rename``: engine id -> the key this side knows it by (``ContactKeys.opaque``);
+    ``labels``: key -> what this side calls it (its board view's labels)."""
+    keys = [rename(s.ship_id) for s in state.in_action(state.enemy_of(side))]
+    found = [{"id": key, "label": labels.get(key, key)} for key in keys]
+    units = [rename(u.unit_id) for u in state.light_units.values() if u.active and u.side != side]
+    found += [{"id": key, "label": gettext("light unit %(id)s") % {"id": key}} for key in units]
     return found
 
 
@@ -143,8 +146,9 @@ def _whole(where: str, text: str) -> int:
 
 def orders_from_form(post: Mapping[str, str], sheet: list[dict[str, Any]]) -> dict[str, Any]:
     """The orders a posted form gives, in the stored shape (``battles.turns.orders``), for
-    the ships of ``sheet`` (:func:`order_sheet`). Raises ``TurnOrdersError`` naming the
-    ship and field for a power-point entry that is not a whole number."""
+    the ships of ``sheet`` (:func:`order_sheet`), plus an entry for any other ship a field
+    names (for the service to refuse). Raises ``TurnOrdersError`` naming the ship and
+    field for a power-point entry that is not a whole number."""
     orders: dict[str, Any] = {}
     for ship in sheet:
         sid = ship["id"]
@@ -178,6 +182,13 @@ def orders_from_form(post: Mapping[str, str], sheet: list[dict[str, Any]]) -> di
         if post.get(f"withdraw-{sid}"):
             entry["withdraw"] = True
         orders[sid] = entry
+    # A field of a ship not on the sheet (another side's, one gone, a crafted form) is
+    # passed on, so that the service refuses it as it refuses the API's: nothing stored.
+    for name in post:
+        prefix, _, rest = name.partition("-")
+        other = "-".join(rest.split("-")[:2])
+        if prefix in _FIELDS and other and other not in orders:
+            orders[other] = {"movement": str(post.get(f"movement-{other}", "")).strip()}
     return orders
 
 

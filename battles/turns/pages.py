@@ -13,10 +13,19 @@ from battles.turn_models import TurnOrders, TurnPlay
 from campaign import access
 
 from .board import Viewer, board_view
+from .contacts import ContactKeys
 from .forms import order_sheet, targets_for
 from .play import turn_state
 
-__all__ = ["turn_links", "battle_viewer", "board_for", "odds_panel", "phase_names", "turn_context"]
+__all__ = [
+    "battle_viewer",
+    "board_for",
+    "contact_keys",
+    "odds_panel",
+    "phase_names",
+    "turn_context",
+    "turn_links",
+]
 
 
 def phase_names() -> list[str]:
@@ -52,7 +61,29 @@ def battle_viewer(battle: Battle, user: Any) -> Viewer:
     mode, side = access.battle_perspective(user, battle)
     if mode == "public":
         return Viewer("public", hidden=_hidden_ship_refs(battle, user))
-    return Viewer(mode, side)
+    return Viewer(mode, side, battle=battle.pk if mode == "side" else None)
+
+
+def contact_keys(
+    battle: Battle, viewer: Viewer, setup: dict[str, Any] | None = None
+) -> ContactKeys:
+    """The keys ``viewer`` knows the enemy's units by (``battles.turns.contacts``):
+    translation only for a ``side`` viewer. ``setup``: the ``setup`` row's data if at hand
+    (else one query; a battle with no engine log: its participants' ships)."""
+    if viewer.mode != "side":
+        return ContactKeys(battle.pk, None)
+    if setup is None:
+        row = Event.objects.filter(battle=battle, kind="setup").values_list("data", flat=True)
+        setup = row.first()
+    if setup is None:  # no engine log yet: the ships set up so far
+        ships = Participant.objects.filter(side__battle=battle, ship__isnull=False)
+        setup = {
+            "ships": {
+                f"ship-{sid}": {"side": slug}
+                for sid, slug in ships.values_list("ship_id", "side__faction__slug")
+            }
+        }
+    return ContactKeys.from_setup(battle.pk, viewer.side, setup)
 
 
 def _side_names(battle: Battle) -> dict[str, str]:
@@ -73,8 +104,10 @@ def board_for(battle: Battle, viewer: Viewer) -> dict[str, Any]:
 
 
 def _labels(board: dict[str, Any]) -> dict[str, str]:
+    """Marker id -> label on the last frame; a blip's label (◆◆◆) with its key, so that
+    two blips can be told apart in a list of targets."""
     last = board["frames"][-1] if board["frames"] else []
-    return {m["id"]: m["label"] for m in last}
+    return {m["id"]: f"{m['label']} {m['id']}" if m["kind"] == "blip" else m["label"] for m in last}
 
 
 def turn_context(battle: Battle, user: Any, *, posted: dict[str, Any] | None = None) -> dict:
@@ -109,10 +142,13 @@ def turn_context(battle: Battle, user: Any, *, posted: dict[str, Any] | None = N
     if viewer.mode == "side" and not play.ended:
         own = next(s for s in sides if s.faction.slug == viewer.side)
         state = turn_state(play=play)
-        stored = posted if posted is not None else (given[own.pk].orders if own.pk in given else {})
+        keys = contact_keys(battle, viewer, play.setup["data"])
+        stored = posted  # as posted: targets by key already
+        if stored is None:
+            stored = keys.orders_out(given[own.pk].orders) if own.pk in given else {}
         context["own_side"] = own
         context["sheet"] = order_sheet(state, viewer.side, stored)
-        context["targets"] = targets_for(state, viewer.side, _labels(board))
+        context["targets"] = targets_for(state, viewer.side, _labels(board), rename=keys.opaque)
         context["own_in"] = own.pk in given
     return context
 
@@ -131,14 +167,19 @@ def odds_panel(battle: Battle, user: Any, board: dict[str, Any] | None = None) -
         .order_by("side__order", "pk")
     )
     weapons, targets = [], []
+    keys = contact_keys(battle, viewer)
     labels = _labels(board) if board else {}
     on_board = {m["id"] for frame in (board or {}).get("frames", []) for m in frame}
     if not on_board:  # no engine log: enemies of fleets the user may see
         visible = set(access.visible_fleets(user).values_list("pk", flat=True))
-        on_board = {f"ship-{p.ship_id}" for p in participants if p.ship.fleet_id in visible}
+        on_board = {
+            keys.opaque(f"ship-{p.ship_id}") for p in participants if p.ship.fleet_id in visible
+        }
     for p in participants:
         ship_id = f"ship-{p.ship_id}"
         own = viewer.mode == "all" or p.side.faction.slug == viewer.side
+        if not own:
+            ship_id = keys.opaque(ship_id)  # a side knows enemy ships by their keys only
         name = p.ship.name or p.ship.ship_class.name
         if own:
             for system in (p.ship.ship_class.design or {}).get("systems", []):

@@ -471,4 +471,5 @@ def _finish(
         winner=judged.winner,
         reason="turn-limit" if judged.reason == "ended" else judged.reason,
         user=user,
+        ended_by_organiser=judged.reason == "ended",
     )

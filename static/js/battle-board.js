@@ -152,6 +152,9 @@
 
   document.addEventListener("DOMContentLoaded", () => {
     for (const section of document.querySelectorAll("section[data-board]")) {
+      // No moment yet (a battle not started): the section says so and has no data.
+      if (!document.getElementById(section.dataset.board)) continue;
+      if (!document.getElementById(section.dataset.phases)) continue;
       setup(section, readScript(section.dataset.board), readScript(section.dataset.phases));
     }
     for (const section of document.querySelectorAll("section[data-board-src]")) load(section);

@@ -10,6 +10,7 @@ from django.test.utils import CaptureQueriesContext
 
 from battles.services import battle_resolve, event_rows
 from battles.turns.board import Viewer, board_view
+from battles.turns.contacts import ContactKeys
 from battles.turns.pages import odds_panel
 from battles.turns.play import turn_play_advance, turn_play_start
 from tests.battles.battle_fixtures import draft_skirmish
@@ -45,11 +46,12 @@ def test_a_side_sees_blips_beyond_its_sensors_and_no_enemy_name(fought):
     rows, ships = fought
     board = board_view(rows, Viewer("side", "qatzrin"), side_names=NAMES)
     held = contacts_of(rows, "qatzrin")
+    keys = ContactKeys.from_setup(None, "qatzrin", rows[0]["data"])
     enemy_names = {s["name"] for s in ships.values() if s["side"] == "phalon"}
     enemy_classes = {s["class"] for s in ships.values() if s["side"] == "phalon"}
     seen_blip = seen_contact = False
     for moment, frame in zip(board["moments"], board["frames"], strict=True):
-        in_contact = held[(moment["turn"], moment["phase"])]
+        in_contact = {keys.opaque(sid) for sid in held[(moment["turn"], moment["phase"])]}
         for marker in frame:
             if marker["side"] == "phalon" and not marker["id"].count("."):
                 if marker["id"] in in_contact:

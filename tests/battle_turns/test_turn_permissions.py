@@ -139,7 +139,9 @@ def test_movement_preview(game, who, expected):
 )
 @pytest.mark.parametrize("action", ["play", "end"])
 def test_organiser_controls(game, who, expected, action):
-    response = client(game, who).post(f"/battles/{game.battle.pk}/turns/{action}/")
+    response = client(game, who).post(
+        f"/battles/{game.battle.pk}/turns/{action}/", {"confirm": "yes"}
+    )
     assert response.status_code == expected
     game.battle.refresh_from_db()
     concluded = game.battle.status == Battle.Status.CONCLUDED

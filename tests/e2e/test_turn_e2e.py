@@ -8,7 +8,7 @@ import pytest
 
 from tests.turns.conftest import norway_battle, sample  # noqa: F401  (fixture)
 from turns.closing import campaign_turn_open
-from turns.models import RepairOrder
+from turns.models import CampaignTurn, RepairOrder
 from turns.treasury import treasury_adjust
 
 pytestmark = pytest.mark.e2e
@@ -65,6 +65,9 @@ def test_a_player_orders_repairs_on_a_phone_and_the_organiser_closes_the_turn(
     _login(desk, live_server.url, "organiser")
     desk.goto(f"{live_server.url}/campaigns/sample/turn/")
     assert desk.locator("#h-yards + h3").inner_text() == "Trøndelag"
+    desk.get_by_role("button", name="Clore le tour").click()
+    assert CampaignTurn.objects.get(campaign=s.campaign, number=1).status == "open"  # unticked
+    desk.locator("input[name=confirm]").check()
     desk.get_by_role("button", name="Clore le tour").click()
     desk.wait_for_url("**/campaigns/sample/turn/")
     assert (

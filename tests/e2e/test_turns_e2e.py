@@ -64,15 +64,24 @@ def test_two_players_fight_two_turns_and_the_replay_plays(browser, live_server, 
     battle = duel.battle
     turns_url = f"{live_server.url}/battles/{battle.pk}/turns/"
 
-    # The organiser starts turn-by-turn play from the battle page.
+    # The organiser starts turn-by-turn play from the battle page; no script error on
+    # the turn page before or after (it has no board before the start).
     ctx_o, org = login(browser, live_server, "organiser")
+    org_errors: list[str] = []
+    org.on("pageerror", lambda exc: org_errors.append(str(exc)))
+    org.on("console", lambda m: org_errors.append(m.text) if m.type == "error" else None)
     org.goto(f"{live_server.url}/battles/{battle.pk}/")
     org.get_by_role("link", name="Le combattre tour par tour").click()
+    org.wait_for_load_state("load")
+    assert org_errors == []
     org.fill("#start-seed", "20261201")
     org.fill("#start-turns", "5")
     org.get_by_role("button", name="Commencer").click()
     org.wait_for_url(turns_url)
+    org.wait_for_load_state("load")
     assert fits(org)
+    assert org_errors == []
+    org.locator(".board-map svg g.marker").first.wait_for()  # the organiser sees the board
 
     ctx_q, qatzrin = login(browser, live_server, "qatzrin_player")
     ctx_p, phalon = login(browser, live_server, "phalon_player")
@@ -107,6 +116,9 @@ def test_two_players_fight_two_turns_and_the_replay_plays(browser, live_server, 
 
     # The organiser ends it; it concludes into the fleets.
     org.goto(turns_url)
+    org.get_by_role("button", name=re.compile("Terminer la bataille")).click()
+    assert Battle.objects.get(pk=battle.pk).status == Battle.Status.DRAFT  # not confirmed
+    org.locator("form[action$='/end/'] input[name=confirm]").check()
     org.get_by_role("button", name=re.compile("Terminer la bataille")).click()
     org.wait_for_url(turns_url)
     battle.refresh_from_db()

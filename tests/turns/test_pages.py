@@ -96,7 +96,7 @@ def test_turn_actions_matrix(played, who):
     adj = c.post(
         "/campaigns/sample/treasury/adjust/", {"faction": s.norge.pk, "resources": 5, "reason": "x"}
     )
-    close = c.post("/campaigns/sample/turn/close/")
+    close = c.post("/campaigns/sample/turn/close/", {"confirm": "yes"})
     expected = {"organiser": 302, None: 302}.get(
         who, 404 if who in ("chronicler", "outsider", "other_org") else 403
     )
@@ -294,3 +294,14 @@ def test_a_closed_turns_summary_leaves_out_a_hidden_fleets_repairs_and_builds(pl
         ("norge_player", [s.tord_a.pk], ["Hidden Newbuild"], True, True),
         ("qatzrin_player", [], [], False, False),
     ]
+
+
+def test_closing_the_turn_needs_the_box_ticked(played):
+    c = client_for(played, "organiser")
+    page = c.get("/campaigns/sample/turn/").content.decode()
+    assert 'name="confirm" value="yes" required' in page
+    refused = c.post("/campaigns/sample/turn/close/", follow=True)
+    assert "Tick “I confirm” to close the turn; nothing was done." in refused.content.decode()
+    assert CampaignTurn.objects.get(campaign=played.campaign, number=1).status == "open"
+    c.post("/campaigns/sample/turn/close/", {"confirm": "yes"})
+    assert CampaignTurn.objects.get(campaign=played.campaign, number=1).status == "closed"
