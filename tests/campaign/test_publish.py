@@ -138,14 +138,22 @@ def test_the_feed_is_atom_and_lists_published_reports_with_absolute_links(built)
     assert "fr/battles/test-league/colonisation-compromise.html</loc>" in sitemap
 
 
-def test_the_search_index_holds_both_languages_pages(built):
+def fragments_of(bundle: Path) -> list[str]:
+    return [gzip.decompress(p.read_bytes()).decode() for p in bundle.glob("fragment/*.pf_fragment")]
+
+
+def test_the_search_index_holds_both_languages_pages_in_shards_the_search_page_merges(built):
     out, *_ = built
-    fragments = [
-        gzip.decompress(p.read_bytes()).decode()
-        for p in (out / "pagefind" / "fragment").glob("*.pf_fragment")
-    ]
-    assert any('"/fr/battles/test-league/colonisation-compromise.html"' in f for f in fragments)
-    assert any('"/en/factions/qatzrin.html"' in f for f in fragments)
+    main, battles = out / "pagefind", out / "pagefind" / "shards" / "battles-0"
+    assert any('"/en/factions/qatzrin.html"' in f for f in fragments_of(main))
+    assert any(
+        '"/fr/battles/test-league/colonisation-compromise.html"' in f
+        for f in fragments_of(battles)
+    )
+    assert not any("colonisation-compromise" in f for f in fragments_of(main))
+    assert (battles / "pagefind-entry.json").is_file()
+    search = (out / "en" / "search.html").read_text()
+    assert 'data-shards="battles-0 ships-0"' in search
 
 
 def test_fleet_page_lists_ships_and_their_state(built):
