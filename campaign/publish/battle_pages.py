@@ -10,6 +10,8 @@ bounded by the chunk), and each page of each language comes from one
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 from typing import TYPE_CHECKING
 
 from django.utils import translation
@@ -24,6 +26,8 @@ if TYPE_CHECKING:
 
 #: Battles loaded whole at a time.
 CHUNK = 100
+#: Processes rendering battle pages in a big build (the machine of issue 12 has two cores).
+MAX_WORKERS = 2
 
 
 def _reads(baker: Baker, battle: Battle) -> list:
@@ -57,8 +61,60 @@ def battles(baker: Baker) -> None:
                 keys[lang] = key
         if keys:
             todo.append((battle, keys))
-    for start in baker.progress(range(0, len(todo), CHUNK), -(-len(todo) // CHUNK), "battles"):
-        _render_chunk(baker, todo[start : start + CHUNK])
+    starts = range(0, len(todo), CHUNK)
+    workers = _workers(len(starts))
+    if workers > 1:
+        _render_in_pool(baker, todo, starts, workers)
+    else:
+        for start in baker.progress(starts, len(starts), "battles"):
+            _render_chunk(baker, todo[start : start + CHUNK])
+
+
+def _workers(chunks: int) -> int:
+    """Processes for ``chunks`` chunks of battles: one per core (at most
+    :data:`MAX_WORKERS`) for a build of many battles, if the database allows it."""
+    from django.db import connection
+
+    if chunks < 4 or connection.in_atomic_block:  # a test's or a caller's transaction
+        return 1
+    if multiprocessing.current_process().daemon:  # e.g. a Celery prefork worker
+        return 1
+    if connection.vendor == "sqlite" and connection.is_in_memory_db():
+        return 1
+    return min(MAX_WORKERS, os.cpu_count() or 1, chunks)
+
+
+#: The build being rendered by a pool's workers (forked: they inherit it, unpickled).
+_POOL_STATE: tuple[Baker, list] | None = None
+
+
+def _render_in_pool(baker: Baker, todo: list, starts: range, workers: int) -> None:
+    """Render the chunks in ``workers`` forked processes (pages of different battles are
+    independent files); each sends back what it wrote, which the staging records."""
+    global _POOL_STATE
+    from django.db import connections
+
+    connections.close_all()  # each process opens its own connection
+    _POOL_STATE = (baker, todo)
+    try:
+        context = multiprocessing.get_context("fork")
+        with context.Pool(workers) as pool:
+            done = pool.imap_unordered(_pool_chunk, starts)
+            for new, written, pages, shards in baker.progress(done, len(starts), "battles"):
+                baker.staging.new |= new
+                baker.staging.written += written
+                baker.result.pages += pages
+                baker.shards |= shards
+    finally:
+        _POOL_STATE = None
+
+
+def _pool_chunk(start: int) -> tuple[dict, list, list, dict]:
+    baker, todo = _POOL_STATE
+    staging = baker.staging
+    staging.new, staging.written, baker.result.pages, baker.shards = {}, [], [], {}
+    _render_chunk(baker, todo[start : start + CHUNK])
+    return staging.new, staging.written, baker.result.pages, baker.shards
 
 
 def _render_chunk(baker: Baker, chunk: list[tuple[Battle, dict[str, str]]]) -> None:

@@ -16,6 +16,7 @@ from django.utils.safestring import mark_safe
 
 from . import feeds, search
 from .charts import standings_chart
+from .rows import instance_row
 from .standings import standings
 
 if TYPE_CHECKING:
@@ -116,23 +117,39 @@ def fleets(baker: Baker) -> None:
     for fleet in baker.fleets:
         ships = list(fleet.ships.all())
         light_units = list(fleet.light_units.all())
+        squadrons = list(fleet.squadrons.all())
+        repairs = fleet_repairs(fleet)
+        reads = (
+            "fleet", instance_row(fleet), fleet.faction.name,
+            baker.faction_paths.get(fleet.faction_id),
+            [(instance_row(s), s.site_path, baker.rows.classes.get(s.ship_class_id))
+             for s in ships],
+            [(instance_row(g), g.carrier and (g.carrier.name, g.carrier.ship_class.name))
+             for g in light_units],
+            [instance_row(sq) for sq in squadrons],
+            [(instance_row(o), o.yard.name, str(o.ship)) for o in repairs],
+        )  # fmt: skip
+        keys = {lang: baker.key(lang, *reads) for lang in baker.langs}
+        todo = [lang for lang in baker.langs if not baker.kept(lang, fleet.site_path, keys[lang])]
+        if not todo:
+            continue
         context = {
             "fleet": fleet,
             "faction_path": baker.faction_paths.get(fleet.faction_id),
             "description_html": baker.md(fleet.description, "../", "fleet"),
             "squadrons": [
                 {"squadron": sq, "ships": [s for s in ships if s.squadron_id == sq.pk]}
-                for sq in fleet.squadrons.all()
+                for sq in squadrons
             ],
             "unassigned": [s for s in ships if s.squadron_id is None],
             "light_units": light_units,
             "ship_count": len(ships),
             # issue 11: points of the ships afloat; ships in dock and their ETA
             "totals": fleet_totals(ships, light_units),
-            "repairs": fleet_repairs(fleet),
+            "repairs": repairs,
         }
-        for lang in baker.langs:
-            baker.page(lang, fleet.site_path, "site/fleet.html", context)
+        for lang in todo:
+            baker.page(lang, fleet.site_path, "site/fleet.html", context, key=keys[lang])
 
 
 def ships(baker: Baker) -> None:

@@ -31,6 +31,11 @@ def digest(value: Any) -> str:
     return hashlib.sha256(json.dumps(value, default=str).encode()).hexdigest()[:32]
 
 
+def instance_row(obj: Any) -> list[Any]:
+    """The stored values of a model instance (its concrete fields), for a page key."""
+    return [getattr(obj, f.attname) for f in obj._meta.concrete_fields]
+
+
 @dataclass
 class SideRow:
     """One side of a battle: ``texts`` is a digest of its objectives and analysis."""

@@ -59,7 +59,8 @@ def index_shards(
     progress: Callable[[Iterable[Any], int, str], Iterable[Any]] | None = None,
 ) -> list[str]:
     """(Re)index the shards of ``staging`` (an ``output.Staging``) whose pages changed:
-    written by this build, added, removed, or no bundle on disk. ``shards`` maps each
+    written by this build, added, removed, or no bundle in the previous site; the
+    others are kept from it. ``shards`` maps each
     HTML page (relative path) to its shard. Returns the shards indexed, sorted. Raises
     :class:`SearchIndexError` when Pagefind fails."""
     root: Path = staging.root
@@ -69,19 +70,17 @@ def index_shards(
             members[name].append(page)
     members = {name: sorted(pages) for name, pages in members.items()}
     try:
-        old = json.loads((root / _MEMBERS).read_text(encoding="utf-8"))
+        old = json.loads((staging.out_dir / _MEMBERS).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         old = {}
     written = set(staging.written)
-    dirty = sorted(
-        name
-        for name, pages in members.items()
-        if old.get(name) != pages
-        or not (_folder(root, name) / "pagefind-entry.json").is_file()
-        or any(page in written for page in pages)
-    )
-    for name in set(old) - set(members):
-        shutil.rmtree(_folder(root, name), ignore_errors=True)
+    dirty = []
+    for name, pages in sorted(members.items()):
+        relative = _folder(Path(), name).as_posix()
+        unchanged = old.get(name) == pages and not any(page in written for page in pages)
+        exclude = ("shards", "shards.json") if name == MAIN else ()
+        if not (unchanged and staging.keep_tree(relative, exclude=exclude)):
+            dirty.append(name)
     if dirty:
         _index(root, {name: members[name] for name in dirty}, progress)
     data = json.dumps(members, sort_keys=True, indent=0).encode()
@@ -97,16 +96,6 @@ def _replace(target: Path, data: bytes) -> None:
     os.replace(partial, target)
 
 
-def _clear(folder: Path, name: str) -> None:
-    """Remove a shard's old bundle (unlinking: the previous site keeps its files)."""
-    if not folder.exists():
-        return
-    for entry in folder.iterdir():
-        if name == MAIN and entry.name in ("shards", "shards.json"):
-            continue
-        shutil.rmtree(entry) if entry.is_dir() else entry.unlink()
-
-
 def _index(root: Path, dirty: dict[str, list[str]], progress) -> None:
     """Run the Pagefind CLI once per shard, over a folder of hard links to its pages (the
     same relative paths, so the same result URLs). The CLI, not the Python API: the API
@@ -117,7 +106,6 @@ def _index(root: Path, dirty: dict[str, list[str]], progress) -> None:
         items = progress(items, len(dirty), "search")
     for name in items:
         folder = _folder(root, name)
-        _clear(folder, name)
         pages = Path(tempfile.mkdtemp(prefix=".pagefind-", dir=root.parent))
         try:
             for page in dirty[name]:
