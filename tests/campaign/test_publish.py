@@ -147,8 +147,7 @@ def test_the_search_index_holds_both_languages_pages_in_shards_the_search_page_m
     main, battles = out / "pagefind", out / "pagefind" / "shards" / "battles-0"
     assert any('"/en/factions/qatzrin.html"' in f for f in fragments_of(main))
     assert any(
-        '"/fr/battles/test-league/colonisation-compromise.html"' in f
-        for f in fragments_of(battles)
+        '"/fr/battles/test-league/colonisation-compromise.html"' in f for f in fragments_of(battles)
     )
     assert not any("colonisation-compromise" in f for f in fragments_of(main))
     assert (battles / "pagefind-entry.json").is_file()
@@ -411,3 +410,57 @@ def test_a_failed_build_leaves_the_old_site_whole(settings, tmp_path, league, mo
         site_build(out_dir=out, search_index=False)
     assert sorted(p.relative_to(out) for p in out.rglob("*")) == before
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".site-")]
+
+
+@pytest.mark.django_db
+def test_a_new_battle_re_indexes_only_its_search_shard_and_adds_a_list_page(
+    settings, tmp_path, league, monkeypatch
+):
+    """Incremental by design (issue 12): with one battle a shard and a list page, a new
+    battle re-indexes the main bundle and its own shard; the first battle's shard is kept
+    from the previous site, untouched."""
+    monkeypatch.setattr("campaign.publish.search.SHARD_SIZE", 1)
+    monkeypatch.setattr("campaign.publish.pages.LIST_SIZE", 1)
+    settings.MEDIA_ROOT = tmp_path / "media"
+    first = make_battle(league)
+    out = tmp_path / "site"
+    built = site_build(out_dir=out, pdfs=False, languages=["en"])
+    assert {f"battles-{first.pk}", "site"} < set(built.search_shards)
+    shard = out / "pagefind" / "shards" / f"battles-{first.pk}" / "pagefind-entry.json"
+    inode = shard.stat().st_ino
+    second = make_battle(league, name="Second clash", slug="second-clash")
+    again = site_build(out_dir=out, pdfs=False, languages=["en"])
+    # make_battle adds ships too: their shards are new; the first battle's is kept.
+    assert {f"battles-{second.pk}", "site"} < set(again.search_shards)
+    assert f"battles-{first.pk}" not in again.search_shards
+    assert shard.stat().st_ino == inode
+    # The new list pages, and the previous last ones (they gain a "later battles" link).
+    lists = sorted(p for p in again.written if "/battles-" in p)
+    assert lists == [
+        f"en/{folder}/battles-{n}.html"
+        for folder in ("campaigns/test-league", "factions/collectif-g-plus", "factions/phalon")
+        for n in (1, 2)
+    ]
+    search = (out / "en" / "search.html").read_text()
+    assert f"battles-{first.pk} battles-{second.pk}" in search
+    page = (out / "en" / "campaigns" / "test-league" / "battles-2.html").read_text()
+    assert "Second clash" in page and 'rel="prev"' in page and 'rel="next"' not in page
+
+
+def test_the_losses_chart_stacks_each_sides_losses_to_scale_and_escapes_names():
+    from campaign.publish.charts import losses_chart
+
+    svg = str(
+        losses_chart(
+            [
+                ("<b>Phalon</b>", {"destroyed": 2, "captured": 1, "damaged": 3}),
+                ("Collectif G+", {"destroyed": 0, "captured": 0, "damaged": 1}),
+            ]
+        )
+    )
+    # Ticks 0…6 over a 186-unit plot: 31 units a unit lost.
+    heights = re.findall(r'<rect x="[\d.]+" y="[\d.]+" width="[\d.]+" height="([\d.]+)"', svg)
+    assert heights[:4] == ["62.0", "31.0", "93.0", "31.0"]
+    assert "&lt;b&gt;Phalon&lt;/b&gt;" in svg and "<b>" not in svg
+    assert "<script" not in svg
+    assert losses_chart([]) is None
