@@ -43,7 +43,7 @@ def _reads(baker: Baker, battle: Battle) -> list:
         battle.name, battle.location, battle.campaign_turn, battle.game_system, battle.mode,
         battle.campaign.name, battle.campaign_id, battle.site_path, battle.site_pdf, names,
         [baker.faction_paths.get(s.faction_id) for s in sides],
-        [baker.fleet_paths.get(s.fleet_id) for s in sides],
+        [(baker.fleet_paths.get(s.fleet_id), baker.fleet_titles.get(s.fleet_id)) for s in sides],
         baker.rows.battle_state(battle.pk, baker.public_fleet_ids),
     ]  # fmt: skip
 

@@ -304,6 +304,7 @@ class Baker:
         self.factions_by_pk = {f.pk: f for f in self.factions}
         self.faction_paths = {f.pk: f.site_path for f in self.factions}
         self.fleet_paths = {f.pk: f.site_path for f in self.fleets}
+        self.fleet_titles = {f.pk: f.name for f in self.fleets}
         # What every page shows of the site: its languages and campaigns (the header).
         self.nav = digest(
             [self.langs, [(c.pk, c.name, c.site_path) for c in self.campaigns], self.sources]

@@ -464,3 +464,23 @@ def test_the_losses_chart_stacks_each_sides_losses_to_scale_and_escapes_names():
     assert "&lt;b&gt;Phalon&lt;/b&gt;" in svg and "<b>" not in svg
     assert "<script" not in svg
     assert losses_chart([]) is None
+
+
+@pytest.mark.django_db
+def test_a_battle_page_is_rendered_again_when_what_it_shows_changes(settings, tmp_path, league):
+    """Battle pages are keyed by what they read, not by their HTML: a fleet renamed, a
+    ship damaged since, a side's objective edited each render the page again."""
+    settings.MEDIA_ROOT = tmp_path / "media"
+    battle = make_battle(league)
+    out = tmp_path / "site"
+    site_build(out_dir=out, pdfs=False, search_index=False, languages=["en"])
+    page = "en/battles/test-league/colonisation-compromise.html"
+    Fleet.objects.filter(slug="test-ganesha").update(name="Ganesha Renamed")
+    assert page in site_build(out_dir=out, pdfs=False, search_index=False, languages=["en"]).written
+    assert "Ganesha Renamed" in (out / page).read_text()
+    Ship.objects.filter(name="Vishnu Second").update(hull_lost=13)
+    assert page in site_build(out_dir=out, pdfs=False, search_index=False, languages=["en"]).written
+    battle.sides.filter(order=0).update(primary_objective="Hold **Miranda** at all costs")
+    again = site_build(out_dir=out, pdfs=False, search_index=False, languages=["en"])
+    assert page in again.written and "<strong>Miranda</strong>" in (out / page).read_text()
+    assert site_build(out_dir=out, pdfs=False, search_index=False, languages=["en"]).written == []
