@@ -46,7 +46,13 @@ def home(baker: Baker) -> None:
         for c in baker.campaigns
     ]
     for lang in baker.langs:
-        context = {"campaigns": campaigns, "factions": baker.factions, "latest": latest}
+        context = {
+            "campaigns": campaigns,
+            "factions": baker.factions,
+            "latest": latest,
+            # the battles recorded last, newest first (every battle is on a list page)
+            "battles": sorted(baker.battles, key=lambda b: b.pk)[-LATEST:][::-1],
+        }
         baker.page(lang, "index.html", "site/index.html", context)
 
 
