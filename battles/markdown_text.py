@@ -6,6 +6,7 @@ a PDF may fetch. Sources: Python-Markdown and nh3 documentation; DESIGN.md §5.
 
 from __future__ import annotations
 
+import functools
 import re
 import threading
 from pathlib import Path
@@ -140,7 +141,21 @@ def render_markdown(
         return mark_safe("")  # most side analyses and scenarios are empty
     if asset_prefix is None:
         asset_prefix = "/" + settings.STATIC_URL.strip("/") + "/"
-    html = _markdown().convert(text)
+    return _render(text, asset_prefix, id_prefix)
+
+
+@functools.lru_cache(maxsize=256)
+def _convert(text: str) -> str:
+    # Markdown is most of the cost, and the same text comes under several id prefixes
+    # (every side's "Hold the system." objective of a generated league).
+    return _markdown().convert(text)
+
+
+@functools.lru_cache(maxsize=256)
+def _render(text: str, asset_prefix: str, id_prefix: str) -> SafeString:
+    # Cached: a site build renders each report once per language; the result is a pure
+    # function of the arguments.
+    html = _convert(text)
     clean = nh3.clean(
         html,
         tags=ALLOWED_TAGS,

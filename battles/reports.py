@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import re
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
@@ -92,15 +93,17 @@ def _losses(rows: list[dict[str, Any]]) -> dict[str, int]:
     }
 
 
-def _damage_diagrams(ships: list[Any]) -> list[dict[str, Any]]:
-    """SSDs of the damaged ships (``factions.ssd.ship_svg``), when that module exists.
+def _damage_diagrams(ships: list[Any], draw: Any = None) -> list[dict[str, Any]]:
+    """SSDs of the damaged ships (``draw``, default ``factions.ssd.ship_svg``).
 
     A drawing failure is logged and skipped: a report must render without diagrams.
     """
-    try:
-        from factions.ssd import ship_svg
-    except ImportError:
-        return []
+    ship_svg = draw
+    if ship_svg is None:
+        try:
+            from factions.ssd import ship_svg
+        except ImportError:
+            return []
     diagrams = []
     for ship in ships:
         if ship is None:
@@ -172,12 +175,64 @@ def _public_events(events: list[Any], hidden: list[Any]) -> list[Any]:
     return kept[::-1]
 
 
+@dataclass
+class ReportRows:
+    """What :func:`report_context` reads from the database for one battle: ``sides``
+    (``BattleSide`` with ``faction``, ``fleet``, ``participants`` and, for other game
+    systems, ``system_units`` loaded), ``seen_fleets`` (ids of the fleets among them the
+    viewer may see) and ``events`` (the battle's ``Event`` rows in sequence order)."""
+
+    sides: list[Any]
+    seen_fleets: set[int]
+    events: list[Any]
+
+
+def report_rows(battles: list[Battle], *, user: Any = None) -> dict[int, ReportRows]:
+    """:class:`ReportRows` of every battle of ``battles`` (``{battle id: rows}``), in
+    four queries whatever their number (a site build loads its battles in chunks)."""
+    from campaign.access import visible_fleets
+
+    from .models import BattleSide, Event, Participant
+    from .systems import DEFAULT_SYSTEM
+
+    ids = [b.pk for b in battles]
+    participants = Participant.objects.select_related(
+        "ship__ship_class__faction", "light_units__carrier"
+    ).order_by("pk")
+    # A fresh queryset, not ``battle.sides``: the caller may have prefetched that already.
+    sides_qs = (
+        BattleSide.objects.filter(battle_id__in=ids)
+        .select_related("faction", "fleet")
+        .prefetch_related(Prefetch("participants", queryset=participants))
+        .order_by("battle_id", "order", "pk")
+    )
+    if any(b.game_system != DEFAULT_SYSTEM for b in battles):  # units of seeds 001–004
+        sides_qs = sides_qs.prefetch_related("system_units")
+    sides: dict[int, list[Any]] = {pk: [] for pk in ids}
+    for side in sides_qs:
+        sides[side.battle_id].append(side)
+    fleet_ids = {s.fleet_id for group in sides.values() for s in group} | {
+        unit_fleet_id(p) for group in sides.values() for s in group for p in s.participants.all()
+    }
+    seen = set(
+        visible_fleets(user)
+        .filter(pk__in=[f for f in fleet_ids if f is not None])
+        .values_list("pk", flat=True)
+    )
+    events: dict[int, list[Any]] = {pk: [] for pk in ids}
+    for event in Event.objects.filter(battle_id__in=ids).order_by("battle_id", "sequence"):
+        events[event.battle_id].append(event)
+    return {pk: ReportRows(sides[pk], seen, events[pk]) for pk in ids}
+
+
 def report_context(
     battle: Battle,
     *,
     user: Any = None,
     asset_prefix: str | None = None,
     texts: dict[str, Any] | None = None,
+    preloaded: ReportRows | None = None,
+    draw_ship: Any = None,
 ) -> dict[str, Any]:
     """Everything a report shows about ``battle`` to ``user``, for every rendering.
 
@@ -209,9 +264,8 @@ def report_context(
     ``texts`` previews unsaved texts (``{"narrative", "analysis", "sides": {side id:
     analysis}}``, any key may be missing) as the page would show them once published.
     """
-    from campaign.access import can_edit_reports, visible_fleets
+    from campaign.access import can_edit_reports
 
-    from .models import BattleSide, Event, Participant
     from .other_battles import system_unit_rows
     from .systems import DEFAULT_SYSTEM
 
@@ -230,22 +284,10 @@ def report_context(
     def person_text(value: str) -> str:
         return value if show_texts else ""
 
-    participants = Participant.objects.select_related(
-        "ship__ship_class__faction", "light_units__carrier"
-    ).order_by("pk")
-    # A fresh queryset, not ``battle.sides``: the caller may have prefetched that already.
-    sides_qs = BattleSide.objects.filter(battle=battle).select_related("faction", "fleet")
-    sides_qs = sides_qs.prefetch_related(Prefetch("participants", queryset=participants))
     other_system = battle.game_system != DEFAULT_SYSTEM  # units of seeds 001–004
-    sides_qs = list(sides_qs.prefetch_related("system_units") if other_system else sides_qs)
-    fleet_ids = {s.fleet_id for s in sides_qs} | {
-        unit_fleet_id(p) for s in sides_qs for p in s.participants.all()
-    }
-    seen = set(
-        visible_fleets(user)
-        .filter(pk__in=[f for f in fleet_ids if f is not None])
-        .values_list("pk", flat=True)
-    )
+    if preloaded is None:
+        preloaded = report_rows([battle], user=user)[battle.pk]
+    sides_qs, seen, events = preloaded.sides, preloaded.seen_fleets, preloaded.events
     sides = []
     hidden: list[Any] = []
     winner = battle.winner
@@ -281,9 +323,9 @@ def report_context(
             }
         )
     diagrams = _damage_diagrams(
-        [r["ship"] for side in sides for r in side["participants"] if r["fate"] == "damaged"]
+        [r["ship"] for side in sides for r in side["participants"] if r["fate"] == "damaged"],
+        draw_ship,
     )
-    events = list(Event.objects.filter(battle=battle).order_by("sequence"))
     engine = battle.mode == battle.Mode.RESOLVED
     side_names = {s["faction"].slug: s["faction"].name for s in sides}
     # Each line in the reader's language (engine logs only: people's lines stay theirs),

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -38,13 +39,17 @@ def _env(tmp: Path) -> dict[str, str]:
 
 
 def _manage(tmp: Path, *args: str) -> tuple[float, int, str]:
-    """Run ``manage.py args`` under /usr/bin/time: (wall seconds, peak RSS in MB, stdout)."""
+    """Run ``manage.py args`` under /usr/bin/time: (wall seconds, peak RSS in MB, stdout).
+    The CPU seconds (user + system, with Pagefind's) go to ``_manage.cpu``: on a shared
+    machine they move less than the wall time."""
     timing = tmp / "time.txt"
-    cmd = ["/usr/bin/time", "-f", "%e %M", "-o", str(timing), sys.executable, "manage.py", *args]
+    cmd = ["/usr/bin/time", "-f", "%e %M %U %S", "-o", str(timing), sys.executable,
+           "manage.py", *args]  # fmt: skip
     done = subprocess.run(  # noqa: S603 - our own interpreter and manage.py
         cmd, cwd=BASE, env=_env(tmp), capture_output=True, text=True, check=True
     )
-    wall, rss = timing.read_text().split()[-2:]
+    wall, rss, user, system = timing.read_text().split()[-4:]
+    _manage.cpu = float(user) + float(system)
     return float(wall), int(rss) // 1024, done.stdout
 
 
@@ -144,9 +149,11 @@ def league(sizes: list[int]) -> None:
         with tempfile.TemporaryDirectory() as name:
             tmp = Path(name)
             _manage(tmp, "migrate", "-v0")
-            _manage(tmp, "generate_league", "--ships", "1000", "--battles", str(battles))
+            args = ("generate_league", "--ships", "1000", "--battles", str(battles))
+            gen, _, _ = _manage(tmp, *args)
             out = tmp / "site"
             full, rss, _ = _manage(tmp, "build_site", str(out), "--no-pdfs")
+            full_cpu = _manage.cpu
             pages = sum(1 for _ in out.rglob("*.html"))
             add = (
                 "from campaign.models import Campaign; from battles.models import Battle;"
@@ -159,18 +166,32 @@ def league(sizes: list[int]) -> None:
                 " for s, ps in zip(sides, parts)]"
             )
             _manage(tmp, "shell", "-c", add)
-            again, rss2, _ = _manage(tmp, "build_site", str(out), "--no-pdfs")
+            again, rss2, said = _manage(tmp, "build_site", str(out), "--no-pdfs")
+            again_cpu = _manage.cpu
+            found = re.search(r"(\d+ files written).*search ([^,]+),", said)
+            written = ", ".join(found.groups()) if found else "?"
             ours = pages / full
             line = (
-                f"{battles:>6} battles: full build {full:.1f} s, {pages} pages ({ours:.0f}/s), "
-                f"peak {rss} MB; rebuild after one new battle {again:.1f} s (peak {rss2} MB); "
+                f"{battles:>6} battles (generated in {gen:.0f} s): full build {full:.1f} s "
+                f"({full_cpu:.1f} s CPU), {pages} pages ({ours:.0f}/s), peak {rss} MB; rebuild "
+                f"after one new battle {again:.1f} s ({again_cpu:.1f} s CPU, {written}, "
+                f"peak {rss2} MB); "
             )
             if shutil.which("hugo") is None:
                 print(line + "hugo: not installed (apt-get install hugo), not compared")
                 continue
+            before = os.times()
             hugo_s = hugo(pages, tmp)
+            after = os.times()
+            hugo_cpu = (after.children_user - before.children_user) + (
+                after.children_system - before.children_system
+            )
             theirs = pages / hugo_s
-            print(line + f"hugo {hugo_s:.2f} s ({theirs:.0f} pages/s): {theirs / ours:.0f}× faster")
+            print(
+                line + f"hugo {hugo_s:.2f} s ({hugo_cpu:.1f} s CPU, {theirs:.0f} pages/s): "
+                f"{theirs / ours:.0f}× faster ({full_cpu / max(hugo_cpu, 0.01):.0f}× by CPU)",
+                flush=True,
+            )
 
 
 def main() -> None:

@@ -8,9 +8,11 @@ so the folder works from ``file://`` and from any static host.
 Layout of ``out_dir`` (one tree per language, ``<lang>`` in ``--lang``)::
 
     index.html                              picks a language (links; no script)
-    <lang>/index.html                       latest reports, campaigns, factions, battles
-    <lang>/campaigns/<c>.html               battles, standings and chart of a campaign
+    <lang>/index.html                       latest reports, campaigns, factions
+    <lang>/campaigns/<c>.html               standings, chart, latest battles of a campaign
+    <lang>/campaigns/<c>/battles-<n>.html   its battles, LIST_SIZE a page, oldest first
     <lang>/factions/<f>.html                profile, territories, public fleets, classes
+    <lang>/factions/<f>/battles-<n>.html    the battles it fought, LIST_SIZE a page
     <lang>/fleets/<f>.html                  fleet as publicly known, strength, ships
     <lang>/ships/<f>/<s>.html               a ship and its SSD
     <lang>/battles/<c>/<b>.html             the after-action report (site/battle.html)
@@ -18,20 +20,28 @@ Layout of ``out_dir`` (one tree per language, ``<lang>`` in ``--lang``)::
     <lang>/replays/<c>/<b>.json             a battle's replay data (campaign.publish.replays)
     <lang>/maps/<c>/index.html, turn-<n>.html  the map per campaign turn (campaign.publish.maps)
     pdf/<c>/<b>.pdf                         the report's PDF (campaign's language)
-    pagefind/                               the search index (``pagefind`` binary)
+    pagefind/                               the search index, in shards (``search.py``)
     static/                                 CSS, fonts, scripts, favicon
     sitemap.xml
 
-Incremental (``campaign.publish.output``): a battle or ship page is keyed by what it reads
-(versions, ship states, names, the templates) and not rendered again when its key is
-unchanged; the other pages are rendered and written only when their bytes changed.
+Pages come from the :data:`PAGE_PRODUCERS` (``campaign.publish.pages``,
+``campaign.publish.battle_pages``): each is called with the :class:`Baker` and writes its
+pages of every language through :meth:`Baker.page`. A new kind of page is one more
+producer in that list.
+
+Incremental (issue 12: "key pages by what they read"): a page with a key — battles, ships,
+battle lists — is not rendered at all when its key is the previous build's (the file is
+kept from the previous tree, hard-linked). The key is a digest of what the page reads:
+rows of the database (``campaign.publish.rows``), the names and paths it links to, the
+language and the templates and code (``_SOURCES``). Adding a battle renders its page,
+the list page it lands on, the pages of its campaign and factions and the home page;
+the search index re-indexes only the shards whose pages changed.
 """
 
 from __future__ import annotations
 
 import fcntl
 import hashlib
-import json
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from contextlib import contextmanager
@@ -44,18 +54,17 @@ from django.db.models import Prefetch, Q
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
-from battles.models import Battle, BattleSide, Participant, Report
+from battles.models import Battle, Report
 from campaign.access import visible_fleets
 from campaign.models import Campaign
 from factions.models import Faction, Fleet, LightUnitGroup, Ship
-from turns.repairs import fleet_repairs
 
-from . import feeds, maps, replays, search
-from .charts import losses_chart, standings_chart
+from . import feeds, search
 from .output import MARKER, SiteBuildError, Staging, prepare_out_dir
 from .paths import assign_names
+from .rows import BattleRows, digest, load_rows
 
-__all__ = ["MARKER", "SiteBuildError", "SiteBuildResult", "site_build"]
+__all__ = ["MARKER", "PAGE_PRODUCERS", "Baker", "SiteBuildError", "SiteBuildResult", "site_build"]
 
 Progress = Callable[[Iterable[Any], int, str], Iterable[Any]]
 
@@ -65,8 +74,9 @@ _SOURCES = (
     "templates/reports",
     "battles/reports.py",
     "battles/log_text.py",
+    "battles/markdown_text.py",
     "factions/ssd.py",
-    "campaign/publish/builder.py",
+    "campaign/publish",
     "locale",
 )
 
@@ -75,7 +85,8 @@ _SOURCES = (
 class SiteBuildResult:
     """What a build produced: ``pages`` and ``pdfs`` are paths relative to ``out_dir``
     (every page of the site); ``written`` the files this build wrote (the rest were kept
-    from the previous build, untouched)."""
+    from the previous build, untouched); ``search_shards`` the search-index shards it
+    (re)built."""
 
     out_dir: Path
     languages: list[str] = field(default_factory=list)
@@ -89,6 +100,7 @@ class SiteBuildResult:
     ships: int = 0
     battles: int = 0
     search_indexed: bool = False
+    search_shards: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 
 
@@ -107,10 +119,6 @@ def _sources_digest() -> str:
                 sha.update(file.relative_to(base).as_posix().encode() + b"\0")
                 sha.update(file.read_bytes())
     return sha.hexdigest()[:16]
-
-
-def _key(*parts: Any) -> str:
-    return hashlib.sha256(json.dumps(parts, default=str).encode()).hexdigest()[:32]
 
 
 def _languages(langs: list[str] | None) -> list[str]:
@@ -139,11 +147,11 @@ def site_build(
     ``visible_fleets(None)``. ``pdfs``: copy each battle's PDF, rendering it first when no
     PDF of the battle's current version exists (``battles.services.report_render``, once
     per battle version); a failed rendering leaves the battle without a PDF link, never
-    fails the build. ``search_index``: run Pagefind over the pages. ``base_url`` (None:
-    ``settings.SITE_BASE_URL``) makes the feed's and sitemap's absolute URLs; without one
-    the feed's links are relative and no sitemap is written (``campaign.publish.feeds``,
-    a line in ``warnings``). The site is built in a staging folder and swapped in at the
-    end; a failed build leaves the old one.
+    fails the build. ``search_index``: run Pagefind over the pages (the shards that
+    changed). ``base_url`` (None: ``settings.SITE_BASE_URL``) makes the feed's and
+    sitemap's absolute URLs; without one the feed's links are relative and no sitemap is
+    written (``campaign.publish.feeds``, a line in ``warnings``). The site is built in a
+    staging folder and swapped in at the end; a failed build leaves the old one.
 
     Raises :class:`SiteBuildError` for an unknown campaign slug or language, a base URL
     that is not an absolute http(s) URL, or when ``out_dir`` is a non-empty folder that a
@@ -160,8 +168,15 @@ def site_build(
     prepare_out_dir(out_dir)
     out_dir.parent.mkdir(parents=True, exist_ok=True)
     with _locked(out_dir):
-        return _build(out_dir, campaigns, campaign_slug, langs, pdfs, search_index, base_url,
-                      progress)  # fmt: skip
+        staging = Staging(out_dir)
+        result = SiteBuildResult(out_dir=out_dir, languages=langs)
+        try:
+            baker = Baker(staging, result, campaigns, campaign_slug, langs, progress)
+            _build(baker, pdfs, search_index, base_url)
+        except BaseException:
+            staging.abort()
+            raise
+        return result
 
 
 @contextmanager
@@ -175,60 +190,55 @@ def _locked(out_dir: Path):
             fcntl.flock(lock, fcntl.LOCK_UN)
 
 
-def _build(out_dir, campaigns, campaign_slug, langs, pdfs, search_index, base_url, progress):
-    staging = Staging(out_dir)
-    result = SiteBuildResult(out_dir=out_dir, languages=langs)
-    try:
-        baker = _Baker(staging, result, campaigns, campaign_slug, progress)
-        baker.load()
-        if pdfs:
-            baker.pdfs()
-        for lang in langs:
-            with translation.override(lang):
-                baker.bake(lang, langs, base_url)
-        baker.statics()
-        if not feeds.write_sitemap(staging, result.pages, base_url):
-            result.warnings.append(feeds.NO_BASE_URL_WARNING)
-        changed_pages = any(p.endswith(".html") for p in staging.written)
-        result.removed = staging.finish_removals()
-        if search_index and (changed_pages or result.removed or not staging.has("pagefind")):
-            search.index(staging.root)
-            result.search_indexed = True
-        result.written = list(staging.written)
-        staging.finish(keep=("pagefind/",))
-    except BaseException:
-        staging.abort()
-        raise
-    return result
+def _build(baker: Baker, pdfs: bool, search_index: bool, base_url: str) -> None:
+    staging, result = baker.staging, baker.result
+    baker.load()
+    if pdfs:
+        baker.pdfs()
+    baker.base_url = base_url
+    for produce in PAGE_PRODUCERS:
+        produce(baker)
+    baker.statics()
+    if not feeds.write_sitemap(staging, result.pages, base_url):
+        result.warnings.append(feeds.NO_BASE_URL_WARNING)
+    result.removed = staging.finish_removals(keep=(search.BUNDLE + "/",))
+    if search_index:
+        shards = search.index_shards(staging, baker.shards, baker.progress)
+        result.search_shards = shards
+        result.search_indexed = bool(shards)
+    result.written = list(staging.written)
+    staging.finish()
 
 
-class _Baker:
-    """Loads the public data once (a fixed number of queries) and renders the pages."""
+class Baker:
+    """Loads the public data once (a fixed number of queries) and renders the pages.
 
-    def __init__(self, staging, result, campaigns, campaign_slug, progress):
+    For the page producers: ``langs``; ``campaigns``, ``factions``, ``fleets`` (with
+    ``site_path``); ``battles`` (summaries without their long texts, with ``site_path``
+    and ``site_pdf``); ``rows`` (:class:`campaign.publish.rows.BattleRows`);
+    ``battles_by_campaign`` / ``battles_by_faction``; ``faction_paths``, ``fleet_paths``,
+    ``public_fleet_ids``; :meth:`page`, :meth:`kept`, :meth:`key`, :meth:`md`,
+    :meth:`ship_svg`.
+    """
+
+    def __init__(self, staging, result, campaigns, campaign_slug, langs, progress):
         self.staging, self.result, self.campaigns = staging, result, campaigns
-        self.campaign_slug, self.progress = campaign_slug, progress
+        self.campaign_slug, self.langs, self.progress = campaign_slug, langs, progress
         self.sources = _sources_digest()
         self.built_at = timezone.now()
+        self.base_url = settings.SITE_BASE_URL
+        #: search-index shard of each page (``search.py``); pages not named: "site"
+        self.shards: dict[str, str] = {}
+        self._svgs: dict[tuple, str] = {}
 
     # --- data ----------------------------------------------------------------------
 
     def load(self) -> None:
         campaign_ids = [c.pk for c in self.campaigns]
-        participants = Participant.objects.select_related(
-            "ship__ship_class", "ship__fleet", "light_units__carrier"
-        ).order_by("pk")
-        side_qs = BattleSide.objects.select_related("faction", "fleet").prefetch_related(
-            Prefetch("participants", queryset=participants),
-            "system_units",  # other game systems' units (public roster)
-        )
-        self.battles = list(
-            Battle.objects.filter(campaign_id__in=campaign_ids, status=Battle.Status.CONCLUDED)
-            .select_related("campaign", "winner")
-            .prefetch_related(Prefetch("sides", queryset=side_qs))
-            .order_by("campaign__name", "campaign_turn", "date", "name", "pk")
-        )
-        faction_q = Q(campaigns__in=campaign_ids) | Q(battle_sides__battle__in=self.battles)
+        self.rows: BattleRows = load_rows(campaign_ids)
+        self.battles = self.rows.battles
+        battle_ids = [b.pk for b in self.battles]
+        faction_q = Q(campaigns__in=campaign_ids) | Q(battle_sides__battle__in=battle_ids)
         if self.campaign_slug is None:
             faction_q = Q()
         self.factions = list(
@@ -258,9 +268,17 @@ class _Baker:
         )
         self.public_fleet_ids = set(visible_fleets(None).values_list("pk", flat=True))
         reports = Report.objects.filter(
-            battle__in=self.battles, format=Report.Format.PDF, status=Report.Status.READY
+            battle__in=battle_ids, format=Report.Format.PDF, status=Report.Status.READY
         )
         self.pdf_reports = {r.battle_id: r for r in reports}
+        self._paths()
+        # --- what the other page kinds add to the battles and campaigns (their modules) ---
+        from . import maps, replays
+
+        replays.prepare(self)  # battle.site_replay
+        maps.prepare(self)  # campaign.site_map, battle.site_map
+
+    def _paths(self) -> None:
         # File names: unique per folder, lower-case (campaign/publish/paths.py).
         self.campaign_names = assign_names(self.campaigns)
         self.faction_names = assign_names(self.factions)
@@ -275,7 +293,8 @@ class _Baker:
         self.battles_by_faction: dict[int, list[Battle]] = defaultdict(list)
         for battle in self.battles:
             battle.site_path = self.battle_path(battle)
-            for side in battle.sides.all():
+            battle.site_pdf = None
+            for side in self.rows.sides.get(battle.pk, ()):
                 self.battles_by_faction[side.faction_id].append(battle)
         for faction in self.factions:
             faction.site_path = f"factions/{self.faction_names[faction.pk]}.html"
@@ -293,14 +312,18 @@ class _Baker:
                 self.ship_paths[ship.pk] = ship.site_path
         for campaign in self.campaigns:
             campaign.site_path = f"campaigns/{self.campaign_names[campaign.pk]}.html"
+        self.campaigns_by_pk = {c.pk: c for c in self.campaigns}
+        self.factions_by_pk = {f.pk: f for f in self.factions}
         self.faction_paths = {f.pk: f.site_path for f in self.factions}
         self.fleet_paths = {f.pk: f.site_path for f in self.fleets}
+        self.fleet_titles = {f.pk: f.name for f in self.fleets}
+        # What every page shows of the site: its languages and campaigns (the header).
+        self.nav = digest(
+            [self.langs, [(c.pk, c.name, c.site_path) for c in self.campaigns], self.sources]
+        )
         self.result.campaigns, self.result.factions = len(self.campaigns), len(self.factions)
         self.result.fleets, self.result.battles = len(self.fleets), len(self.battles)
         self.result.ships = len(self.ship_paths)
-        # --- hooks of other page kinds (their own modules) ---
-        replays.prepare(self)  # battle.site_replay
-        maps.prepare(self)  # campaign.site_map, battle.site_map
 
     def battle_path(self, battle: Battle) -> str:
         campaign = self.campaign_names.get(battle.campaign_id) or str(battle.campaign_id)
@@ -328,7 +351,7 @@ class _Baker:
             if not source.is_file():
                 continue
             relative = self.pdf_path(battle)
-            key = _key("pdf", report.digest, report.version)
+            key = digest(["pdf", report.digest, report.version])
             if not self.staging.current(relative, key):
                 self.staging.write(relative, source.read_bytes(), key)
             battle.site_pdf = relative
@@ -336,241 +359,76 @@ class _Baker:
 
     # --- pages ---------------------------------------------------------------------
 
-    def page(self, lang: str, relative: str, template: str, context: dict, key=None) -> None:
-        """Render ``template`` to ``<lang>/<relative>`` (skipped when ``key`` is the
-        previous build's: the page reads nothing that changed)."""
+    def key(self, lang: str, *parts: Any) -> str:
+        """A page key: ``parts`` (what the page reads) with the language, the header and
+        the templates and code every page depends on."""
+        return digest([lang, self.nav, *parts])
+
+    def kept(self, lang: str, relative: str, key: str, shard: str = "site") -> bool:
+        """True when ``<lang>/<relative>`` was built with ``key`` last time: the page is
+        kept as it is and counted in the site."""
+        target = f"{lang}/{relative}"
+        if self.staging.current(target, key):
+            self.result.pages.append(target)
+            self.shards[target] = shard
+            return True
+        return False
+
+    def page(
+        self,
+        lang: str,
+        relative: str,
+        template: str,
+        context: dict,
+        key: str | None = None,
+        shard: str = "site",
+    ) -> None:
+        """Render ``template`` to ``<lang>/<relative>`` in ``lang`` (skipped when ``key``
+        is the previous build's: the page reads nothing that changed; without a key the
+        page is written only when its bytes changed). ``shard``: its search-index shard."""
+        if key is not None and self.kept(lang, relative, key, shard):
+            return
         target = f"{lang}/{relative}"
         self.result.pages.append(target)
-        if key is not None and self.staging.current(target, key):
-            return
-        depth = relative.count("/")
-        root = "../" * depth
+        self.shards[target] = shard
+        root = "../" * relative.count("/")
         context = {
-            **self.base,
+            "built_at": self.built_at,
+            "site_campaigns": self.campaigns,
+            "site_languages": [code for code in self.langs if code != lang],
+            "LANGUAGE_CODE": lang,
             **context,
             "root": root,
             "site_root": root + "../",
             "page_path": relative,
             "lang": lang,
         }
-        html = render_to_string(template, context).encode("utf-8")
+        with translation.override(lang):
+            html = render_to_string(template, context).encode("utf-8")
         self.staging.write(target, html, key or hashlib.sha256(html).hexdigest()[:32])
 
-    def bake(self, lang: str, langs: list[str], base_url: str) -> None:
-        published = [b for b in self.battles if b.report_state == "published"]
-        latest = sorted(
-            published, key=lambda b: b.report_published_at or b.updated_at, reverse=True
-        )[:10]
-        self.base = {
-            "built_at": self.built_at,
-            "site_campaigns": self.campaigns,
-            "site_languages": [code for code in langs if code != lang],
-            "LANGUAGE_CODE": lang,
-        }
-        self.page(
-            lang,
-            "index.html",
-            "site/index.html",
-            {
-                "campaigns": [
-                    {"campaign": c, "battles": self.battles_by_campaign[c.pk]}
-                    for c in self.campaigns
-                ],
-                "factions": self.factions,
-                "battles": self.battles,
-                "latest": latest,
-            },
-        )
-        self.page(lang, "search.html", "site/search.html", {})
-        maps.bake(self, lang)  # <lang>/maps/<campaign>/…: the map per campaign turn
-        replays.bake(self, lang)  # <lang>/replays/<campaign>/<battle>.json
-        for campaign in self.campaigns:
-            self._campaign(lang, campaign)
-        for faction in self.factions:
-            self._faction(lang, faction)
-        for fleet in self.fleets:
-            self._fleet(lang, fleet)
-        ships = [s for fleet in self.fleets for s in fleet.ships.all()]
-        for ship in self.progress(ships, len(ships), f"ships [{lang}]"):
-            self._ship(lang, ship)
-        for battle in self.progress(self.battles, len(self.battles), f"battles [{lang}]"):
-            self._battle(lang, battle)
-        feeds.write_feed(self.staging, lang, published, base_url)
-        self.result.pages.append(f"{lang}/feed.xml")
-
-    def _md(self, text: str, root: str, section: str) -> Any:
+    def md(self, text: str, root: str, section: str) -> Any:
+        """People's Markdown of a page ``root`` deep, sanitised (``render_markdown``)."""
         from battles.reports import render_markdown
 
         return render_markdown(text, asset_prefix=f"{root}../static/", id_prefix=f"{section}-")
 
-    def _campaign(self, lang: str, campaign: Campaign) -> None:
-        from campaign.publish.standings import standings
-
-        rows = standings(self.battles_by_campaign[campaign.pk], self.public_fleet_ids)
-        for row in rows:
-            row["path"] = self.faction_paths.get(row["faction"].pk)
-        self.page(
-            lang,
-            campaign.site_path,
-            "site/campaign.html",
-            {
-                "campaign": campaign,
-                "description_html": self._md(campaign.description, "../", "campaign"),
-                "battles": self.battles_by_campaign[campaign.pk],
-                "standings": rows,
-                "standings_chart": standings_chart(rows),
-            },
-        )
-
-    def _faction(self, lang: str, faction: Faction) -> None:
-        self.page(
-            lang,
-            faction.site_path,
-            "site/faction.html",
-            {
-                "faction": faction,
-                "description_html": self._md(faction.description, "../", "faction"),
-                "territories": list(faction.territories.all()),
-                "fleets": self.fleets_by_faction[faction.pk],
-                "ship_classes": list(faction.ship_classes.all()),
-                "battles": self.battles_by_faction[faction.pk],
-            },
-        )
-
-    def _fleet(self, lang: str, fleet: Fleet) -> None:
-        from factions.fleet_totals import fleet_totals
-
-        ships = list(fleet.ships.all())
-        light_units = list(fleet.light_units.all())
-        self.page(
-            lang,
-            fleet.site_path,
-            "site/fleet.html",
-            {
-                "fleet": fleet,
-                "faction_path": self.faction_paths.get(fleet.faction_id),
-                "description_html": self._md(fleet.description, "../", "fleet"),
-                "squadrons": [
-                    {"squadron": sq, "ships": [s for s in ships if s.squadron_id == sq.pk]}
-                    for sq in fleet.squadrons.all()
-                ],
-                "unassigned": [s for s in ships if s.squadron_id is None],
-                "light_units": light_units,
-                "ship_count": len(ships),
-                # issue 11: points of the ships afloat; ships in dock and their ETA
-                "totals": fleet_totals(ships, light_units),
-                "repairs": fleet_repairs(fleet),
-            },
-        )
-
-    def _ship(self, lang: str, ship: Ship) -> None:
+    def ship_svg(self, ship: Ship) -> str:
+        """``factions.ssd.ship_svg(ship)`` in the active language, drawn once per ship
+        state a build (a damaged ship shows on its page and in each of its battles)."""
         from factions.ssd import ship_svg
 
-        key = _key(
-            "ship",
-            self.sources,
-            lang,
-            ship.pk,
-            ship.name,
-            ship.captain,
-            ship.status,
-            ship.hull_lost,
-            ship.armour_lost,
-            ship.crew_lost,
-            ship.systems_lost,
-            ship.ship_class_id,
-            ship.ship_class.name,
-            ship.ship_class.design,
-            ship.fleet.name,
-            self.fleet_paths.get(ship.fleet_id),
-            [c.name for c in self.campaigns],
-        )
-        if self.staging.current(f"{lang}/{ship.site_path}", key):
-            self.result.pages.append(f"{lang}/{ship.site_path}")
-            return
-        try:
-            svg = ship_svg(ship)
-        except Exception:  # a drawing failure leaves the page without its SSD
-            svg = ""
-        from django.utils.safestring import mark_safe
-
-        self.page(
-            lang,
-            ship.site_path,
-            "site/ship.html",
-            {
-                "ship": ship,
-                "fleet": ship.fleet,
-                "fleet_path": self.fleet_paths.get(ship.fleet_id),
-                "svg": mark_safe(svg),  # noqa: S308 - ElementTree escapes every text
-            },
-            key=key,
-        )
-
-    def _battle(self, lang: str, battle: Battle) -> None:
-        from battles.reports import report_context
-
-        sides = list(battle.sides.all())
-        state = [
-            (
-                p.pk,
-                p.fate,
-                p.ship_id and (p.ship.hull_lost, p.ship.armour_lost, p.ship.crew_lost),
-                p.ship_id and p.ship.systems_lost,
-                p.ship_id and p.ship.fleet_id in self.public_fleet_ids,
-            )
-            for side in sides
-            for p in side.participants.all()
-        ]
-        key = _key(
-            "battle",
-            self.sources,
-            lang,
-            battle.pk,
-            battle.version,
-            battle.updated_at,
-            battle.report_state,
-            state,
-            [(s.fleet_id, s.fleet_id in self.public_fleet_ids) for s in sides],
-            [self.faction_paths.get(s.faction_id) for s in sides],
-            [self.fleet_paths.get(s.fleet_id) for s in sides],
-            getattr(battle, "site_pdf", None),
-            getattr(battle, "site_replay", None),  # campaign.publish.replays
-            getattr(battle, "site_map", None),  # campaign.publish.maps
-            [c.name for c in self.campaigns],
-        )
-        target = f"{lang}/{battle.site_path}"
-        if self.staging.current(target, key):
-            self.result.pages.append(target)
-            return
-        depth = battle.site_path.count("/")
-        context = report_context(battle, user=None, asset_prefix="../" * (depth + 1) + "static/")
-        links = [
-            {
-                "faction": s["faction"],
-                "faction_path": self.faction_paths.get(s["faction"].pk),
-                "fleet": s["fleet"],
-                "fleet_path": self.fleet_paths.get(s["fleet"].pk) if s["fleet"] else None,
-            }
-            for s in context["sides"]
-        ]
-        self.page(
-            lang,
-            battle.site_path,
-            "site/battle.html",
-            {
-                **context,
-                "pdf_path": getattr(battle, "site_pdf", None),
-                "losses_chart": losses_chart(context["losses"]),
-                "side_links": links,
-                "campaign_path": self.campaigns_by_pk[battle.campaign_id].site_path,
-            },
-            key=key,
-        )
-
-    @property
-    def campaigns_by_pk(self) -> dict[int, Campaign]:
-        return {c.pk: c for c in self.campaigns}
+        key = (
+            translation.get_language(), ship.pk, ship.name, ship.ship_class_id,
+            ship.hull_lost, ship.armour_lost, ship.crew_lost,
+            tuple(str(s) for s in ship.systems_lost or ()),
+        )  # fmt: skip
+        svg = self._svgs.get(key)
+        if svg is None:
+            if len(self._svgs) > 5000:  # bounded: a league may have many ships
+                self._svgs.clear()
+            svg = self._svgs[key] = ship_svg(ship)
+        return svg
 
     # --- static files --------------------------------------------------------------
 
@@ -595,3 +453,25 @@ class _Named:
 
     def __init__(self, pk: int, slug: str):
         self.pk, self.slug = pk, slug
+
+
+def _producers() -> list[Callable[[Baker], None]]:
+    from . import battle_pages, maps, pages, replays
+
+    return [
+        pages.home,
+        pages.campaigns,
+        pages.factions,
+        pages.fleets,
+        pages.ships,
+        battle_pages.battles,
+        pages.battle_lists,
+        pages.feeds_and_search,
+        maps.produce,  # <lang>/maps/<campaign>/…: the map per campaign turn
+        replays.produce,  # <lang>/replays/<campaign>/<battle>.json
+    ]
+
+
+#: The page producers, in order: each ``producer(baker)`` writes its pages of every
+#: language through :meth:`Baker.page`. Append a producer to add a kind of page.
+PAGE_PRODUCERS: list[Callable[[Baker], None]] = _producers()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import xml.etree.ElementTree as ET
 from typing import Any
 
 import pygal
@@ -70,27 +71,63 @@ def standings_chart(standings: list[dict[str, Any]]) -> SafeString | None:
     return _render(chart)
 
 
+#: pygal's CleanStyle series colours, so both charts of the site look alike.
+_COLOURS = ("rgb(12,55,149)", "rgb(117,38,65)", "rgb(228,127,0)")
+
+
 def losses_chart(losses: list[tuple[str, dict[str, int]]]) -> SafeString | None:
     """Units destroyed, captured and damaged per side of a battle (SVG), or None.
 
     ``losses`` is ``report_context(battle)["losses"]``: ``(faction name, counts)`` pairs.
+    A stacked bar per side, drawn with ElementTree (which escapes every label): one on
+    every battle page, and pygal took 10 ms a chart (200 s of a 20 000-page build, issue
+    12 profile) where this takes about 0.2 ms.
     """
     if not losses:
         return None
-    chart = pygal.StackedBar(
-        js=[],
-        disable_xml_declaration=True,
-        width=640,
-        height=300,
-        style=CleanStyle,
-        legend_at_bottom=True,
+    series = [("destroyed", _("Destroyed")), ("captured", _("Captured")), ("damaged", _("Damaged"))]
+    width, height, left, top, bottom = 640, 300, 48, 44, 70
+    plot_h = height - top - bottom
+    ticks = _count_ticks(max(sum(c[k] for k, _l in series) for _n, c in losses))
+    scale = plot_h / max(ticks[-1], 1)
+    svg = ET.Element(
+        "svg",
+        xmlns="http://www.w3.org/2000/svg",
+        viewBox=f"0 0 {width} {height}",
+        width=str(width),
+        height=str(height),
+        role="img",
+        attrib={"font-family": "sans-serif", "font-size": "12"},
     )
-    chart.title = _("Units lost per side")
-    chart.x_labels = [name for name, _counts in losses]
-    chart.y_labels = _count_ticks(
-        max(c["destroyed"] + c["captured"] + c["damaged"] for _name, c in losses)
-    )
-    chart.add(_("Destroyed"), [counts["destroyed"] for _name, counts in losses])
-    chart.add(_("Captured"), [counts["captured"] for _name, counts in losses])
-    chart.add(_("Damaged"), [counts["damaged"] for _name, counts in losses])
-    return _render(chart)
+    title = _("Units lost per side")
+    ET.SubElement(svg, "title").text = title
+    ET.SubElement(svg, "text", x=str(width // 2), y="24", attrib={"text-anchor": "middle",
+                  "font-size": "16"}).text = title  # fmt: skip
+    plot_w = width - left - 16
+    for tick in ticks:
+        y = top + plot_h - tick * scale
+        ET.SubElement(svg, "line", x1=str(left), x2=str(left + plot_w), y1=f"{y:.1f}",
+                      y2=f"{y:.1f}", stroke="rgba(0,0,0,0.15)")  # fmt: skip
+        ET.SubElement(svg, "text", x=str(left - 6), y=f"{y + 4:.1f}",
+                      attrib={"text-anchor": "end"}).text = str(tick)  # fmt: skip
+    slot = plot_w / len(losses)
+    bar = min(slot * 0.6, 160)
+    for i, (name, counts) in enumerate(losses):
+        x = left + slot * i + (slot - bar) / 2
+        y = top + plot_h
+        for (key, label), colour in zip(series, _COLOURS, strict=True):
+            if counts[key]:
+                h = counts[key] * scale
+                y -= h
+                rect = ET.SubElement(svg, "rect", x=f"{x:.1f}", y=f"{y:.1f}", width=f"{bar:.1f}",
+                                     height=f"{h:.1f}", fill=colour)  # fmt: skip
+                ET.SubElement(rect, "title").text = f"{name}: {label} {counts[key]}"
+        ET.SubElement(svg, "text", x=f"{x + bar / 2:.1f}", y=str(top + plot_h + 18),
+                      attrib={"text-anchor": "middle"}).text = name  # fmt: skip
+    legend_x = left
+    for (_key, label), colour in zip(series, _COLOURS, strict=True):
+        ET.SubElement(svg, "rect", x=str(legend_x), y=str(height - 26), width="12",
+                      height="12", fill=colour)  # fmt: skip
+        ET.SubElement(svg, "text", x=str(legend_x + 18), y=str(height - 16)).text = label
+        legend_x += 30 + 8 * len(label)
+    return mark_safe(ET.tostring(svg, encoding="unicode"))  # noqa: S308 - ElementTree escapes

@@ -38,6 +38,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from django.utils import translation
+
 from campaign.models import Campaign
 from factions.models import Fleet
 from turns.models import CampaignTurn
@@ -229,3 +231,10 @@ def bake(baker, lang: str) -> None:
                 },
                 key=_key(baker, lang, campaign, turn, (previous, following), rows),
             )
+
+
+def produce(baker) -> None:
+    """The page producer (``builder.PAGE_PRODUCERS``): :func:`bake` in every language."""
+    for lang in baker.langs:
+        with translation.override(lang):
+            bake(baker, lang)

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
+from django.utils import translation
 
 from battles.models import Battle, Event
 from battles.turns.board import Viewer, board_view
@@ -132,3 +133,10 @@ def bake(baker, lang: str) -> None:
         for battle, viewer, key in chunk:
             data = replay_json(battle, rows[battle.pk], viewer)
             baker.staging.write(f"{lang}/{battle.site_replay}", data, key)
+
+
+def produce(baker) -> None:
+    """The page producer (``builder.PAGE_PRODUCERS``): :func:`bake` in every language."""
+    for lang in baker.langs:
+        with translation.override(lang):
+            bake(baker, lang)

@@ -7,9 +7,13 @@ window.addEventListener("DOMContentLoaded", () => {
   const element = document.getElementById("search");
   if (!element || typeof PagefindUI === "undefined") return;
   // No thumbnails: our pages have no images, and the empty slot took a third of a phone.
+  // The index comes in shards (campaign/publish/search.py): the site's pages in the
+  // main bundle, battles and ships in bundles of their own, merged here.
+  const shards = (element.dataset.shards || "").split(" ").filter(Boolean);
   new PagefindUI({
     element: "#search",
     bundlePath: element.dataset.bundle,
+    mergeIndex: shards.map((name) => ({ bundlePath: `${element.dataset.bundle}shards/${name}/` })),
     showSubResults: true,
     showImages: false,
   });

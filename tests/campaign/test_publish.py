@@ -149,14 +149,21 @@ def test_the_feed_is_atom_and_lists_published_reports_with_absolute_links(built)
     assert f"<loc>{BASE_URL}fr/battles/test-league/colonisation-compromise.html</loc>" in sitemap
 
 
-def test_the_search_index_holds_both_languages_pages(built):
+def fragments_of(bundle: Path) -> list[str]:
+    return [gzip.decompress(p.read_bytes()).decode() for p in bundle.glob("fragment/*.pf_fragment")]
+
+
+def test_the_search_index_holds_both_languages_pages_in_shards_the_search_page_merges(built):
     out, *_ = built
-    fragments = [
-        gzip.decompress(p.read_bytes()).decode()
-        for p in (out / "pagefind" / "fragment").glob("*.pf_fragment")
-    ]
-    assert any('"/fr/battles/test-league/colonisation-compromise.html"' in f for f in fragments)
-    assert any('"/en/factions/qatzrin.html"' in f for f in fragments)
+    main, battles = out / "pagefind", out / "pagefind" / "shards" / "battles-0"
+    assert any('"/en/factions/qatzrin.html"' in f for f in fragments_of(main))
+    assert any(
+        '"/fr/battles/test-league/colonisation-compromise.html"' in f for f in fragments_of(battles)
+    )
+    assert not any("colonisation-compromise" in f for f in fragments_of(main))
+    assert (battles / "pagefind-entry.json").is_file()
+    search = (out / "en" / "search.html").read_text()
+    assert 'data-shards="battles-0 ships-0"' in search
 
 
 def test_fleet_page_lists_ships_and_their_state(built):
@@ -471,3 +478,77 @@ def test_the_base_url_comes_from_the_setting_or_the_option_and_must_be_absolute(
         with pytest.raises(CommandError, match="absolute http"):
             call_command("build_site", str(out), "--no-pdfs", "--base-url", bad)
     assert "<loc>http://other.example/" in (out / "sitemap.xml").read_text()  # left whole
+
+
+@pytest.mark.django_db
+def test_a_new_battle_re_indexes_only_its_search_shard_and_adds_a_list_page(
+    settings, tmp_path, league, monkeypatch
+):
+    """Incremental by design (issue 12): with one battle a shard and a list page, a new
+    battle re-indexes the main bundle and its own shard; the first battle's shard is kept
+    from the previous site, untouched."""
+    monkeypatch.setattr("campaign.publish.search.SHARD_SIZE", 1)
+    monkeypatch.setattr("campaign.publish.pages.LIST_SIZE", 1)
+    settings.MEDIA_ROOT = tmp_path / "media"
+    first = make_battle(league)
+    out = tmp_path / "site"
+    built = site_build(out_dir=out, pdfs=False, languages=["en"])
+    assert {f"battles-{first.pk}", "site"} < set(built.search_shards)
+    shard = out / "pagefind" / "shards" / f"battles-{first.pk}" / "pagefind-entry.json"
+    inode = shard.stat().st_ino
+    second = make_battle(league, name="Second clash", slug="second-clash")
+    again = site_build(out_dir=out, pdfs=False, languages=["en"])
+    # make_battle adds ships too: their shards are new; the first battle's is kept.
+    assert {f"battles-{second.pk}", "site"} < set(again.search_shards)
+    assert f"battles-{first.pk}" not in again.search_shards
+    assert shard.stat().st_ino == inode
+    # The new list pages, and the previous last ones (they gain a "later battles" link).
+    lists = sorted(p for p in again.written if "/battles-" in p)
+    assert lists == [
+        f"en/{folder}/battles-{n}.html"
+        for folder in ("campaigns/test-league", "factions/collectif-g-plus", "factions/phalon")
+        for n in (1, 2)
+    ]
+    search = (out / "en" / "search.html").read_text()
+    assert f"battles-{first.pk} battles-{second.pk}" in search
+    page = (out / "en" / "campaigns" / "test-league" / "battles-2.html").read_text()
+    assert "Second clash" in page and 'rel="prev"' in page and 'rel="next"' not in page
+
+
+def test_the_losses_chart_stacks_each_sides_losses_to_scale_and_escapes_names():
+    from campaign.publish.charts import losses_chart
+
+    svg = str(
+        losses_chart(
+            [
+                ("<b>Phalon</b>", {"destroyed": 2, "captured": 1, "damaged": 3}),
+                ("Collectif G+", {"destroyed": 0, "captured": 0, "damaged": 1}),
+            ]
+        )
+    )
+    # Ticks 0…6 over a 186-unit plot: 31 units a unit lost.
+    heights = re.findall(r'<rect x="[\d.]+" y="[\d.]+" width="[\d.]+" height="([\d.]+)"', svg)
+    assert heights[:4] == ["62.0", "31.0", "93.0", "31.0"]
+    assert "&lt;b&gt;Phalon&lt;/b&gt;" in svg and "<b>" not in svg
+    assert "<script" not in svg
+    assert losses_chart([]) is None
+
+
+@pytest.mark.django_db
+def test_a_battle_page_is_rendered_again_when_what_it_shows_changes(settings, tmp_path, league):
+    """Battle pages are keyed by what they read, not by their HTML: a fleet renamed, a
+    ship damaged since, a side's objective edited each render the page again."""
+    settings.MEDIA_ROOT = tmp_path / "media"
+    battle = make_battle(league)
+    out = tmp_path / "site"
+    site_build(out_dir=out, pdfs=False, search_index=False, languages=["en"])
+    page = "en/battles/test-league/colonisation-compromise.html"
+    Fleet.objects.filter(slug="test-ganesha").update(name="Ganesha Renamed")
+    assert page in site_build(out_dir=out, pdfs=False, search_index=False, languages=["en"]).written
+    assert "Ganesha Renamed" in (out / page).read_text()
+    Ship.objects.filter(name="Vishnu Second").update(hull_lost=13)
+    assert page in site_build(out_dir=out, pdfs=False, search_index=False, languages=["en"]).written
+    battle.sides.filter(order=0).update(primary_objective="Hold **Miranda** at all costs")
+    again = site_build(out_dir=out, pdfs=False, search_index=False, languages=["en"])
+    assert page in again.written and "<strong>Miranda</strong>" in (out / page).read_text()
+    assert site_build(out_dir=out, pdfs=False, search_index=False, languages=["en"]).written == []

@@ -56,6 +56,6 @@ class Command(BaseCommand):
             f"{len(result.pages)} pages ({result.factions} factions, {result.fleets} fleets, "
             f"{result.ships} ships, {result.battles} battles), {len(result.pdfs)} PDFs; "
             f"{len(result.written)} files written, {len(result.removed)} removed, "
-            f"search {'indexed' if result.search_indexed else 'unchanged'}, "
+            f"search {len(result.search_shards)} shards indexed, "
             f"{time.perf_counter() - started:.1f} s. Open {result.out_dir / 'index.html'}"
         )

@@ -1,0 +1,155 @@
+"""What the site build reads about every published battle, as plain rows (issue 12, speed).
+
+A site build must tell which battle pages changed without loading 10 000 battles as model
+objects (sides, participants, ships: ~150 000 objects, seconds of ORM work). This module
+reads them with ``values_list`` queries — a fixed number whatever the league's size — into
+tuples: enough for each battle page's key (:meth:`BattleRows.battle_state`), the battle
+lists, the standings and which faction fought where. Only the battles whose key changed
+are then loaded whole (``battles.reports.report_rows``), a chunk at a time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import Count, Max
+
+from battles.models import Battle, BattleSide, Event, Participant
+from battles.models_systems import SystemParticipant
+from factions.models import ShipClass
+
+#: Battle fields a list, the feed or a key never reads: left in the database.
+_TEXTS = ("narrative", "analysis", "scenario", "outcome")
+
+
+def digest(value: Any) -> str:
+    """A short stable hash of a JSON-able ``value`` (dates and the like as ``str``)."""
+    return hashlib.sha256(json.dumps(value, default=str).encode()).hexdigest()[:32]
+
+
+def instance_row(obj: Any) -> list[Any]:
+    """The stored values of a model instance (its concrete fields), for a page key."""
+    return [getattr(obj, f.attname) for f in obj._meta.concrete_fields]
+
+
+@dataclass
+class SideRow:
+    """One side of a battle: ``texts`` is a digest of its objectives and analysis."""
+
+    pk: int
+    faction_id: int
+    fleet_id: int | None
+    is_winner: bool
+    texts: str
+
+
+@dataclass
+class BattleRows:
+    """The concluded battles of some campaigns (``battles``: ``Battle`` objects without
+    their long texts, with ``campaign`` and ``winner``), and per battle id its ``sides``
+    (:class:`SideRow`), ``units`` (one tuple per participant: its own fields and its
+    ship's state), ``events`` (count and last id of its log) and per side id ``lost``
+    (``(fate, fleet id the unit's visibility follows)`` per unit, other systems' units
+    with fleet None)."""
+
+    battles: list[Battle]
+    sides: dict[int, list[SideRow]] = field(default_factory=dict)
+    units: dict[int, list[tuple]] = field(default_factory=dict)
+    lost: dict[int, list[tuple[str, int | None]]] = field(default_factory=dict)
+    events: dict[int, tuple] = field(default_factory=dict)
+    classes: dict[int, str] = field(default_factory=dict)
+
+    def battle_state(self, pk: int, public_fleets: set[int]) -> list[Any]:
+        """Everything of battle ``pk`` its page shows, besides the battle row itself:
+        for a page key."""
+        units = [
+            (*unit[:-2], self.classes.get(unit[-2]), unit[-1] in public_fleets)
+            for unit in self.units.get(pk, ())
+        ]
+        sides = [
+            (s.pk, s.faction_id, s.fleet_id, s.fleet_id in public_fleets, s.is_winner, s.texts)
+            for s in self.sides.get(pk, ())
+        ]
+        return [sides, units, self.events.get(pk)]
+
+
+def load_rows(campaign_ids: list[int]) -> BattleRows:
+    """:class:`BattleRows` of the concluded battles of ``campaign_ids``, in six queries."""
+    concluded = {"campaign_id__in": campaign_ids, "status": Battle.Status.CONCLUDED}
+    battles = list(
+        Battle.objects.filter(**concluded)
+        .select_related("campaign", "winner")
+        .defer(*_TEXTS)
+        .order_by("campaign__name", "campaign_turn", "date", "name", "pk")
+    )
+    rows = BattleRows(battles)
+    by_battle = {f"battle__{k}": v for k, v in concluded.items()}
+    side_battle: dict[int, int] = {}
+    sides: dict[int, list[SideRow]] = defaultdict(list)
+    for pk, battle_id, faction_id, fleet_id, winner, *texts in (
+        BattleSide.objects.filter(**by_battle)
+        .order_by("battle_id", "order", "pk")
+        .values_list(
+            "pk", "battle_id", "faction_id", "fleet_id", "is_winner",
+            "primary_objective", "secondary_objectives", "analysis",
+        )
+    ):  # fmt: skip
+        side_battle[pk] = battle_id
+        sides[battle_id].append(SideRow(pk, faction_id, fleet_id, winner, digest(texts)))
+    rows.sides = dict(sides)
+    units: dict[int, list[tuple]] = defaultdict(list)
+    lost: dict[int, list[tuple[str, int | None]]] = defaultdict(list)
+    side_filter = {f"side__{k}": v for k, v in by_battle.items()}
+    for row in (
+        Participant.objects.filter(**side_filter)
+        .order_by("pk")
+        .values_list(
+            "side_id", "pk", "fate", "hull_lost", "armour_lost", "crew_lost", "systems_lost",
+            "craft_lost", "notes", "ship_id", "ship__name", "ship__hull_lost",
+            "ship__armour_lost", "ship__crew_lost", "ship__systems_lost", "light_units__name",
+            "light_units__kind", "light_units__unit_type", "ship__fleet_id",
+            "light_units__fleet_id", "light_units__carrier__fleet_id", "ship__ship_class_id",
+        )
+    ):  # fmt: skip
+        side_id, fate = row[0], row[2]
+        ship_fleet, group_fleet, carrier_fleet = row[-4:-1]
+        # campaign.access.unit_fleet_id on a row: a ship's fleet, a group's, its carrier's
+        fleet = ship_fleet if row[9] else group_fleet if group_fleet else carrier_fleet
+        units[side_battle[side_id]].append((*row[:-4], row[-1], fleet))
+        lost[side_id].append((fate, fleet))
+    for side_id, pk, fate, name, hull in (
+        SystemParticipant.objects.filter(**side_filter)
+        .order_by("pk")
+        .values_list("side_id", "pk", "fate", "name", "hull_lost")
+    ):
+        units[side_battle[side_id]].append(("system", pk, fate, name, hull, None, None))
+        lost[side_id].append((fate, None))
+    rows.units, rows.lost = dict(units), dict(lost)
+    rows.events = {
+        battle_id: (n, last)
+        for battle_id, n, last in Event.objects.filter(**by_battle)
+        .values("battle_id")
+        .annotate(n=Count("pk"), last=Max("pk"))
+        .values_list("battle_id", "n", "last")
+    }
+    rows.classes = {
+        pk: digest(rest)
+        for pk, *rest in ShipClass.objects.values_list(
+            "pk",
+            "name",
+            "type_word",
+            "points",
+            "mass",
+            "design",
+            "hull_boxes",
+            "armour",
+            "thrust",
+            "provisional",
+            "faction_id",
+        )
+    }
+    return rows
