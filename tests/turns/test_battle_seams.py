@@ -41,8 +41,9 @@ def test_undoing_is_refused_once_a_yard_mended_its_damage(damaged):  # noqa: F81
     campaign_turn_close(campaign=s.campaign, user=s.organiser)
     s.tord_a.refresh_from_db()
     hull_lost = s.tord_a.hull_lost
-    with translation.override("en"), pytest.raises(
-        BattleActionError, match="repairs were already done"
+    with (
+        translation.override("en"),
+        pytest.raises(BattleActionError, match="repairs were already done"),
     ):
         battle_reopen(battle=s.battle, user=s.organiser)
     s.battle.refresh_from_db()
