@@ -10,6 +10,7 @@ against the system's rules package (``battles.sf_tokens``, ``battles.swsb``).
 from __future__ import annotations
 
 import datetime
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -104,6 +105,14 @@ def unit_stats_check(game_system: str, stats: object, abilities: object) -> None
         ) from None
 
 
+def _criticals_label(field: str) -> str:
+    """``units-2-critical_states`` as the reader sees it: "critical states of unit 3"."""
+    row = re.match(r"units-(\d+)-", field)
+    if row is None:
+        return field
+    return _("critical states of unit %(n)s") % {"n": int(row.group(1)) + 1}
+
+
 def parse_criticals(game_system: str, text: str, field: str) -> list[str]:
     """Comma-separated critical states, checked against :func:`critical_choices`."""
     states = [s.strip() for s in (text or "").split(",") if s.strip()]
@@ -113,17 +122,19 @@ def parse_criticals(game_system: str, text: str, field: str) -> list[str]:
             raise OtherBattleError(
                 field,
                 _("%(state)r is not a critical state of this system") % {"state": state},
-                label=_("critical states"),
+                label=_criticals_label(field),
             )
         if len(state) > EPIC_STATE_MAX:
             raise OtherBattleError(
                 field,
                 _("%(state)r… is longer than %(max)s")
                 % {"state": state[:20], "max": EPIC_STATE_MAX},
-                label=_("critical states"),
+                label=_criticals_label(field),
             )
     if len(states) > 20:
-        raise OtherBattleError(field, _("at most 20 critical states"), label=_("critical states"))
+        raise OtherBattleError(
+            field, _("at most 20 critical states"), label=_criticals_label(field)
+        )
     return states
 
 
