@@ -79,6 +79,17 @@ def test_refusals_are_400_with_the_message(cast, battle):
         f"bataille {battle.pk} (Skirmish skirmish) est déjà conclue "
         "(résolue par le moteur de règles) ; rien n’a changé"
     )
+    english = client.post(
+        f"/api/battles/{battle.pk}/resolve",
+        {"seed": 3},
+        content_type="application/json",
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
+    assert english.status_code == 400
+    assert english.json()["detail"] == (
+        f"battle {battle.pk} (Skirmish skirmish) is already concluded "
+        "(resolved by the rules engine); nothing changed"
+    )
     assert post(client, "/api/battles/999999/resolve").status_code == 404
     bad = post(client, f"/api/battles/{battle.pk}/resolve", {"max_turns": 500})
     assert bad.status_code in (400, 422)
