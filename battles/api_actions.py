@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from ninja import Field, Query, Router, Schema, Status
 from ninja.errors import HttpError
 
-from campaign import access
+from campaign import access, limits
 from campaign.api_auth import api_auth
 from campaign.models import Campaign, Membership
 from factions.models import Fleet, Territory
@@ -155,7 +155,7 @@ class SideIn(Schema):
 
 class BattleCreateIn(Schema):
     name: str = Field(min_length=1, max_length=200)
-    campaign_turn: int | None = Field(default=None, ge=1)
+    campaign_turn: int | None = Field(default=None, ge=1, le=limits.NUMBER_MAX)
     territory: str | None = Field(default=None, description="territory slug")
     scenario: str = Field(default="", max_length=100_000)
     sides: list[SideIn] = Field(min_length=2)

@@ -8,6 +8,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from campaign import limits
 from campaign.models import Campaign
 from factions.models import Faction, LightUnitGroup, Ship, Territory
 
@@ -56,7 +57,9 @@ class BattleSetupForm(forms.Form):
     """A new battle: what, when, where, the two sides and the units each fields."""
 
     name = forms.CharField(label=_("Name"), max_length=200)
-    campaign_turn = forms.IntegerField(label=_("Campaign turn"), min_value=1)
+    campaign_turn = forms.IntegerField(
+        label=_("Campaign turn"), min_value=1, max_value=limits.NUMBER_MAX
+    )
     territory = forms.ModelChoiceField(
         label=_("Location (territory)"), queryset=Territory.objects.none(), required=False
     )

@@ -52,7 +52,7 @@ def _participant_row(participant: Any) -> dict[str, Any]:
     if ship is not None:
         # An unnamed ship is known by its class: then show the type word beside it.
         name = ship.name or ship.ship_class.name
-        unit_class = str(ship.ship_class) if ship.name else ship.ship_class.type_word
+        unit_class = str(ship.ship_class) if ship.name else ship.ship_class.type_label
     else:
         name = group.name
         unit_class = group.get_kind_display() + (f" ({group.unit_type})" if group.unit_type else "")

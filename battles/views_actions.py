@@ -23,6 +23,7 @@ from django.views.decorators.http import require_POST
 
 from campaign import access
 from campaign.models import Campaign, Membership
+from campaign.validation import TextError
 
 from .forecasting import battle_forecast
 from .forms import BattleSetupForm, ReasonForm, RecordFormSet, RecordSummaryForm
@@ -345,6 +346,8 @@ def battle_reopen_page(request: HttpRequest, pk: int) -> HttpResponse:
         battle_reopen(battle=battle, user=request.user, reason=request.POST.get("reason", ""))
     except BattleActionError as exc:
         messages.error(request, str(exc))
+    except TextError as exc:  # a reason no column can store: nothing was changed
+        messages.error(request, exc.messages[0])
     else:
         messages.success(request, _("Battle reopened: every ship is as before it."))
     return redirect(battle)

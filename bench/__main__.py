@@ -30,8 +30,8 @@ from battles.rules.dice import Dice
 from battles.rules.forecast import usable_cores, win_odds
 from battles.rules.ships import ShipState
 from battles.rules.weapons import fire
-from bench import instructions
 from bench.fleets import phalon_68th, provisional_classes, qatzrin_5th
+from bench.instructions import bench_counts
 from bench.phases import timed_phases
 
 TARGET = {
@@ -153,31 +153,6 @@ def main(argv: list[str] | None = None) -> None:
         bench_phases(qatzrin, phalon, args.phases, args.max_turns)
     if not args.no_counts:
         bench_counts(max(1, args.count_battles))
-
-
-#: Issue 8's goals, instructions a battle (callgrind): before it, 18.0 M and 23.0 M.
-GOALS = {"mieska-unrecorded": 12e6, "mieska": 15e6}
-LABELS = {
-    "mieska-unrecorded": "Skirmish at Mieska, unrecorded (forecast)",
-    "mieska": "Skirmish at Mieska, recorded (stored battle)",
-    "bench-unrecorded": "larger battle 13 v 16, unrecorded",
-    "bench": "larger battle 13 v 16, recorded",
-}
-
-
-def bench_counts(seeds: int) -> None:
-    """Print callgrind instructions a battle beside CPU ms a battle (see module doc)."""
-    if not instructions.available():
-        print("instruction counts: valgrind not installed, skipped")
-        return
-    battles = {"mieska-unrecorded": 1, "mieska": 1, "bench-unrecorded": seeds, "bench": seeds}
-    found = instructions.counts(battles)
-    print("callgrind instructions a battle (CPU ms a battle beside them, this run):")
-    for workload, label in LABELS.items():
-        cpu = instructions.cpu_ms(workload, 20 if workload.startswith("mieska") else seeds)
-        goal = GOALS.get(workload)
-        target = f"  goal ≤ {goal / 1e6:.0f} M" if goal else ""
-        print(f"  {label:44} {found[workload] / 1e6:6.1f} M  {cpu:6.1f} ms{target}")
 
 
 def bench_phases(qatzrin: list[ShipState], phalon: list[ShipState], n: int, turns: int) -> None:

@@ -6,7 +6,9 @@ module under callgrind twice — set-up and one warm-up battle only, then the sa
 ``battles`` more — and returns the difference divided by ``battles``: the instructions one
 battle costs once the process is warm (imports, catalogue caches and fleets excluded).
 
-Workloads (``python -m bench.instructions WORKLOAD N`` runs one, without callgrind):
+``python -m bench.instructions`` prints the four counts (``bench_counts``; also the last
+section of ``python -m bench``). Workloads (``python -m bench.instructions WORKLOAD N``
+runs one, without callgrind):
 ``mieska`` / ``mieska-unrecorded``: the sample's Skirmish at Mieska with its stored seed
 (``bench.mieska``) recorded as a stored resolved battle, or with no log as a forecast;
 ``bench`` / ``bench-unrecorded``: the bench's larger battle (Qatzrin 5th vs Phalon 68th,
@@ -98,7 +100,37 @@ def cpu_ms(workload: str, battles: int) -> float:
     return (time.process_time() - start) / battles * 1000
 
 
+#: Issue 8's goals, instructions a battle (callgrind): before it, 18.0 M and 23.0 M.
+GOALS = {"mieska-unrecorded": 12e6, "mieska": 15e6}
+LABELS = {
+    "mieska-unrecorded": "Skirmish at Mieska, unrecorded (forecast)",
+    "mieska": "Skirmish at Mieska, recorded (stored battle)",
+    "bench-unrecorded": "larger battle 13 v 16, unrecorded",
+    "bench": "larger battle 13 v 16, recorded",
+}
+
+
+def bench_counts(seeds: int) -> None:
+    """Print callgrind instructions a battle beside CPU ms a battle (see module doc)."""
+    if not available():
+        print("instruction counts: valgrind not installed, skipped")
+        return
+    battles = {"mieska-unrecorded": 1, "mieska": 1, "bench-unrecorded": seeds, "bench": seeds}
+    found = counts(battles)
+    print("callgrind instructions a battle (CPU ms a battle beside them, this run):")
+    for workload, label in LABELS.items():
+        cpu = cpu_ms(workload, 20 if workload.startswith("mieska") else seeds)
+        goal = GOALS.get(workload)
+        target = f"  goal ≤ {goal / 1e6:.0f} M" if goal else ""
+        print(f"  {label:44} {found[workload] / 1e6:6.2f} M  {cpu:6.1f} ms{target}")
+
+
 def main(argv: list[str]) -> None:
+    """``WORKLOAD N``: fight N battles of one workload (what callgrind measures); no
+    arguments: print the four counts beside CPU ms (``bench_counts``, 3 larger-battle seeds)."""
+    if not argv:
+        bench_counts(3)
+        return
     workload, battles = argv[0], int(argv[1])
     if workload not in WORKLOADS:
         raise SystemExit(f"workload {workload!r}: one of {', '.join(WORKLOADS)}")

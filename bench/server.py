@@ -52,13 +52,19 @@ def manage(env: dict[str, str], *args: str) -> str:
 
 @contextmanager
 def production_server(
-    workdir: Path, *, setup: str = "", workers: int = 2, port: int = 0
+    workdir: Path,
+    *,
+    setup: str = "",
+    workers: int = 2,
+    port: int = 0,
+    extra_env: dict[str, str] | None = None,
 ) -> Iterator[str]:
     """Migrate, collect static files, run the Python ``setup`` code (``manage.py shell``),
     then serve with gunicorn (``workers`` processes) on 127.0.0.1:``port`` (0: any free
-    port). Yields the base URL (``http://127.0.0.1:PORT``); stops the server after."""
+    port), with ``extra_env`` added to :func:`production_env`. Yields the base URL
+    (``http://127.0.0.1:PORT``); stops the server after."""
     workdir.mkdir(parents=True, exist_ok=True)
-    env = production_env(workdir)
+    env = {**production_env(workdir), **(extra_env or {})}
     manage(env, "migrate", "--noinput", "-v0")
     manage(env, "collectstatic", "--noinput", "-v0")
     if setup:

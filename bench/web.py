@@ -2,6 +2,11 @@
 loopback with production settings (``bench.server``), as ratios of the bare
 ``GET /api/factions`` — issue 9's "fast as fleets grow" figures. Printed, not asserted.
 
+Measured twice: with the fleet page's and API's caches warm (``factions.fleet_cache``:
+what readers get between writes; issue 9's goal is a ratio of 0.5 or more for the
+100-ship fleet) and with them off (every answer built, as for the first reader after a
+write).
+
 Each URL is requested by ``--clients`` threads (one connection each) for ``--seconds``
 in all, in five interleaved rounds; rates are requests per second of wall time on a
 shared machine, so read the ratios, which compare URLs measured side by side, more than
@@ -73,29 +78,46 @@ def rate(base: str, path: str, seconds: float, clients: int) -> float:
     return sum(done) / (time.monotonic() - start)
 
 
+def measure(args: argparse.Namespace, urls: tuple[str, ...], extra_env: dict[str, str]) -> dict:
+    """Requests per second of each of ``urls`` on a fresh production server."""
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        production_server(
+            Path(tmp), setup=SETUP, workers=args.workers, extra_env=extra_env
+        ) as base,
+    ):
+        for path in urls:  # warm-up: imports, schema cache, connections, fleet caches
+            rate(base, path, 0.3, 1)
+        # Interleaved rounds: a neighbour's load on the shared machine hits every URL
+        # alike instead of whichever was being measured at the time.
+        rounds = 5
+        figures = dict.fromkeys(urls, 0.0)
+        for _ in range(rounds):
+            for path in urls:
+                figures[path] += rate(base, path, args.seconds / rounds, args.clients) / rounds
+    return figures
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="per URL (default 3)")
     parser.add_argument("--clients", type=int, default=4, help="concurrent clients")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers")
     args = parser.parse_args(argv)
-    with (
-        tempfile.TemporaryDirectory() as tmp,
-        production_server(Path(tmp), setup=SETUP, workers=args.workers) as base,
-    ):
-        for path in URLS:  # warm-up: imports, schema cache, connections
-            rate(base, path, 0.3, 1)
-        # Interleaved rounds: a neighbour's load on the shared machine hits every URL
-        # alike instead of whichever was being measured at the time.
-        rounds = 5
-        figures = dict.fromkeys(URLS, 0.0)
-        for _ in range(rounds):
-            for path in URLS:
-                figures[path] += rate(base, path, args.seconds / rounds, args.clients) / rounds
-    bare = figures["/api/factions"]
     print(f"Web, gunicorn {args.workers} workers, production settings, loopback:")
-    for path, value in figures.items():
-        print(f"  {path:24s} {value:8.1f} req/s   ratio to /api/factions {value / bare:.2f}")
+    for title, urls, extra_env in (
+        ("fleet caches warm (factions.fleet_cache; a reader between writes)", URLS, {}),
+        (
+            "fleet caches off (FLEET_CACHE_SECONDS=0; every answer built, as after a write)",
+            tuple(u for u in URLS if "openapi" not in u),
+            {"FLEET_CACHE_SECONDS": "0"},
+        ),
+    ):
+        figures = measure(args, urls, extra_env)
+        bare = figures["/api/factions"]
+        print(f"  {title}:")
+        for path, value in figures.items():
+            print(f"    {path:24s} {value:8.1f} req/s   ratio to /api/factions {value / bare:.2f}")
 
 
 if __name__ == "__main__":

@@ -106,16 +106,47 @@ def can_see_faction_secrets(user: User, faction: Faction) -> bool:
     return organises_faction(user, faction)
 
 
+def fleet_scope(user: User, fleet) -> str:
+    """What ``user`` may see of ``fleet`` (already scoped by :func:`visible_fleets`), as
+    a cache key part: ``"staff"``, ``"faction"`` (the faction's secrets, like
+    :func:`can_see_faction_secrets`) or ``"public"``. What is cached per fleet is cached
+    per scope, so nothing rendered for one scope is ever served to another.
+    ``fleet.faction`` should be loaded (``select_related``)."""
+    if user is None or not user.is_authenticated:
+        return "public"
+    if user.is_staff:
+        return "staff"
+    return "faction" if can_see_faction_secrets(user, fleet.faction) else "public"
+
+
+def _secret_faction_ids(user: User) -> set[int] | None:
+    """Factions whose hidden fleets ``user`` sees: None for staff (all), else those they
+    play and those of the campaigns they organise (empty for anonymous users)."""
+    if user is not None and user.is_authenticated and user.is_staff:
+        return None
+    return player_faction_ids(user) | organised_faction_ids(user)
+
+
 def visible_fleets(user: User) -> QuerySet:
     """Fleets ``user`` may see: public ones, plus hidden ones of the factions they play
     and of the factions in the campaigns they organise (staff: all)."""
     from factions.models import Fleet
 
     qs = Fleet.objects.all()
-    if user is not None and user.is_authenticated and user.is_staff:
+    secret = _secret_faction_ids(user)
+    if secret is None:
         return qs
-    secret = player_faction_ids(user) | organised_faction_ids(user)
     return qs.filter(Q(hidden=False) | Q(faction_id__in=secret))
+
+
+def can_see_fleet(user: User, fleet) -> bool:
+    """True if ``fleet`` is one of :func:`visible_fleets` (the same rule, for a fleet
+    already read: a lookup by slug then this check compiles a simpler query, 0.5 ms
+    against 1.0 ms for ``visible_fleets(user).get(slug=…)``, issue 9)."""
+    if not fleet.hidden:
+        return True
+    secret = _secret_faction_ids(user)
+    return secret is None or fleet.faction_id in secret
 
 
 def visible_ships(user: User) -> QuerySet:

@@ -1,6 +1,7 @@
 from django.contrib import admin
+from simple_history.admin import SimpleHistoryAdmin
 
-from .models import Campaign, Intel, Membership
+from .models import Campaign, Intel, Invitation, Membership
 
 
 class MembershipInline(admin.TabularInline):
@@ -17,9 +18,21 @@ class CampaignAdmin(admin.ModelAdmin):
 
 
 @admin.register(Membership)
-class MembershipAdmin(admin.ModelAdmin):
+class MembershipAdmin(SimpleHistoryAdmin):  # History: who gave or removed a role, when
     list_display = ("user", "campaign", "role", "faction")
     list_filter = ("campaign", "role")
+
+
+@admin.register(Invitation)
+class InvitationAdmin(admin.ModelAdmin):
+    """Read-only: invitations are made and revoked on the campaign's members page."""
+
+    list_display = ("campaign", "role", "faction", "email", "created_at", "expires_at")
+    list_filter = ("campaign", "role")
+    readonly_fields = [f.name for f in Invitation._meta.fields]
+
+    def has_add_permission(self, request) -> bool:
+        return False
 
 
 @admin.register(Intel)

@@ -7,7 +7,12 @@
   text holding one: the lookup would be a 500);
 - a JSON body sent to ``/api/`` whose strings hold a NUL or a lone UTF-16 surrogate is a
   422 naming the JSON path (``results[0].notes``): no endpoint, present or future, has to
-  remember it, and SQLite and PostgreSQL answer alike.
+  remember it, and SQLite and PostgreSQL answer alike;
+- the safety net behind the forms' own checks: a text no column can store
+  (:class:`~campaign.validation.TextError`, raised before every save) or a number no
+  column can hold (``OverflowError`` from the database driver) that reaches no form
+  error is a 400 page naming the field, not a 500. The write's transaction has rolled
+  back: nothing was stored.
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 
 from . import limits
-from .validation import json_text_problem
+from .validation import TextError, json_text_problem
 
 
 def _refuse(request: HttpRequest, status: int, message: str, field: str = "") -> HttpResponse:
@@ -82,4 +87,12 @@ class InputGuardMiddleware:
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if isinstance(exception, RequestDataTooBig):
             return _too_big(request)
+        if isinstance(exception, TextError):
+            return _refuse(request, 400, exception.messages[0], field=exception.field)
+        if isinstance(exception, OverflowError):
+            return _refuse(
+                request,
+                400,
+                _("A number is out of range (at most %(max)s).") % {"max": limits.NUMBER_MAX},
+            )
         return None

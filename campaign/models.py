@@ -7,6 +7,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
 
 
 def validate_time_zone(value: str) -> None:
@@ -111,6 +112,8 @@ class Membership(models.Model):
         related_name="memberships",
         verbose_name=_("faction"),
     )
+    # Who gave, changed or removed a role, and when (campaign.members sets the user).
+    history = HistoricalRecords()
 
     class Meta:
         verbose_name = _("membership")
@@ -201,3 +204,6 @@ class ApiToken(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.prefix}…)"
+
+
+from .models_invitations import Invitation  # noqa: E402, F401  (registers the model)

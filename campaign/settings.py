@@ -12,7 +12,8 @@ Environment variables:
     DATABASE_URL          any dj-database-url URL (sqlite:////abs/db.sqlite3, postgres://…).
     MEDIA_ROOT            where rendered reports go; default ./media.
     SITE_ROOT             the published site, refreshed when a report is published; ./site.
-    SITE_BASE_URL         where that site is hosted (feed and sitemap URLs).
+    SITE_BASE_URL         where that site is hosted (feed and sitemap URLs); unset: no
+                          sitemap, relative feed links.
     CELERY_BROKER_URL     redis://… or amqp://…; unset → tasks run eagerly.
     CELERY_RESULT_BACKEND optional result backend (redis://…).
     CELERY_VISIBILITY_TIMEOUT  Redis: seconds before an unacknowledged task (its worker
@@ -21,6 +22,15 @@ Environment variables:
     STATIC_ROOT           where collectstatic puts static files (served by whitenoise).
     DJANGO_STATIC_COMPRESS "0" skips pre-compressing static files (default "1").
     AXES_FAILURE_LIMIT, AXES_COOLOFF_HOURS  log-in rate limit; default 5 failures, 0.25 h.
+    EMAIL_HOST            SMTP server for invitations and password resets; unset → e-mails
+                          are printed on the console. EMAIL_PORT (587), EMAIL_HOST_USER,
+                          EMAIL_HOST_PASSWORD, EMAIL_USE_TLS (1), DEFAULT_FROM_EMAIL;
+                          EMAIL_BACKEND overrides the backend chosen from EMAIL_HOST.
+    INVITATION_EXPIRY_DAYS  days an invitation link stays valid; default 7.
+    REDIS_CACHE_URL       redis://… for Django's cache, shared by the processes; unset →
+                          a per-process memory cache (fleet pages and API, issue 9).
+    FLEET_CACHE_SECONDS   how long a cached fleet page or API answer lives; default 600;
+                          0 turns those caches off.
 """
 
 import os
@@ -151,6 +161,12 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The connection is reused across requests only for servers; SQLite has no pool.
     DATABASES["default"]["CONN_MAX_AGE"] = 0
+    # A write transaction takes the lock when it begins (Django ≥ 5.1 "transaction_mode"),
+    # and waits up to 20 s for it: two clicks on "publish" queue instead of one failing
+    # with "database is locked" (a read transaction upgrading to write cannot wait).
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {"transaction_mode": "IMMEDIATE", "timeout": 20}
+    )
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -194,13 +210,47 @@ MEDIA_ROOT = Path(env_str("MEDIA_ROOT", str(BASE_DIR / "media")))
 # when `build_site` baked it there first.
 SITE_ROOT = Path(env_str("SITE_ROOT", str(BASE_DIR / "site")))
 # Where the site is hosted: the absolute URLs of its Atom feed and sitemap.
-SITE_BASE_URL = env_str("SITE_BASE_URL", "http://127.0.0.1:8000/site/")
+# No default: only the host knows where the site is served (campaign/publish/feeds.py).
+SITE_BASE_URL = env_str("SITE_BASE_URL", "")
+
+# Django's cache: the fleet page body and API answer per data version and viewer scope
+# (factions/fleet_cache.py). Per process by default; Redis when configured, shared.
+if env_str("REDIS_CACHE_URL"):
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": env_str("REDIS_CACHE_URL"),
+        }
+    }
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "OPTIONS": {"MAX_ENTRIES": 2000},
+        }
+    }
+FLEET_CACHE_SECONDS = int(env_str("FLEET_CACHE_SECONDS", "600"))
 
 # Request bodies (campaign/limits.py, README "Limits"): larger ones get a readable 413.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
+
+# E-mail (invitations, password resets): SMTP when EMAIL_HOST is set, else the console.
+EMAIL_HOST = env_str("EMAIL_HOST")
+EMAIL_BACKEND = env_str("EMAIL_BACKEND") or (
+    "django.core.mail.backends.smtp.EmailBackend"
+    if EMAIL_HOST
+    else "django.core.mail.backends.console.EmailBackend"
+)
+EMAIL_PORT = int(env_str("EMAIL_PORT", "587"))
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER")
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "admiralty@localhost")
+# An invitation link (campaign.invitations) is refused this many days after it was made.
+INVITATION_EXPIRY_DAYS = int(env_str("INVITATION_EXPIRY_DAYS", "7"))
 
 # Celery: eager in-process unless a broker is configured (DESIGN.md §7).
 # Eager mode still builds a broker connection object; "memory://" keeps it in-process.

@@ -13,6 +13,7 @@ urlpatterns = [
     path("api/", api.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("campaign.pages")),
+    path("", include("campaign.urls_members")),  # members, invitations, password reset
     path("", include("factions.urls")),
     path("", include("battles.urls")),
     path("", include("battles.urls_systems")),  # other game systems (seeds 001–004)

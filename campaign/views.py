@@ -60,7 +60,10 @@ def campaign_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "turn_member": access.campaign_faction_ids_for(request.user, campaign) != set(),
             "organiser": access.is_organiser(request.user, campaign),
             "playing": list(
-                access.actionable_battles(request.user).filter(campaign=campaign, status="draft")
+                # Those fought turn by turn are under "fighting": no record link for them.
+                access.actionable_battles(request.user).filter(
+                    campaign=campaign, status="draft", turn_play__isnull=True
+                )
             )
             if request.user.is_authenticated
             else [],

@@ -8,20 +8,23 @@ are thin: look up, scope, call a service, serialise.
 from __future__ import annotations
 
 from django.db.models import Count, Prefetch
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from ninja import Router, Schema, Status
+from ninja.renderers import JSONRenderer
 from pydantic import BaseModel
 
 from campaign import access
 from campaign.api_auth import api_auth
 
-from .fleet_totals import fleet_totals
+from . import fleet_cache, fleet_rows
 from .fleetlists import FleetListError
-from .models import Faction, Fleet, LightUnitGroup, Ship, Squadron
+from .models import Faction, Fleet, LightUnitGroup, Ship
 from .services import FleetImportError, UnknownFaction, faction_by_slug, fleet_import
 
 router = Router(tags=["factions"])
+_RENDERER = JSONRenderer()  # the API's renderer (campaign/api.py keeps ninja's default)
+_CONTENT_TYPE = f"{_RENDERER.media_type}; charset={_RENDERER.charset}"
 
 
 class TerritoryOut(Schema):
@@ -232,92 +235,22 @@ def _fleets(request: HttpRequest):
     )
 
 
-_SHIP_VALUES = (
-    "id",
-    "name",
-    "captain",
-    "status",
-    "hull_lost",
-    "armour_lost",
-    "crew_lost",
-    "systems_lost",
-    "squadron__name",
-    "ship_class_id",
-    "ship_class__name",
-    "ship_class__type_word",
-    "ship_class__mass",
-    "ship_class__hull_boxes",
-    "ship_class__armour",
-    "ship_class__thrust",
-    "ship_class__points",
-    "ship_class__provisional",
-)
-
-
-def _ship_rows(ships) -> list[dict]:
-    """``ShipOut`` dicts for the ``ships`` queryset, in one query.
-
-    Read with ``values()``: model instances through ``select_related`` decoded each ship
-    class's whole ``design`` JSON once per ship, and django-ninja read every attribute
-    through its getter — together 80 % of a 100-ship fleet's time (issue 9: 60 req/s
-    against 600 for ``/api/factions``; ``make bench`` prints today's ratio).
-    """
-    rows = []
-    for v in ships.values(*_SHIP_VALUES):
-        rows.append(
-            {
-                "id": v["id"],
-                "name": v["name"],
-                "ship_class": {
-                    "id": v["ship_class_id"],
-                    "name": v["ship_class__name"],
-                    "type_word": v["ship_class__type_word"],
-                    "mass": v["ship_class__mass"],
-                    "hull_boxes": v["ship_class__hull_boxes"],
-                    "armour": v["ship_class__armour"],
-                    "thrust": v["ship_class__thrust"],
-                    "points": v["ship_class__points"],
-                    "provisional": v["ship_class__provisional"],
-                },
-                "squadron": v["squadron__name"],
-                "captain": v["captain"],
-                "status": v["status"],
-                "hull_lost": v["hull_lost"],
-                "hull_left": max(0, v["ship_class__hull_boxes"] - v["hull_lost"]),
-                "armour_lost": v["armour_lost"],
-                "crew_lost": v["crew_lost"],
-                "systems_lost": v["systems_lost"] or [],
-            }
-        )
-    return rows
-
-
-def _fleet_detail(request: HttpRequest, slug: str) -> Fleet:
-    """A visible fleet with everything its detail shows, in a fixed number of queries."""
-    # No COUNT(ships) annotation here (its GROUP BY cost a third of the fleet query): the
-    # ships are read anyway.
-    # Plain values() queries instead of prefetch_related: Django's prefetch machinery
-    # cost 1.4 ms of a 2.8 ms 3-ship fleet (measured in-process, issue 9).
-    fleet = get_object_or_404(
-        access.visible_fleets(request.user).select_related("faction", "territory"), slug=slug
-    )
-    fleet.ship_rows = _ship_rows(Ship.objects.filter(fleet=fleet))
-    fleet.ship_count = len(fleet.ship_rows)
-    fleet.squadron_rows = list(
-        Squadron.objects.filter(fleet=fleet)
-        .order_by("name", "pk")
-        .values("id", "name", "commander")
-    )
-    fleet.light_unit_rows = list(
-        LightUnitGroup.objects.filter(fleet=fleet).values(*LightUnitOut.model_fields)
-    )
-    # Strength counts only ships afloat (issue 11 §6); two more queries, whatever the size.
-    t = fleet_totals(
-        list(Ship.objects.filter(fleet=fleet).select_related("ship_class")),
-        list(LightUnitGroup.objects.filter(fleet=fleet)),
-    )
-    fleet.totals_row = {**vars(t), "points": t.points}
+def _fleet_detail(fleet: Fleet) -> Fleet:
+    """``fleet`` with everything its detail shows (``factions.fleet_rows``), in a fixed
+    number of queries."""
+    rows = fleet_rows.fleet_rows(fleet, light_unit_fields=tuple(LightUnitOut.model_fields))
+    fleet.ship_rows = rows.ships
+    fleet.ship_count = len(rows.ships)
+    fleet.squadron_rows = rows.squadrons
+    fleet.light_unit_rows = rows.light_units
+    fleet.totals_row = rows.totals
     return fleet
+
+
+def _fleet_json(fleet: Fleet) -> bytes:
+    """``FleetDetailOut`` of ``fleet`` as the JSON django-ninja would send."""
+    out = FleetDetailOut.from_orm(_fleet_detail(fleet)).model_dump()
+    return _RENDERER.render(None, out, response_status=200).encode()
 
 
 @router.get("/factions", response=list[FactionOut])
@@ -375,13 +308,19 @@ def fleet_import_view(request: HttpRequest, payload: FleetImportIn):
         return Status(400, {"detail": "invalid fleet list", "errors": [str(e) for e in exc.errors]})
     except FleetImportError as exc:
         return Status(400, {"detail": str(exc)})
-    return Status(201, _fleet_detail(request, fleet.slug))
+    return Status(201, _fleet_detail(fleet_cache.visible_fleet(request.user, fleet.slug)))
 
 
 @router.get("/fleets/{slug}", response=FleetDetailOut)
 def fleet_detail(request: HttpRequest, slug: str):
     """A fleet with its squadrons, ships (class and damage state) and light units."""
-    return _fleet_detail(request, slug)
+    # Built once per version of the fleet data and viewer scope (factions.fleet_cache);
+    # the response is the schema's JSON either way (tests/factions/test_fleet_cache.py).
+    fleet = fleet_cache.visible_fleet(request.user, slug)
+    body = fleet_cache.cached(
+        "api", fleet, access.fleet_scope(request.user, fleet), lambda: _fleet_json(fleet)
+    )
+    return HttpResponse(body, content_type=_CONTENT_TYPE)
 
 
 @router.get("/ships/{ship_id}", response=ShipDetailOut)

@@ -1,4 +1,5 @@
-from django.apps import AppConfig
+from django.apps import AppConfig, apps
+from django.db.models.signals import post_delete, post_save
 from django.utils.translation import gettext_lazy as _
 
 
@@ -6,3 +7,14 @@ class FactionsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "factions"
     verbose_name = _("factions")
+
+    def ready(self) -> None:
+        from . import versioning
+
+        # Instance saves and deletes (cascades too) change the fleet data version.
+        for label in versioning.WATCHED:
+            model = apps.get_model(label)
+            post_save.connect(versioning.changed, sender=model, dispatch_uid=f"version-{label}")
+            post_delete.connect(
+                versioning.changed, sender=model, dispatch_uid=f"version-del-{label}"
+            )

@@ -8,8 +8,9 @@ issue 3 §2). Runs no query.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from . import construction
 from .models import LightUnitGroup, Ship, ShipClass
@@ -50,7 +51,8 @@ class FleetTotals:
 
 
 def _embarked_points(ship_class: ShipClass, cache: dict[int, int | None]) -> int | None:
-    """Points of the squadrons in the bays of ``ship_class``'s design (None: cannot price).
+    """Points of the squadrons in the bays of ``ship_class``'s design (None: cannot price),
+    memoised in ``cache`` by class id.
 
     Reads the bays straight from the design document rather than re-validating the whole
     design: a class whose stored design no longer passes the construction checks still
@@ -75,36 +77,95 @@ def _embarked_points(ship_class: ShipClass, cache: dict[int, int | None]) -> int
     return cache[ship_class.pk]
 
 
+def embarked_points(classes: Iterable[ShipClass]) -> dict[int, int | None]:
+    """``{class id: points of the squadrons in its bays, or None}`` for ``classes`` (read
+    with their ``design``): what :func:`row_totals` needs, each design read once."""
+    cache: dict[int, int | None] = {}
+    for ship_class in classes:
+        _embarked_points(ship_class, cache)
+    return cache
+
+
+class ShipFigures(NamedTuple):
+    """What the totals read of one ship: its state and its class's figures."""
+
+    status: str
+    hull_lost: int
+    damaged: bool  # any hull, armour, crew or system lost
+    mass: int
+    points: int | None
+    hull_boxes: int
+    embarked: int | None  # squadrons in its bays, None: cannot price
+
+
+class LightUnitFigures(NamedTuple):
+    """What the totals read of one light-unit group."""
+
+    pk: int
+    carrier_id: int | None
+    kind: str
+    unit_type: str
+    strength: int
+
+
 def fleet_totals(ships: list[Ship], light_units: Sequence[LightUnitGroup] = ()) -> FleetTotals:
     """Count ``ships`` (afloat = not destroyed nor captured), their mass and points.
 
     Runs no query: ``ships`` come with their ``ship_class``. Light units on a carrier are
     already priced as its bays' squadrons, so only those without a carrier are added.
     """
-    totals = FleetTotals()
     cache: dict[int, int | None] = {}
+    return _totals(
+        (
+            ShipFigures(
+                s.status,
+                s.hull_lost,
+                bool(s.hull_lost or s.armour_lost or s.crew_lost or s.systems_lost),
+                s.ship_class.mass,
+                s.ship_class.points,
+                s.ship_class.hull_boxes,
+                _embarked_points(s.ship_class, cache),
+            )
+            for s in ships
+        ),
+        (
+            LightUnitFigures(g.pk, g.carrier_id, g.kind, g.unit_type, g.strength)
+            for g in light_units
+        ),
+    )
+
+
+def row_totals(
+    ships: Iterable[ShipFigures], light_units: Iterable[LightUnitFigures] = ()
+) -> FleetTotals:
+    """:func:`fleet_totals` from plain figures (the fleet API's rows, which are read with
+    ``values()`` and without the class designs: ``embarked_points`` gives those)."""
+    return _totals(ships, light_units)
+
+
+def _totals(ships: Iterable[ShipFigures], light_units: Iterable[LightUnitFigures]) -> FleetTotals:
+    totals = FleetTotals()
     for ship in ships:
         totals.ships += 1
         afloat = ship.status not in (Ship.Status.DESTROYED, Ship.Status.CAPTURED)
-        totals.mass += ship.ship_class.mass
-        embarked = _embarked_points(ship.ship_class, cache)
-        priced = ship.ship_class.points is not None and embarked is not None
+        totals.mass += ship.mass
+        priced = ship.points is not None and ship.embarked is not None
         if not afloat:
             totals.lost += 1
             if priced:
-                totals.lost_points += ship.ship_class.points + embarked
+                totals.lost_points += ship.points + ship.embarked
             continue
         totals.afloat += 1
         if not priced:
             totals.unpriced += 1
             continue
-        totals.ship_points += ship.ship_class.points
-        totals.squadron_points += embarked
-        if ship.hull_lost or ship.armour_lost or ship.crew_lost or ship.systems_lost:
+        totals.ship_points += ship.points
+        totals.squadron_points += ship.embarked
+        if ship.damaged:
             totals.damaged += 1
-            hull = max(ship.ship_class.hull_boxes, 1)
+            hull = max(ship.hull_boxes, 1)
             totals.damaged_points += construction.round_half_up(
-                ship.ship_class.points * min(ship.hull_lost, hull), hull
+                ship.points * min(ship.hull_lost, hull), hull
             )
     for group in light_units:
         if group.carrier_id is not None:

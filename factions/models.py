@@ -10,6 +10,8 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
+from .versioning import VersionedQuerySet
+
 
 class Faction(models.Model):
     """A power of the campaign (Kongeriket Norge, Qatzrin, the Phalon…).
@@ -28,6 +30,8 @@ class Faction(models.Model):
     ruler = models.CharField(_("ruler"), max_length=200, blank=True)
     political_blocs = models.TextField(_("political blocs"), blank=True)
     description = models.TextField(_("description (Markdown)"), blank=True)
+
+    objects = VersionedQuerySet.as_manager()  # bulk writes change the fleet data version
 
     class Meta:
         ordering = ["name"]
@@ -68,6 +72,8 @@ class Territory(models.Model):
     )
     description = models.TextField(_("description (Markdown)"), blank=True)
 
+    objects = VersionedQuerySet.as_manager()  # bulk writes change the fleet data version
+
     class Meta:
         ordering = ["faction", "name"]
         verbose_name = _("territory")
@@ -104,6 +110,8 @@ class ShipClass(models.Model):
     provisional = models.BooleanField(_("provisional"), default=True)
     points = models.PositiveIntegerField(_("points"), null=True, blank=True)
 
+    objects = VersionedQuerySet.as_manager()  # bulk writes change the fleet data version
+
     class Meta:
         ordering = ["faction", "mass", "name"]
         verbose_name = _("ship class")
@@ -113,10 +121,17 @@ class ShipClass(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.name} ({self.type_word})" if self.type_word else self.name
+        return f"{self.name} ({self.type_label})" if self.type_word else self.name
 
     def get_absolute_url(self) -> str:
         return reverse("shipclass-detail", kwargs={"pk": self.pk})
+
+    @property
+    def type_label(self) -> str:
+        """``type_word`` in the reader's language (``factions.type_words``)."""
+        from .type_words import type_label
+
+        return type_label(self.type_word)
 
     @property
     def crew_factors(self) -> int:
@@ -148,6 +163,8 @@ class Fleet(models.Model):
     )
     history = HistoricalRecords()
 
+    objects = VersionedQuerySet.as_manager()  # bulk writes change the fleet data version
+
     class Meta:
         ordering = ["faction", "name"]
         verbose_name = _("fleet")
@@ -169,6 +186,8 @@ class Squadron(models.Model):
     name = models.CharField(_("name"), max_length=200)
     commander = models.CharField(_("commander"), max_length=200, blank=True)
     description = models.TextField(_("description (Markdown)"), blank=True)
+
+    objects = VersionedQuerySet.as_manager()  # bulk writes change the fleet data version
 
     class Meta:
         ordering = ["fleet", "name"]
@@ -218,6 +237,8 @@ class Ship(models.Model):
     systems_lost = models.JSONField(_("systems lost"), default=list, blank=True)
     notes = models.TextField(_("notes"), blank=True)
     history = HistoricalRecords()
+
+    objects = VersionedQuerySet.as_manager()  # bulk writes change the fleet data version
 
     class Meta:
         ordering = ["fleet", "ship_class__mass", "name", "pk"]
@@ -295,6 +316,8 @@ class LightUnitGroup(models.Model):
     strength = models.PositiveIntegerField(_("strength"), default=6)
     history = HistoricalRecords()
 
+    objects = VersionedQuerySet.as_manager()  # bulk writes change the fleet data version
+
     class Meta:
         ordering = ["faction", "name"]
         verbose_name = _("light-unit group")
@@ -302,3 +325,14 @@ class LightUnitGroup(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class DataVersion(models.Model):
+    """A random token that changes after every committed write to a family of data
+    (``name``: ``"fleets"``), the key of that family's caches (``factions.versioning``)."""
+
+    name = models.CharField(max_length=40, primary_key=True)
+    token = models.CharField(max_length=32)
+
+    def __str__(self) -> str:
+        return f"{self.name}: {self.token}"

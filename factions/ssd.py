@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 from django.utils.translation import gettext, ngettext
 
 from factions.designs import COMMAND_SYSTEMS, design_system_ids
+from factions.type_words import type_label
 
 if TYPE_CHECKING:
     from factions.models import Ship
@@ -557,7 +558,8 @@ def design_svg(
         id_prefix = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") + "-"
     c = _Canvas(id_prefix)
     title = caption or name
-    sub = ", ".join(str(p) for p in (design.get("type_word"), design.get("faction")) if p)
+    kind = type_label(str(design.get("type_word") or ""))
+    sub = ", ".join(str(p) for p in (kind, design.get("faction")) if p)
     heading = f"{title} — {sub}" if sub else title
     usable = WIDTH - 2 * MARGIN
     c.text(None, MARGIN, c.y + 24, heading, "title", fit=usable, size=26)

@@ -11,24 +11,24 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Count, Prefetch, Q
+from django.db.models import Count, Prefetch
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
 
 from battles.reports import render_markdown
 from campaign import access
 from campaign.intel import intel_for_faction
-from turns.repairs import fleet_repairs
 from turns.timeline import ship_state_before_battle, ship_timeline
 from turns.views import ship_repair_campaigns
 
-from . import ssd
+from . import fleet_cache, fleet_page, ssd
 from .fleet_totals import fleet_totals
-from .models import Faction, LightUnitGroup, Ship, ShipClass, Squadron
+from .models import Faction, Ship, ShipClass
 from .points_check import points_check
 
 logger = logging.getLogger(__name__)
@@ -125,51 +125,24 @@ def _intel_by_campaign(faction: Faction, user: access.User) -> list[tuple[Any, l
     return list(groups.values())
 
 
-@dataclass
-class SquadronRows:
-    """A squadron of a fleet page (``squadron`` is None for ships outside any squadron)."""
-
-    squadron: Squadron | None
-    ships: list[Ship] = field(default_factory=list)
-
-
 def fleet_detail(request: HttpRequest, slug: str) -> HttpResponse:
     """A fleet: squadrons, ships with class, status, hull/armour left, light units, points.
 
-    A fixed number of queries whatever the number of ships (tested).
+    The body is rendered once per version of the fleet data, viewer scope and language
+    (``factions.fleet_cache``); a fixed number of queries whatever the number of ships
+    either way (tested).
     """
-    fleet = get_object_or_404(
-        access.visible_fleets(request.user).select_related("faction"), slug=slug
-    )
-    ships = list(
-        fleet.ships.select_related("ship_class", "squadron").order_by(
-            "squadron__name", "-ship_class__mass", "name", "pk"
-        )
-    )
-    groups = {sq.pk: SquadronRows(sq) for sq in fleet.squadrons.all()}
-    loose = SquadronRows(None)
-    for ship in ships:
-        ship.crew_left = max(0, ship.ship_class.crew_factors - ship.crew_lost)
-        groups.get(ship.squadron_id, loose).ships.append(ship)
-    squadrons = list(groups.values()) + ([loose] if loose.ships else [])
-    light_units = list(
-        LightUnitGroup.objects.filter(Q(fleet=fleet) | Q(carrier__fleet=fleet))
-        .select_related("carrier__ship_class", "territory")
-        .distinct()
-        .order_by("name")
+    fleet = fleet_cache.visible_fleet(request.user, slug)
+    body = fleet_cache.cached(
+        f"page-{get_language()}",
+        fleet,
+        access.fleet_scope(request.user, fleet),
+        lambda: render_to_string("factions/_fleet_body.html", fleet_page.body_context(fleet)),
     )
     return render(
         request,
         "factions/fleet_detail.html",
-        {
-            "fleet": fleet,
-            "faction": fleet.faction,
-            "description_html": render_markdown(fleet.description),
-            "squadrons": squadrons,
-            "light_units": light_units,
-            "totals": fleet_totals(ships, light_units),
-            "repairs": fleet_repairs(fleet),
-        },
+        {"fleet": fleet, "faction": fleet.faction, "body": mark_safe(body)},  # noqa: S308 - rendered by our template
     )
 
 

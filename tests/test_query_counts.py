@@ -81,3 +81,25 @@ def test_queries_stay_flat_from_3_to_100_ships(world, who, django_assert_num_que
     for url in urls:
         with django_assert_num_queries(small[url]):
             assert client.get(url).status_code == 200, url
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("who", [None, "organiser"])
+def test_cached_fleet_page_and_api_stay_flat_and_smaller(world, who):
+    """The fleet page and API answered from their cache (factions.fleet_cache; committed
+    data, so the caches are in use) take the same queries for 3 and 100 ships, fewer than
+    when built."""
+    from django.core.cache import cache
+
+    cache.clear()
+    client = Client()
+    if who:
+        client.force_login(getattr(world.cast, who))
+    urls = [f"/fleets/{world.public_fleet.slug}/", f"/api/fleets/{world.public_fleet.slug}"]
+    built = {url: _count(client, url) for url in urls}
+    hit = {url: _count(client, url) for url in urls}
+    assert all(hit[url] < built[url] for url in urls), (hit, built)
+    _grow(world)
+    for url in urls:
+        assert _count(client, url) == built[url]  # the write changed the version: built
+        assert _count(client, url) == hit[url]

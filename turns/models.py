@@ -12,6 +12,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from factions.versioning import VersionedQuerySet
+
 
 class CampaignTurn(models.Model):
     """One turn of a campaign. ``deadline`` is stored in UTC and shown in the campaign's
@@ -105,6 +107,8 @@ class RepairOrder(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    objects = VersionedQuerySet.as_manager()  # bulk writes change the fleet data version
 
     class Meta:
         ordering = ["yard", "position", "pk"]

@@ -12,7 +12,7 @@ from django.db import transaction
 from django.db.models import Sum
 from django.utils.translation import gettext as _
 
-from campaign import access
+from campaign import access, limits
 from campaign.models import Campaign
 from factions.models import Faction
 
@@ -84,6 +84,11 @@ def treasury_adjust(
         )
     if not (reason or "").strip():
         raise TurnActionError(_("reason: say why the treasury is adjusted"))
+    if abs(resources) > limits.NUMBER_MAX or abs(technology) > limits.NUMBER_MAX:
+        raise TurnActionError(
+            _("resources: %(r)s resources, %(t)s technology: out of range (at most %(max)s)")
+            % {"r": resources, "t": technology, "max": limits.NUMBER_MAX}
+        )
     if not resources and not technology:
         raise TurnActionError(_("resources: nothing to adjust (0 resources, 0 technology)"))
     with transaction.atomic():

@@ -20,8 +20,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from campaign import access
+from campaign import access, limits
 from campaign.models import Campaign
+from campaign.validation import TextError
 from factions.models import Fleet, LightUnitGroup, Ship, ShipClass, Territory
 
 from . import building, closing, moves, repairs, treasury
@@ -66,12 +67,18 @@ def parse_deadline(value: str, campaign: Campaign) -> datetime | None:
 def _int(request: HttpRequest, name: str, source=None) -> int:
     raw = (source or request.POST).get(name, "") or "0"
     try:
-        return int(raw)
+        value = int(raw)
     except ValueError as exc:
         raise TurnActionError(
             _("%(field)s: '%(value)s' is not a whole number")
             % {"field": field_label(name), "value": raw}
         ) from exc
+    if abs(value) > limits.NUMBER_MAX:
+        raise TurnActionError(
+            _("%(field)s: %(value)s is out of range (at most %(max)s)")
+            % {"field": field_label(name), "value": raw, "max": limits.NUMBER_MAX}
+        )
+    return value
 
 
 def turn_context(campaign: Campaign, seen: set[int] | None, user) -> dict:
@@ -142,6 +149,8 @@ def _act(request: HttpRequest, campaign: Campaign, action, done: str) -> HttpRes
         return HttpResponse(str(exc), status=403)
     except TurnActionError as exc:
         messages.error(request, str(exc))
+    except TextError as exc:  # a reason or name no column can store: nothing was changed
+        messages.error(request, exc.messages[0])
     else:
         messages.success(request, done)
     return redirect("turn-page", slug=campaign.slug)

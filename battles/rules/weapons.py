@@ -1,5 +1,10 @@
 """Volleys: one weapon (or ``count`` identical weapons) fired, before damage (rules §7–§10).
 
+The ship-weapon families live here (beam table, to-hit, kinetic); fire at light units and
+by defence systems (PD, area defence, as PD, beams at light units, fighters at gunboats)
+in ``defence_fire``, and the ``Hit`` / ``Volley`` records in ``volleys``; their names are
+importable from here as before.
+
 :func:`fire` resolves a volley of a catalogue weapon (``battles.rules.weapon_catalogue``,
 whose names are importable from here too) with the campaign's rule options;
 :func:`fire_profile` fires a profile the options are already applied to (an
@@ -9,21 +14,26 @@ whose names are importable from here too) with the campaign's rule options;
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from operator import attrgetter
-from typing import NamedTuple
+from dataclasses import replace
 
-from .dice import Dice
-from .errors import BadArgument, OutOfRange, RulesError, real_number, whole_number
-from .options import DEFAULT_OPTIONS, RuleOptions
-from .tables import (
-    AREA_PLASMA_TABLE,
-    BEAM_TABLE,
-    PD_GUNBOAT_MODIFIER,
-    PD_TABLE,
-    REROLL_FACE,
-    SCATTERGUN_SHIP_TABLE,
+from .defence_fire import (  # fire at light units; its names stay importable from here
+    FIGHTER_IDS,
+    HEAVY_CRAFT,
+    LIGHT_UNIT_TARGETS,
+    _fire_area,
+    _fire_as_pd,
+    _fire_beam_at_light_unit,
+    _fire_pd,
+    anti_ship_at_gunboats,
+    area_loss,
+    engages_light_units,
+    reroll_allowed,
 )
+from .dice import Dice
+from .errors import BadArgument, RulesError, real_number, whole_number
+from .options import DEFAULT_OPTIONS, RuleOptions
+from .tables import BEAM_TABLE, REROLL_FACE
+from .volleys import _BEAM_HIT, _BEAM_REROLL_HIT, Hit, Volley, _hit
 from .weapon_catalogue import (  # the catalogue's names stay importable from here
     ALIASES,
     CATALOGUE,
@@ -55,9 +65,15 @@ __all__ = [
     "apply_options",
     "fire",
     "fire_profile",
+    "resolve_volley",
     "area_loss",
     "kinetic_reroll_add",
     "anti_ship_at_gunboats",
+    "engages_light_units",
+    "reroll_allowed",
+    "FIGHTER_IDS",
+    "HEAVY_CRAFT",
+    "LIGHT_UNIT_TARGETS",
 ]
 
 _P = DamageType.PENETRATING
@@ -71,9 +87,6 @@ _X = DamageType.PIERCING
 
 #: Target kinds a volley may be aimed at.
 TARGET_KINDS: tuple[str, ...] = ("ship", "fighter", "heavy-fighter", "gunboat", "missile", "plasma")
-_FIGHTER_IDS = frozenset(
-    {"fighter-interceptor", "fighter-heavy", "fighter-long-range", "drone", "drone-heavy"}
-)
 
 
 def apply_options(weapon: Weapon, options: RuleOptions = DEFAULT_OPTIONS) -> Weapon:
@@ -97,7 +110,7 @@ def _apply_options(weapon: Weapon, options: RuleOptions) -> Weapon:
         return replace(weapon, reroll=True)
     if weapon.id == "gunboat-emp" and options.emp_reroll:
         return replace(weapon, reroll=True)
-    if weapon.id in _FIGHTER_IDS:
+    if weapon.id in FIGHTER_IDS:
         return replace(weapon, screens=options.fighter_screens_apply, reroll=options.fighter_reroll)
     if weapon.id == "plasma-torpedo" and options.torpedo_point_blank_to_hit != 3:
         first = (Band(0, 3, to_hit=options.torpedo_point_blank_to_hit), Band(4, 6, to_hit=3))
@@ -105,82 +118,10 @@ def _apply_options(weapon: Weapon, options: RuleOptions) -> Weapon:
     return weapon
 
 
-@dataclass(frozen=True, slots=True)
-class Hit:
-    """A packet of damage for ``damage.py``: ``damage`` boxes of ``damage_type``.
-
-    Penetrating hits come one box each; ``reroll=True`` marks a hit scored by a re-roll die,
-    which goes straight to hull (§7, §11). Piercing hits carry a kinetic / MPC hit's whole
-    damage; a semi-piercing packet is a whole torpedo / missile / rocket-pack total (§11).
-    """
-
-    damage: int
-    damage_type: DamageType
-    reroll: bool = False
-
-
-_damage_of = attrgetter("damage")
-
-
-class Volley(NamedTuple):
-    """What one weapon (or ``count`` identical weapons) did, before damage is applied.
-
-    ``value`` is the measure :mod:`odds` gives the distribution of: damage boxes for damage
-    weapons, systems for the lance and EMP, kills (light units lost, plasma strength lost)
-    for PD and area weapons.
-    """
-
-    weapon: str
-    range_mu: float
-    screen: int
-    target: str
-    dice: int
-    hits: tuple[Hit, ...] = ()
-    kills: int = 0
-    systems: int = 0
-    value: int = 0
-
-    @property
-    def damage(self) -> int:
-        """Total damage boxes carried by ``hits``."""
-        return sum(map(_damage_of, self.hits))  # sum(h.damage for h in self.hits)
-
-    def notation(self) -> str:
-        """One log line, e.g. ``"beam-2 @12mu s1 vs ship: 2 dice → 3 damage (1 re-roll)"``."""
-        kind = "kills" if self.kills else "systems" if self.systems else "damage"
-        rerolls = sum(1 for h in self.hits if h.reroll)
-        extra = f" ({rerolls} re-roll)" if rerolls else ""
-        return (
-            f"{self.weapon} @{self.range_mu:g}mu s{self.screen} vs {self.target}: "
-            f"{self.dice} dice → {self.value} {kind}{extra}"
-        )
-
-
-_HITS: dict[tuple[int, DamageType, bool], Hit] = {}
-
-
-def _hit(damage: int, damage_type: DamageType, reroll: bool = False) -> Hit:
-    """A shared ``Hit(damage, damage_type, reroll)`` (see above)."""
-    key = (damage, damage_type, reroll)
-    found = _HITS.get(key)
-    if found is None:
-        found = _HITS[key] = Hit(damage, damage_type, reroll)
-    return found
-
-
-_BEAM_HIT = _hit(1, DamageType.PENETRATING)
-_BEAM_REROLL_HIT = _hit(1, DamageType.PENETRATING, True)
-
-
 # Enum members read through their class cost an attribute look-up on the enum's metaclass
 # at every use; the resolution paths below read these module constants instead.
 _BEAM, _TO_HIT, _KINETIC, _PD_FAMILY = Family.BEAM, Family.TO_HIT, Family.KINETIC, Family.PD
 _SYSTEM_CHECK, _SYSTEM, _KILLS = Effect.SYSTEM_CHECK, Effect.SYSTEM, Effect.KILLS
-
-
-def reroll_allowed(weapon: Weapon, screen: int, options: RuleOptions) -> bool:
-    """§7 (D-11): does a natural 6 of ``weapon`` re-roll against ``screen``?"""
-    return weapon.reroll and (screen == 0 or options.reroll_against_screens)
 
 
 def default_target(weapon: Weapon) -> str:
@@ -277,6 +218,27 @@ def fire_profile(
         )
     if not 0 <= screen <= 3:
         raise RulesError(f"{w.id}: screen level must be 0–3, got {screen} (§7)")
+    return resolve_volley(
+        w, dice, range_mu, screen, target, target_name, power_points, count, as_pd, options
+    )
+
+
+def resolve_volley(
+    w: Weapon,
+    dice: Dice,
+    range_mu: float,
+    screen: int,
+    target: str,
+    target_name: str,
+    power_points: int | None,
+    count: int,
+    as_pd: bool,
+    options: RuleOptions,
+) -> Volley:
+    """:func:`fire_profile` after its argument checks, for the turn's own volleys, whose
+    arguments the engine computed itself (a range from positions, a screen level 0–3, a
+    target kind of :data:`TARGET_KINDS`, power points checked in phase 1). Raises what
+    the rules refuse (``OutOfRange``, a target the family cannot engage) as ``fire``."""
     if w.modes:
         w = apply_options(best_mode(w, range_mu, screen, options), options)
     # Every die's purpose starts with this; unrecorded dice keep none, so none is written.
@@ -385,64 +347,6 @@ def _fire_beam(
     return Volley(w.id, range_mu, level, target, n, hits, value=total * per)
 
 
-#: Light-unit target kinds a ship's beam weapons may fire at (audit A12; gunboats are read
-#: as ships by the beam table already).
-LIGHT_UNIT_TARGETS = ("fighter", "heavy-fighter", "missile")
-
-
-def engages_light_units(w: Weapon) -> bool:
-    """Can this ship weapon fire at a light unit not attached to the firing ship (audit A12)?
-
-    Project reading of §6 (ft-incursion.md: "one FC per non-attached light unit targeted by
-    heavy weapons"; seed: « lorsque des unités légères non projetées sont visées par les
-    armes lourdes du Vaisseau, un Contrôle de tir est nécessaire pour chacune des cibles »):
-    the seed gives no profile, so only the beam family's penetrating ship weapons — beams
-    1–3, the pulser in every mode, the needle nodule (and the provisional grasers, which
-    roll as beams) — may do it. Rocket packs (semi-piercing), the MPC (piercing), to-hit
-    weapons (lance, torpedo, launcher nodules) and kinetic guns keep refusing light units.
-    """
-    return (
-        w.family is Family.BEAM
-        and not w.light_unit
-        and w.effect is Effect.DAMAGE
-        and w.damage_type is DamageType.PENETRATING
-        and w.damage_per_hit == 1
-    )
-
-
-def _fire_beam_at_light_unit(
-    w: Weapon,
-    dice: Dice,
-    range_mu: float,
-    target: str,
-    purpose: str,
-    count: int,
-    power_points: int | None,
-    options: RuleOptions,
-) -> Volley:
-    """A ship's beam weapon at a fighter, heavy fighter, drone or missile unit (audit A12).
-
-    Project reading of §6 (seed: « lorsque des unités légères non projetées sont visées par
-    les armes lourdes du Vaisseau, un Contrôle de tir est nécessaire pour chacune des
-    cibles »): the weapon's dice at the range, read on the §7 beam table without screens
-    (light units have none), a natural 6 re-rolling as §7/D-11 allow; each hit destroys one
-    craft, heavy fighters too. The FC this takes (one per light-unit target) is counted by
-    ``sensors.allocate_fire_control``, as for a ship.
-    """
-    if w.power_points:
-        n = w.dice_at(range_mu, power_points=power_points) * count
-    else:
-        n = w.band(range_mu).dice * count
-    table = BEAM_TABLE[0]
-    chain = reroll_allowed(w, 0, options)
-    max_rerolls = None if options.reroll_chains else 1
-    kills = 0
-    for faces in dice.roll_chained(n, purpose, chain=chain, max_rerolls=max_rerolls):
-        for face in faces:
-            kills += table[face - 1]
-    return Volley(w.id, range_mu, 0, target, n, kills=kills, value=kills)
-
-
 def _fire_to_hit(
     w: Weapon, dice: Dice, range_mu: float, screen: int, target: str, purpose: str, count: int
 ) -> Volley:
@@ -495,101 +399,3 @@ def _fire_kinetic(
         hits.append(_hit(damage, _X))
     value = sum(h.damage for h in hits)
     return Volley(w.id, range_mu, 0, target, count, tuple(hits), value=value)
-
-
-def _light_target(w: Weapon, target: str) -> None:
-    if target == "ship":
-        raise RulesError(f"{w.id}: fires only at light units, not at a ship ({w.section})")
-
-
-def _fire_pd(
-    w: Weapon, dice: Dice, range_mu: float, target: str, purpose: str, count: int
-) -> Volley:
-    _light_target(w, target)
-    n = w.band(range_mu).dice * count
-    modifier = PD_GUNBOAT_MODIFIER if target == "gunboat" else 0
-    kills = 0
-    for face in dice.roll(n, purpose):
-        effective = face + modifier
-        kills += PD_TABLE[effective - 1] if effective >= 1 else 0
-    return Volley(w.id, range_mu, 0, target, n, kills=kills, value=kills)
-
-
-def _fire_as_pd(
-    w: Weapon, dice: Dice, range_mu: float, target: str, purpose: str, count: int
-) -> Volley:
-    if w.pd_threshold is None:
-        raise RulesError(f"{w.id} cannot act as PD (only class-1 weapons and pulsers, §8, §10)")
-    _light_target(w, target)
-    if range_mu > 6:
-        raise OutOfRange(f"{w.id} as PD: range {range_mu:g} mu is beyond 6 mu (§6, §10)")
-    modifier = PD_GUNBOAT_MODIFIER if target == "gunboat" else 0
-    kills = sum(
-        1 for face in dice.roll(count, f"{purpose} (as PD)") if face + modifier >= w.pd_threshold
-    )
-    return Volley(w.id, range_mu, 0, target, count, kills=kills, value=kills)
-
-
-#: Fighter-type craft whose anti-ship dice count the beam table's hits against gunboats
-#: (every other fighter or drone inflicts one loss per success, D-20).
-HEAVY_CRAFT = frozenset({"fighter-heavy", "drone-heavy"})
-
-
-def anti_ship_at_gunboats(
-    weapon: Weapon | str, dice: Dice, *, count: int, target_name: str = "target"
-) -> Volley:
-    """Phase 10(a): ``count`` fighter or drone craft fire their anti-ship weapons at a gunboat
-    squadron (audit A14; project reading of the seed: « Lorsque des Chasseurs engagent des
-    Canonnières, ils peuvent employer leurs armes anti-Chasseurs, avec le modificateur de -2
-    au touché, ou anti-Vaisseaux »; « Les Intercepteurs infligent seulement 1DF »).
-
-    Each craft rolls its catalogue dice (interceptor, long-range fighter, drone 1d6; heavy
-    fighter, heavy drone 2d6) on the §7 beam table without screens and without re-roll.
-    A die scoring 1 or 2 hits inflicts 1 loss for interceptor-type craft (D-20, "1DF": one
-    loss per success) and the table's hits (1 or 2) for heavy craft. Dice go to ``dice``
-    as ``"<weapon> vs <target_name> (anti-ship), die i"``.
-    """
-    w = get_weapon(weapon) if isinstance(weapon, str) else weapon
-    if w.id not in _FIGHTER_IDS:
-        raise RulesError(f"{w.id}: only fighters and drones choose anti-ship fire (§9)")
-    n = w.band(0).dice * count
-    table = BEAM_TABLE[0]
-    heavy = w.id in HEAVY_CRAFT
-    kills = 0
-    for face in dice.roll(n, f"{w.id} vs {target_name} (anti-ship)"):
-        hits = table[face - 1]
-        kills += hits if heavy else min(hits, 1)
-    return Volley(w.id, 0, 0, "gunboat", n, kills=kills, value=kills)
-
-
-def area_loss(face: int, target: str) -> int:
-    """§8 interceptor nodule / §10 scattergun: what one 1d6 does to ``target``.
-
-    Fighters (and missiles) lose ``face``; heavy fighters ``ceil(face/2)`` (D-17);
-    plasma loses 0/1/2 strength on 1–3/4–5/6; a ship (scattergun) takes 0/1/2 damage.
-    Gunboats (project reading, D-20 — seed: « Les Intercepteurs infligent seulement 1DF »,
-    « Systèmes et Zones de défense ont un malus de -2 »): the die is read at −2 and the
-    squadron loses 1 when the modified die is 4 or more, else 0.
-    """
-    if target == "gunboat":
-        return 1 if face + PD_GUNBOAT_MODIFIER >= 4 else 0
-    if target == "heavy-fighter":
-        return -(-face // 2)
-    if target == "plasma":
-        return AREA_PLASMA_TABLE[face - 1]
-    if target == "ship":
-        return SCATTERGUN_SHIP_TABLE[face - 1]
-    return face
-
-
-def _fire_area(
-    w: Weapon, dice: Dice, range_mu: float, target: str, purpose: str, count: int
-) -> Volley:
-    w.band(range_mu)
-    if target == "ship" and w.id != "scattergun":
-        raise RulesError(f"{w.id}: fires only at light units, not at a ship ({w.section})")
-    total = sum(area_loss(face, target) for face in dice.roll(count, purpose))
-    if target == "ship":
-        hits = (Hit(total, w.damage_type or _P),) if total else ()
-        return Volley(w.id, range_mu, 0, target, count, hits, value=total)
-    return Volley(w.id, range_mu, 0, target, count, kills=total, value=total)

@@ -12,6 +12,7 @@ from django.db.models import QuerySet
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from campaign import limits
 from campaign.models import Campaign
 from factions.models import Faction, Fleet, LightUnitGroup, Ship, Territory
 
@@ -117,7 +118,9 @@ def battle_create(
     name = (name or "").strip()
     if not name:
         raise BattleActionError(_("name: a battle needs a name"))
-    if campaign_turn is not None and (not isinstance(campaign_turn, int) or campaign_turn < 1):
+    if campaign_turn is not None and (
+        not isinstance(campaign_turn, int) or not 1 <= campaign_turn <= limits.NUMBER_MAX
+    ):
         raise BattleActionError(
             _("campaign_turn: %(value)r, expected a whole number ≥ 1") % {"value": campaign_turn}
         )

@@ -15,6 +15,8 @@ Layout of ``out_dir`` (one tree per language, ``<lang>`` in ``--lang``)::
     <lang>/ships/<f>/<s>.html               a ship and its SSD
     <lang>/battles/<c>/<b>.html             the after-action report (site/battle.html)
     <lang>/search.html, <lang>/feed.xml     Pagefind search; Atom feed of published reports
+    <lang>/replays/<c>/<b>.json             a battle's replay data (campaign.publish.replays)
+    <lang>/maps/<c>/index.html, turn-<n>.html  the map per campaign turn (campaign.publish.maps)
     pdf/<c>/<b>.pdf                         the report's PDF (campaign's language)
     pagefind/                               the search index (``pagefind`` binary)
     static/                                 CSS, fonts, scripts, favicon
@@ -48,7 +50,7 @@ from campaign.models import Campaign
 from factions.models import Faction, Fleet, LightUnitGroup, Ship
 from turns.repairs import fleet_repairs
 
-from . import feeds, search
+from . import feeds, maps, replays, search
 from .charts import losses_chart, standings_chart
 from .output import MARKER, SiteBuildError, Staging, prepare_out_dir
 from .paths import assign_names
@@ -87,6 +89,7 @@ class SiteBuildResult:
     ships: int = 0
     battles: int = 0
     search_indexed: bool = False
+    warnings: list[str] = field(default_factory=list)
 
 
 def _no_progress(items: Iterable[Any], total: int, label: str) -> Iterable[Any]:
@@ -136,14 +139,17 @@ def site_build(
     ``visible_fleets(None)``. ``pdfs``: copy each battle's PDF, rendering it first when no
     PDF of the battle's current version exists (``battles.services.report_render``, once
     per battle version); a failed rendering leaves the battle without a PDF link, never
-    fails the build. ``search_index``: run Pagefind over the pages. ``base_url`` (default
-    ``settings.SITE_BASE_URL``) makes the feed's and sitemap's absolute URLs. The site is
-    built in a staging folder and swapped in at the end; a failed build leaves the old
-    one.
+    fails the build. ``search_index``: run Pagefind over the pages. ``base_url`` (None:
+    ``settings.SITE_BASE_URL``) makes the feed's and sitemap's absolute URLs; without one
+    the feed's links are relative and no sitemap is written (``campaign.publish.feeds``,
+    a line in ``warnings``). The site is built in a staging folder and swapped in at the
+    end; a failed build leaves the old one.
 
-    Raises :class:`SiteBuildError` for an unknown campaign slug or language, or when
-    ``out_dir`` is a non-empty folder that a previous build did not make.
+    Raises :class:`SiteBuildError` for an unknown campaign slug or language, a base URL
+    that is not an absolute http(s) URL, or when ``out_dir`` is a non-empty folder that a
+    previous build did not make.
     """
+    base_url = feeds.base_url_checked(settings.SITE_BASE_URL if base_url is None else base_url)
     out_dir = Path(out_dir).resolve()
     campaigns = list(Campaign.objects.order_by("name"))
     if campaign_slug is not None:
@@ -179,9 +185,10 @@ def _build(out_dir, campaigns, campaign_slug, langs, pdfs, search_index, base_ur
             baker.pdfs()
         for lang in langs:
             with translation.override(lang):
-                baker.bake(lang, langs, base_url or settings.SITE_BASE_URL)
+                baker.bake(lang, langs, base_url)
         baker.statics()
-        feeds.write_sitemap(staging, result.pages, base_url or settings.SITE_BASE_URL)
+        if not feeds.write_sitemap(staging, result.pages, base_url):
+            result.warnings.append(feeds.NO_BASE_URL_WARNING)
         changed_pages = any(p.endswith(".html") for p in staging.written)
         result.removed = staging.finish_removals()
         if search_index and (changed_pages or result.removed or not staging.has("pagefind")):
@@ -291,6 +298,9 @@ class _Baker:
         self.result.campaigns, self.result.factions = len(self.campaigns), len(self.factions)
         self.result.fleets, self.result.battles = len(self.fleets), len(self.battles)
         self.result.ships = len(self.ship_paths)
+        # --- hooks of other page kinds (their own modules) ---
+        replays.prepare(self)  # battle.site_replay
+        maps.prepare(self)  # campaign.site_map, battle.site_map
 
     def battle_path(self, battle: Battle) -> str:
         campaign = self.campaign_names.get(battle.campaign_id) or str(battle.campaign_id)
@@ -372,6 +382,8 @@ class _Baker:
             },
         )
         self.page(lang, "search.html", "site/search.html", {})
+        maps.bake(self, lang)  # <lang>/maps/<campaign>/…: the map per campaign turn
+        replays.bake(self, lang)  # <lang>/replays/<campaign>/<battle>.json
         for campaign in self.campaigns:
             self._campaign(lang, campaign)
         for faction in self.factions:
@@ -523,6 +535,8 @@ class _Baker:
             [self.faction_paths.get(s.faction_id) for s in sides],
             [self.fleet_paths.get(s.fleet_id) for s in sides],
             getattr(battle, "site_pdf", None),
+            getattr(battle, "site_replay", None),  # campaign.publish.replays
+            getattr(battle, "site_map", None),  # campaign.publish.maps
             [c.name for c in self.campaigns],
         )
         target = f"{lang}/{battle.site_path}"

@@ -1,7 +1,9 @@
 // The board of an engine-fought battle (battles/turns/board.py): an SVG map per moment
 // (a game turn and phase), fire lines, a slider with previous / play / next, and the log
 // lines of the moment beside it. Plain JavaScript, no build step, no inline script: the
-// data comes from the json_script element named by the section's data-board attribute.
+// data comes from the json_script element named by the section's data-board attribute
+// (the app), or from the JSON file at its data-board-src URL (the baked site, which has
+// no server: campaign/publish/replays.py writes {"board": …, "phases": […]}).
 // Engine geometry: +y is heading 0 and up on the map; headings step 60° clockwise.
 (() => {
   "use strict";
@@ -15,15 +17,17 @@
     return node;
   }
 
-  function setup(section) {
-    const data = JSON.parse(document.getElementById(section.dataset.board).textContent);
-    const phases = JSON.parse(document.getElementById(section.dataset.phases).textContent);
+  function setup(section, data, phases) {
     const svg = section.querySelector(".board-map svg");
     const slider = section.querySelector(".board-slider input");
     const output = section.querySelector(".board-moment");
     const logList = section.querySelector(".board-log");
     const playButton = section.querySelector(".board-play");
     if (!svg || !slider || !data.moments.length) return;
+    if (section.dataset.boardSrc) {
+      slider.max = String(data.moments.length - 1);
+      slider.value = slider.max;
+    }
     const sides = Object.keys(data.sides);
     let [x0, y0, x1, y1] = data.bounds;
     // Keep the map no taller than 4:3 (a narrow line of ships would make a thin strip).
@@ -123,7 +127,33 @@
     draw(Number(slider.value));
   }
 
+  function readScript(id) {
+    return JSON.parse(document.getElementById(id).textContent);
+  }
+
+  // The baked site: fetch the replay file; the note stays when it cannot be read (a page
+  // opened from disk: browsers refuse file:// fetches, so none is tried).
+  function load(section) {
+    if (window.location.protocol === "file:") return;
+    fetch(section.dataset.boardSrc)
+      .then((response) => {
+        if (!response.ok) throw new Error(`${response.status} ${response.url}`);
+        return response.json();
+      })
+      .then((replay) => {
+        if (!replay.board.moments.length) return;
+        for (const node of section.querySelectorAll("[data-replay-loaded]")) node.hidden = false;
+        const note = section.querySelector(".board-note");
+        if (note) note.hidden = true;
+        setup(section, replay.board, replay.phases);
+      })
+      .catch((error) => console.warn("replay not loaded:", error.message));
+  }
+
   document.addEventListener("DOMContentLoaded", () => {
-    for (const section of document.querySelectorAll("section[data-board]")) setup(section);
+    for (const section of document.querySelectorAll("section[data-board]")) {
+      setup(section, readScript(section.dataset.board), readScript(section.dataset.phases));
+    }
+    for (const section of document.querySelectorAll("section[data-board-src]")) load(section);
   });
 })();

@@ -225,3 +225,12 @@ def test_once_concluded_everyone_sees_the_replay_without_hidden_fleets(game):
             assert "Tsaara 1" not in text
         page = client(game, who).get(f"/battles/{game.battle.pk}/replay/")
         assert page.status_code == 200
+
+
+def test_campaign_page_sends_a_turn_by_turn_battle_to_its_turn_page_not_to_record(game):
+    """While a battle is fought turn by turn the record form would refuse it: the campaign
+    page lists it under the battles being fought, with no record link."""
+    slug = game.battle.campaign.slug
+    html = client(game, "own").get(f"/campaigns/{slug}/").content.decode()
+    assert f"/battles/{game.battle.pk}/turns/" in html
+    assert f"/battles/{game.battle.pk}/record/" not in html

@@ -352,3 +352,19 @@ def test_the_htmx_preview_carries_no_style_element(client, cast, drafted):
     assert fragment.status_code == 200
     html = fragment.content.decode()
     assert "Hello" in html and "<svg" in html and "<style" not in html
+
+
+def test_the_desk_folds_empty_analyses_so_the_preview_is_near_on_a_phone(client, cast, drafted):
+    Battle.objects.filter(pk=drafted.pk).update(analysis="")
+    drafted.sides.update(analysis="")
+    side = drafted.sides.first()
+    side.analysis = "Bien."
+    side.save()
+    client.force_login(cast.chronicler)
+    html = client.get(reverse("report-edit", args=[drafted.pk])).content.decode()
+    folded = html.count('<details class="field">')
+    unfolded = html.count('<details class="field" open>')
+    # the general analysis and one side's are empty: folded; the written one is open
+    assert (folded, unfolded) == (drafted.sides.count(), 1)
+    assert 'href="#h-preview"' in html and 'href="#id_narrative"' in html
+    assert f'name="side_{side.pk}"' in html  # a folded field is still in the form

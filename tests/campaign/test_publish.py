@@ -16,7 +16,7 @@ from django.test import override_settings
 from pypdf import PdfReader
 
 from campaign.models import Campaign
-from campaign.publish import SiteBuildError, site_build
+from campaign.publish import SiteBuildError, feeds, site_build
 from factions.models import Faction, Fleet, Ship, ShipClass
 from tests.battles.report_fixtures import HOSTILE_MARKDOWN, make_battle
 
@@ -28,7 +28,7 @@ class LinkCollector(HTMLParser):
 
     def handle_starttag(self, tag, attrs):
         for name, value in attrs:
-            if name in ("href", "src") and value is not None:
+            if name in ("href", "src", "data-board-src") and value is not None:
                 self.links.append(value)
 
 
@@ -47,7 +47,15 @@ def all_text(out: Path) -> str:
             chunks += [p.extract_text() for p in PdfReader(io.BytesIO(path.read_bytes())).pages]
         elif path.suffix in {".pf_fragment", ".pf_index", ".pf_meta"}:
             chunks.append(gzip.decompress(path.read_bytes()).decode("utf-8", errors="replace"))
-        elif path.is_file() and path.suffix in {".html", ".css", ".js", ".txt", ".xml", ""}:
+        elif path.is_file() and path.suffix in {
+            ".html",
+            ".css",
+            ".js",
+            ".json",
+            ".txt",
+            ".xml",
+            "",
+        }:
             chunks.append(path.read_text(encoding="utf-8", errors="replace"))
     return "\n".join(chunks)
 
@@ -63,6 +71,9 @@ def make_league() -> Campaign:
 @pytest.fixture
 def league(db):
     return make_league()
+
+
+BASE_URL = "https://club.example/league/"
 
 
 @pytest.fixture(scope="module")
@@ -82,7 +93,7 @@ def built(django_db_setup, django_db_blocker, tmp_path_factory):
         hidden = Fleet.objects.get(slug="secret-reserve")
         silith = ShipClass.objects.get(slug="silith")
         Ship.objects.create(ship_class=silith, fleet=hidden, name="Whisper of Ptath")
-        result = site_build(out_dir=out)
+        result = site_build(out_dir=out, base_url=BASE_URL)
         transaction.set_rollback(True)
     return out, result, battle
 
@@ -131,11 +142,11 @@ def test_the_feed_is_atom_and_lists_published_reports_with_absolute_links(built)
     entries = root.findall("a:entry", ns)
     assert [e.find("a:title", ns).text for e in entries] == ["Colonisation compromise"]
     link = entries[0].find("a:link", ns).get("href")
-    assert link.startswith("http") and link.endswith(
-        "en/battles/test-league/colonisation-compromise.html"
-    )
+    assert link == BASE_URL + "en/battles/test-league/colonisation-compromise.html"
+    assert entries[0].find("a:id", ns).text == link
+    assert root.find("a:link[@rel='self']", ns).get("href") == BASE_URL + "en/feed.xml"
     sitemap = (out / "sitemap.xml").read_text()
-    assert "fr/battles/test-league/colonisation-compromise.html</loc>" in sitemap
+    assert f"<loc>{BASE_URL}fr/battles/test-league/colonisation-compromise.html</loc>" in sitemap
 
 
 def test_the_search_index_holds_both_languages_pages(built):
@@ -403,3 +414,60 @@ def test_a_failed_build_leaves_the_old_site_whole(settings, tmp_path, league, mo
         site_build(out_dir=out, search_index=False)
     assert sorted(p.relative_to(out) for p in out.rglob("*")) == before
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".site-")]
+
+
+def test_without_a_base_url_no_sitemap_and_the_feed_links_relative(settings, tmp_path, league):
+    """No base URL anywhere: no URL is invented. The sitemap (absolute URLs only) is not
+    written, a previous one is removed, the feed links relative to itself with stable
+    urn:uuid ids, and the command says so."""
+    import xml.etree.ElementTree as ET
+
+    settings.MEDIA_ROOT = tmp_path / "media"
+    settings.SITE_BASE_URL = ""
+    make_battle(league)
+    out = tmp_path / "site"
+    first = site_build(out_dir=out, pdfs=False, search_index=False, base_url=BASE_URL)
+    assert (out / "sitemap.xml").is_file() and first.warnings == []
+
+    result = site_build(out_dir=out, pdfs=False, search_index=False)
+    assert not (out / "sitemap.xml").exists() and "sitemap.xml" in result.removed
+    assert result.warnings == [feeds.NO_BASE_URL_WARNING]
+    ns = {"a": "http://www.w3.org/2005/Atom"}
+    feed = (out / "fr" / "feed.xml").read_bytes()
+    root = ET.fromstring(feed)
+    entry = root.find("a:entry", ns)
+    href = entry.find("a:link", ns).get("href")
+    assert href == "battles/test-league/colonisation-compromise.html"
+    assert (out / "fr" / href).is_file()  # resolves against the feed's own address
+    assert entry.find("a:id", ns).text.startswith("urn:uuid:")
+    assert root.find("a:id", ns).text.startswith("urn:uuid:")
+    assert b"127.0.0.1" not in feed and b"http://" not in feed.replace(
+        b"http://www.w3.org/2005/Atom", b""
+    )
+    again = site_build(out_dir=out, pdfs=False, search_index=False)
+    assert "fr/feed.xml" not in again.written  # ids and links are stable
+
+    call_command("build_site", str(out), "--no-pdfs", "--no-search")
+    assert not (out / "sitemap.xml").exists()
+
+
+def test_the_base_url_comes_from_the_setting_or_the_option_and_must_be_absolute(
+    settings, tmp_path, league, capsys
+):
+    settings.MEDIA_ROOT = tmp_path / "media"
+    settings.SITE_BASE_URL = "https://fleet.example/site"
+    make_battle(league)
+    out = tmp_path / "site"
+    result = site_build(out_dir=out, pdfs=False, search_index=False)
+    assert result.warnings == []
+    assert "<loc>https://fleet.example/site/index.html</loc>" in (out / "sitemap.xml").read_text()
+    call_command(
+        "build_site", str(out), "--no-pdfs", "--no-search", "--base-url", "http://other.example/"
+    )
+    assert "<loc>http://other.example/en/index.html</loc>" in (out / "sitemap.xml").read_text()
+    for bad in ("club.example/league", "/league/", "ftp://club.example/", "https://x.example/?a=1"):
+        with pytest.raises(SiteBuildError, match="absolute http"):
+            site_build(out_dir=out, pdfs=False, search_index=False, base_url=bad)
+        with pytest.raises(CommandError, match="absolute http"):
+            call_command("build_site", str(out), "--no-pdfs", "--base-url", bad)
+    assert "<loc>http://other.example/" in (out / "sitemap.xml").read_text()  # left whole

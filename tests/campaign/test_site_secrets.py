@@ -9,13 +9,17 @@ from html.parser import HTMLParser
 import pytest
 from django.db import transaction
 from django.test import override_settings
+from django.utils import timezone
 
 from battles import chronicle
 from battles.models import Battle
+from battles.services import battle_resolve
 from campaign.publish import site_build
 from factions.models import Faction, Fleet, Ship, ShipClass, Territory
+from tests.battles.battle_fixtures import draft_skirmish
 from tests.battles.report_fixtures import make_battle
 from tests.campaign.test_publish import all_text, make_league
+from turns.models import CampaignTurn
 
 pytestmark = pytest.mark.django_db
 
@@ -28,6 +32,8 @@ SECRETS = (
     "DRAFT-NARRATIVE-SECRET",  # an unpublished report's narrative
     "DRAFT-ANALYSIS-SECRET",  # and its side analysis
     "ORGANISER-NOTE-SECRET",  # a ship's notes
+    "Veiled Armada",  # a hidden fleet that fought an engine-resolved battle…
+    "Veiled Striker",  # …its ships, never in the replay's JSON nor the map per turn
 )
 
 
@@ -68,6 +74,16 @@ def secret_site(django_db_setup, django_db_blocker, tmp_path_factory):
         unpublished.analysis = "DRAFT-ANALYSIS-SECRET"
         unpublished.save()
         chronicle.report_draft_write(battle=unpublished)
+        skirmish = draft_skirmish(league, phalon=("Tsaara", "Huulth"))
+        Fleet.objects.filter(slug="phalon-skirmish").update(name="Veiled Armada", hidden=True)
+        for i, ship in enumerate(Ship.objects.filter(fleet__slug="phalon-skirmish"), 1):
+            ship.name = f"Veiled Striker {i}"
+            ship.save()
+        battle_resolve(battle=skirmish, seed=11, max_turns=6)
+        assert skirmish.events.filter(kind="setup").exists()
+        CampaignTurn.objects.create(
+            campaign=league, number=2, status="closed", closed_at=timezone.now()
+        )
         assert unpublished.report_state == Battle.ReportState.DRAFT
         site_build(out_dir=out)
         transaction.set_rollback(True)
@@ -79,6 +95,12 @@ def test_no_secret_reaches_any_file_of_the_site(secret_site):
     assert "Quiet clash" in text  # the concluded battle itself is public…
     for secret in SECRETS:
         assert secret not in text, secret  # …its unpublished texts are not
+
+
+def test_the_replay_and_the_map_were_checked(secret_site):
+    replay = secret_site / "fr" / "replays" / "test-league" / "skirmish.json"
+    assert "Sa'ar" in replay.read_text()  # the public side is there
+    assert (secret_site / "en" / "maps" / "test-league" / "turn-2.html").is_file()
 
 
 def test_the_search_index_and_feed_were_checked(secret_site):

@@ -114,3 +114,24 @@ def test_rules_in_force_from_the_campaign_page(live_server, page, world, width):
     assert page.locator("ol.readings > li").count() == 34
     assert "aucun autre système d’armes" in page.locator("#D-12").inner_text()
     assert page.evaluate("document.documentElement.scrollWidth") <= width
+
+
+def test_a_ships_diagram_stays_readable_on_a_phone(live_server, page, world):
+    """At 390 px the diagram keeps labels of about 8 px and slides inside its own box;
+    the page does not scroll sideways. At 1280 px it fits its box, with no hint."""
+    url = live_server.url + world.damaged_ship.get_absolute_url()
+    page.set_viewport_size({"width": 390, "height": 900})
+    page.goto(url)
+    label = page.locator("figure.ssd svg text.label").first.bounding_box()
+    assert label["height"] >= 7.5
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    box = page.evaluate(
+        "(() => { const f = document.querySelector('figure.ssd');"
+        " return [f.scrollWidth, f.clientWidth]; })()"
+    )
+    assert box[0] > box[1]  # the diagram slides inside the figure
+    assert page.locator(".ssd-hint").is_visible()
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(url)
+    assert not page.locator(".ssd-hint").is_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1280

@@ -13,6 +13,7 @@ from pypdf import PdfReader
 from battles import chronicle
 from battles.models import Battle, Report
 from campaign.publish import site_build
+from campaign.tasks import site_refresh_wait
 from tests.battles.report_fixtures import make_battle
 
 pytestmark = pytest.mark.e2e
@@ -85,6 +86,7 @@ def test_chronicler_edits_previews_and_publishes_a_drafted_report_on_a_phone(
         text = "".join(p.extract_text() for p in PdfReader(io.BytesIO(handle.read())).pages)
     assert NEW_TEXT in text
 
+    assert site_refresh_wait(120)  # no broker: the site is rebuilt after the response
     for lang in ("fr", "en"):
         baked = (site / lang / "battles/test-league/colonisation-compromise.html").read_text()
         assert NEW_TEXT in baked, lang

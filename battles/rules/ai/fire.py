@@ -99,9 +99,9 @@ def ship_fire(state: BattleState, ship: ShipState) -> list[FireIntent]:
     rounds: dict[str, int] = {}  # magazine id -> rounds not yet promised this turn
     systems = ship.systems
     chosen = state.settings.get(ship.ship_id, {}) if state.options.settings_in_orders else {}
-    for gun in systems.values():
+    for gun in ship.by_kind().get("weapon", ()):
         # _guns(ship), inlined: this runs for every ship every turn.
-        if gun.kind != "weapon" or gun.status is not _WORKING or not gun.weapon:
+        if gun.status is not _WORKING or not gun.weapon:
             continue
         weapon = gun.weapon
         if weapon == "pulser":  # as far as its phase-1 mode reaches (D-34)

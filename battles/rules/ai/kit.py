@@ -85,35 +85,35 @@ _DAMAGED = Status.DAMAGED
 
 def _loadout(ship: ShipState) -> _Loadout:
     out = _Loadout()
-    for system in ship.systems.values():
-        kind = system.kind
-        if kind == "weapon":
-            weapon = system.weapon
-            if system.status is _WORKING:
-                if weapon == "pulser":
-                    out.pulsers.append(system.id)
-                elif weapon == "needle-nodule":
-                    out.needles.append(system.id)
-                elif weapon in BIOMASS_WEAPONS:
-                    out.biomass_shots += 1
-            if system.status is _WORKING and weapon:
-                if _is_light(system.weapon):
-                    if _has_round(ship, system):
-                        out.missiles.append(system.id)
-                else:
-                    out.guns.append(system)
-        elif kind == "bay":
-            out.has_bays = True
+    index = ship.by_kind()
+    for system in index.get("weapon", ()):
+        weapon = system.weapon
+        if system.status is not _WORKING or not weapon:
+            continue
+        if weapon == "pulser":
+            out.pulsers.append(system.id)
+        elif weapon == "needle-nodule":
+            out.needles.append(system.id)
+        elif weapon in BIOMASS_WEAPONS:
+            out.biomass_shots += 1
+        if _is_light(weapon):
+            if _has_round(ship, system):
+                out.missiles.append(system.id)
+        else:
+            out.guns.append(system)
+    bays = index.get("bay", ())
+    if bays:
+        out.has_bays = True
+        for system in bays:
             out.working_bays += system.working
             squadron = system.data.get("squadron")
             aboard = system.working and not system.data.get("launched")
             if aboard and squadron and _launchable(squadron):
                 out.bays.append(system.id)
-        elif kind == "launch-tube":
-            out.tubes += 1
-            out.free_tubes += system.working
-        elif kind == "vapour-veil":
-            out.veil = True
+    tubes = index.get("launch-tube", ())
+    out.tubes = len(tubes)
+    out.free_tubes = sum(system.working for system in tubes)
+    out.veil = "vapour-veil" in index
     return out
 
 
@@ -121,11 +121,8 @@ def _guns(ship: ShipState) -> list[Any]:
     """``_loadout(ship).guns`` alone: the working heavy (not light-unit) weapons."""
     return [
         system
-        for system in ship.systems.values()
-        if system.kind == "weapon"
-        and system.status is _WORKING
-        and system.weapon
-        and not _is_light(system.weapon)
+        for system in ship.by_kind().get("weapon", ())
+        if system.status is _WORKING and system.weapon and not _is_light(system.weapon)
     ]
 
 

@@ -84,17 +84,19 @@ def apply_pending(state: BattleState, pending: Pending, phase: int) -> None:
 # ---- damage: adapters onto battles.rules.damage ---------------------------------------
 
 
+def _damage_text(name: str, kind: str, detail: str) -> str:
+    return f"{name} {kind}: {detail}"
+
+
 def log_damage(state: BattleState, phase: int, events: Iterable[DamageEvent]) -> None:
     recording = state.recording
     for event in events:
         if recording:
-            state.log(
+            state.record(
                 phase,
                 f"damage-{event.kind}",
-                f"{state.ships[event.ship].name} {event.kind}: {event.detail}",
-                ship=event.ship,
-                detail=event.detail,
-                amount=event.amount,
+                (_damage_text, state.ships[event.ship].name, event.kind, event.detail),
+                {"ship": event.ship, "detail": event.detail, "amount": event.amount},
             )
         if event.kind == "core-explosion":
             _core_explosion(state, state.ships[event.ship], phase)

@@ -39,18 +39,20 @@ def phase_1_settings(
     for system_id, value in raw.items():
         system = ship.systems.get(system_id)
         weapon = get_weapon(system.weapon) if system is not None and system.weapon else None
-        where = f"{ship.name}: setting of {system_id!r}"
         if weapon is None or not (weapon.modes or weapon.power_points):
             raise IllegalOrder(
-                f"{where}: not a pulser or needle nodule of the ship (rules §2 phase 1, D-34)"
+                f"{ship.name}: setting of {system_id!r}: not a pulser or needle nodule of the "
+                "ship (rules §2 phase 1, D-34)"
             )
         if weapon.modes and value not in weapon.modes:
             raise IllegalOrder(
-                f"{where}: no fire mode {value!r} (modes: {', '.join(weapon.modes)}; rules §8)"
+                f"{ship.name}: setting of {system_id!r}: no fire mode {value!r} (modes: "
+                f"{', '.join(weapon.modes)}; rules §8)"
             )
         if weapon.power_points and (type(value) is not int or value < 0):
             raise IllegalOrder(
-                f"{where}: power points must be a whole number ≥ 0, got {value!r} (rules §8)"
+                f"{ship.name}: setting of {system_id!r}: power points must be a whole number "
+                f"≥ 0, got {value!r} (rules §8)"
             )
         merged[system_id] = value
     for intent in order.fire:

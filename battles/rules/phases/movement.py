@@ -105,6 +105,10 @@ def phase_second_move(state: BattleState, kinds: Iterable[str], phase: int) -> N
             light_unit_move(state, unit, SECOND_MOVE[unit.kind], phase)
 
 
+def _move_text(name: str, orders: str, x: float, y: float, heading: int) -> str:
+    return f"{name} {orders}: to ({x:.1f}, {y:.1f}) heading {heading}"
+
+
 def phase_ship_movement(state: BattleState, plans: Mapping[str, Plan]) -> None:
     """Phase 5: every ship executes its plan (§3); attached light units follow."""
     for ship in state.in_action():
@@ -120,20 +124,22 @@ def phase_ship_movement(state: BattleState, plans: Mapping[str, Plan]) -> None:
             continue
         text = orders_text(plan.orders)
         (x0, y0), (x1, y1), (x2, y2) = moved.path
-        state.log(
+        state.record(
             5,
             "move",
-            f"{ship.name} {text}: to ({ship.x:.1f}, {ship.y:.1f}) heading {ship.heading}",
-            ship=ship.ship_id,
-            orders=text,
-            path=[
-                [round(x0, 3), round(y0, 3)],
-                [round(x1, 3), round(y1, 3)],
-                [round(x2, 3), round(y2, 3)],
-            ],
-            heading=ship.heading,
-            speed=ship.speed,
-            thrust_used=plan.thrust_used,
+            (_move_text, ship.name, text, ship.x, ship.y, ship.heading),
+            {
+                "ship": ship.ship_id,
+                "orders": text,
+                "path": [
+                    [round(x0, 3), round(y0, 3)],
+                    [round(x1, 3), round(y1, 3)],
+                    [round(x2, 3), round(y2, 3)],
+                ],
+                "heading": ship.heading,
+                "speed": ship.speed,
+                "thrust_used": plan.thrust_used,
+            },
         )
     for unit in state.light_units.values():
         if unit.active and unit.attached_to in state.ships:

@@ -117,19 +117,23 @@ def phase_orders(state: BattleState, orders: Mapping[str, ShipOrders]) -> dict[s
             _check_recoveries(state, ship, order.recover)
         if state.recording:
             text = orders_text(parsed)
-            state.log(
-                1,
-                "orders",
-                f"{ship.name}: {text}",
-                ship=ship.ship_id,
-                movement=text,
-                fire=[asdict(f) for f in order.fire],
-                launches=[list(x) for x in order.launches],
-                withdraw=order.withdraw,
-                **({"recover": list(order.recover)} if order.recover else {}),
-                **({"settings": dict(settings)} if settings else {}),
-            )
+            data = {
+                "ship": ship.ship_id,
+                "movement": text,
+                "fire": [asdict(f) for f in order.fire],
+                "launches": [list(x) for x in order.launches],
+                "withdraw": order.withdraw,
+            }
+            if order.recover:
+                data["recover"] = list(order.recover)
+            if settings:
+                data["settings"] = dict(settings)
+            state.record(1, "orders", (_orders_text, ship.name, text), data)
     return plans
+
+
+def _orders_text(name: str, movement: str) -> str:
+    return f"{name}: {movement}"
 
 
 def _why_out(ship: ShipState) -> str:

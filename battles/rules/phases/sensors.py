@@ -14,7 +14,13 @@ def phase_sensors(state: BattleState, seen: dict[str, dict[str, str]]) -> None:
     Logs only changes: a ``contact`` event (data: the ``sensors.observe`` report, the class
     shown only when in ``state.known_classes`` of that side) when a ship is first seen or
     seen better, ``contact-lost`` when it drops back to a blip.
+
+    Contacts decide nothing later in the turn (fire at a blip reads sensor ranges itself,
+    D-32), so the phase only feeds the log and ``seen``: an unrecorded battle (a forecast,
+    ``UnrecordedBattleState``) skips it and keeps no contacts.
     """
+    if not state.recording:
+        return
     reach: dict[tuple[str, int], float] = {}
     for side in state.sides:
         now: dict[str, str] = {}
@@ -45,8 +51,8 @@ def phase_sensors(state: BattleState, seen: dict[str, dict[str, str]]) -> None:
             if best is None:
                 continue
             now[enemy.ship_id] = best[1]
-            if before.get(enemy.ship_id) in (best[1], "advanced") or not state.recording:
-                continue  # nothing new, or no log to write the report into
+            if before.get(enemy.ship_id) in (best[1], "advanced"):
+                continue  # nothing new
             report = observe(
                 Contact.from_ship(enemy),
                 range_mu=best[0],
@@ -61,7 +67,7 @@ def phase_sensors(state: BattleState, seen: dict[str, dict[str, str]]) -> None:
                 ship=enemy.ship_id,
                 report=report,
             )
-        for ship_id in sorted(set(before) - set(now)) if state.recording else ():
+        for ship_id in sorted(set(before) - set(now)):
             state.log(
                 7,
                 "contact-lost",

@@ -42,7 +42,7 @@ from battles.rules.sensors import (
     sensor_range,
 )
 from battles.rules.ships import ShipState, Status
-from battles.rules.weapons import fire_profile, get_weapon
+from battles.rules.weapons import Weapon, resolve_volley
 
 _WORKING = Status.WORKING
 
@@ -163,7 +163,7 @@ def ship_volleys(
         )
     for intent, system, weapon_id, range_mu, name, _, as_pd in accepted:
         try:
-            cost = _shot_cost(ship, intent, weapon_id, power_left)
+            cost = _shot_cost(ship, intent, state.armoury[weapon_id], power_left)
         except RulesError as error:
             _refuse(state, ship, intent, error)
             continue
@@ -180,18 +180,18 @@ def ship_volleys(
             kind, screen = "ship", screens[intent.target]
         else:
             kind, screen = unit_target_kind(state.light_units[intent.target]), 0
-        try:  # as try_fire does
-            volley = fire_profile(
+        try:  # as try_fire does (the arguments are the engine's own: no argument checks)
+            volley = resolve_volley(
                 state.armoury[weapon_id],
                 state.dice,
-                options=state.options,
-                range_mu=range_mu,
-                screen=screen,
-                target=kind,
-                target_name=name,
-                power_points=intent.power_points,
-                count=1,
-                as_pd=as_pd,
+                range_mu,
+                screen,
+                kind,
+                name,
+                intent.power_points,
+                1,
+                as_pd,
+                state.options,
             )
         except RulesError as error:
             _refuse(state, ship, intent, error, weapon=weapon_id)
@@ -202,25 +202,28 @@ def ship_volleys(
             power_left -= cost[0]
             ship.biomass -= cost[1]
         if state.recording:
-            state.log(
-                9,
-                "fire",
-                f"{ship.name} {intent.system} ({weapon_id}) at {name}, {range_mu:.1f} mu: "
-                f"{volley_text(volley)}",
-                ship=ship.ship_id,
-                system=intent.system,
-                weapon=weapon_id,
-                target=intent.target,
-                range=round(range_mu, 3),
-                dice=volley.dice,
-                value=volley.value,
-                **(
-                    {"power_points": cost[0], "power_left": power_left, "biomass": ship.biomass}
-                    if cost
-                    else {}
-                ),
-            )
+            data = {
+                "ship": ship.ship_id,
+                "system": intent.system,
+                "weapon": weapon_id,
+                "target": intent.target,
+                "range": round(range_mu, 3),
+                "dice": volley.dice,
+                "value": volley.value,
+            }
+            if cost:
+                data["power_points"] = cost[0]
+                data["power_left"] = power_left
+                data["biomass"] = ship.biomass
+            summary = (_fire_text, ship.name, intent.system, weapon_id, name, range_mu, volley)
+            state.record(9, "fire", summary, data)
     pending.power_left[ship.ship_id] = power_left
+
+
+def _fire_text(
+    ship: str, system: str, weapon: str, target: str, range_mu: float, volley: Any
+) -> str:
+    return f"{ship} {system} ({weapon}) at {target}, {range_mu:.1f} mu: {volley_text(volley)}"
 
 
 _SET_IN_PHASE_1 = frozenset({"pulser", "needle-nodule"})  # D-34
@@ -274,13 +277,12 @@ def _gone_why(system: Any, target_id: str, aim: Any) -> str:
 
 
 def _shot_cost(
-    ship: ShipState, intent: FireIntent, weapon_id: str, power_left: int
+    ship: ShipState, intent: FireIntent, weapon: Weapon, power_left: int
 ) -> tuple[int, int] | None:
     """(power points, biomass) one phase-9 shot costs a Sa'vasku ship (§8, §10, §14; see
     ``fire_orders.check_power``), None for other weapons. Raises ``RulesError`` (the reason, for a
     ``fire-refused`` event) when the ship cannot pay: orders from ``ship_fire`` are not
     checked in phase 1, and biomass spent by earlier shots is gone."""
-    weapon = get_weapon(weapon_id)
     if weapon.power_points:
         power = intent.power_points
         if power is None or power < 0:
@@ -416,7 +418,7 @@ def _as_point_defence(
         unit is not None
         and unit.attached_to == ship.ship_id
         and range_mu <= PD_RANGE
-        and get_weapon(weapon_id).pd_threshold is not None
+        and state.armoury[weapon_id].pd_threshold is not None
         and (not pd_arc_limited(weapon_id) or not set(weapon_arcs).isdisjoint(target_arcs))
     )
 

@@ -82,20 +82,58 @@ def light_kind(weapon: str) -> str:
     return "fighter"
 
 
-@dataclass(slots=True)
+class _Summary:
+    """``Event.summary``: stored as given, a ``str`` or a ``(render, *args)`` tuple that
+    ``render(*args)`` turns into the text on first read (then kept). The engine's busiest
+    log sites pass the tuple: the text (float formatting, names) is written only when a
+    report, the stored battle or a hash reads it, never by a run that does not."""
+
+    def __get__(self, event: Event | None, owner: type) -> str:
+        if event is None:
+            raise AttributeError("summary")  # no class-level default (a required field)
+        text = event._summary
+        if type(text) is tuple:
+            text = event._summary = text[0](*text[1:])
+        return text
+
+    def __set__(self, event: Event, text: str | tuple[Any, ...]) -> None:
+        event._summary = text
+
+
+@dataclass(init=False)
 class Event:
     """One decision or roll-backed outcome: ``{turn, phase, kind, summary, data}``; ``data``
-    holds only JSON types (the ``Event`` rows of the battles app store it as is)."""
+    holds only JSON types (the ``Event`` rows of the battles app store it as is).
+    ``summary`` reads as a ``str`` (see ``_Summary``: it may be written on first read)."""
+
+    __slots__ = ("turn", "phase", "kind", "_summary", "data")
 
     turn: int
     phase: int
     kind: str
-    summary: str
-    data: dict[str, Any] = field(default_factory=dict)
+    summary: str = _Summary()  # type: ignore[assignment]  # (no default: see _Summary)
+    data: dict[str, Any]
+
+    def __init__(
+        self,
+        turn: int,
+        phase: int,
+        kind: str,
+        summary: str | tuple[Any, ...],
+        data: dict[str, Any] | None = None,
+    ) -> None:
+        self.turn = turn
+        self.phase = phase
+        self.kind = kind
+        self._summary = summary
+        self.data = {} if data is None else data
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON-ready record."""
         return asdict(self)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Event, (self.turn, self.phase, self.kind, self.summary, self.data))
 
 
 @dataclass
@@ -219,7 +257,7 @@ class BattleState:
     roll_marks: list[int] = field(default_factory=list)  # per event: dice rolled before it
     _unit_counter: int = 0
     _hold: bool = field(default=False, repr=False)
-    _roster: dict[str | None, list[ShipState]] | None = field(default=None, repr=False)
+    _roster: dict[str | None, tuple[ShipState, ...]] | None = field(default=None, repr=False)
 
     _sight: dict[tuple[str, str], tuple[float, tuple[str, ...]]] = field(
         default_factory=dict, repr=False
@@ -255,32 +293,39 @@ class BattleState:
             found = self._sight[key] = sight_line(ship.x, ship.y, ship.heading, *where)
         return found
 
-    def log(self, phase: int, kind: str, summary: str, **data: Any) -> Event:
-        """Append and return an event of the current turn."""
+    def log(self, phase: int, kind: str, summary: str | tuple[Any, ...], **data: Any) -> Event:
+        """Append and return an event of the current turn. ``summary``: its text, or a
+        ``(render, *args)`` tuple writing it when first read (``Event.summary``)."""
+        return self.record(phase, kind, summary, data)
+
+    def record(
+        self, phase: int, kind: str, summary: str | tuple[Any, ...], data: dict[str, Any]
+    ) -> Event:
+        """:meth:`log` with ``data`` handed over as a dict (kept as the event's ``data``).
+        The busiest log sites (fire, orders, moves, damage) call this: a dict
+        display costs far less than packing keyword arguments into ``**data``."""
         event = Event(self.turn, phase, kind, summary, data)
         self.events.append(event)
         self.roll_marks.append(len(self.dice.log))
         return event
 
-    def in_action(self, side: str | None = None) -> list[ShipState]:
-        """Ships still fighting (optionally of one side), in insertion order. A new list
-        each call; while ``play_turn`` holds the roster still (phases 1–8 and phase 9
-        before its damage, when no ship can drop out) it is served from a snapshot."""
+    def in_action(self, side: str | None = None) -> Sequence[ShipState]:
+        """Ships still fighting (optionally of one side), in insertion order. While
+        ``play_turn`` holds the roster still (phases 1–8 and phase 9 before its damage,
+        when no ship can drop out) the same tuple is served each call; otherwise a new
+        list, computed again."""
         roster = self._roster
-        if roster is None and not self._hold:
-            # Not held: just the list asked for (the roster may change after any call).
-            if side is None:
-                return [s for s in self.ships.values() if not s.out_of_action]
-            return [s for s in self.ships.values() if s.side == side and not s.out_of_action]
         if roster is None:
-            everyone = [s for s in self.ships.values() if not s.out_of_action]
-            roster = {None: everyone}
+            if not self._hold:
+                # Not held: just the list asked for (the roster may change after any call).
+                if side is None:
+                    return [s for s in self.ships.values() if not s.out_of_action]
+                return [s for s in self.ships.values() if s.side == side and not s.out_of_action]
+            everyone = tuple(s for s in self.ships.values() if not s.out_of_action)
+            roster = self._roster = {None: everyone}
             for name in self.sides:
-                roster[name] = [s for s in everyone if s.side == name]
-            if self._hold:
-                self._roster = roster
-        found = roster.get(side)
-        return list(found) if found is not None else []
+                roster[name] = tuple(s for s in everyone if s.side == name)
+        return roster.get(side, ())
 
     def enemy_of(self, side: str) -> str:
         """The other side."""
@@ -298,11 +343,17 @@ _UNRECORDED = Event(0, 0, "unrecorded", "")
 class UnrecordedBattleState(BattleState):
     """A ``BattleState`` that keeps no event log (``events`` and ``roll_marks`` stay
     empty); every rule plays exactly as in ``BattleState``. For Monte-Carlo runs with
-    ``dice.UnrecordedDice`` (``battles.rules.forecast``): outcomes only, a tenth faster."""
+    ``dice.UnrecordedDice`` (``battles.rules.forecast``): outcomes only, a tenth faster.
+    ``contacts`` stays empty: phase 7 only feeds the log (``phases.sensors``)."""
 
     recording: ClassVar[bool] = False
 
-    def log(self, phase: int, kind: str, summary: str, **data: Any) -> Event:
+    def log(self, phase: int, kind: str, summary: str | tuple[Any, ...], **data: Any) -> Event:
+        return _UNRECORDED
+
+    def record(
+        self, phase: int, kind: str, summary: str | tuple[Any, ...], data: dict[str, Any]
+    ) -> Event:
         return _UNRECORDED
 
 

@@ -20,7 +20,12 @@ class Command(BaseCommand):
         parser.add_argument("out_dir", type=Path, help="output folder (replaced if it exists)")
         parser.add_argument("--campaign", dest="campaign_slug", help="only this campaign")
         parser.add_argument("--lang", default="", help="comma-separated languages (default: fr,en)")
-        parser.add_argument("--base-url", default=None, help="where the site is hosted")
+        parser.add_argument(
+            "--base-url",
+            default=None,
+            help="absolute URL where the site is hosted, for the feed and sitemap"
+            " (default: SITE_BASE_URL; without one, no sitemap and relative feed links)",
+        )
         parser.add_argument("--no-pdfs", action="store_true", help="no PDF copied or rendered")
         parser.add_argument("--no-search", action="store_true", help="no Pagefind index")
 
@@ -44,6 +49,8 @@ class Command(BaseCommand):
             )
         except SiteBuildError as exc:
             raise CommandError(str(exc)) from exc
+        for warning in result.warnings:
+            self.stderr.write(f"warning: {warning}")
         self.stdout.write(
             f"Site baked in {result.out_dir} ({', '.join(result.languages)}): "
             f"{len(result.pages)} pages ({result.factions} factions, {result.fleets} fleets, "

@@ -82,6 +82,8 @@ class Command(BaseCommand):
             result = site_build(out_dir=site)
         except SiteBuildError as exc:
             raise CommandError(str(exc)) from exc
+        for warning in result.warnings:  # e.g. no base URL: no sitemap
+            self.stderr.write(f"warning: {warning}")
         self.stdout.write(
             self.style.SUCCESS(
                 f"Site: {len(result.pages)} pages, {len(result.pdfs)} PDFs in {result.out_dir}"

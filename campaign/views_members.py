@@ -1,0 +1,211 @@
+"""The members page of a campaign (``/campaigns/<slug>/members/``) and the invitation
+link (``/invitations/<token>/``). Thin: scope through ``campaign.access``, call
+``campaign.members`` / ``campaign.invitations``, show their errors as messages.
+
+Who: the members page and its actions are for the campaign's organisers and staff
+(anonymous users are sent to log in, anyone else gets 404). The invitation link is for
+whoever holds it: a logged-in user joins, anyone else creates an account and joins.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.views import redirect_to_login
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from . import access, invitations, members
+from .members import MemberError, MemberPermissionError
+from .models import Campaign, Membership
+from .models_invitations import Invitation
+from .validation import TextError
+
+LOGIN_BACKEND = "django.contrib.auth.backends.ModelBackend"
+
+
+def _organised(request: HttpRequest, slug: str) -> Campaign:
+    """The campaign ``slug`` if the user organises it; 404 otherwise (its existence is
+    not revealed to others)."""
+    campaign = get_object_or_404(Campaign, slug=slug)
+    if not access.is_organiser(request.user, campaign):
+        raise Http404("not an organiser of this campaign")
+    return campaign
+
+
+def _organisers_only(view):
+    """Anonymous users go to log in (the view then 404s for non-organisers)."""
+
+    def wrapped(request: HttpRequest, slug: str, *args, **kwargs):
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        return view(request, slug, *args, **kwargs)
+
+    wrapped.__name__, wrapped.__doc__ = view.__name__, view.__doc__
+    return wrapped
+
+
+def _faction(request: HttpRequest, campaign: Campaign):
+    """The faction chosen in the form (``faction`` id among the campaign's), or None."""
+    raw = request.POST.get("faction", "")
+    if not raw:
+        return None
+    # An id longer than a bigint would be a DataError on PostgreSQL: refuse it here.
+    ok = raw.isdigit() and len(raw) < 19
+    faction = campaign.factions.filter(pk=int(raw)).first() if ok else None
+    if faction is None:
+        raise MemberError(_("faction: choose a faction of this campaign"))
+    return faction
+
+
+def _act(request: HttpRequest, campaign: Campaign, action, done: str) -> HttpResponse:
+    try:
+        action()
+    except MemberPermissionError as exc:
+        return HttpResponse(str(exc), status=403)
+    except (MemberError, TextError) as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, done)
+    return redirect("campaign-members", slug=campaign.slug)
+
+
+@_organisers_only
+def members_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """Members with their roles and factions, the pending invitations, and the link of the
+    invitation just made (shown once)."""
+    campaign = _organised(request, slug)
+    return render(
+        request,
+        "campaign/members.html",
+        {
+            "campaign": campaign,
+            "members": members.members_of(campaign),
+            "invitations": invitations.pending_invitations(campaign),
+            "factions": list(campaign.factions.order_by("name")),
+            "roles": Membership.Role.choices,
+            "new_link": request.session.pop("new_invitation_link", None),
+        },
+    )
+
+
+@require_POST
+@_organisers_only
+def member_change(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """Change a member's role and faction (``role``, ``faction`` id)."""
+    campaign = _organised(request, slug)
+    membership = get_object_or_404(
+        Membership.objects.select_related("user"), pk=pk, campaign=campaign
+    )
+    return _act(
+        request,
+        campaign,
+        lambda: members.membership_change(
+            membership=membership,
+            role=request.POST.get("role", ""),
+            faction=_faction(request, campaign),
+            by=request.user,
+        ),
+        _("Role changed."),
+    )
+
+
+@require_POST
+@_organisers_only
+def member_remove(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """Remove a member's role (not the last organiser's)."""
+    campaign = _organised(request, slug)
+    membership = get_object_or_404(
+        Membership.objects.select_related("user"), pk=pk, campaign=campaign
+    )
+    return _act(
+        request,
+        campaign,
+        lambda: members.membership_remove(membership=membership, by=request.user),
+        _("Member removed."),
+    )
+
+
+@require_POST
+@_organisers_only
+def invitation_create(request: HttpRequest, slug: str) -> HttpResponse:
+    """Create an invitation (``role``, ``faction`` id, optional ``email``); its link is
+    shown once on the members page (and mailed when an address is given)."""
+    campaign = _organised(request, slug)
+
+    def run() -> None:
+        _invitation, token = invitations.invitation_create(
+            campaign=campaign,
+            role=request.POST.get("role", ""),
+            faction=_faction(request, campaign),
+            email=request.POST.get("email", ""),
+            by=request.user,
+            link_base=request.build_absolute_uri("/").rstrip("/"),
+        )
+        request.session["new_invitation_link"] = request.build_absolute_uri(
+            invitations.invitation_path(token)
+        )
+
+    return _act(request, campaign, run, _("Invitation created."))
+
+
+@require_POST
+@_organisers_only
+def invitation_revoke(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """Revoke a pending invitation: its link no longer works."""
+    campaign = _organised(request, slug)
+    invitation = get_object_or_404(Invitation, pk=pk, campaign=campaign)
+    return _act(
+        request,
+        campaign,
+        lambda: invitations.invitation_revoke(invitation=invitation, by=request.user),
+        _("Invitation revoked."),
+    )
+
+
+def invitation(request: HttpRequest, token: str) -> HttpResponse:
+    """The invitation link: GET shows the role offered and a join button (logged in) or a
+    sign-up form; POST joins (logged in) or signs up, logs in and joins. A dead link gets
+    a page saying why (404 unknown, 410 used, revoked or expired)."""
+    found = invitations.invitation_find(token)
+    if found is None or found.state() != Invitation.State.PENDING:
+        state = found.state() if found else None
+        return render(
+            request,
+            "campaign/members_invitation_dead.html",
+            {"state": state, "invitation": found},
+            status=404 if found is None else 410,
+        )
+    context = {
+        "invitation": found,
+        "role": invitations.role_label(found.role),
+        "values": {"username": "", "email": found.email},
+    }
+    if request.method == "POST":
+        try:
+            if request.user.is_authenticated:
+                invitations.invitation_accept(token=token, user=request.user)
+            else:
+                context["values"] = {
+                    "username": request.POST.get("username", ""),
+                    "email": request.POST.get("email", ""),
+                }
+                user, _m = invitations.invitation_sign_up(
+                    token=token,
+                    username=request.POST.get("username", ""),
+                    password=request.POST.get("password", ""),
+                    email=request.POST.get("email", ""),
+                )
+                login(request, user, backend=LOGIN_BACKEND)
+        except (MemberError, TextError) as exc:
+            context["error"] = str(exc)
+            return render(request, "campaign/members_invitation.html", context, status=400)
+        messages.success(
+            request,
+            _("Welcome to %(campaign)s: your role is %(role)s.")
+            % {"campaign": found.campaign.name, "role": context["role"]},
+        )
+        return redirect(found.campaign.get_absolute_url())
+    return render(request, "campaign/members_invitation.html", context)

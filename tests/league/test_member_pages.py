@@ -1,0 +1,218 @@
+"""The members page, its actions and the invitation link: the permission matrix (every
+page and action for each kind of user), the invitation's lifecycle through the pages,
+and the members list's query count, flat as members grow."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core import mail
+from django.test import Client
+from django.utils import timezone
+
+from campaign import invitations
+from campaign.models import Membership
+from campaign.models_invitations import Invitation
+
+from .conftest import client_for
+
+pytestmark = pytest.mark.django_db
+WHO = ["organiser", "norge_player", "chronicler", "outsider", "other_org", "staff", None]
+ALLOWED = {"organiser", "staff"}
+
+
+def _state():
+    return (
+        sorted(Membership.objects.values_list("user__username", "role", "faction_id")),
+        sorted(Invitation.objects.values_list("pk", "revoked_at")),
+    )
+
+
+@pytest.mark.parametrize("who", WHO)
+def test_members_page_and_actions_permission_matrix(cast, rival, who):
+    c = cast
+    client = client_for(c, rival, who)
+    inv, _token = invitations.invitation_create(
+        campaign=c.campaign, role="chronicler", by=c.organiser
+    )
+    member = Membership.objects.get(user=c.norge_player)
+    base = "/campaigns/test-league"
+    before = _state()
+    page = client.get(f"{base}/members/")
+    posts = [
+        (f"{base}/members/{member.pk}/change/", {"role": "player", "faction": c.qatzrin.pk}),
+        (f"{base}/members/{member.pk}/remove/", {}),
+        (f"{base}/invitations/", {"role": "chronicler"}),
+        (f"{base}/invitations/{inv.pk}/revoke/", {}),
+    ]
+    if who is None:
+        assert page.status_code == 302 and page["Location"].startswith("/login/?next=")
+        for url, data in posts:
+            r = client.post(url, data)
+            assert r.status_code == 302 and r["Location"].startswith("/login/")
+        assert _state() == before
+    elif who not in ALLOWED:
+        assert page.status_code == 404
+        for url, data in posts:
+            assert client.post(url, data).status_code == 404
+        assert _state() == before
+        # Another campaign's members page: 404 as well (and its organiser is no exception).
+        assert client.get("/campaigns/other-league/members/").status_code == (
+            200 if who == "other_org" else 404
+        )
+    else:
+        assert page.status_code == 200
+        assert "norge_player" in page.content.decode()
+        for url, data in posts:
+            r = client.post(url, data)
+            assert r.status_code == 302 and r["Location"] == f"{base}/members/"
+        assert not Membership.objects.filter(user=c.norge_player).exists()
+        assert Invitation.objects.get(pk=inv.pk).state() == "revoked"
+        assert Invitation.objects.filter(revoked_at=None).count() == 1
+    # The campaign page links the members page for organisers and staff only.
+    detail = client.get(f"{base}/").content.decode()
+    assert ('id="members-link"' in detail) == (who in ALLOWED)
+
+
+def test_members_page_shows_roles_and_the_new_link_once(cast, django_capture_on_commit_callbacks):
+    c = cast
+    client = client_for(c, None, "organiser")
+    with django_capture_on_commit_callbacks(execute=True):
+        r = client.post(
+            "/campaigns/test-league/invitations/",
+            {"role": "player", "faction": c.norge.pk, "email": "ivy@example.org"},
+        )
+    assert r.status_code == 302
+    page = client.get("/campaigns/test-league/members/").content.decode()
+    inv = Invitation.objects.get()
+    link = mail.outbox[0].body.split("\n")[3]
+    assert link.startswith("http://testserver/invitations/")
+    assert invitations.invitation_find(link.rsplit("/", 2)[1]) == inv
+    assert f'value="{link}"' in page
+    assert "Invitation créée." in page
+    assert "Joueur — Kongeriket Norge · ivy@example.org" in page
+    assert "Chroniqueur" in page and "Organisateur" in page
+    again = client.get("/campaigns/test-league/members/").content.decode()
+    assert link not in again and "Joueur — Kongeriket Norge" in again
+
+
+def test_page_errors_are_messages_naming_the_field(cast):
+    c = cast
+    client = client_for(c, None, "organiser")
+    org = Membership.objects.get(user=c.organiser)
+    before = _state()
+    cases = [
+        (
+            f"/campaigns/test-league/members/{org.pk}/remove/",
+            {},
+            "rôle : organiser est le dernier organisateur",
+        ),
+        ("/campaigns/test-league/invitations/", {"role": "player"}, "faction : un joueur"),
+        (
+            "/campaigns/test-league/invitations/",
+            {"role": "player", "faction": "x"},
+            "faction : choisissez",
+        ),
+        (
+            "/campaigns/test-league/invitations/",
+            {"role": "chronicler", "email": "x"},
+            "adresse e-mail : « x »",
+        ),
+    ]
+    for url, data, message in cases:
+        r = client.post(url, data, follow=True)
+        assert r.status_code == 200
+        assert message in r.content.decode(), message
+    assert _state() == before
+
+
+def test_invitation_link_lifecycle(cast, rival):
+    c = cast
+    inv, token = invitations.invitation_create(
+        campaign=c.campaign, role="player", faction=c.qatzrin, by=c.organiser
+    )
+    url = f"/invitations/{token}/"
+    anon = Client()
+    page = anon.get(url).content.decode()
+    assert "rejoindre la campagne en tant que joueur de Qatzrin" in page
+    assert f'<a href="/login/?next={url}">Connectez-vous</a>' in page
+    # A weak password: the form comes back with the error, nothing is created.
+    r = anon.post(url, {"username": "jo", "password": "123", "email": ""})
+    assert r.status_code == 400 and "mot de passe : " in r.content.decode()
+    assert not get_user_model().objects.filter(username="jo").exists()
+    r = anon.post(url, {"username": "jo", "password": "a-long passphrase 42", "email": ""})
+    assert r.status_code == 302 and r["Location"] == "/campaigns/test-league/"
+    landed = anon.get(r["Location"]).content.decode()
+    assert "Bienvenue dans Test league : votre rôle est joueur." in landed
+    assert "Test league</a>: joueur (Qatzrin)" in landed
+    # Used: a page that says so, for anyone.
+    used = Client().get(url)
+    assert used.status_code == 410 and "a déjà servi" in used.content.decode()
+    assert client_for(c, rival, "other_org").post(url).status_code == 410
+
+    # A logged-in user joins with one button.
+    _inv2, token2 = invitations.invitation_create(
+        campaign=c.campaign, role="chronicler", by=c.organiser
+    )
+    other = client_for(c, rival, "other_org")
+    assert "Rejoindre la campagne" in other.get(f"/invitations/{token2}/").content.decode()
+    assert other.post(f"/invitations/{token2}/").status_code == 302
+    assert Membership.objects.filter(
+        user=rival.organiser, campaign=c.campaign, role="chronicler"
+    ).exists()
+    # Holding the role already: refused with the reason, invitation still usable.
+    _inv3, token3 = invitations.invitation_create(
+        campaign=c.campaign, role="chronicler", by=c.organiser
+    )
+    r = other.post(f"/invitations/{token3}/")
+    assert r.status_code == 400 and "déjà" in r.content.decode()
+    assert invitations.invitation_find(token3).state() == "pending"
+
+    inv4, token4 = invitations.invitation_create(
+        campaign=c.campaign, role="chronicler", by=c.organiser
+    )
+    invitations.invitation_revoke(invitation=inv4, by=c.organiser)
+    r = Client().get(f"/invitations/{token4}/")
+    assert r.status_code == 410 and "révoquée" in r.content.decode()
+    inv5, token5 = invitations.invitation_create(
+        campaign=c.campaign, role="chronicler", by=c.organiser
+    )
+    Invitation.objects.filter(pk=inv5.pk).update(expires_at=timezone.now() - timedelta(minutes=1))
+    r = Client().post(
+        f"/invitations/{token5}/", {"username": "kim", "password": "a-long passphrase 42"}
+    )
+    assert r.status_code == 410 and "expiré" in r.content.decode()
+    assert not get_user_model().objects.filter(username="kim").exists()
+    r = Client().get("/invitations/not-a-token/")
+    assert r.status_code == 404 and "copié en entier" in r.content.decode()
+
+
+@pytest.mark.parametrize("extra", [3, 30])
+def test_members_list_query_count_is_flat(
+    cast, rival, django_user_model, django_assert_num_queries, extra
+):
+    c = cast
+    users = django_user_model.objects.bulk_create(
+        [django_user_model(username=f"member{i:02d}") for i in range(extra)]
+    )
+    Membership.objects.bulk_create(
+        [
+            Membership(
+                campaign=c.campaign, user=u, role="player", faction=c.norge if i % 2 else c.qatzrin
+            )
+            for i, u in enumerate(users)
+        ]
+    )
+    for _ in range(extra // 3):
+        invitations.invitation_create(
+            campaign=c.campaign, role="player", faction=c.norge, by=c.organiser
+        )
+    client = client_for(c, rival, "organiser")
+    client.get("/campaigns/test-league/members/")  # warm the session
+    # session, user, is_organiser, campaign, members, invitations, factions, the
+    # header's memberships
+    with django_assert_num_queries(8):
+        r = client.get("/campaigns/test-league/members/")
+    assert r.content.decode().count('class="member-card"') == 4 + extra + extra // 3

@@ -1,0 +1,57 @@
+"""Trial findings: a number no column holds and a text no column stores, typed into a form
+or sent to the API, are a clear error naming the field, never a 500, and store nothing
+(campaign.limits.NUMBER_MAX; campaign.validation.TextError; campaign.middleware)."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from campaign import limits
+from turns.closing import campaign_turn_open
+from turns.models import LedgerEntry
+
+pytestmark = pytest.mark.django_db
+HUGE = "99999999999999999999"
+
+
+def organiser_client(s):
+    c = Client(HTTP_ACCEPT_LANGUAGE="en")
+    c.force_login(s.organiser)
+    return c
+
+
+def test_a_huge_treasury_amount_is_a_message_on_the_page_and_a_400_in_the_api(sample):
+    s = sample
+    campaign_turn_open(campaign=s.campaign, user=s.organiser)
+    c = organiser_client(s)
+    response = c.post(
+        "/campaigns/sample/treasury/adjust/",
+        {"faction": s.norge.pk, "resources": HUGE, "technology": 0, "reason": "chest"},
+        follow=True,
+    )
+    assert response.status_code == 200
+    assert f"resources: {HUGE} is out of range (at most {limits.NUMBER_MAX})" in (
+        response.content.decode()
+    )
+    api = c.post(
+        "/api/campaigns/sample/treasury/adjust",
+        {"faction": "kongeriket-norge", "resources": int(HUGE), "reason": "chest"},
+        content_type="application/json",
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
+    assert api.status_code in (400, 422) and "out of range" in api.content.decode()
+    assert not LedgerEntry.objects.filter(kind="adjustment").exists()
+
+
+def test_a_nul_in_the_treasury_reason_is_a_message_and_stores_nothing(sample):
+    s = sample
+    campaign_turn_open(campaign=s.campaign, user=s.organiser)
+    response = organiser_client(s).post(
+        "/campaigns/sample/treasury/adjust/",
+        {"faction": s.norge.pk, "resources": 5, "technology": 0, "reason": "ch\x00est"},
+        follow=True,
+    )
+    assert response.status_code == 200
+    assert "reason" in response.content.decode() and "NUL" in response.content.decode()
+    assert not LedgerEntry.objects.filter(kind="adjustment").exists()
