@@ -22,6 +22,8 @@ import pydantic
 from django.db.models import Prefetch, QuerySet
 from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from ninja import Field, Query, Router, Schema, Status
 from ninja.errors import HttpError
 
@@ -234,6 +236,25 @@ class BattleActionOut(Schema):
         return obj.events.filter(kind="roll").count()
 
 
+#: The 403 refusals of the organiser actions, by action, in the reader's language.
+ORGANISER_ONLY = {
+    "resolve": gettext_lazy("only organisers may resolve battles"),
+    "record": gettext_lazy("only organisers may record battles"),
+    "forecast": gettext_lazy("only organisers may forecast battles"),
+}
+ORGANISER_OF_CAMPAIGN_ONLY = {
+    "resolve": gettext_lazy(
+        "only organisers of campaign '%(campaign)s' may resolve its battles (battle %(battle)s)"
+    ),
+    "record": gettext_lazy(
+        "only organisers of campaign '%(campaign)s' may record its battles (battle %(battle)s)"
+    ),
+    "forecast": gettext_lazy(
+        "only organisers of campaign '%(campaign)s' may forecast its battles (battle %(battle)s)"
+    ),
+}
+
+
 def _organised_battle(
     request: HttpRequest, battle_id: int, action: str
 ) -> tuple[Battle | None, Status | None]:
@@ -242,14 +263,14 @@ def _organised_battle(
     unknown battle and for a draft the user may not see (another campaign's), so its
     existence does not leak."""
     if not access.is_organiser(request.user):
-        return None, Status(403, {"detail": f"only organisers may {action} battles"})
+        return None, Status(403, {"detail": str(ORGANISER_ONLY[action])})
     visible = access.visible_battles(request.user).select_related("campaign")
     battle = get_object_or_404(visible, pk=battle_id)
     if not access.is_organiser(request.user, battle.campaign):
-        detail = (
-            f"only organisers of campaign '{battle.campaign.slug}' may {action} its battles "
-            f"(battle {battle.pk})"
-        )
+        detail = str(ORGANISER_OF_CAMPAIGN_ONLY[action]) % {
+            "campaign": battle.campaign.slug,
+            "battle": battle.pk,
+        }
         return None, Status(403, {"detail": detail})
     return battle, None
 
@@ -264,7 +285,7 @@ def _resolve_body(request: HttpRequest) -> ResolveIn:
     (issue 9 item 8), as is an unknown field or a value out of range."""
     if request.content_type != "application/json":
         if request.POST:  # a form body: the fields must come as JSON
-            raise HttpError(422, "body: send a JSON object (Content-Type: application/json)")
+            raise HttpError(422, _("body: send a JSON object (Content-Type: application/json)"))
         return ResolveIn()
     raw = request.body.strip()
     if not raw:
@@ -272,14 +293,16 @@ def _resolve_body(request: HttpRequest) -> ResolveIn:
     try:
         data = json.loads(raw)
     except ValueError as exc:
-        raise HttpError(422, f"body: not JSON ({exc})") from exc
+        raise HttpError(422, _("body: not JSON (%(error)s)") % {"error": exc}) from exc
     if not isinstance(data, dict):
         raise HttpError(
-            422, f'body: expected a JSON object such as {{"seed": 7}}, got {type(data).__name__}'
+            422,
+            _('body: expected a JSON object such as {"seed": 7}, got %(type)s')
+            % {"type": type(data).__name__},
         )
     unknown = sorted(set(data) - set(ResolveIn.model_fields))
     if unknown:
-        raise HttpError(422, f"body: unknown field(s) {unknown}")
+        raise HttpError(422, _("body: unknown field(s) %(fields)s") % {"fields": unknown})
     try:
         return ResolveIn.model_validate(data)
     except pydantic.ValidationError as exc:

@@ -18,6 +18,7 @@ from typing import Any
 
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from ninja import Field, Query, Router, Schema, Status
 from ninja.errors import HttpError
 
@@ -50,7 +51,9 @@ def _campaign_organiser(request: HttpRequest, slug: str) -> Campaign:
     if not roles:
         raise Http404
     if Membership.Role.ORGANISER not in roles:
-        raise HttpError(403, f"only organisers of campaign '{slug}' may do this")
+        raise HttpError(
+            403, _("only organisers of campaign '%(campaign)s' may do this") % {"campaign": slug}
+        )
     return campaign
 
 
@@ -62,7 +65,11 @@ def _battle(request: HttpRequest, battle_id: int, *, organiser: bool) -> tuple[B
     if not roles:
         raise Http404
     if organiser and Membership.Role.ORGANISER not in roles:
-        raise HttpError(403, f"only organisers of campaign '{battle.campaign.slug}' may do this")
+        raise HttpError(
+            403,
+            _("only organisers of campaign '%(campaign)s' may do this")
+            % {"campaign": battle.campaign.slug},
+        )
     return battle, roles
 
 
@@ -171,12 +178,20 @@ def battle_create_view(request: HttpRequest, slug: str, payload: BattleCreateIn)
     for i, side in enumerate(payload.sides):
         faction = factions.get(side.faction)
         if faction is None:
-            raise HttpError(400, f"sides[{i}].faction: {side.faction!r} is not in the campaign")
+            raise HttpError(
+                400,
+                _("sides[%(i)s].faction: %(value)r is not in the campaign")
+                % {"i": i, "value": side.faction},
+            )
         fleet = None
         if side.fleet:
             fleet = Fleet.objects.filter(slug=side.fleet, faction=faction).first()
             if fleet is None:
-                raise HttpError(400, f"sides[{i}].fleet: {side.fleet!r} is not this faction's")
+                raise HttpError(
+                    400,
+                    _("sides[%(i)s].fleet: %(value)r is not this faction's")
+                    % {"i": i, "value": side.fleet},
+                )
         sides.append(
             SideSpec(
                 faction=faction,
@@ -193,7 +208,10 @@ def battle_create_view(request: HttpRequest, slug: str, payload: BattleCreateIn)
             slug=payload.territory, faction__in=factions.values()
         ).first()
         if territory is None:
-            raise HttpError(400, f"territory: {payload.territory!r} is not in the campaign")
+            raise HttpError(
+                400,
+                _("territory: %(value)r is not in the campaign") % {"value": payload.territory},
+            )
     battle = battle_create(
         campaign=campaign,
         name=payload.name,
@@ -253,9 +271,12 @@ def battle_preview_view(
 ):
     """Fight the draft battle with its stored seed, writing nothing (draw one first with
     ``POST /battles/{id}/reseed``)."""
-    battle, _ = _battle(request, battle_id, organiser=True)
+    battle, _roles = _battle(request, battle_id, organiser=True)
     if battle.seed is None:
-        raise HttpError(400, f"battle {battle.pk}: no dice seed yet; POST /reseed first")
+        raise HttpError(
+            400,
+            _("battle %(battle)s: no dice seed yet; POST /reseed first") % {"battle": battle.pk},
+        )
     preview = battle_resolve_preview(battle=battle, seed=battle.seed, max_turns=max_turns)
     c = preview.conclusion
     return {
@@ -280,7 +301,7 @@ class SeedOut(Schema):
 def battle_reseed_view(request: HttpRequest, battle_id: int, payload: ReasonIn):
     """Draw a new dice seed; a reason is required once a seed exists (kept in the
     timeline)."""
-    battle, _ = _battle(request, battle_id, organiser=True)
+    battle, _roles = _battle(request, battle_id, organiser=True)
     return {"seed": battle_reseed(battle=battle, reason=payload.reason, user=request.user)}
 
 
@@ -293,7 +314,7 @@ class ReopenOut(Schema):
 @router.post("/battles/{battle_id}/reopen", response=ReopenOut)
 def battle_reopen_view(request: HttpRequest, battle_id: int, payload: ReasonIn):
     """Undo a conclusion: every ship, light unit and intel row as before the battle."""
-    battle, _ = _battle(request, battle_id, organiser=True)
+    battle, _roles = _battle(request, battle_id, organiser=True)
     return battle_reopen(battle=battle, user=request.user, reason=payload.reason)
 
 
@@ -347,11 +368,15 @@ def record_entry_create(request: HttpRequest, battle_id: int, payload: RecordEnt
     if payload.side is not None:
         side = battle.sides.filter(faction__slug=payload.side).first()
         if side is None:
-            raise HttpError(400, f"side: {payload.side!r} is not a side of battle {battle.pk}")
+            raise HttpError(
+                400,
+                _("side: %(value)r is not a side of battle %(battle)s")
+                % {"value": payload.side, "battle": battle.pk},
+            )
     if not organiser:
         own = access.played_side_ids(request.user, battle)
         if side is None or side.pk not in own:
-            raise HttpError(403, "a player submits the entry of their own side only")
+            raise HttpError(403, _("a player submits the entry of their own side only"))
     entry = record_submit(
         battle=battle,
         side=side,
@@ -377,7 +402,7 @@ def record_entry_decide(request: HttpRequest, battle_id: int, entry_id: int, dec
     if Membership.Role.ORGANISER not in roles and not (
         entry.side_id is not None and own - {entry.side_id}
     ):
-        raise HttpError(403, "only the organisers or the other side may confirm an entry")
+        raise HttpError(403, _("only the organisers or the other side may confirm an entry"))
     if decision == "confirm":
         return record_confirm(entry=entry, user=request.user)
     return record_reject(entry=entry, user=request.user)
@@ -401,7 +426,7 @@ class ActionOut(Schema):
 @router.get("/battles/{battle_id}/timeline", response=list[ActionOut])
 def battle_timeline(request: HttpRequest, battle_id: int):
     """Who did what, when, to the battle (organisers)."""
-    battle, _ = _battle(request, battle_id, organiser=True)
+    battle, _roles = _battle(request, battle_id, organiser=True)
     return [
         {
             "at": a.at.isoformat(),

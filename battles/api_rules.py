@@ -12,6 +12,7 @@ import math
 
 from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from ninja import Query, Router, Schema
 
 from battles.readings import rules_in_force
@@ -62,11 +63,17 @@ def rules_odds(request: HttpRequest, q: Query[OddsQuery]) -> dict[str, object]:
     beyond the last listed value (see ``battles/rules/odds.py``)."""
     if not math.isfinite(q.range):  # pydantic reads "nan" and "inf" as floats
         weapon = get_weapon(q.weapon).id  # an unknown id is refused first, as such
-        raise RulesError(f'{weapon}: range "{q.range}" is not a number (a range in mu, e.g. 12)')
+        raise RulesError(
+            _('%(weapon)s: range "%(range)s" is not a number (a range in mu, e.g. 12)')
+            % {"weapon": weapon, "range": q.range}
+        )
     # Bounds keep one request cheap: the dice summed (MAX_REQUEST_DICE, about half a
     # second at most), not each parameter alone; odds() names the weapon and the limit.
     if not 1 <= q.count <= MAX_REQUEST_COUNT:
-        raise RulesError(f"count must be 1–{MAX_REQUEST_COUNT}, got {q.count}")
+        raise RulesError(
+            _("count must be 1–%(max)s, got %(count)s")
+            % {"max": MAX_REQUEST_COUNT, "count": q.count}
+        )
     return odds(
         q.weapon,
         range_mu=q.range,

@@ -15,6 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 from django.http import HttpRequest
+from django.utils.translation import gettext as _
 from ninja import Field, Query, Router, Schema
 
 from . import epic, sf_boarding, sf_tokens, swsb
@@ -41,7 +42,7 @@ def _seed(seed: int | None) -> int:
     if seed is None:
         return secrets.randbits(48)
     if not 0 <= seed <= MAX_SEED:
-        raise RulesError(f"seed: {seed} is out of range (0–2^62)")
+        raise RulesError(_("seed: %(seed)s is out of range (0–2^62)") % {"seed": seed})
     return seed
 
 
@@ -124,7 +125,7 @@ def sf_token_round(request: HttpRequest, body: TrackerIn) -> dict[str, Any]:
     naming it. Returns the ship (feed it back to continue), the actions it may still take
     and the odds of its basic checks against ``dc``."""
     if len(body.steps) > MAX_TRACKER_STEPS:
-        raise RulesError(f"steps: at most {MAX_TRACKER_STEPS}")
+        raise RulesError(_("steps: at most %(max)s") % {"max": MAX_TRACKER_STEPS})
     ship = sf_tokens.GMShip.from_dict(body.ship)
     for i, step in enumerate(body.steps):
         try:
@@ -138,7 +139,7 @@ def sf_token_round(request: HttpRequest, body: TrackerIn) -> dict[str, Any]:
                 sf_tokens.next_round(ship)
             else:
                 raise sf_tokens.TokenRulesError(
-                    f"op: {step.op!r} is not spend, boost, state or next-round"
+                    _("op: %(op)r is not spend, boost, state or next-round") % {"op": step.op}
                 )
         except RulesError as exc:
             raise type(exc)(f"steps[{i}]: {exc}") from None
@@ -376,5 +377,7 @@ def epic_resolve(request: HttpRequest, ability_id: str, body: ResolveIn) -> Any:
     for key in ("shots", "dice"):
         value = body.params.get(key)
         if isinstance(value, int) and value > MAX_REQUEST_DICE:
-            raise RulesError(f"params.{key}: at most {MAX_REQUEST_DICE} dice")
+            raise RulesError(
+                _("params.%(key)s: at most %(max)s dice") % {"key": key, "max": MAX_REQUEST_DICE}
+            )
     return epic.resolve(ability_id, body.params)

@@ -23,6 +23,7 @@ from typing import Any
 
 from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from ninja import Field, Router, Schema, Status
 
 from campaign import access
@@ -116,10 +117,11 @@ def _status(request: HttpRequest, battle: Battle) -> dict[str, Any]:
     }
 
 
-def _organiser(request: HttpRequest, battle_id: int, action: str):
+def _organiser(request: HttpRequest, battle_id: int, refusal: str):
+    """The battle, or the 403 ``refusal`` (a translated message) for a non-organiser."""
     battle = _battle(request, battle_id)
     if not access.is_organiser(request.user, battle.campaign):
-        return None, Status(403, {"detail": f"only organisers of this campaign may {action}"})
+        return None, Status(403, {"detail": refusal})
     return battle, None
 
 
@@ -135,7 +137,9 @@ def turn_status(request: HttpRequest, battle_id: int):
 @router.post("/battles/{battle_id}/turns/start", response=_RESPONSES, auth=api_auth)
 def turn_start(request: HttpRequest, battle_id: int, payload: StartIn):
     """Start fighting a draft battle turn by turn (organisers)."""
-    battle, refused = _organiser(request, battle_id, "start turn-by-turn play")
+    battle, refused = _organiser(
+        request, battle_id, _("only organisers of this campaign may start turn-by-turn play")
+    )
     if refused:
         return refused
     try:
@@ -158,7 +162,7 @@ def turn_orders(request: HttpRequest, battle_id: int, payload: OrdersIn):
     battle = _battle(request, battle_id)
     slug = access.battle_side_slug(request.user, battle)
     if slug is None:
-        return Status(403, {"detail": "only a player of a side of this battle may give orders"})
+        return Status(403, {"detail": _("only a player of a side of this battle may give orders")})
     side = BattleSide.objects.select_related("faction").get(battle=battle, faction__slug=slug)
     play = get_object_or_404(TurnPlay, battle=battle)
     keys = contact_keys(battle, battle_viewer(battle, request.user), play.setup["data"])
@@ -174,7 +178,9 @@ def turn_orders(request: HttpRequest, battle_id: int, payload: OrdersIn):
 @router.post("/battles/{battle_id}/turns/play", response=_RESPONSES, auth=api_auth)
 def turn_play(request: HttpRequest, battle_id: int):
     """Play the current turn now; a side without orders takes the auto-resolve tactics."""
-    battle, refused = _organiser(request, battle_id, "play a turn")
+    battle, refused = _organiser(
+        request, battle_id, _("only organisers of this campaign may play a turn")
+    )
     if refused:
         return refused
     try:
@@ -187,7 +193,9 @@ def turn_play(request: HttpRequest, battle_id: int):
 @router.post("/battles/{battle_id}/turns/deadline", response=_RESPONSES, auth=api_auth)
 def turn_deadline(request: HttpRequest, battle_id: int, payload: DeadlineIn):
     """Set (or clear, null) the deadline of the turn being ordered; not in the past."""
-    battle, refused = _organiser(request, battle_id, "set a deadline")
+    battle, refused = _organiser(
+        request, battle_id, _("only organisers of this campaign may set a deadline")
+    )
     if refused:
         return refused
     try:
@@ -200,7 +208,9 @@ def turn_deadline(request: HttpRequest, battle_id: int, payload: DeadlineIn):
 @router.post("/battles/{battle_id}/turns/end", response=_RESPONSES, auth=api_auth)
 def turn_end(request: HttpRequest, battle_id: int):
     """End the battle now (judged on surviving strength) and conclude it."""
-    battle, refused = _organiser(request, battle_id, "end a battle")
+    battle, refused = _organiser(
+        request, battle_id, _("only organisers of this campaign may end a battle")
+    )
     if refused:
         return refused
     try:

@@ -12,11 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from django.utils.translation import gettext as _
+
 from battles.rules.forecast import Forecast, win_odds
 from campaign.intel import intel_known_classes
 
 from .models import Battle
-from .services.common import MAX_TURNS_LIMIT, BattleActionError, battle_sides
+from .services.common import MAX_TURNS_LIMIT, BattleActionError, battle_label, battle_sides
 from .services.fielding import field_battle, rule_options
 
 __all__ = ["MAX_FORECAST_BATTLES", "battle_forecast"]
@@ -42,15 +44,26 @@ def battle_forecast(
     ``max_turns`` (1–50) is out of range.
     """
     if not isinstance(battles, int) or not 1 <= battles <= MAX_FORECAST_BATTLES:
-        raise BattleActionError(f"battles: {battles!r}, expected 1–{MAX_FORECAST_BATTLES}")
+        raise BattleActionError(
+            _("battles: %(value)r, expected 1–%(max)s")
+            % {"value": battles, "max": MAX_FORECAST_BATTLES}
+        )
     if not isinstance(seed, int) or not 0 <= seed < 2**62:
-        raise BattleActionError(f"seed: {seed!r}, expected a whole number 0 – 2^62-1")
+        raise BattleActionError(
+            _("seed: %(value)r, expected a whole number 0 – 2^62-1") % {"value": seed}
+        )
     if not isinstance(max_turns, int) or not 1 <= max_turns <= MAX_TURNS_LIMIT:
-        raise BattleActionError(f"max_turns: {max_turns!r}, expected 1–{MAX_TURNS_LIMIT}")
+        raise BattleActionError(
+            _("max_turns: %(value)r, expected 1–%(max)s")
+            % {"value": max_turns, "max": MAX_TURNS_LIMIT}
+        )
     if battle.status == Battle.Status.CONCLUDED:
         raise BattleActionError(
-            f"battle {battle.pk} ({battle.name}) is already concluded: its fleets now carry "
-            "its damage, so there is nothing to forecast"
+            _(
+                "%(battle)s is already concluded: its fleets now carry its damage, so there "
+                "is nothing to forecast"
+            )
+            % {"battle": battle_label(battle)}
         )
     fleets = field_battle(battle, battle_sides(battle))
     return win_odds(

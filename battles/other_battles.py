@@ -10,11 +10,14 @@ against the system's rules package (``battles.sf_tokens``, ``battles.swsb``).
 from __future__ import annotations
 
 import datetime
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from factions.models import Faction
 
@@ -42,10 +45,25 @@ EPIC_STATE_MAX = 40
 class OtherBattleError(ValueError):
     """Bad input for a recorded battle; ``field`` names the form field."""
 
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(f"{field}: {message}")
+    def __init__(self, field: str, message: str, *, label: str | None = None) -> None:
+        # ``field`` stays the form's key; the text names it in the reader's language.
+        shown = label or str(FIELD_LABELS.get(field, field))
+        super().__init__(_("%(field)s: %(message)s") % {"field": shown, "message": message})
         self.field = field
         self.message = message
+
+
+#: The form fields as errors name them (``critical_states`` fields name their row).
+FIELD_LABELS = {
+    "stats": gettext_lazy("stats"),
+    "abilities": gettext_lazy("abilities"),
+    "game_system": gettext_lazy("game system"),
+    "name": gettext_lazy("name"),
+    "sides": gettext_lazy("sides"),
+    "winner": gettext_lazy("winner"),
+    "fate": gettext_lazy("fate"),
+    "unit": gettext_lazy("unit"),
+}
 
 
 def critical_choices(game_system: str) -> list[str]:
@@ -65,15 +83,17 @@ def unit_stats_check(game_system: str, stats: object, abilities: object) -> None
     and ``crew`` (seed 001), Star Wars ``rank``, ``hull``, ``defence``, ``screen_value``
     (seed 002), Epic ``abilities`` ids (seed 004). Raises :class:`OtherBattleError`."""
     if not isinstance(stats, dict):
-        raise OtherBattleError("stats", "expected an object")
+        raise OtherBattleError("stats", _("expected an object"))
     if not isinstance(abilities, list):
-        raise OtherBattleError("abilities", "expected a list of ability ids")
+        raise OtherBattleError("abilities", _("expected a list of ability ids"))
     try:
         if game_system == "starfinder":
             sf_tokens.parse_tier(stats.get("tier"), "stats.tier")
             crew = stats.get("crew")
             if isinstance(crew, bool) or not isinstance(crew, int) or crew < 1:
-                raise OtherBattleError("stats", f"crew: {crew!r} is not a crew count (1 or more)")
+                raise OtherBattleError(
+                    "stats", _("crew: %(value)r is not a crew count (1 or more)") % {"value": crew}
+                )
         elif game_system == "sw-starship-battles":
             swsb.ship_from_dict({"id": "unit", "side": "roster", **stats})
         elif game_system == "epic":
@@ -85,17 +105,36 @@ def unit_stats_check(game_system: str, stats: object, abilities: object) -> None
         ) from None
 
 
+def _criticals_label(field: str) -> str:
+    """``units-2-critical_states`` as the reader sees it: "critical states of unit 3"."""
+    row = re.match(r"units-(\d+)-", field)
+    if row is None:
+        return field
+    return _("critical states of unit %(n)s") % {"n": int(row.group(1)) + 1}
+
+
 def parse_criticals(game_system: str, text: str, field: str) -> list[str]:
     """Comma-separated critical states, checked against :func:`critical_choices`."""
     states = [s.strip() for s in (text or "").split(",") if s.strip()]
     allowed = critical_choices(game_system)
     for state in states:
         if allowed and state not in allowed:
-            raise OtherBattleError(field, f"{state!r} is not a critical state of this system")
+            raise OtherBattleError(
+                field,
+                _("%(state)r is not a critical state of this system") % {"state": state},
+                label=_criticals_label(field),
+            )
         if len(state) > EPIC_STATE_MAX:
-            raise OtherBattleError(field, f"{state[:20]!r}… is longer than {EPIC_STATE_MAX}")
+            raise OtherBattleError(
+                field,
+                _("%(state)r… is longer than %(max)s")
+                % {"state": state[:20], "max": EPIC_STATE_MAX},
+                label=_criticals_label(field),
+            )
     if len(states) > 20:
-        raise OtherBattleError(field, "at most 20 critical states")
+        raise OtherBattleError(
+            field, _("at most 20 critical states"), label=_criticals_label(field)
+        )
     return states
 
 
@@ -148,25 +187,31 @@ def other_battle_record(
     transaction, and queue its report. Raises :class:`OtherBattleError` naming the field
     (nothing is written then)."""
     if game_system not in SYSTEMS or game_system == DEFAULT_SYSTEM:
-        raise OtherBattleError("game_system", "choose Starfinder, Star Wars or Epic")
+        raise OtherBattleError("game_system", _("choose Starfinder, Star Wars or Epic"))
     if not name.strip():
-        raise OtherBattleError("name", "give the battle a name")
+        raise OtherBattleError("name", _("give the battle a name"))
     if len(sides) < 2 or len({s.faction.pk for s in sides}) != len(sides):
-        raise OtherBattleError("sides", "two different factions fight a battle")
+        raise OtherBattleError("sides", _("two different factions fight a battle"))
     if sum(s.is_winner for s in sides) > 1:
-        raise OtherBattleError("winner", "one winner at most")
+        raise OtherBattleError("winner", _("one winner at most"))
     fates = set(Participant.Fate.values)
     for i, side in enumerate(sides):
         if len(side.units) > MAX_UNITS_PER_SIDE:
-            raise OtherBattleError(f"side {i + 1}", f"at most {MAX_UNITS_PER_SIDE} units")
+            raise OtherBattleError(
+                f"side {i + 1}",
+                _("at most %(max)s units") % {"max": MAX_UNITS_PER_SIDE},
+                label=_("side %(n)s") % {"n": i + 1},
+            )
         for unit in side.units:
             if unit.fate not in fates:
-                raise OtherBattleError("fate", f"{unit.fate!r} is not a fate")
+                raise OtherBattleError("fate", _("%(fate)r is not a fate") % {"fate": unit.fate})
             if unit.unit is not None and (
                 unit.unit.faction_id != side.faction.pk or unit.unit.game_system != game_system
             ):
                 raise OtherBattleError(
-                    "unit", f"{unit.unit.name} is not a {game_system} unit of {side.faction}"
+                    "unit",
+                    _("%(unit)s is not a %(system)s unit of %(faction)s")
+                    % {"unit": unit.unit.name, "system": game_system, "faction": side.faction},
                 )
     winner = next((s.faction for s in sides if s.is_winner), None)
     with transaction.atomic():

@@ -213,7 +213,8 @@ def battle_forecast_fragment(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-_WHERE = re.compile(r"results\[(\d+)\][^.]*?(?:\)\))?\.(\w+):")
+# The path heads the message in either language ("….hull_lost:" / "….hull_lost :").
+_WHERE = re.compile(r"results\[(\d+)\][^.]*?(?:\)\))?\.(\w+)\s*:")
 
 
 def _entry_row(result: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:

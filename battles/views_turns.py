@@ -102,7 +102,9 @@ def _whole(name: str, text: str, default: int | None) -> int | None:
     try:
         return int(text)
     except ValueError:
-        raise BattleActionError(f"{name}: {text!r} is not a whole number") from None
+        raise BattleActionError(
+            _("%(field)s: %(value)r is not a whole number") % {"field": name, "value": text}
+        ) from None
 
 
 @require_POST

@@ -59,7 +59,9 @@ def clean_text(value: str, *, field: str, max_length: int | None = None) -> str:
     value = value.strip()
     problem = text_problem(value, max_length=max_length)
     if problem:
-        raise TextError(f"{field}: {problem}", field=field)
+        raise TextError(
+            _("%(field)s: %(problem)s") % {"field": field, "problem": problem}, field=field
+        )
     return value
 
 
@@ -91,7 +93,9 @@ def check_json_text(value: Any, *, field: str) -> None:
     if found:
         where, problem = found
         label = f"{field} {where}".strip()
-        raise TextError(f"{label}: {problem}", field=label)
+        raise TextError(
+            _("%(field)s: %(problem)s") % {"field": label, "problem": problem}, field=label
+        )
 
 
 def check_model_text(instance: models.Model) -> None:
@@ -110,4 +114,6 @@ def check_model_text(instance: models.Model) -> None:
                 limit = TEXT_MAX_CHARS  # narratives, descriptions, notes (campaign.limits)
             problem = text_problem(value, max_length=limit)
             if problem:
-                raise TextError(f"{label}: {problem}", field=label)
+                raise TextError(
+                    _("%(field)s: %(problem)s") % {"field": label, "problem": problem}, field=label
+                )

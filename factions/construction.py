@@ -33,6 +33,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from django.utils.translation import gettext as _
+
 if TYPE_CHECKING:
     from factions.designs import Design, SquadronSpec
 
@@ -213,7 +215,7 @@ def weapon_spec(weapon: str) -> WeaponSpec:
             max_arcs={1: 6, 2: 2}.get(cls, 1),
             reading=True,
         )
-    raise UnknownSystem(f"unknown weapon '{weapon}'")
+    raise UnknownSystem(_("unknown weapon '%(weapon)s'") % {"weapon": weapon})
 
 
 def weapon_mass(weapon: str, arcs: int, cls: int | None = None) -> int:
@@ -260,16 +262,16 @@ def squadron_points(unit: str, *, size: int = 6, variant: str | None = None) -> 
         variant = (variant or "").strip().lower().replace(" ", "-")
         variant = _VARIANT_ALIASES.get(variant, variant)
         if variant not in GUNBOAT_POINTS:
-            raise UnknownSystem(f"unknown gunboat variant '{variant}'")
+            raise UnknownSystem(_("unknown gunboat variant '%(variant)s'") % {"variant": variant})
         full = GUNBOAT_POINTS[variant]
     elif unit == "battery":
         if variant is None:
-            raise UnknownSystem("a battery needs its weapon as variant")
+            raise UnknownSystem(_("a battery needs its weapon as variant"))
         return weapon_points(variant, weapon_spec(variant).max_arcs) * size
     elif unit in UNIT_POINTS:
         full = UNIT_POINTS[unit]
     else:
-        raise UnknownSystem(f"unknown light-unit kind '{unit}'")
+        raise UnknownSystem(_("unknown light-unit kind '%(kind)s'") % {"kind": unit})
     return round_half_up(full * size, 6)
 
 
@@ -280,7 +282,7 @@ def bay_mass(squadron: SquadronSpec | None) -> int:
     if squadron.unit == "gunboat":
         squadron_points("gunboat", variant=squadron.variant)  # raises if unknown
         return GUNBOAT_BAY_MASS
-    raise UnknownSystem(f"a bay cannot carry '{squadron.unit}'")
+    raise UnknownSystem(_("a bay cannot carry '%(unit)s'") % {"unit": squadron.unit})
 
 
 # --- designs ---------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any, Final, Literal
 
+from django.utils.translation import gettext as _
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from battles.rules.ships import ShipState
@@ -281,19 +282,23 @@ def _rule_errors(design: Design) -> list[DesignError]:
     for i, s in enumerate(design.systems):
         if s.id in ids:
             errors.append(
-                DesignError(f"systems[{i}].id", f"duplicate id '{s.id}' (see systems[{ids[s.id]}])")
+                DesignError(
+                    f"systems[{i}].id",
+                    _("duplicate id '%(id)s' (see systems[%(first)s])")
+                    % {"id": s.id, "first": ids[s.id]},
+                )
             )
         else:
             ids[s.id] = i
     if len(set(design.command)) != len(design.command):
-        errors.append(DesignError("command", "a command system is listed twice"))
+        errors.append(DesignError("command", _("a command system is listed twice")))
 
     has_weapon = False
     has_bay = any(s.kind == "bay" for s in design.systems)
     for i, s in enumerate(design.systems):
         where = f"systems[{i}]"
         if s.kind == "launch-tube" and not has_bay:
-            errors.append(DesignError(where, "a launch tube needs a bay to launch from"))
+            errors.append(DesignError(where, _("a launch tube needs a bay to launch from")))
         if s.kind == "bay" and s.squadron is not None:
             try:
                 construction.bay_mass(s.squadron)
@@ -308,45 +313,63 @@ def _rule_errors(design: Design) -> list[DesignError]:
             errors.append(DesignError(f"{where}.weapon", str(exc)))
             continue
         if len(set(s.arcs)) != len(s.arcs):
-            errors.append(DesignError(f"{where}.arcs", "an arc is listed twice"))
+            errors.append(DesignError(f"{where}.arcs", _("an arc is listed twice")))
         elif len(s.arcs) > spec.max_arcs:
             errors.append(
                 DesignError(
                     f"{where}.arcs",
-                    f"a {s.weapon} mount covers at most {spec.max_arcs} arc(s), "
-                    f"this one lists {len(s.arcs)}",
+                    _("a %(weapon)s mount covers at most %(max)s arc(s), this one lists %(n)s")
+                    % {"weapon": s.weapon, "max": spec.max_arcs, "n": len(s.arcs)},
                 )
             )
         elif not _arcs_contiguous(list(s.arcs)):
             errors.append(
-                DesignError(f"{where}.arcs", f"arcs {s.arcs} are not one contiguous sweep")
+                DesignError(
+                    f"{where}.arcs",
+                    _("arcs %(arcs)s are not one contiguous sweep") % {"arcs": s.arcs},
+                )
             )
         if spec.classed and s.weapon_class is None:
-            errors.append(DesignError(f"{where}.class", f"{s.weapon} needs a class (1–6)"))
+            errors.append(
+                DesignError(
+                    f"{where}.class", _("%(weapon)s needs a class (1–6)") % {"weapon": s.weapon}
+                )
+            )
         if not spec.classed and s.weapon_class is not None:
-            errors.append(DesignError(f"{where}.class", f"{s.weapon} takes no class"))
+            errors.append(
+                DesignError(f"{where}.class", _("%(weapon)s takes no class") % {"weapon": s.weapon})
+            )
         if spec.needs_magazine:
             if s.magazine is None:
                 errors.append(
                     DesignError(
-                        f"{where}.magazine", f"{s.weapon} is a launcher: it needs a magazine"
+                        f"{where}.magazine",
+                        _("%(weapon)s is a launcher: it needs a magazine") % {"weapon": s.weapon},
                     )
                 )
             else:
                 target = ids.get(s.magazine)
                 if target is None:
                     errors.append(
-                        DesignError(f"{where}.magazine", f"no system with id '{s.magazine}'")
+                        DesignError(
+                            f"{where}.magazine",
+                            _("no system with id '%(id)s'") % {"id": s.magazine},
+                        )
                     )
                 elif design.systems[target].kind != "magazine":
                     errors.append(
                         DesignError(
                             f"{where}.magazine",
-                            f"'{s.magazine}' is a {design.systems[target].kind}, not a magazine",
+                            _("'%(id)s' is a %(kind)s, not a magazine")
+                            % {"id": s.magazine, "kind": design.systems[target].kind},
                         )
                     )
         elif s.magazine is not None:
-            errors.append(DesignError(f"{where}.magazine", f"{s.weapon} takes no magazine"))
+            errors.append(
+                DesignError(
+                    f"{where}.magazine", _("%(weapon)s takes no magazine") % {"weapon": s.weapon}
+                )
+            )
     fed: dict[str, tuple[int, str]] = {}
     for i, s in enumerate(design.systems):
         if s.kind != "weapon" or s.magazine is None:
@@ -356,14 +379,17 @@ def _rule_errors(design: Design) -> list[DesignError]:
             errors.append(
                 DesignError(
                     f"systems[{i}].magazine",
-                    f"'{s.magazine}' already feeds {first[1]} (systems[{first[0]}]); "
-                    "a magazine holds one kind of load",
+                    _(
+                        "'%(id)s' already feeds %(weapon)s (systems[%(first)s]); a magazine "
+                        "holds one kind of load"
+                    )
+                    % {"id": s.magazine, "weapon": first[1], "first": first[0]},
                 )
             )
     if has_weapon and design.fire_controls == 0:
         errors.append(
             DesignError(
-                "fire_controls", "a ship with heavy weapons needs at least one fire control"
+                "fire_controls", _("a ship with heavy weapons needs at least one fire control")
             )
         )
     if errors:
@@ -377,7 +403,8 @@ def _rule_errors(design: Design) -> list[DesignError]:
         errors.append(
             DesignError(
                 "mass",
-                f"systems add up to {total} mass, the design declares {design.mass} ({lines})",
+                _("systems add up to %(total)s mass, the design declares %(mass)s (%(lines)s)")
+                % {"total": total, "mass": design.mass, "lines": lines},
             )
         )
     return errors
@@ -390,7 +417,7 @@ def design_validate(data: Any) -> tuple[Design | None, list[DesignError]]:
     (``hull``, ``systems[3].magazine``, ``mass``…). The design is None when its shape is wrong.
     """
     if not isinstance(data, dict):
-        return None, [DesignError("design", "a design must be a JSON object")]
+        return None, [DesignError("design", _("a design must be a JSON object"))]
     try:
         design = Design.model_validate(data)
     except ValidationError as exc:

@@ -37,6 +37,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
+from django.utils.translation import gettext as _
+
 MAX_COUNT = 100
 """Largest count accepted on one line (ships or squadrons)."""
 
@@ -160,7 +162,7 @@ class LineError:
     message: str
 
     def __str__(self) -> str:
-        return f"line {self.line}: {self.message}"
+        return _("line %(line)s: %(message)s") % {"line": self.line, "message": self.message}
 
 
 class FleetListError(ValueError):
@@ -203,7 +205,13 @@ def _count(token: str, line_no: int, errors: list[LineError]) -> int | None:
     """The count ``token`` as an int in 1..MAX_COUNT, or None after recording an error."""
     if token.isdigit() and 1 <= int(token) <= MAX_COUNT:
         return int(token)
-    errors.append(LineError(line_no, f'bad count "{token}" (a whole number from 1 to {MAX_COUNT})'))
+    errors.append(
+        LineError(
+            line_no,
+            _('bad count "%(count)s" (a whole number from 1 to %(max)s)')
+            % {"count": token, "max": MAX_COUNT},
+        )
+    )
     return None
 
 
@@ -252,7 +260,9 @@ def fleet_list_parse(
     lines = text.splitlines()
 
     def dangling(at: tuple[int, int]) -> None:
-        errors.append(LineError(at[0], f'count "{at[1]}" is not followed by a unit'))
+        errors.append(
+            LineError(at[0], _('count "%(count)s" is not followed by a unit') % {"count": at[1]})
+        )
 
     for line_no, raw in enumerate(lines, start=1):
         line = _normalise(raw)
@@ -269,7 +279,9 @@ def fleet_list_parse(
             (count_line, count), rest = pending, line
             pending = None
             if (m := _COUNTED.match(line)) and m.group(1).isdigit():
-                msg = f"a second count (the count on line {count_line} applies here)"
+                msg = _("a second count (the count on line %(line)s applies here)") % {
+                    "line": count_line
+                }
                 errors.append(LineError(line_no, msg))
                 continue
         else:
@@ -281,7 +293,11 @@ def fleet_list_parse(
                 continue  # prose
             if m is None or not re.match(r"^[-+]?\d", head):
                 errors.append(
-                    LineError(line_no, f'missing count in "{line}" (expected {_EXAMPLE})')
+                    LineError(
+                        line_no,
+                        _('missing count in "%(line)s" (expected %(example)s)')
+                        % {"line": line, "example": _EXAMPLE},
+                    )
                 )
                 continue
             count, rest = _count(head, line_no, errors), m.group(2)
@@ -291,17 +307,22 @@ def fleet_list_parse(
             if lu.kind == "battery":
                 beam_class = int(lu.unit_type.removeprefix("beam-"))
                 if beam_class not in BEAM_CLASSES:
-                    msg = f"no class-{beam_class} beam battery: beams are class 1, 2 or 3"
-                    errors.append(LineError(line_no, msg + " (rules/ft-incursion.md §8)"))
+                    msg = _(
+                        "no class-%(class)s beam battery: beams are class 1, 2 or 3 "
+                        "(rules/ft-incursion.md §8)"
+                    ) % {"class": beam_class}
+                    errors.append(LineError(line_no, msg))
                     continue
                 lu = replace(lu, unit_type=f"beam-{beam_class}")
             elif units is not None and lu.unit_type:
                 if (known := units.resolve(lu.unit_type)) is None:
                     hint = units.suggest(lu.unit_type)
-                    msg = f'unknown light unit "{lu.unit_type}"'
-                    errors.append(
-                        LineError(line_no, msg + (f' (did you mean "{hint}"?)' if hint else ""))
-                    )
+                    msg = (
+                        _('unknown light unit "%(name)s" (did you mean "%(hint)s"?)')
+                        if hint
+                        else _('unknown light unit "%(name)s"')
+                    ) % {"name": lu.unit_type, "hint": hint}
+                    errors.append(LineError(line_no, msg))
                     continue
                 lu = replace(lu, unit_type=known)
             if lu.kind != "battery" and carrier is not None:  # carried, not based
@@ -310,17 +331,25 @@ def fleet_list_parse(
                 based.append(lu)
             continue
         if not (sm := _SHIP.match(rest)):
-            errors.append(LineError(line_no, f'cannot read "{line}" (expected {_EXAMPLE})'))
+            errors.append(
+                LineError(
+                    line_no,
+                    _('cannot read "%(line)s" (expected %(example)s)')
+                    % {"line": line, "example": _EXAMPLE},
+                )
+            )
             continue
         type_word, class_name = (sm.group(1) or "").strip(), sm.group(2).strip()
         if index is not None:
             canonical = index.resolve(class_name)
             if canonical is None:
                 hint = index.suggest(class_name)
-                msg = f'unknown ship class "{class_name}"'
-                errors.append(
-                    LineError(line_no, msg + (f' (did you mean "{hint}"?)' if hint else ""))
-                )
+                msg = (
+                    _('unknown ship class "%(name)s" (did you mean "%(hint)s"?)')
+                    if hint
+                    else _('unknown ship class "%(name)s"')
+                ) % {"name": class_name, "hint": hint}
+                errors.append(LineError(line_no, msg))
                 continue
             class_name = canonical
         entry = ShipEntry(line_no, count, type_word, class_name)
@@ -329,7 +358,7 @@ def fleet_list_parse(
     if pending:
         dangling(pending)
     if not ships and not errors:
-        errors.append(LineError(max(len(lines), 1), "the fleet list has no ships"))
+        errors.append(LineError(max(len(lines), 1), _("the fleet list has no ships")))
     if errors:
         raise FleetListError(errors)
     return FleetList(

@@ -25,6 +25,7 @@ from typing import Any, NamedTuple
 
 from django.db import transaction
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 
 from campaign.limits import DESIGN_FILE_MAX_DESIGNS
 from factions import construction
@@ -434,8 +435,11 @@ def detect_format(data: Any) -> str:
     if _is_ftlibship_ship(first):
         return "ftlibship"
     raise ImportFormatError(
-        "not a design file: expected ftLibShip ships (hull.points) or admiralty designs "
-        f"(format '{FORMAT}' or a catalogue with 'classes')"
+        _(
+            "not a design file: expected ftLibShip ships (hull.points) or admiralty designs "
+            "(format '%(format)s' or a catalogue with 'classes')"
+        )
+        % {"format": FORMAT}
     )
 
 
@@ -467,7 +471,8 @@ def _check_design_count(count: int) -> None:
     """Raise :class:`ImportFormatError` beyond ``campaign.limits.DESIGN_FILE_MAX_DESIGNS``."""
     if count > DESIGN_FILE_MAX_DESIGNS:
         raise ImportFormatError(
-            f"the file holds {count} designs; the limit is {DESIGN_FILE_MAX_DESIGNS} a file"
+            _("the file holds %(count)s designs; the limit is %(max)s a file")
+            % {"count": count, "max": DESIGN_FILE_MAX_DESIGNS}
         )
 
 
@@ -486,10 +491,16 @@ def designs_parse(data: Any, *, faction: str, format: str = "auto") -> ImportRes
     than ``campaign.limits.DESIGN_FILE_MAX_DESIGNS`` designs.
     """
     if format not in FORMATS:
-        raise ImportFormatError(f"unknown format '{format}' (expected one of {FORMATS})")
+        raise ImportFormatError(
+            _("unknown format '%(format)s' (expected one of %(formats)s)")
+            % {"format": format, "formats": FORMATS}
+        )
     found = detect_format(data)
     if format != "auto" and format != found:
-        raise ImportFormatError(f"the file is in {found} format, not {format}")
+        raise ImportFormatError(
+            _("the file is in %(found)s format, not %(format)s")
+            % {"found": found, "format": format}
+        )
     result = ImportResult(format=found)
     if found == "ftlibship":
         ships = list(_ftlibship_ships(data))
@@ -588,13 +599,20 @@ def designs_save(
     if result.invalid and not allow_invalid:
         first = result.invalid[0]
         raise ValueError(
-            f"{len(result.invalid)} validation error(s), first: "
-            f"{first.ship}: {first.field}: {first.message}"
+            _("%(n)s validation error(s), first: %(ship)s: %(field)s: %(message)s")
+            % {
+                "n": len(result.invalid),
+                "ship": first.ship,
+                "field": first.field,
+                "message": first.message,
+            }
         )
     slugs = [slugify(d["name"]) for d in result.designs]
     for slug in slugs:
         if not slug or slugs.count(slug) > 1:
-            raise ValueError(f"design names must give distinct slugs ('{slug}')")
+            raise ValueError(
+                _("design names must give distinct slugs ('%(slug)s')") % {"slug": slug}
+            )
     saved = []
     result.kept = []
     with transaction.atomic():
@@ -616,10 +634,18 @@ def designs_save(
                     for lost in ship.systems_lost or []:
                         if lost not in ids:
                             raise DesignReplaceError(
-                                f"{design['name']}: ship {ship} (#{ship.pk}) has lost system "
-                                f"'{lost}', which the new design does not have"
+                                _(
+                                    "%(design)s: ship %(ship)s (#%(id)s) has lost system "
+                                    "'%(system)s', which the new design does not have"
+                                )
+                                % {
+                                    "design": design["name"],
+                                    "ship": ship,
+                                    "id": ship.pk,
+                                    "system": lost,
+                                }
                             )
-            sc, _ = ShipClass.objects.update_or_create(
+            sc, _created = ShipClass.objects.update_or_create(
                 faction=faction, slug=slug, defaults=_class_fields(design)
             )
             saved.append(sc)

@@ -13,6 +13,8 @@ from typing import Any
 
 from django.db import transaction
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from campaign.limits import FLEET_LIST_MAX_LINES, FLEET_MAX_SHIPS
 from campaign.validation import TextError, check_model_text, clean_text
@@ -98,8 +100,12 @@ def _bay_errors(fleet_list: FleetList, classes: dict[str, ShipClass]) -> list[Li
                 errors.append(
                     LineError(
                         lu.line,
-                        f"a {entry.class_name} has {bays} bay{'s' * (bays != 1)}: "
-                        f"{carried} squadrons do not fit",
+                        ngettext(
+                            "a %(ship_class)s has %(bays)s bay: %(carried)s squadrons do not fit",
+                            "a %(ship_class)s has %(bays)s bays: %(carried)s squadrons do not fit",
+                            bays,
+                        )
+                        % {"ship_class": entry.class_name, "bays": bays, "carried": carried},
                     )
                 )
                 break
@@ -184,15 +190,16 @@ def fleet_import(
         raise FleetImportError(str(exc)) from exc
     if text.count("\n") + 1 > FLEET_LIST_MAX_LINES:
         raise FleetImportError(
-            f"the fleet list has {text.count(chr(10)) + 1} lines; the limit is "
-            f"{FLEET_LIST_MAX_LINES}"
+            _("the fleet list has %(lines)s lines; the limit is %(max)s")
+            % {"lines": text.count("\n") + 1, "max": FLEET_LIST_MAX_LINES}
         )
     slug = slugify(name)
     if not name:
-        raise FleetImportError("the fleet needs a name")
+        raise FleetImportError(_("the fleet needs a name"))
     if not slug:
         raise FleetImportError(
-            f'the fleet name "{name}" must contain letters or digits to make a slug'
+            _('the fleet name "%(name)s" must contain letters or digits to make a slug')
+            % {"name": name}
         )
     classes = {c.name: c for c in ShipClass.objects.filter(faction=faction)}
     fleet_list = fleet_list_parse(
@@ -203,11 +210,14 @@ def fleet_import(
     hull_count = sum(entry.count for entry in fleet_list.ships)
     if hull_count > FLEET_MAX_SHIPS:
         raise FleetImportError(
-            f"the fleet list has {hull_count} ships; the limit is {FLEET_MAX_SHIPS} a fleet"
+            _("the fleet list has %(ships)s ships; the limit is %(max)s a fleet")
+            % {"ships": hull_count, "max": FLEET_MAX_SHIPS}
         )
     with transaction.atomic():
         if Fleet.objects.filter(slug=slug).exists():
-            raise FleetImportError(f'a fleet with the slug "{slug}" already exists')
+            raise FleetImportError(
+                _('a fleet with the slug "%(slug)s" already exists') % {"slug": slug}
+            )
         fleet = Fleet.objects.create(
             faction=faction, name=name, slug=slug, admiral=admiral, hidden=hidden
         )

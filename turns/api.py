@@ -13,6 +13,7 @@ from typing import Any
 
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from ninja import Router, Schema, Status
 
 from campaign import access
@@ -171,7 +172,7 @@ def turn_deadline(request: HttpRequest, slug: str, payload: OpenIn):
     campaign, _seen = _campaign(request, slug)
     current = closing.open_turn(campaign)
     if current is None:
-        raise TurnActionError(f"{campaign.name} has no open turn")
+        raise TurnActionError(_("%(campaign)s has no open turn") % {"campaign": campaign.name})
     closing.campaign_turn_deadline(turn=current, user=request.user, deadline=payload.deadline)
     return _state(request, campaign)
 
@@ -234,7 +235,10 @@ def treasury_adjust(request: HttpRequest, slug: str, payload: AdjustIn):
     campaign, _seen = _campaign(request, slug)
     faction = campaign.factions.filter(slug=payload.faction).first()
     if faction is None:
-        raise TurnActionError(f"faction: '{payload.faction}' does not play in {campaign.name}")
+        raise TurnActionError(
+            _("faction: '%(faction)s' does not play in %(campaign)s")
+            % {"faction": payload.faction, "campaign": campaign.name}
+        )
     e = treasury.treasury_adjust(
         campaign=campaign,
         faction=faction,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from ninja import Router, Schema, Status
 
 from campaign import access
@@ -192,13 +193,19 @@ def construction_create(request: HttpRequest, slug: str, payload: BuildIn):
     campaign, seen = _campaign(request, slug)
     faction = campaign.factions.filter(slug=payload.faction).first()
     if faction is None:
-        raise TurnActionError(f"faction: '{payload.faction}' does not play in {campaign.name}")
+        raise TurnActionError(
+            _("faction: '%(faction)s' does not play in %(campaign)s")
+            % {"faction": payload.faction, "campaign": campaign.name}
+        )
     yard = Territory.objects.filter(faction=faction, slug=payload.yard).first()
     if yard is None:
-        raise TurnActionError(f"yard: {faction.name} has no territory '{payload.yard}'")
+        raise TurnActionError(
+            _("yard: %(faction)s has no territory '%(yard)s'")
+            % {"faction": faction.name, "yard": payload.yard}
+        )
     fleet = Fleet.objects.filter(slug=payload.fleet).first()
     if fleet is None:
-        raise TurnActionError(f"fleet: no fleet '{payload.fleet}'")
+        raise TurnActionError(_("fleet: no fleet '%(fleet)s'") % {"fleet": payload.fleet})
     spec = {
         "faction": faction,
         "yard": yard,
@@ -209,7 +216,9 @@ def construction_create(request: HttpRequest, slug: str, payload: BuildIn):
     if payload.ship_class is not None:
         spec["ship_class"] = ShipClass.objects.filter(pk=payload.ship_class).first()
         if spec["ship_class"] is None:
-            raise TurnActionError(f"ship_class: no class {payload.ship_class}")
+            raise TurnActionError(
+                _("ship_class: no class %(ship_class)s") % {"ship_class": payload.ship_class}
+            )
     if payload.dry_run:
         if not access.can_act_for_faction(request.user, campaign, faction):
             building.construction_order(campaign=campaign, user=request.user, **spec)  # raises 403

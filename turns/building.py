@@ -60,27 +60,40 @@ def construction_quote(
     six ``light_kind`` craft (``gunboat`` needs ``light_variant``: ``heavy-transport`` 72,
     ``emp`` 54, seed). Raises :class:`TurnActionError` naming the yard, fleet or field."""
     if not campaign.factions.filter(pk=faction.pk).exists():
-        raise TurnActionError(f"faction: {faction.name} does not play in {campaign.name}")
+        raise TurnActionError(
+            _("faction: %(faction)s does not play in %(campaign)s")
+            % {"faction": faction.name, "campaign": campaign.name}
+        )
     if yard.faction_id != faction.pk:
-        raise TurnActionError(f"yard: {yard.name} is not a territory of {faction.name}")
+        raise TurnActionError(
+            _("yard: %(yard)s is not a territory of %(faction)s")
+            % {"yard": yard.name, "faction": faction.name}
+        )
     if not yard.shipyard_capacity:
-        raise TurnActionError(f"yard: {yard.name} has no shipyard")
+        raise TurnActionError(_("yard: %(yard)s has no shipyard") % {"yard": yard.name})
     if fleet.faction_id != faction.pk:
-        raise TurnActionError(f"fleet: {fleet.name} is not a fleet of {faction.name}")
+        raise TurnActionError(
+            _("fleet: %(fleet)s is not a fleet of %(faction)s")
+            % {"fleet": fleet.name, "faction": faction.name}
+        )
     rates = rates_mod.turn_rates(campaign.turn_settings)
     check = None
     if ship_class is not None:
         if light_kind:
-            raise TurnActionError("light_kind: build a ship class or a squadron, not both")
+            raise TurnActionError(_("light_kind: build a ship class or a squadron, not both"))
         if ship_class.faction_id != faction.pk:
             raise TurnActionError(
-                f"ship_class: {ship_class.name} is not a design of {faction.name}"
+                _("ship_class: %(ship_class)s is not a design of %(faction)s")
+                % {"ship_class": ship_class.name, "faction": faction.name}
             )
         check = points_check(ship_class)
         if check.computed is None:
             raise TurnActionError(
-                f"ship_class: {ship_class.name} cannot be built, its design does not follow "
-                f"the construction rules ({check.error})"
+                _(
+                    "ship_class: %(ship_class)s cannot be built, its design does not follow "
+                    "the construction rules (%(error)s)"
+                )
+                % {"ship_class": ship_class.name, "error": check.error}
             )
         cost = check.computed + construction.embarked_points(ship_class.design)
         tech, turns, label = (
@@ -93,11 +106,13 @@ def construction_quote(
             light_kind not in LightUnitGroup.Kind.values
             or light_kind == LightUnitGroup.Kind.BATTERY
         ):
-            raise TurnActionError(f"light_kind: '{light_kind}' is not a squadron kind")
+            raise TurnActionError(
+                _("light_kind: '%(kind)s' is not a squadron kind") % {"kind": light_kind}
+            )
         try:
             cost = construction.squadron_points(light_kind, size=6, variant=light_variant or None)
         except ValueError as exc:
-            raise TurnActionError(f"light_variant: {exc}") from exc
+            raise TurnActionError(_("light_variant: %(error)s") % {"error": exc}) from exc
         tech = rates["gunboat_tech_cost"] if light_kind == LightUnitGroup.Kind.GUNBOAT else 0
         turns = rates["squadron_turns"] or 1
         label = f"{LightUnitGroup.Kind(light_kind).label} {light_variant}".strip()
@@ -126,7 +141,9 @@ def construction_order(*, campaign: Campaign, user, name: str = "", **spec) -> C
     """
     faction = spec["faction"]
     if not access.can_act_for_faction(user, campaign, faction):
-        raise TurnPermissionError(f"faction: you do not give orders for {faction.name}")
+        raise TurnPermissionError(
+            _("faction: you do not give orders for %(faction)s") % {"faction": faction.name}
+        )
     with transaction.atomic():
         quote = construction_quote(campaign=campaign, **spec)
         treasury_check(

@@ -29,6 +29,7 @@ from datetime import datetime
 from django.db import transaction
 from django.db.models import Count, Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from simple_history.utils import bulk_update_with_history
 
 from campaign import access
@@ -70,7 +71,10 @@ class TurnPlan:
 
 def _require_organiser(user, campaign: Campaign) -> None:
     if user is not None and not access.is_organiser(user, campaign):
-        raise TurnPermissionError(f"only an organiser of {campaign.name} opens and closes turns")
+        raise TurnPermissionError(
+            _("only an organiser of %(campaign)s opens and closes turns")
+            % {"campaign": campaign.name}
+        )
 
 
 def open_turn(campaign: Campaign) -> CampaignTurn | None:
@@ -86,12 +90,18 @@ def campaign_turn_open(
     :class:`TurnActionError` when a turn is open already or the deadline is past."""
     _require_organiser(user, campaign)
     if deadline is not None and (timezone.is_naive(deadline) or deadline <= timezone.now()):
-        raise TurnActionError(f"deadline: {deadline} is not a future time with its time zone")
+        raise TurnActionError(
+            _("deadline: %(deadline)s is not a future time with its time zone")
+            % {"deadline": deadline}
+        )
     with transaction.atomic():
         campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
         current = open_turn(campaign)
         if current is not None:
-            raise TurnActionError(f"turn {current.number} of {campaign.name} is still open")
+            raise TurnActionError(
+                _("turn %(turn)s of %(campaign)s is still open")
+                % {"turn": current.number, "campaign": campaign.name}
+            )
         last = campaign.turns.order_by("-number").first()
         number = last.number + 1 if last else campaign.current_turn
         turn = CampaignTurn.objects.create(campaign=campaign, number=number, deadline=deadline)
@@ -105,9 +115,11 @@ def campaign_turn_deadline(*, turn: CampaignTurn, user, deadline: datetime | Non
     """Set or clear the deadline of an open turn."""
     _require_organiser(user, turn.campaign)
     if turn.status != CampaignTurn.Status.OPEN:
-        raise TurnActionError(f"turn {turn.number} is closed: its deadline cannot change")
+        raise TurnActionError(
+            _("turn %(turn)s is closed: its deadline cannot change") % {"turn": turn.number}
+        )
     if deadline is not None and timezone.is_naive(deadline):
-        raise TurnActionError("deadline: give a time zone")
+        raise TurnActionError(_("deadline: give a time zone"))
     turn.deadline = deadline
     turn.save(update_fields=["deadline"])
     return turn
@@ -118,7 +130,9 @@ def turn_plan(*, campaign: Campaign) -> TurnPlan:
     queries). Raises :class:`TurnActionError` when no turn is open."""
     turn = open_turn(campaign)
     if turn is None:
-        raise TurnActionError(f"{campaign.name} has no open turn to close")
+        raise TurnActionError(
+            _("%(campaign)s has no open turn to close") % {"campaign": campaign.name}
+        )
     rates = rates_mod.turn_rates(campaign.turn_settings)
     plan = TurnPlan(turn=turn)
     orders = list(
@@ -186,7 +200,10 @@ def campaign_turn_close(
         plan = turn_plan(campaign=campaign)
         turn = CampaignTurn.objects.select_for_update().get(pk=plan.turn.pk)
         if turn.status != CampaignTurn.Status.OPEN:
-            raise TurnActionError(f"turn {turn.number} of {campaign.name} is already closed")
+            raise TurnActionError(
+                _("turn %(turn)s of %(campaign)s is already closed")
+                % {"turn": turn.number, "campaign": campaign.name}
+            )
         n = turn.number
         undo: dict = {
             "ships": {},
@@ -347,12 +364,15 @@ def campaign_turn_reopen(*, campaign: Campaign, user) -> CampaignTurn:
         campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
         turn = campaign.turns.filter(status=CampaignTurn.Status.CLOSED).order_by("-number").first()
         if turn is None:
-            raise TurnActionError(f"{campaign.name} has no closed turn to reopen")
+            raise TurnActionError(
+                _("%(campaign)s has no closed turn to reopen") % {"campaign": campaign.name}
+            )
         later = list(campaign.turns.filter(number__gt=turn.number))
         for t in later:
             if t.status == CampaignTurn.Status.CLOSED:
                 raise TurnActionError(
-                    f"turn {t.number} is closed: only the last closed turn reopens"
+                    _("turn %(turn)s is closed: only the last closed turn reopens")
+                    % {"turn": t.number}
                 )
         undo = turn.undo
         since = (
@@ -362,16 +382,27 @@ def campaign_turn_reopen(*, campaign: Campaign, user) -> CampaignTurn:
         )
         if since is not None:
             raise TurnActionError(
-                f"turn {turn.number}: {since.faction.name} paid or was paid after the close "
-                f"(ledger entry {since.pk}, {since.reason}); undo that first"
+                _(
+                    "turn %(turn)s: %(faction)s paid or was paid after the close "
+                    "(ledger entry %(entry)s, %(reason)s); undo that first"
+                )
+                % {
+                    "turn": turn.number,
+                    "faction": since.faction.name,
+                    "entry": since.pk,
+                    "reason": since.reason,
+                }
             )
         ships = list(Ship.objects.filter(pk__in=[int(k) for k in undo["ships"]]))
         for ship in ships:
             after = undo["after"].get(str(ship.pk))
             if after is not None and _ship_state(ship) != after:
                 raise TurnActionError(
-                    f"turn {turn.number}: ship {ship} (#{ship.pk}) changed since the close "
-                    "(a battle?); undo that first"
+                    _(
+                        "turn %(turn)s: ship %(ship)s (#%(id)s) changed since the close "
+                        "(a battle?); undo that first"
+                    )
+                    % {"turn": turn.number, "ship": ship, "id": ship.pk}
                 )
             for f, v in undo["ships"][str(ship.pk)].items():
                 setattr(ship, f, v)

@@ -1,4 +1,29 @@
-"""The one error of the turn services: bad input, named; nothing was written."""
+"""The one error of the turn services: bad input, named; nothing was written.
+
+Messages are in the reader's language (``gettext`` at raise time) and begin with the field
+they concern, named by :func:`field_label`.
+"""
+
+from django.utils.translation import gettext_lazy
+
+#: Form and API field names as the reader sees them at the head of a message.
+FIELD_LABELS = {
+    "hull": gettext_lazy("hull"),
+    "armour": gettext_lazy("armour"),
+    "crew": gettext_lazy("crew"),
+    "resources": gettext_lazy("resources"),
+    "technology": gettext_lazy("technology"),
+    "faction": gettext_lazy("faction"),
+    "yard": gettext_lazy("yard"),
+    "fleet": gettext_lazy("fleet"),
+    "destination": gettext_lazy("destination"),
+}
+
+
+def field_label(name: str) -> str:
+    """``name`` (a form or API field, e.g. ``"hull"``) in the active language; a name
+    without a label is returned as given."""
+    return str(FIELD_LABELS.get(name, name))
 
 
 class TurnActionError(ValueError):

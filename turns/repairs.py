@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 from django.db import transaction
 from django.db.models import QuerySet
+from django.utils.translation import gettext as _
 
 from battles.models import Participant
 from campaign import access
@@ -30,7 +31,7 @@ from campaign.models import Campaign
 from factions.models import Ship, Territory
 
 from . import rates as rates_mod
-from .errors import TurnActionError, TurnPermissionError
+from .errors import TurnActionError, TurnPermissionError, field_label
 from .models import LedgerEntry, RepairOrder
 from .schedule import Left, yard_first_turn, yard_turns
 from .treasury import treasury_check
@@ -40,7 +41,9 @@ ACTIVE = RepairOrder.Status.QUEUED
 
 def ship_label(ship: Ship) -> str:
     """How errors name a ship: ``"ship Nimrod (#12)"``."""
-    return f"ship {ship.name} (#{ship.pk})" if ship.name else f"ship {ship}"
+    if ship.name:
+        return _("ship %(name)s (#%(id)s)") % {"name": ship.name, "id": ship.pk}
+    return _("ship %(ship)s") % {"ship": ship}
 
 
 def ship_yard(ship: Ship) -> Territory:
@@ -50,18 +53,27 @@ def ship_yard(ship: Ship) -> Territory:
     where = fleet.territory
     if where is None:
         raise TurnActionError(
-            f"{ship_label(ship)}: fleet {fleet.name} is in transit; out of port only damage "
-            "control's field repairs apply (rules §12)"
+            _(
+                "%(ship)s: fleet %(fleet)s is in transit; out of port only damage "
+                "control's field repairs apply (rules §12)"
+            )
+            % {"ship": ship_label(ship), "fleet": fleet.name}
         )
     if where.faction_id != fleet.faction_id:
         raise TurnActionError(
-            f"{ship_label(ship)}: {where.name} is not a territory of {fleet.faction.name}; "
-            "repairs need a friendly shipyard"
+            _(
+                "%(ship)s: %(territory)s is not a territory of %(faction)s; "
+                "repairs need a friendly shipyard"
+            )
+            % {"ship": ship_label(ship), "territory": where.name, "faction": fleet.faction.name}
         )
     if not where.shipyard_capacity:
         raise TurnActionError(
-            f"{ship_label(ship)}: {where.name} has no shipyard; out of port only damage "
-            "control's field repairs apply (rules §12)"
+            _(
+                "%(ship)s: %(territory)s has no shipyard; out of port only damage "
+                "control's field repairs apply (rules §12)"
+            )
+            % {"ship": ship_label(ship), "territory": where.name}
         )
     return where
 
@@ -156,36 +168,60 @@ def repair_quote(
     faction = ship.fleet.faction
     if not campaign.factions.filter(pk=faction.pk).exists():
         raise TurnActionError(
-            f"{ship_label(ship)}: {faction.name} does not play in {campaign.name}"
+            _("%(ship)s: %(faction)s does not play in %(campaign)s")
+            % {"ship": ship_label(ship), "faction": faction.name, "campaign": campaign.name}
         )
     if ship.status in (Ship.Status.DESTROYED, Ship.Status.CAPTURED):
-        raise TurnActionError(f"{ship_label(ship)} is {ship.status}: it cannot be repaired")
+        raise TurnActionError(
+            _("%(ship)s is %(status)s: it cannot be repaired")
+            % {"ship": ship_label(ship), "status": ship.get_status_display()}
+        )
     yard = ship_yard(ship)
     if RepairOrder.objects.filter(ship=ship, status=ACTIVE).exists():
-        raise TurnActionError(f"{ship_label(ship)} already has a repair order: cancel it first")
+        raise TurnActionError(
+            _("%(ship)s already has a repair order: cancel it first") % {"ship": ship_label(ship)}
+        )
     for name, value, most in (
         ("hull", hull, ship.hull_lost),
         ("armour", armour, ship.armour_lost),
         ("crew", crew, ship.crew_lost),
     ):
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            raise TurnActionError(f"{name}: {value!r} is not a whole number ≥ 0")
+            raise TurnActionError(
+                _("%(field)s: %(value)r is not a whole number ≥ 0")
+                % {"field": field_label(name), "value": value}
+            )
         if value > most:
-            raise TurnActionError(f"{name}: {value} for {ship_label(ship)}, which lost {most}")
+            raise TurnActionError(
+                _("%(field)s: %(value)s for %(ship)s, which lost %(most)s")
+                % {
+                    "field": field_label(name),
+                    "value": value,
+                    "ship": ship_label(ship),
+                    "most": most,
+                }
+            )
     unknown = sorted(set(systems) - set(ship.systems_lost or []))
     if unknown or len(set(systems)) != len(systems):
         raise TurnActionError(
-            f"systems: {unknown or systems} not lost by {ship_label(ship)} "
-            f"(lost: {', '.join(ship.systems_lost or []) or 'none'})"
+            _("systems: %(systems)s not lost by %(ship)s (lost: %(lost)s)")
+            % {
+                "systems": unknown or systems,
+                "ship": ship_label(ship),
+                "lost": ", ".join(ship.systems_lost or []) or _("none"),
+            }
         )
     if not (hull or armour or crew or systems):
-        raise TurnActionError(f"{ship_label(ship)}: nothing to repair was ordered")
+        raise TurnActionError(
+            _("%(ship)s: nothing to repair was ordered") % {"ship": ship_label(ship)}
+        )
     rates = rates_mod.turn_rates(campaign.turn_settings)
     try:
         unit_costs = rates_mod.repair_unit_costs(ship.ship_class.design, rates)
     except ValueError as exc:
         raise TurnActionError(
-            f"{ship_label(ship)}: class {ship.ship_class.name} cannot be priced: {exc}"
+            _("%(ship)s: class %(ship_class)s cannot be priced: %(error)s")
+            % {"ship": ship_label(ship), "ship_class": ship.ship_class.name, "error": exc}
         ) from exc
     left = Left(hull, armour, crew, systems)
     work = left.units(rates["system_work"])
@@ -194,8 +230,18 @@ def repair_quote(
     room = yard.shipyard_capacity * rates["yard_queue_turns"]
     if queued + work > room:
         raise TurnActionError(
-            f"yard {yard.name}: {work} work units ordered, {queued} already queued, the yard "
-            f"holds {room} ({yard.shipyard_capacity} a turn × {rates['yard_queue_turns']} turns)"
+            _(
+                "yard %(yard)s: %(work)s work units ordered, %(queued)s already queued, the "
+                "yard holds %(room)s (%(capacity)s a turn × %(turns)s turns)"
+            )
+            % {
+                "yard": yard.name,
+                "work": work,
+                "queued": queued,
+                "room": room,
+                "capacity": yard.shipyard_capacity,
+                "turns": rates["yard_queue_turns"],
+            }
         )
     turns = yard_turns(
         [(o.pk, order_left(o)) for o in queue] + [(0, left)],
@@ -236,7 +282,8 @@ def repair_order(
     """
     if user is not None and not access.can_act_for_faction(user, campaign, ship.fleet.faction):
         raise TurnPermissionError(
-            f"{ship_label(ship)}: you do not give orders for {ship.fleet.faction.name}"
+            _("%(ship)s: you do not give orders for %(faction)s")
+            % {"ship": ship_label(ship), "faction": ship.fleet.faction.name}
         )
     with transaction.atomic():
         quote = repair_quote(
@@ -293,13 +340,19 @@ def repair_cancel(*, order: RepairOrder, user, reason: str = "") -> RepairOrder:
     ship = order.ship
     if not access.can_act_for_faction(user, campaign, ship.fleet.faction):
         raise TurnPermissionError(
-            f"{ship_label(ship)}: you do not give orders for {ship.fleet.faction.name}"
+            _("%(ship)s: you do not give orders for %(faction)s")
+            % {"ship": ship_label(ship), "faction": ship.fleet.faction.name}
         )
     with transaction.atomic():
         order = RepairOrder.objects.select_for_update().get(pk=order.pk)
         if order.status != ACTIVE:
             raise TurnActionError(
-                f"repair order {order.pk} of {ship_label(ship)} is {order.get_status_display()}"
+                _("repair order %(order)s of %(ship)s is %(status)s")
+                % {
+                    "order": order.pk,
+                    "ship": ship_label(ship),
+                    "status": order.get_status_display(),
+                }
             )
         return _cancel(order, user=user, why=reason or f"repair of {ship} cancelled")
 
@@ -393,9 +446,12 @@ def repairs_release_for_battle(*, battle, user=None) -> list[RepairOrder]:
     if started:
         names = ", ".join(ship_label(o.ship) for o in started)
         raise RepairsBlockBattleReopen(
-            f"battle {battle.name}: repairs were already done on its damage ({names}); "
-            "undoing the battle would restore boxes the yard has mended: reopen those turns "
-            "or cancel the orders first"
+            _(
+                "battle %(battle)s: repairs were already done on its damage (%(ships)s); "
+                "undoing the battle would restore boxes the yard has mended: reopen those "
+                "turns or cancel the orders first"
+            )
+            % {"battle": battle.name, "ships": names}
         )
     for o in orders:
         _cancel(o, user=user, why=f"battle {battle.name} undone: repair of {o.ship} cancelled")

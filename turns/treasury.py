@@ -54,11 +54,13 @@ def treasury_check(
     balance = treasury_balance(campaign=campaign, faction=faction)
     if resources > balance.resources:
         raise TurnActionError(
-            f"resources: {faction.name} has {balance.resources}, {resources} needed"
+            _("resources: %(faction)s has %(balance)s, %(needed)s needed")
+            % {"faction": faction.name, "balance": balance.resources, "needed": resources}
         )
     if technology > balance.technology:
         raise TurnActionError(
-            f"technology: {faction.name} has {balance.technology}, {technology} needed"
+            _("technology: %(faction)s has %(balance)s, %(needed)s needed")
+            % {"faction": faction.name, "balance": balance.technology, "needed": technology}
         )
 
 
@@ -72,24 +74,36 @@ def treasury_adjust(
     adjust, or a debit the faction cannot cover (a treasury never goes below zero).
     """
     if not access.is_organiser(user, campaign):
-        raise TurnPermissionError(f"only an organiser of {campaign.name} adjusts treasuries")
+        raise TurnPermissionError(
+            _("only an organiser of %(campaign)s adjusts treasuries") % {"campaign": campaign.name}
+        )
     if not campaign.factions.filter(pk=faction.pk).exists():
-        raise TurnActionError(f"faction: {faction.name} does not play in {campaign.name}")
+        raise TurnActionError(
+            _("faction: %(faction)s does not play in %(campaign)s")
+            % {"faction": faction.name, "campaign": campaign.name}
+        )
     if not (reason or "").strip():
-        raise TurnActionError("reason: say why the treasury is adjusted")
+        raise TurnActionError(_("reason: say why the treasury is adjusted"))
     if abs(resources) > limits.NUMBER_MAX or abs(technology) > limits.NUMBER_MAX:
         raise TurnActionError(
             _("resources: %(r)s resources, %(t)s technology: out of range (at most %(max)s)")
             % {"r": resources, "t": technology, "max": limits.NUMBER_MAX}
         )
     if not resources and not technology:
-        raise TurnActionError("resources: nothing to adjust (0 resources, 0 technology)")
+        raise TurnActionError(_("resources: nothing to adjust (0 resources, 0 technology)"))
     with transaction.atomic():
         balance = treasury_balance(campaign=campaign, faction=faction)
         if balance.resources + resources < 0 or balance.technology + technology < 0:
             raise TurnActionError(
-                f"resources: {faction.name} has {balance.resources} resources and "
-                f"{balance.technology} technology; the debit would leave less than 0"
+                _(
+                    "resources: %(faction)s has %(resources)s resources and "
+                    "%(technology)s technology; the debit would leave less than 0"
+                )
+                % {
+                    "faction": faction.name,
+                    "resources": balance.resources,
+                    "technology": balance.technology,
+                }
             )
         return LedgerEntry.objects.create(
             campaign=campaign,

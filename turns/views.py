@@ -26,7 +26,7 @@ from campaign.validation import TextError
 from factions.models import Fleet, LightUnitGroup, Ship, ShipClass, Territory
 
 from . import building, closing, moves, repairs, treasury
-from .errors import TurnActionError, TurnPermissionError
+from .errors import TurnActionError, TurnPermissionError, field_label
 from .models import CampaignTurn, Construction, LedgerEntry, RepairOrder
 
 
@@ -58,7 +58,9 @@ def parse_deadline(value: str, campaign: Campaign) -> datetime | None:
     try:
         naive = datetime.fromisoformat(value)
     except ValueError as exc:
-        raise TurnActionError(f"deadline: '{value}' is not a date and time") from exc
+        raise TurnActionError(
+            _("deadline: %(text)r is not a date and time") % {"text": value}
+        ) from exc
     return naive.replace(tzinfo=ZoneInfo(campaign.time_zone)) if timezone.is_naive(naive) else naive
 
 
@@ -67,11 +69,14 @@ def _int(request: HttpRequest, name: str, source=None) -> int:
     try:
         value = int(raw)
     except ValueError as exc:
-        raise TurnActionError(f"{name}: '{raw}' is not a whole number") from exc
+        raise TurnActionError(
+            _("%(field)s: '%(value)s' is not a whole number")
+            % {"field": field_label(name), "value": raw}
+        ) from exc
     if abs(value) > limits.NUMBER_MAX:
         raise TurnActionError(
             _("%(field)s: %(value)s is out of range (at most %(max)s)")
-            % {"field": name, "value": raw, "max": limits.NUMBER_MAX}
+            % {"field": field_label(name), "value": raw, "max": limits.NUMBER_MAX}
         )
     return value
 
@@ -176,7 +181,7 @@ def turn_deadline(request: HttpRequest, slug: str) -> HttpResponse:
     def run():
         current = closing.open_turn(campaign)
         if current is None:
-            raise TurnActionError(f"{campaign.name} has no open turn")
+            raise TurnActionError(_("%(campaign)s has no open turn") % {"campaign": campaign.name})
         deadline = parse_deadline(request.POST.get("deadline", ""), campaign)
         closing.campaign_turn_deadline(turn=current, user=request.user, deadline=deadline)
 
@@ -221,7 +226,7 @@ def treasury_adjust(request: HttpRequest, slug: str) -> HttpResponse:
     def run():
         faction = campaign.factions.filter(pk=_int(request, "faction")).first()
         if faction is None:
-            raise TurnActionError("faction: choose a faction of the campaign")
+            raise TurnActionError(_("faction: choose a faction of the campaign"))
         treasury.treasury_adjust(
             campaign=campaign,
             faction=faction,
@@ -325,17 +330,17 @@ def build_page(request: HttpRequest, slug: str) -> HttpResponse:
         try:
             faction = next((f for f in factions if str(f.pk) == source.get("faction")), None)
             if faction is None:
-                raise TurnActionError("faction: choose one of your campaign's factions")
+                raise TurnActionError(_("faction: choose one of your campaign's factions"))
             yard = Territory.objects.filter(pk=_int(request, "yard", source)).first()
             fleet = Fleet.objects.filter(pk=_int(request, "fleet", source)).first()
             if yard is None or fleet is None:
-                raise TurnActionError("yard: choose a shipyard and a fleet")
+                raise TurnActionError(_("yard: choose a shipyard and a fleet"))
             what = source.get("what", "")
             spec = {"faction": faction, "yard": yard, "fleet": fleet}
             if what.startswith("class:"):
                 spec["ship_class"] = ShipClass.objects.filter(pk=int(what[6:] or 0)).first()
                 if spec["ship_class"] is None:
-                    raise TurnActionError("what: unknown class")
+                    raise TurnActionError(_("what: unknown class"))
             else:
                 kind, _sep, variant = what.partition(":")
                 spec["light_kind"], spec["light_variant"] = kind, variant

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.db.models import Prefetch
+from django.utils.translation import gettext as _
 
 from battles.rules.errors import RulesError
 from factions.models import Ship
@@ -38,11 +39,11 @@ def locked(battle: Battle, *, draft: bool = True) -> Battle:
     fresh = Battle.objects.select_for_update().select_related("campaign").get(pk=battle.pk)
     if draft and fresh.status == Battle.Status.CONCLUDED:
         raise BattleActionError(
-            f"battle {fresh.pk} ({fresh.name}) is already concluded "
-            f"({fresh.get_mode_display()}); nothing changed"
+            _("%(battle)s is already concluded (%(mode)s); nothing changed")
+            % {"battle": battle_label(fresh), "mode": fresh.get_mode_display()}
         )
     if not draft and fresh.status != Battle.Status.CONCLUDED:
-        raise BattleActionError(f"battle {fresh.pk} ({fresh.name}) is not concluded")
+        raise BattleActionError(_("%(battle)s is not concluded") % {"battle": battle_label(fresh)})
     return fresh
 
 
@@ -56,9 +57,11 @@ def refuse_turn_play(battle: Battle) -> None:
     play = TurnPlay.objects.filter(battle_id=battle.pk, ended=False).first()
     if play is not None:
         raise BattleActionError(
-            f"battle {battle.pk} ({battle.name}) is being fought turn by turn (turn "
-            f"{play.current_turn} of at most {play.max_turns}): end its turn-by-turn play "
-            "first; nothing changed"
+            _(
+                "%(battle)s is being fought turn by turn (turn %(turn)s of at most "
+                "%(max)s): end its turn-by-turn play first; nothing changed"
+            )
+            % {"battle": battle_label(battle), "turn": play.current_turn, "max": play.max_turns}
         )
 
 
@@ -79,7 +82,12 @@ def battle_sides(battle: Battle) -> list[BattleSide]:
 def label(participant: Participant) -> str:
     """``participant 12 (Garuda)``: how errors name a participant."""
     unit = participant.ship or participant.light_units
-    return f"participant {participant.pk} ({unit})"
+    return _("participant %(id)s (%(unit)s)") % {"id": participant.pk, "unit": unit}
+
+
+def battle_label(battle: Battle) -> str:
+    """``battle 3 (Skirmish at Mieska)``: how errors name a battle (reader's language)."""
+    return _("battle %(id)s (%(name)s)") % {"id": battle.pk, "name": battle.name}
 
 
 def ship_status(ship: Ship) -> str:
@@ -103,5 +111,8 @@ def count(where: str, entry: Mapping[str, Any], name: str, default: int | None =
     if value is None and default is None:
         return None
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise BattleActionError(f"{where}.{name}: {value!r}, expected a whole number ≥ 0")
+        raise BattleActionError(
+            _("%(field)s: %(value)r, expected a whole number ≥ 0")
+            % {"field": f"{where}.{name}", "value": value}
+        )
     return value

@@ -22,6 +22,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Model, Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from simple_history.utils import bulk_update_with_history
 
 from campaign.intel import intel_record_battle
@@ -29,7 +30,15 @@ from campaign.models import Intel
 from factions.models import LightUnitGroup, Ship
 
 from ..models import Battle, BattleAction, BattleSide, BattleSnapshot, Event, Participant, Report
-from .common import BULK, BattleActionError, battle_sides, label, locked, ship_status
+from .common import (
+    BULK,
+    BattleActionError,
+    battle_label,
+    battle_sides,
+    label,
+    locked,
+    ship_status,
+)
 from .report_files import report_request
 
 __all__ = [
@@ -125,8 +134,15 @@ def _check_ships_free(battle: Battle, sides: list[BattleSide]) -> None:
     for p in ships.values():
         if p.ship.status in (Ship.Status.DESTROYED, Ship.Status.CAPTURED):
             raise BattleActionError(
-                f"{label(p)}: the ship is {p.ship.status} already; remove it from battle "
-                f"{battle.pk} ({battle.name}) before concluding"
+                _(
+                    "%(participant)s: the ship is %(status)s already; remove it from "
+                    "%(battle)s before concluding"
+                )
+                % {
+                    "participant": label(p),
+                    "status": p.ship.get_status_display(),
+                    "battle": battle_label(battle),
+                }
             )
     later = (
         Participant.objects.filter(ship_id__in=list(ships))
@@ -142,9 +158,11 @@ def _check_ships_free(battle: Battle, sides: list[BattleSide]) -> None:
     if later is not None:
         other = later.side.battle
         raise BattleActionError(
-            f"{label(ships[later.ship_id])}: the ship is held by battle {other.pk} "
-            f"({other.name}), concluded since this battle was set up; reopen it or set "
-            "this battle up again. Nothing changed."
+            _(
+                "%(participant)s: the ship is held by %(battle)s, concluded since this "
+                "battle was set up; reopen it or set this battle up again. Nothing changed."
+            )
+            % {"participant": label(ships[later.ship_id]), "battle": battle_label(other)}
         )
 
 
@@ -169,12 +187,17 @@ def _apply(battle: Battle, sides: list[BattleSide], conclusion: Conclusion) -> N
     for r in conclusion.results:
         if r.participant not in participants:
             raise BattleActionError(
-                f"participant {r.participant}: not a participant of battle {battle.pk}"
+                _("participant %(participant)s: not a participant of battle %(battle)s")
+                % {"participant": r.participant, "battle": battle.pk}
             )
         if r.fate not in Participant.Fate.values:
             raise BattleActionError(
-                f"{label(participants[r.participant])}.fate: {r.fate!r}, expected one of "
-                f"{Participant.Fate.values}"
+                _("%(where)s.fate: %(value)r, expected one of %(choices)s")
+                % {
+                    "where": label(participants[r.participant]),
+                    "value": r.fate,
+                    "choices": Participant.Fate.values,
+                }
             )
         results[r.participant] = r
     ships, groups = [], []
@@ -204,8 +227,13 @@ def _apply(battle: Battle, sides: list[BattleSide], conclusion: Conclusion) -> N
             group = p.light_units
             if r.craft_lost > group.strength:
                 raise BattleActionError(
-                    f"{label(p)}.craft_lost: {r.craft_lost}, but {group.name} has "
-                    f"{group.strength} craft left"
+                    _("%(where)s.craft_lost: %(value)s, but %(group)s has %(left)s craft left")
+                    % {
+                        "where": label(p),
+                        "value": r.craft_lost,
+                        "group": group.name,
+                        "left": group.strength,
+                    }
                 )
             p.hull_lost = p.armour_lost = p.crew_lost = 0
             p.systems_lost, p.craft_lost = [], r.craft_lost
@@ -252,8 +280,12 @@ def battle_conclude(*, battle: Battle, conclusion: ConclusionSource, user: Any =
         by_slug = {s.faction.slug: s for s in sides}
         if result.winner is not None and result.winner not in by_slug:
             raise BattleActionError(
-                f"winner: {result.winner!r} is not a side of battle {b.pk} "
-                f"({', '.join(by_slug) or 'no sides'})"
+                _("winner: %(value)r is not a side of battle %(battle)s (%(sides)s)")
+                % {
+                    "value": result.winner,
+                    "battle": b.pk,
+                    "sides": ", ".join(by_slug) or _("no sides"),
+                }
             )
         participants = [p for s in sides for p in s.participants.all()]
         snapshot = {
@@ -300,7 +332,8 @@ def battle_conclude(*, battle: Battle, conclusion: ConclusionSource, user: Any =
         ).update(**{f: getattr(b, f) for f in fields}, updated_at=timezone.now())
         if updated != 1:
             raise BattleActionError(
-                f"battle {b.pk} ({b.name}) changed while it was being concluded; nothing changed"
+                _("%(battle)s changed while it was being concluded; nothing changed")
+                % {"battle": battle_label(b)}
             )
         b.save(update_fields=["updated_at"])  # one history row with the concluded state
         intel_record_battle(battle=b)
@@ -361,7 +394,8 @@ def reopen_blockers(*, battle: Battle) -> list[str]:
         .order_by("concluded_at", "pk")
     )
     messages = [
-        f"battle {other.pk} ({other.name}) was concluded later with the same ships; reopen it first"
+        _("%(battle)s was concluded later with the same ships; reopen it first")
+        % {"battle": battle_label(other)}
         for other in later
     ]
     for check in REOPEN_CHECKS:
@@ -399,12 +433,18 @@ def battle_reopen(*, battle: Battle, user: Any = None, reason: str = "") -> Batt
         snap = BattleSnapshot.objects.filter(battle=b).first()
         if snap is None:
             raise BattleActionError(
-                f"battle {b.pk} ({b.name}) was concluded without a snapshot of the ships "
-                "before it (loaded or recorded before reopening existed): it cannot be undone"
+                _(
+                    "%(battle)s was concluded without a snapshot of the ships before it "
+                    "(loaded or recorded before reopening existed): it cannot be undone"
+                )
+                % {"battle": battle_label(b)}
             )
         blockers = reopen_blockers(battle=b)
         if blockers:
-            raise BattleActionError(f"battle {b.pk} ({b.name}): " + "; ".join(blockers))
+            raise BattleActionError(
+                _("%(battle)s: %(blockers)s")
+                % {"battle": battle_label(b), "blockers": "; ".join(blockers)}
+            )
         _release_repairs(b, user)
         data = snap.data
         _restore(Ship, data["ships"])

@@ -21,6 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from battles.rules import ai
 from battles.rules.errors import RulesError
 from battles.rules.options import RuleOptions
@@ -29,7 +31,7 @@ from battles.rules.weapons import get_weapon
 from factions.models import LightUnitGroup, Ship
 
 from ..models import Battle, BattleSide, Participant
-from .common import DESIGN_ERRORS, BattleActionError, label
+from .common import DESIGN_ERRORS, BattleActionError, battle_label, label
 
 ALL_ARCS = ["F", "FS", "AS", "A", "AP", "FP"]
 BATTERY_MASS, BATTERY_HULL = 10, 3  # per mount (project reading, see module doc)
@@ -139,7 +141,8 @@ def defence_design(group: LightUnitGroup) -> dict[str, Any]:
             get_weapon(weapon)
         except RulesError as exc:
             raise BattleActionError(
-                f"light units {group.name!r}.unit_type: {weapon!r} is not a weapon ({exc})"
+                _("light units %(group)r.unit_type: %(weapon)r is not a weapon (%(error)s)")
+                % {"group": group.name, "weapon": weapon, "error": exc}
             ) from exc
         mounts = max(group.strength, 1)
         return {
@@ -178,7 +181,10 @@ def _platform(p: Participant, side: BattleSide) -> Fielded | None:
             design, ship_id=f"{PLATFORM_PREFIX}{group.pk}", side=side.faction.slug, name=group.name
         )
     except DESIGN_ERRORS as exc:
-        raise BattleActionError(f"{label(p)}: defence platform: {exc}") from exc
+        raise BattleActionError(
+            _("%(participant)s: defence platform: %(error)s")
+            % {"participant": label(p), "error": exc}
+        ) from exc
     fielded = Fielded(p, None, start, start_design=design)
     if group.kind != LightUnitGroup.Kind.BATTERY:
         fielded.squadrons["bay-a"] = p
@@ -195,8 +201,8 @@ def field_battle(battle: Battle, sides: list[BattleSide]) -> list[list[Fielded]]
     """
     if len(sides) != 2:
         raise BattleActionError(
-            f"battle {battle.pk} ({battle.name}): auto-resolve needs exactly two sides, "
-            f"found {len(sides)}"
+            _("%(battle)s: auto-resolve needs exactly two sides, found %(n)s")
+            % {"battle": battle_label(battle), "n": len(sides)}
         )
     fleets: list[list[Fielded]] = []
     seen: set[int] = set()
@@ -209,11 +215,16 @@ def field_battle(battle: Battle, sides: list[BattleSide]) -> list[list[Fielded]]
                 continue
             if ship.status in (Ship.Status.DESTROYED, Ship.Status.CAPTURED):
                 raise BattleActionError(
-                    f"{label(p)}: the ship is {ship.status} and cannot fight; remove it "
-                    "from the battle"
+                    _(
+                        "%(participant)s: the ship is %(status)s and cannot fight; remove it "
+                        "from the battle"
+                    )
+                    % {"participant": label(p), "status": ship.get_status_display()}
                 )
             if ship.pk in seen:
-                raise BattleActionError(f"{label(p)}: the ship takes part twice")
+                raise BattleActionError(
+                    _("%(participant)s: the ship takes part twice") % {"participant": label(p)}
+                )
             seen.add(ship.pk)
             try:
                 start = ShipState.from_design(
@@ -228,7 +239,8 @@ def field_battle(battle: Battle, sides: list[BattleSide]) -> list[list[Fielded]]
                 )
             except DESIGN_ERRORS as exc:
                 raise BattleActionError(
-                    f"{label(p)}: class {ship.ship_class.name!r} (design): {exc}"
+                    _("%(participant)s: class %(ship_class)r (design): %(error)s")
+                    % {"participant": label(p), "ship_class": ship.ship_class.name, "error": exc}
                 ) from exc
             fleet.append(Fielded(p, ship, start))
         groups = [p for p in side.participants.all() if p.light_units_id]
@@ -242,7 +254,8 @@ def field_battle(battle: Battle, sides: list[BattleSide]) -> list[list[Fielded]]
                     fleet.append(platform)
         if not fleet:
             raise BattleActionError(
-                f"battle {battle.pk} ({battle.name}): side {side.faction.slug} has no ship to field"
+                _("%(battle)s: side %(side)s has no ship to field")
+                % {"battle": battle_label(battle), "side": side.faction.slug}
             )
         fleets.append(fleet)
     return fleets
@@ -267,4 +280,7 @@ def rule_options(battle: Battle) -> RuleOptions:
     try:
         return RuleOptions.from_dict(battle.campaign.rule_options or {})
     except RulesError as exc:
-        raise BattleActionError(f"campaign {battle.campaign.slug}: rule_options: {exc}") from exc
+        raise BattleActionError(
+            _("campaign %(campaign)s: rule_options: %(error)s")
+            % {"campaign": battle.campaign.slug, "error": exc}
+        ) from exc

@@ -15,6 +15,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from battles.rules.ships import ShipState
 from factions.models import Ship
@@ -66,7 +67,10 @@ def _state(where: str, ship: Ship) -> ShipState:
             systems_lost=list(ship.systems_lost or []),
         )
     except DESIGN_ERRORS as exc:
-        raise BattleActionError(f"{where}: class {ship.ship_class.name!r} (design): {exc}") from exc
+        raise BattleActionError(
+            _("%(where)s: class %(ship_class)r (design): %(error)s")
+            % {"where": where, "ship_class": ship.ship_class.name, "error": exc}
+        ) from exc
 
 
 def ship_system_ids(ship: Ship) -> list[str]:
@@ -83,7 +87,8 @@ def _fate(where: str, entry: Mapping[str, Any]) -> str:
     fate = entry.get("fate", Participant.Fate.UNHARMED)
     if fate not in Participant.Fate.values:
         raise BattleActionError(
-            f"{where}.fate: {fate!r}, expected one of {Participant.Fate.values}"
+            _("%(where)s.fate: %(value)r, expected one of %(choices)s")
+            % {"where": where, "value": fate, "choices": Participant.Fate.values}
         )
     return fate
 
@@ -93,13 +98,19 @@ def _ship_result(where: str, p: Participant, entry: Mapping[str, Any]) -> UnitRe
     ship = p.ship
     if entry.get("craft_lost"):
         raise BattleActionError(
-            f"{where}.craft_lost: {entry['craft_lost']!r}, but a ship has no craft_lost: "
-            "enter the craft a carrier lost on its light-unit group's own participant"
+            _(
+                "%(where)s.craft_lost: %(value)r, but a ship has no craft_lost: enter the "
+                "craft a carrier lost on its light-unit group's own participant"
+            )
+            % {"where": where, "value": entry["craft_lost"]}
         )
     state = _state(where, ship)
     fate = _fate(where, entry)
     if ship.status in (Ship.Status.DESTROYED, Ship.Status.CAPTURED):
-        raise BattleActionError(f"{where}: the ship was already {ship.status} before this battle")
+        raise BattleActionError(
+            _("%(where)s: the ship was already %(status)s before this battle")
+            % {"where": where, "status": ship.get_status_display()}
+        )
     hull_left, armour_left, crew_left = state.hull_left, state.armour_left, state.crew_left
     name = ship.ship_class.name
     if fate == Participant.Fate.DESTROYED:
@@ -112,13 +123,31 @@ def _ship_result(where: str, p: Participant, entry: Mapping[str, Any]) -> UnitRe
     crew = count(where, entry, "crew_lost", None)
     if hull > hull_left or (hull == hull_left and hull_left > 0):
         raise BattleActionError(
-            f"{where}.hull_lost: {hull}, but the {name} has {hull_left} of "
-            f"{state.hull_max} hull boxes left (losing them all means fate 'destroyed')"
+            _(
+                "%(where)s.hull_lost: %(value)s, but the %(name)s has %(left)s of %(max)s "
+                "hull boxes left (losing them all means fate 'destroyed')"
+            )
+            % {
+                "where": where,
+                "value": hull,
+                "name": name,
+                "left": hull_left,
+                "max": state.hull_max,
+            }
         )
     if armour > armour_left:
         raise BattleActionError(
-            f"{where}.armour_lost: {armour}, but the {name} has "
-            f"{armour_left} of {state.armour_max} armour boxes left"
+            _(
+                "%(where)s.armour_lost: %(value)s, but the %(name)s has %(left)s of %(max)s "
+                "armour boxes left"
+            )
+            % {
+                "where": where,
+                "value": armour,
+                "name": name,
+                "left": armour_left,
+                "max": state.armour_max,
+            }
         )
     if crew is None:
         crew = max(
@@ -128,23 +157,44 @@ def _ship_result(where: str, p: Participant, entry: Mapping[str, Any]) -> UnitRe
         )
     if crew > crew_left:
         raise BattleActionError(
-            f"{where}.crew_lost: {crew}, but the {name} has {crew_left} "
-            f"of {state.crew_max} crew factors left"
+            _(
+                "%(where)s.crew_lost: %(value)s, but the %(name)s has %(left)s of %(max)s "
+                "crew factors left"
+            )
+            % {
+                "where": where,
+                "value": crew,
+                "name": name,
+                "left": crew_left,
+                "max": state.crew_max,
+            }
         )
     systems = entry.get("systems_lost") or []
     if not isinstance(systems, list) or not all(isinstance(s, str) for s in systems):
-        raise BattleActionError(f"{where}.systems_lost: expected a list of system ids")
+        raise BattleActionError(
+            _("%(where)s.systems_lost: expected a list of system ids") % {"where": where}
+        )
     unknown = [s for s in systems if s not in state.systems]
     if unknown:
         raise BattleActionError(
-            f"{where}.systems_lost: {unknown} are not systems of the "
-            f"{name} ({', '.join(state.systems)})"
+            _("%(where)s.systems_lost: %(unknown)s are not systems of the %(name)s (%(systems)s)")
+            % {
+                "where": where,
+                "unknown": unknown,
+                "name": name,
+                "systems": ", ".join(state.systems),
+            }
         )
     if len(set(systems)) != len(systems):
-        raise BattleActionError(f"{where}.systems_lost: {systems} names a system twice")
+        raise BattleActionError(
+            _("%(where)s.systems_lost: %(systems)s names a system twice")
+            % {"where": where, "systems": systems}
+        )
     systems = [s for s in systems if s not in (ship.systems_lost or [])]
     if fate == Participant.Fate.UNHARMED and (hull or armour or crew or systems):
-        raise BattleActionError(f"{where}.fate: 'unharmed' but losses are entered")
+        raise BattleActionError(
+            _("%(where)s.fate: 'unharmed' but losses are entered") % {"where": where}
+        )
     return UnitResult(p.pk, fate, hull, armour, crew, systems, 0, str(entry.get("notes", "")))
 
 
@@ -156,11 +206,15 @@ def _light_units_result(where: str, p: Participant, entry: Mapping[str, Any]) ->
         craft = group.strength
     if craft > group.strength:
         raise BattleActionError(
-            f"{where}.craft_lost: {craft}, but {group.name} has {group.strength} craft left"
+            _("%(where)s.craft_lost: %(value)s, but %(group)s has %(left)s craft left")
+            % {"where": where, "value": craft, "group": group.name, "left": group.strength}
         )
     for name in ("hull_lost", "armour_lost", "crew_lost", "systems_lost"):
         if entry.get(name):
-            raise BattleActionError(f"{where}.{name}: a light-unit group has no {name}")
+            raise BattleActionError(
+                _("%(where)s.%(field)s: a light-unit group has no %(field)s")
+                % {"where": where, "field": name}
+            )
     return UnitResult(p.pk, fate, craft_lost=craft, notes=str(entry.get("notes", "")))
 
 
@@ -182,22 +236,38 @@ def check_results(
     out = []
     for i, entry in enumerate(results):
         if not isinstance(entry, Mapping):
-            raise BattleActionError(f"results[{i}]: expected an object")
+            raise BattleActionError(_("results[%(i)s]: expected an object") % {"i": i})
         pk = entry.get("participant")
         p = participants.get(pk) if isinstance(pk, int) and pk in allowed else None
         if p is None:
             raise BattleActionError(
-                f"results[{i}].participant: {pk!r} is not a participant of battle "
-                f"{battle.pk}{' on this side' if only_side else ''} "
-                f"({', '.join(map(str, sorted(allowed)))})"
+                (
+                    _(
+                        "results[%(i)s].participant: %(value)r is not a participant of battle "
+                        "%(battle)s on this side (%(allowed)s)"
+                    )
+                    if only_side
+                    else _(
+                        "results[%(i)s].participant: %(value)r is not a participant of battle "
+                        "%(battle)s (%(allowed)s)"
+                    )
+                )
+                % {
+                    "i": i,
+                    "value": pk,
+                    "battle": battle.pk,
+                    "allowed": ", ".join(map(str, sorted(allowed))),
+                }
             )
         where = f"results[{i}] ({label(p)})"
         if pk in seen:
-            raise BattleActionError(f"{where}.participant: entered twice")
+            raise BattleActionError(_("%(where)s.participant: entered twice") % {"where": where})
         seen.add(pk)
         extra = sorted(set(entry) - RESULT_FIELDS)
         if extra:
-            raise BattleActionError(f"{where}: unknown field(s) {extra}")
+            raise BattleActionError(
+                _("%(where)s: unknown field(s) %(fields)s") % {"where": where, "fields": extra}
+            )
         if p.ship is not None:
             out.append(_ship_result(where, p, entry))
         else:
@@ -212,7 +282,8 @@ def _check_game_turns(game_turns: Any) -> None:
         or not 0 <= game_turns <= MAX_TURNS_LIMIT
     ):
         raise BattleActionError(
-            f"game_turns: {game_turns!r}, expected a whole number 0–{MAX_TURNS_LIMIT}"
+            _("game_turns: %(value)r, expected a whole number 0–%(max)s")
+            % {"value": game_turns, "max": MAX_TURNS_LIMIT}
         )
 
 
@@ -287,9 +358,15 @@ def record_submit(
         sides = battle_sides(b)
         own = next((s for s in sides if side is not None and s.pk == side.pk), None)
         if side is not None and own is None:
-            raise BattleActionError(f"side {side.pk}: not a side of battle {b.pk}")
+            raise BattleActionError(
+                _("side %(side)s: not a side of battle %(battle)s")
+                % {"side": side.pk, "battle": b.pk}
+            )
         if winner and winner not in {s.faction.slug for s in sides}:
-            raise BattleActionError(f"winner: {winner!r} is not a side of battle {b.pk}")
+            raise BattleActionError(
+                _("winner: %(value)r is not a side of battle %(battle)s")
+                % {"value": winner, "battle": b.pk}
+            )
         check_results(b, sides, results, only_side=own)
         RecordEntry.objects.filter(
             battle=b, side=side, status=RecordEntry.Status.SUBMITTED
@@ -335,7 +412,8 @@ def record_confirm(*, entry: RecordEntry, user: Any) -> RecordEntry:
         refuse_turn_play(entry.battle)
         if entry.status != RecordEntry.Status.SUBMITTED:
             raise BattleActionError(
-                f"record entry {entry.pk}: already {entry.get_status_display()}"
+                _("record entry %(entry)s: already %(status)s")
+                % {"entry": entry.pk, "status": entry.get_status_display()}
             )
         entry.status = RecordEntry.Status.CONFIRMED
         entry.confirmed_by = user if getattr(user, "is_authenticated", False) else None
@@ -383,7 +461,8 @@ def record_reject(*, entry: RecordEntry, user: Any, reason: str = "") -> RecordE
         entry = RecordEntry.objects.select_for_update().get(pk=entry.pk)
         if entry.status != RecordEntry.Status.SUBMITTED:
             raise BattleActionError(
-                f"record entry {entry.pk}: already {entry.get_status_display()}"
+                _("record entry %(entry)s: already %(status)s")
+                % {"entry": entry.pk, "status": entry.get_status_display()}
             )
         entry.status = RecordEntry.Status.REJECTED
         entry.save()

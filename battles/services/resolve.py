@@ -20,6 +20,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from battles.rules import ai
 from battles.rules.errors import RulesError
 from battles.rules.options import RuleOptions
@@ -27,7 +29,14 @@ from battles.rules.ships import ShipState
 from campaign.intel import intel_known_classes
 
 from ..models import Battle, BattleAction, BattleSide, Event, Participant
-from .common import MAX_TURNS_LIMIT, SEED_BITS, BattleActionError, battle_sides, refuse_turn_play
+from .common import (
+    MAX_TURNS_LIMIT,
+    SEED_BITS,
+    BattleActionError,
+    battle_label,
+    battle_sides,
+    refuse_turn_play,
+)
 from .conclude import Conclusion, UnitResult, battle_conclude
 from .engine_log import engine_rows, fight, numbered, setup_row
 from .fielding import Fielded, field_battle, load_bay, rule_options
@@ -211,11 +220,16 @@ class ResolvePreview:
 
 def _check_args(seed: Any, max_turns: Any) -> None:
     if not isinstance(max_turns, int) or not 1 <= max_turns <= MAX_TURNS_LIMIT:
-        raise BattleActionError(f"max_turns: {max_turns!r}, expected 1–{MAX_TURNS_LIMIT}")
+        raise BattleActionError(
+            _("max_turns: %(value)r, expected 1–%(max)s")
+            % {"value": max_turns, "max": MAX_TURNS_LIMIT}
+        )
     if seed is not None and (
         not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63
     ):
-        raise BattleActionError(f"seed: {seed!r}, expected a whole number 0 – 2^63-1")
+        raise BattleActionError(
+            _("seed: %(value)r, expected a whole number 0 – 2^63-1") % {"value": seed}
+        )
 
 
 def _resolve(battle: Battle, sides: list[BattleSide], seed: int, max_turns: int) -> ResolvePreview:
@@ -257,7 +271,9 @@ def battle_resolve_preview(
     :class:`BattleActionError` as :func:`battle_resolve` does."""
     _check_args(seed, max_turns)
     if battle.status == Battle.Status.CONCLUDED:
-        raise BattleActionError(f"battle {battle.pk} ({battle.name}) is already concluded")
+        raise BattleActionError(
+            _("%(battle)s is already concluded") % {"battle": battle_label(battle)}
+        )
     refuse_turn_play(battle)
     if seed is None:
         seed = battle.seed if battle.seed is not None else secrets.randbits(SEED_BITS)
@@ -278,8 +294,11 @@ def battle_reseed(*, battle: Battle, reason: str, user: Any = None) -> int:
         b = locked(battle)
         if b.seed is not None and not reason:
             raise BattleActionError(
-                f"battle {b.pk} ({b.name}).reason: re-running the auto-resolve with another "
-                "seed needs a written reason"
+                _(
+                    "%(battle)s.reason: re-running the auto-resolve with another seed needs "
+                    "a written reason"
+                )
+                % {"battle": battle_label(b)}
             )
         old, b.seed = b.seed, secrets.randbits(SEED_BITS)
         b.save(update_fields=["seed", "updated_at"])
@@ -364,7 +383,9 @@ def battle_replay(*, battle: Battle) -> list[dict[str, Any]]:
     (...)``."""
     setup = Event.objects.filter(battle=battle, kind="setup").order_by("sequence").first()
     if setup is None:
-        raise BattleActionError(f"battle {battle.pk} ({battle.name}) was not resolved: no setup")
+        raise BattleActionError(
+            _("%(battle)s was not resolved: no setup") % {"battle": battle_label(battle)}
+        )
     data = setup.data
     if isinstance(data, dict) and data.get("turn_by_turn"):
         # Fought from both sides' orders: replayed from the set-up and the stored orders.
@@ -385,7 +406,8 @@ def battle_replay(*, battle: Battle) -> list[dict[str, Any]]:
         )
     except (KeyError, IndexError, TypeError, AttributeError, ValueError, RulesError) as exc:
         raise BattleActionError(
-            f"battle {battle.pk}: stored setup is unreadable ({type(exc).__name__}: {exc})"
+            _("battle %(battle)s: stored setup is unreadable (%(error)s)")
+            % {"battle": battle.pk, "error": f"{type(exc).__name__}: {exc}"}
         ) from exc
     first = {k: getattr(setup, k) for k in ("game_turn", "phase", "kind", "summary", "data")}
     return numbered([first, *engine_rows(outcome)])

@@ -10,6 +10,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import QuerySet
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 
 from campaign import limits
 from campaign.models import Campaign
@@ -116,27 +117,41 @@ def battle_create(
     """
     name = (name or "").strip()
     if not name:
-        raise BattleActionError("name: a battle needs a name")
+        raise BattleActionError(_("name: a battle needs a name"))
     if campaign_turn is not None and (
         not isinstance(campaign_turn, int) or not 1 <= campaign_turn <= limits.NUMBER_MAX
     ):
-        raise BattleActionError(f"campaign_turn: {campaign_turn!r}, expected a whole number ≥ 1")
+        raise BattleActionError(
+            _("campaign_turn: %(value)r, expected a whole number ≥ 1") % {"value": campaign_turn}
+        )
     if len(sides) < 2:
-        raise BattleActionError(f"sides: {len(sides)} given, a battle needs at least two")
+        raise BattleActionError(
+            _("sides: %(n)s given, a battle needs at least two") % {"n": len(sides)}
+        )
     in_campaign = set(campaign.factions.values_list("pk", flat=True))
     seen: set[int] = set()
     with transaction.atomic():
         for i, spec in enumerate(sides):
             where = f"sides[{i}] ({spec.faction.name})"
             if spec.faction.pk not in in_campaign:
-                raise BattleActionError(f"{where}.faction: not in campaign {campaign.slug}")
+                raise BattleActionError(
+                    _("%(where)s.faction: not in campaign %(campaign)s")
+                    % {"where": where, "campaign": campaign.slug}
+                )
             if spec.faction.pk in seen:
-                raise BattleActionError(f"{where}.faction: the faction is on two sides")
+                raise BattleActionError(
+                    _("%(where)s.faction: the faction is on two sides") % {"where": where}
+                )
             seen.add(spec.faction.pk)
             if spec.fleet is not None and spec.fleet.faction_id != spec.faction.pk:
-                raise BattleActionError(f"{where}.fleet: {spec.fleet.name} is not this faction's")
+                raise BattleActionError(
+                    _("%(where)s.fleet: %(fleet)s is not this faction's")
+                    % {"where": where, "fleet": spec.fleet.name}
+                )
             if not spec.ships and not spec.light_units:
-                raise BattleActionError(f"{where}: no ship or light unit chosen")
+                raise BattleActionError(
+                    _("%(where)s: no ship or light unit chosen") % {"where": where}
+                )
             ok_ships = set(
                 eligible_ships(campaign=campaign, faction=spec.faction)
                 .filter(pk__in=spec.ships)
@@ -146,8 +161,11 @@ def battle_create(
                 if pk not in ok_ships:
                     ship = Ship.objects.filter(pk=pk).select_related("ship_class").first()
                     raise BattleActionError(
-                        f"{where}.ships: {ship or pk} cannot be set up (not this faction's, "
-                        "destroyed, captured or already in an unconcluded battle)"
+                        _(
+                            "%(where)s.ships: %(ship)s cannot be set up (not this faction's, "
+                            "destroyed, captured or already in an unconcluded battle)"
+                        )
+                        % {"where": where, "ship": ship or pk}
                     )
             ok_groups = set(
                 eligible_light_units(campaign=campaign, faction=spec.faction)
@@ -158,8 +176,11 @@ def battle_create(
                 if pk not in ok_groups:
                     group = LightUnitGroup.objects.filter(pk=pk).first()
                     raise BattleActionError(
-                        f"{where}.light_units: {group or pk} cannot be set up (not this "
-                        "faction's, no craft left or already in an unconcluded battle)"
+                        _(
+                            "%(where)s.light_units: %(group)s cannot be set up (not this "
+                            "faction's, no craft left or already in an unconcluded battle)"
+                        )
+                        % {"where": where, "group": group or pk}
                     )
         battle = Battle.objects.create(
             campaign=campaign,

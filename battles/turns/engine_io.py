@@ -23,6 +23,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from battles.models import Battle, BattleAction, BattleSide, Event
 from battles.rules import ai
 from battles.rules.options import RuleOptions
@@ -34,7 +36,7 @@ from battles.services import (
     conclusion_from_engine,
     field_battle,
 )
-from battles.services.common import BULK
+from battles.services.common import BULK, battle_label
 from battles.services.common import battle_sides as _battle_sides
 from battles.services.common import locked as _locked
 from battles.services.conclude import Conclusion
@@ -185,8 +187,11 @@ def conclude(
         ]
         if added:
             raise BattleActionError(
-                f"battle {b.pk} ({b.name}): {', '.join(added)} joined the battle after its "
-                "turn-by-turn play started; remove them or start the play again"
+                _(
+                    "%(battle)s: %(ships)s joined the battle after its turn-by-turn play "
+                    "started; remove them or start the play again"
+                )
+                % {"battle": battle_label(b), "ships": ", ".join(added)}
             )
         return conclusion_from_engine(
             fleets=fleets,

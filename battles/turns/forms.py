@@ -141,7 +141,9 @@ def _whole(where: str, text: str) -> int:
     try:
         return int(text)
     except ValueError:
-        raise TurnOrdersError(f"{where}: {text!r} is not a whole number") from None
+        raise TurnOrdersError(
+            gettext("%(field)s: %(value)r is not a whole number") % {"field": where, "value": text}
+        ) from None
 
 
 def orders_from_form(post: Mapping[str, str], sheet: list[dict[str, Any]]) -> dict[str, Any]:

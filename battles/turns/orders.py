@@ -20,6 +20,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from battles.rules.turn import BattleState, FireIntent, ShipOrders
 from battles.services import BattleActionError
 
@@ -35,7 +37,9 @@ class TurnOrdersError(BattleActionError):
 
 def _text(where: str, value: Any, field: str) -> str:
     if not isinstance(value, str):
-        raise TurnOrdersError(f"{where}.{field}: {value!r}, expected text")
+        raise TurnOrdersError(
+            _("%(field)s: %(value)r, expected text") % {"field": f"{where}.{field}", "value": value}
+        )
     return value
 
 
@@ -43,26 +47,40 @@ def _flag(where: str, value: Any, field: str, *, optional: bool) -> bool | None:
     if value is None and optional:
         return None
     if not isinstance(value, bool):
-        raise TurnOrdersError(f"{where}.{field}: {value!r}, expected true or false")
+        raise TurnOrdersError(
+            _("%(field)s: %(value)r, expected true or false")
+            % {"field": f"{where}.{field}", "value": value}
+        )
     return value
 
 
 def _list(where: str, value: Any, field: str) -> list[Any]:
     if not isinstance(value, list):
-        raise TurnOrdersError(f"{where}.{field}: {value!r}, expected a list")
+        raise TurnOrdersError(
+            _("%(field)s: %(value)r, expected a list")
+            % {"field": f"{where}.{field}", "value": value}
+        )
     return value
 
 
 def _fire(where: str, entry: Any) -> FireIntent:
     if not isinstance(entry, Mapping):
-        raise TurnOrdersError(f"{where}: {entry!r}, expected an object with system and target")
+        raise TurnOrdersError(
+            _("%(field)s: %(value)r, expected an object with system and target")
+            % {"field": where, "value": entry}
+        )
     extra = sorted(set(entry) - _FIRE_KEYS)
     if extra:
-        raise TurnOrdersError(f"{where}: unknown field(s) {extra}")
+        raise TurnOrdersError(
+            _("%(where)s: unknown field(s) %(fields)s") % {"where": where, "fields": extra}
+        )
     mode = entry.get("mode") or None
     power = entry.get("power_points")
     if power is not None and (not isinstance(power, int) or isinstance(power, bool)):
-        raise TurnOrdersError(f"{where}.power_points: {power!r}, expected a whole number")
+        raise TurnOrdersError(
+            _("%(field)s: %(value)r, expected a whole number")
+            % {"field": f"{where}.power_points", "value": power}
+        )
     return FireIntent(
         system=_text(where, entry.get("system"), "system"),
         target=_text(where, entry.get("target"), "target"),
@@ -76,14 +94,22 @@ def ship_orders_from_json(name: str, data: Mapping[str, Any]) -> ShipOrders:
     heads every error. Raises :class:`TurnOrdersError` for a wrong shape or type."""
     where = f"{name}"
     if not isinstance(data, Mapping):
-        raise TurnOrdersError(f"{where}: {data!r}, expected an object of orders")
+        raise TurnOrdersError(
+            _("%(field)s: %(value)r, expected an object of orders")
+            % {"field": where, "value": data}
+        )
     extra = sorted(set(data) - _KEYS)
     if extra:
-        raise TurnOrdersError(f"{where}: unknown field(s) {extra}")
+        raise TurnOrdersError(
+            _("%(where)s: unknown field(s) %(fields)s") % {"where": where, "fields": extra}
+        )
     launches = []
     for i, pair in enumerate(_list(where, data.get("launches", []), "launches")):
         if not (isinstance(pair, list | tuple) and len(pair) == 2):
-            raise TurnOrdersError(f"{where}.launches[{i}]: {pair!r}, expected [system, target]")
+            raise TurnOrdersError(
+                _("%(field)s: %(value)r, expected [system, target]")
+                % {"field": f"{where}.launches[{i}]", "value": pair}
+            )
         launches.append(
             (
                 _text(where, pair[0], f"launches[{i}][0]"),
@@ -116,25 +142,30 @@ def parse_side_orders(
     the other side, a ship destroyed, captured or gone from the table, or a wrong shape.
     """
     if not isinstance(orders, Mapping):
-        raise TurnOrdersError(f"orders: {orders!r}, expected an object keyed by ship id")
+        raise TurnOrdersError(
+            _("orders: %(value)r, expected an object keyed by ship id") % {"value": orders}
+        )
     parsed: dict[str, ShipOrders] = {}
     for ship_id, data in orders.items():
         ship = state.ships.get(ship_id)
         if ship is None:
-            raise TurnOrdersError(f"{ship_id!r}: this ship is not in the battle; nothing stored")
+            raise TurnOrdersError(
+                _("%(ship)r: this ship is not in the battle; nothing stored") % {"ship": ship_id}
+            )
         label = f"{names.get(ship_id, ship.name)} ({ship_id})"
         if ship.side != side:
-            raise TurnOrdersError(f"{label}: not a ship of your side; nothing stored")
-        if ship.out_of_action:
-            why = (
-                "destroyed"
-                if ship.destroyed
-                else "captured"
-                if ship.captured
-                else "withdrawn"
-                if ship.withdrawn
-                else "out of action"
+            raise TurnOrdersError(
+                _("%(ship)s: not a ship of your side; nothing stored") % {"ship": label}
             )
-            raise TurnOrdersError(f"{label}: the ship is {why} and takes no orders; nothing stored")
+        if ship.out_of_action:
+            if ship.destroyed:
+                why = _("%(ship)s: the ship is destroyed and takes no orders; nothing stored")
+            elif ship.captured:
+                why = _("%(ship)s: the ship is captured and takes no orders; nothing stored")
+            elif ship.withdrawn:
+                why = _("%(ship)s: the ship has withdrawn and takes no orders; nothing stored")
+            else:
+                why = _("%(ship)s: the ship is out of action and takes no orders; nothing stored")
+            raise TurnOrdersError(why % {"ship": label})
         parsed[ship_id] = ship_orders_from_json(label, data)
     return parsed

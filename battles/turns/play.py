@@ -36,6 +36,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from battles.models import Battle, BattleSide, Event
 from battles.rules import ai
@@ -45,6 +46,7 @@ from battles.rules.options import RuleOptions
 from battles.rules.turn import BattleState, ShipOrders, play_turn
 from battles.rules.turn import Event as EngineEvent
 from battles.services import MAX_TURNS_LIMIT, BattleActionError
+from battles.services.common import battle_label
 from battles.turn_models import TurnOrders, TurnPlay
 from campaign.intel import intel_known_classes
 
@@ -154,8 +156,8 @@ def turn_state(*, play: TurnPlay) -> BattleState:
         return rebuild(play.setup["data"], _records(play))
     except (KeyError, TypeError, ValueError, RulesError) as exc:
         raise BattleActionError(
-            f"battle {play.battle_id}: stored set-up or orders cannot be replayed "
-            f"({type(exc).__name__}: {exc})"
+            _("battle %(battle)s: stored set-up or orders cannot be replayed (%(error)s)")
+            % {"battle": play.battle_id, "error": f"{type(exc).__name__}: {exc}"}
         ) from exc
 
 
@@ -165,7 +167,9 @@ def turn_battle_replay(*, battle: Battle) -> list[dict[str, Any]]:
     changed. Raises ``BattleActionError`` when the battle was not played turn by turn."""
     play = TurnPlay.objects.filter(battle=battle).first()
     if play is None:
-        raise BattleActionError(f"battle {battle.pk} ({battle.name}) was not played turn by turn")
+        raise BattleActionError(
+            _("%(battle)s was not played turn by turn") % {"battle": battle_label(battle)}
+        )
     state = turn_state(play=play)
     if play.ended:
         _log_result(state, _judge(state, ended_by_organiser=_ended_early(battle, play)))
@@ -232,17 +236,18 @@ def _play_of(battle: Battle) -> TurnPlay:
     play = TurnPlay.objects.select_for_update().filter(battle=battle).first()
     if play is None:
         raise BattleActionError(
-            f"battle {battle.pk} ({battle.name}) is not being played turn by turn"
+            _("%(battle)s is not being played turn by turn") % {"battle": battle_label(battle)}
         )
     if play.ended:
-        raise BattleActionError(f"battle {battle.pk} ({battle.name}) is over")
+        raise BattleActionError(_("%(battle)s is over") % {"battle": battle_label(battle)})
     return play
 
 
 def _check_deadline(deadline: datetime | None) -> None:
     if deadline is not None and deadline <= timezone.now():
         raise BattleActionError(
-            f"deadline: {deadline.isoformat()} is in the past; give a later time"
+            _("deadline: %(deadline)s is in the past; give a later time")
+            % {"deadline": deadline.isoformat()}
         )
 
 
@@ -268,16 +273,22 @@ def turn_play_start(
     destroyed or captured, or a bad argument; nothing is written then.
     """
     if not isinstance(max_turns, int) or not 1 <= max_turns <= MAX_TURNS_LIMIT:
-        raise BattleActionError(f"max_turns: {max_turns!r}, expected 1–{MAX_TURNS_LIMIT}")
+        raise BattleActionError(
+            _("max_turns: %(value)r, expected 1–%(max)s")
+            % {"value": max_turns, "max": MAX_TURNS_LIMIT}
+        )
     if seed is not None and (not isinstance(seed, int) or not 0 <= seed < 2**63):
-        raise BattleActionError(f"seed: {seed!r}, expected a whole number 0 – 2^63-1")
+        raise BattleActionError(
+            _("seed: %(value)r, expected a whole number 0 – 2^63-1") % {"value": seed}
+        )
     _check_deadline(deadline)
     with transaction.atomic():
         battle = engine_io.locked(battle)
         earlier = TurnPlay.objects.filter(battle=battle).first()
         if earlier is not None and not earlier.ended:
             raise BattleActionError(
-                f"battle {battle.pk} ({battle.name}) is already being played turn by turn"
+                _("%(battle)s is already being played turn by turn")
+                % {"battle": battle_label(battle)}
             )
         if earlier is not None:  # a concluded play, reopened since: fought again afresh
             TurnOrders.objects.filter(battle=battle).delete()
@@ -328,7 +339,10 @@ def turn_orders_submit(
         battle = engine_io.locked(battle)
         play = _play_of(battle)
         if side.battle_id != battle.pk:
-            raise BattleActionError(f"side {side.pk} is not a side of battle {battle.pk}")
+            raise BattleActionError(
+                _("side %(side)s is not a side of battle %(battle)s")
+                % {"side": side.pk, "battle": battle.pk}
+            )
         state = turn_state(play=play)
         slug = side.faction.slug
         names = {sid: spec["name"] for sid, spec in play.setup["data"]["ships"].items()}
@@ -338,8 +352,8 @@ def turn_orders_submit(
         try:
             play_turn(state, trial)
         except RulesError as exc:
-            raise TurnOrdersError(f"{exc}; nothing stored") from exc
-        stored, _ = TurnOrders.objects.update_or_create(
+            raise TurnOrdersError(_("%(error)s; nothing stored") % {"error": exc}) from exc
+        stored, _created = TurnOrders.objects.update_or_create(
             battle=battle,
             side=side,
             game_turn=play.current_turn,

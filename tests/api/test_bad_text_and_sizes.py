@@ -144,7 +144,7 @@ def test_a_fleet_list_beyond_the_ship_limit_is_refused_quickly(classes):  # noqa
     text = "\n".join(lines)
     response = post_json(organiser(classes), "/api/fleets/import", FLEET | {"text": text})
     assert response.status_code == 400
-    assert f"the limit is {limits.FLEET_MAX_SHIPS}" in response.json()["detail"]
+    assert f"la limite est de {limits.FLEET_MAX_SHIPS} par flotte" in response.json()["detail"]
     assert counts() == (0, 0, 0)
 
 
@@ -152,7 +152,7 @@ def test_a_fleet_list_beyond_the_line_limit_is_refused(classes):  # noqa: F811
     text = "1 corvette classe Sa'ar\n" * (limits.FLEET_LIST_MAX_LINES + 1)
     response = post_json(organiser(classes), "/api/fleets/import", FLEET | {"text": text})
     assert response.status_code == 400
-    assert f"the limit is {limits.FLEET_LIST_MAX_LINES}" in response.json()["detail"]
+    assert f"la limite est de {limits.FLEET_LIST_MAX_LINES}" in response.json()["detail"]
     assert not Ship.objects.exists() and not Fleet.objects.exists()
 
 
@@ -160,7 +160,7 @@ def test_a_design_file_beyond_the_limit_is_refused(cast):
     body = {"faction": "qatzrin", "data": [{"format": "admiralty-design/1"}] * 1001}
     response = post_json(organiser(cast), "/api/designs/import", body)
     assert response.status_code == 400
-    assert "the limit is 1000" in response.json()["detail"]
+    assert "la limite est de 1000 par fichier" in response.json()["detail"]
 
 
 def test_a_light_unit_group_text_is_checked_before_save(cast):

@@ -75,7 +75,21 @@ def test_refusals_are_400_with_the_message(cast, battle):
     assert post(client, f"/api/battles/{battle.pk}/resolve", {"seed": 3}).status_code == 200
     again = post(client, f"/api/battles/{battle.pk}/resolve", {"seed": 3})
     assert again.status_code == 400
-    assert "already concluded" in again.json()["detail"]
+    assert again.json()["detail"] == (  # in French, the default language
+        f"bataille {battle.pk} (Skirmish skirmish) est déjà conclue "
+        "(résolue par le moteur de règles) ; rien n’a changé"
+    )
+    english = client.post(
+        f"/api/battles/{battle.pk}/resolve",
+        {"seed": 3},
+        content_type="application/json",
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
+    assert english.status_code == 400
+    assert english.json()["detail"] == (
+        f"battle {battle.pk} (Skirmish skirmish) is already concluded "
+        "(resolved by the rules engine); nothing changed"
+    )
     assert post(client, "/api/battles/999999/resolve").status_code == 404
     bad = post(client, f"/api/battles/{battle.pk}/resolve", {"max_turns": 500})
     assert bad.status_code in (400, 422)
@@ -114,7 +128,7 @@ def test_a_record_the_ssd_refuses_is_400_naming_participant_and_field(cast, batt
     response = post(client_for(cast.organiser), f"/api/battles/{battle.pk}/record", body)
     assert response.status_code == 400
     detail = response.json()["detail"]
-    assert f"participant {huulth.pk}" in detail and "systems_lost: ['nope']" in detail
+    assert f"participant {huulth.pk}" in detail and "systems_lost : ['nope'] ne sont pas" in detail
     huulth.refresh_from_db()
     assert huulth.ship.systems_lost == [] and Battle.objects.get(pk=battle.pk).status == "draft"
 
@@ -138,5 +152,5 @@ def test_craft_lost_on_a_ship_is_refused_naming_participant_and_field(cast, batt
     assert response.status_code == 400
     detail = response.json()["detail"]
     assert f"participant {huulth.pk}" in detail
-    assert "craft_lost: 5, but a ship has no craft_lost" in detail
+    assert "craft_lost : 5, mais un vaisseau n’a pas de craft_lost" in detail
     assert Battle.objects.get(pk=battle.pk).status == "draft"

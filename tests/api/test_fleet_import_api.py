@@ -8,10 +8,20 @@ import json
 import pytest
 from django.core.management import CommandError, call_command
 from django.test import Client
+from django.utils import translation
 
 from factions.fleetlists import FleetListError
 from factions.models import Fleet, LightUnitGroup, Ship, ShipClass
 from factions.services import FleetImportError, fleet_import
+
+
+@pytest.fixture(autouse=True)
+def _english():
+    """The service and command tests read the English messages (requests follow their own
+    Accept-Language: French by default)."""
+    with translation.override("en"):
+        yield
+
 
 GANESHA_PART = """Composition de la flotte :
 - 1 porte-nef lourd classe Kajna
@@ -194,12 +204,13 @@ def test_api_import_returns_the_line_errors_and_writes_nothing(classes):
         logged_in(classes.organiser), {"faction": "qatzrin", "name": "5th", "text": BAD_LIST}
     )
     assert response.status_code == 400
+    # French, the league's language (the service tests above read the English).
     assert response.json()["errors"] == [
-        'line 7: unknown ship class "Sa\'arr" (did you mean "Sa\'ar"?)',
-        'line 8: bad count "0" (a whole number from 1 to 100)',
+        "ligne 7 : classe de vaisseau inconnue « Sa'arr » (vouliez-vous dire « Sa'ar » ?)",
+        "ligne 8 : nombre invalide « 0 » (un nombre entier de 1 à 100)",
     ]
     empty = post(logged_in(classes.organiser), {"faction": "qatzrin", "name": "E", "text": ""})
-    assert empty.json()["errors"] == ["line 1: the fleet list has no ships"]
+    assert empty.json()["errors"] == ["ligne 1 : la liste de flotte n’a aucun vaisseau"]
     unknown = post(logged_in(classes.organiser), {"faction": "nope", "name": "E", "text": "x"})
     assert unknown.status_code == 404
     assert counts() == before

@@ -8,7 +8,7 @@ from datetime import timedelta
 
 import pytest
 from django.forms.models import model_to_dict
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from battles.models import Battle, Event, Participant
 from battles.services import BattleActionError, event_rows
@@ -26,6 +26,15 @@ from battles.turns.play import (
 from factions.models import LightUnitGroup, Ship
 from tests.battle_turns.conftest import SEED
 from tests.battles.battle_fixtures import draft_skirmish
+
+
+@pytest.fixture(autouse=True)
+def _english():
+    """These tests read the services' English messages (the French ones are the
+    catalogue's; pages and API requests follow their own Accept-Language)."""
+    with translation.override("en"):
+        yield
+
 
 pytestmark = pytest.mark.django_db
 

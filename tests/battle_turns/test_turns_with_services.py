@@ -12,7 +12,7 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 from django.forms.models import model_to_dict
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from battles.models import Battle, BattleAction, BattleSnapshot, Event, Participant, RecordEntry
 from battles.services import (
@@ -37,6 +37,15 @@ from battles.turns.play import (
 from factions.models import LightUnitGroup, Ship, Territory
 from tests.battle_turns.conftest import SEED
 from tests.battles.battle_fixtures import draft_skirmish
+
+
+@pytest.fixture(autouse=True)
+def _english():
+    """These tests read the services' English messages (the French ones are the
+    catalogue's; pages and API requests follow their own Accept-Language)."""
+    with translation.override("en"):
+        yield
+
 
 pytestmark = pytest.mark.django_db
 
@@ -193,14 +202,14 @@ def test_the_resolve_page_names_the_play_instead_of_a_preview(client, started):
     page = client.get(f"/battles/{started.battle.pk}/resolve/")
     assert page.status_code == 200
     assert page.context["preview"] is None
-    assert "is being fought turn by turn" in page.context["error"]
+    assert "est jouée tour par tour (tour 1 sur" in page.context["error"]
     page = client.post(
         f"/battles/{started.battle.pk}/resolve/",
         {"action": "conclude", "seed": str(SEED)},
         follow=True,
     )
     assert Battle.objects.get(pk=started.battle.pk).status == Battle.Status.DRAFT
-    assert any("fought turn by turn" in str(m) for m in page.context["messages"])
+    assert any("est jouée tour par tour" in str(m) for m in page.context["messages"])
 
 
 def test_a_unit_added_after_the_start_is_named_and_nothing_concludes(started):

@@ -152,7 +152,8 @@ def test_record_formset_errors_name_the_ship_and_field_and_other_side_confirms(c
     # Under the ship's own hull field, without the API's "results[1] (…).hull_lost:" path.
     assert "results[1] (participant" not in page
     fieldset = page.split('class="unit-row"')[2]
-    assert "99, but the" in fieldset.split('name="unit-1-armour_lost"')[0]
+    # In French, the league's language, under the hull field of that ship.
+    assert "99, mais il reste au" in fieldset.split('name="unit-1-armour_lost"')[0]
     assert not RecordEntry.objects.exists()
     data["unit-1-hull_lost"] = 2
     data["unit-1-systems_lost"] = ["fc-1"]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 from django.forms.models import model_to_dict
+from django.utils import translation
 
 from battles.models import Battle, BattleAction, BattleSnapshot, Event, Participant, RecordEntry
 from battles.services import (
@@ -29,6 +30,15 @@ from campaign.models import Campaign, Intel
 from factions.models import LightUnitGroup, Ship, Territory
 
 from .battle_fixtures import draft_skirmish
+
+
+@pytest.fixture(autouse=True)
+def _english():
+    """These tests read the services' English messages (the French ones are the
+    catalogue's; pages and API requests follow their own Accept-Language)."""
+    with translation.override("en"):
+        yield
+
 
 pytestmark = pytest.mark.django_db
 SEED = 20261130

@@ -8,11 +8,21 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 from django.test import Client
+from django.utils import translation
 
 from battles.forecasting import battle_forecast
 from battles.models import Battle, Event
 from battles.resolution import BattleActionError, battle_resolve
 from tests.battles.battle_fixtures import draft_skirmish
+
+
+@pytest.fixture(autouse=True)
+def _english():
+    """These tests read the services' English messages (the French ones are the
+    catalogue's; pages and API requests follow their own Accept-Language)."""
+    with translation.override("en"):
+        yield
+
 
 pytestmark = pytest.mark.django_db
 
@@ -119,4 +129,6 @@ def test_the_api_refusal_is_400_with_the_message(cast, battle):
     battle_resolve(battle=battle, seed=1, max_turns=5)
     response = _client(cast.organiser).get(f"/api/battles/{battle.pk}/forecast")
     assert response.status_code == 400
-    assert "already concluded" in response.json()["detail"]
+    assert (
+        "est déjà conclue : ses flottes portent désormais ses dégâts" in response.json()["detail"]
+    )

@@ -8,6 +8,7 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 from django.forms.models import model_to_dict
+from django.utils import translation
 
 from battles.models import Battle, BattleSide, Event, Participant
 from battles.resolution import (
@@ -23,6 +24,15 @@ from battles.rules.ships import ShipState
 from campaign.models import Intel
 from factions.models import Faction, LightUnitGroup, Ship, ShipClass
 from tests.battles.battle_fixtures import draft_skirmish
+
+
+@pytest.fixture(autouse=True)
+def _english():
+    """These tests read the services' English messages (the French ones are the
+    catalogue's; pages and API requests follow their own Accept-Language)."""
+    with translation.override("en"):
+        yield
+
 
 SEED = 20261130
 

@@ -63,7 +63,10 @@ def test_another_campaigns_organiser_may_not_act_on_the_battle(cast, rival, batt
     battle_resolve(battle=battle, seed=1, max_turns=3)
     response = post(client, f"/api/battles/{battle.pk}/record", {"outcome": "x"})
     assert response.status_code == 403
-    assert "only organisers of campaign 'test-league' may record" in response.json()["detail"]
+    assert response.json()["detail"] == (
+        "seuls les organisateurs de la campagne « test-league » peuvent enregistrer ses batailles "
+        f"(bataille {battle.pk})"
+    )
 
 
 def test_another_campaigns_organiser_does_not_see_the_draft(cast, rival, battle):

@@ -3,6 +3,7 @@
 import copy
 
 import pytest
+from django.utils import translation
 
 from battles.rules import ships as engine_ships
 from factions.designs import (
@@ -13,6 +14,14 @@ from factions.designs import (
     design_system_ids,
     design_validate,
 )
+
+
+@pytest.fixture(autouse=True)
+def _english():
+    """These tests read the English messages of the parsers and services (the French ones
+    are the catalogue's; requests still follow their own Accept-Language)."""
+    with translation.override("en"):
+        yield
 
 
 def corvette() -> dict:

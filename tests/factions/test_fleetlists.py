@@ -4,6 +4,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from django.utils import translation
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -15,6 +16,15 @@ from factions.fleetlists import (
     ShipEntry,
     fleet_list_parse,
 )
+
+
+@pytest.fixture(autouse=True)
+def _english():
+    """These tests read the English messages of the parsers and services (the French ones
+    are the catalogue's; requests still follow their own Accept-Language)."""
+    with translation.override("en"):
+        yield
+
 
 SEED = Path(__file__).resolve().parents[2].parent / "shared" / "seeds" / "000_a18f01393359aeaf.txt"
 

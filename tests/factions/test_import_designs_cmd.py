@@ -10,11 +10,21 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 from django.test import Client
+from django.utils import translation
 
 from factions.catalogue_loader import catalogue_load
 from factions.imports import DesignReplaceError, designs_parse, designs_save
 from factions.models import Faction, Fleet, Ship, ShipClass
 from tests.factions.factories import ftl_ship, valid_design
+
+
+@pytest.fixture(autouse=True)
+def _english():
+    """These tests read the English messages of the parsers and services (the French ones
+    are the catalogue's; requests still follow their own Accept-Language)."""
+    with translation.override("en"):
+        yield
+
 
 PRESETS = (
     Path(__file__).resolve().parents[2].parent
@@ -86,7 +96,7 @@ def post(client, body):
 def test_api_import_of_a_payload_that_is_no_design_file_is_a_400(cast, data):
     response = post(organiser_client(cast), {"faction": "qatzrin", "data": data})
     assert response.status_code == 400
-    assert "not a design file" in response.json()["detail"]
+    assert response.json()["detail"].startswith("pas un fichier de conceptions : ")
     assert not ShipClass.objects.exists()
 
 

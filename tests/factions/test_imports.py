@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.utils import translation
 
 from factions import construction
 from factions.imports import (
@@ -20,6 +21,15 @@ from factions.imports import (
 )
 from factions.models import ShipClass
 from tests.factions.factories import ftl_ship, valid_design
+
+
+@pytest.fixture(autouse=True)
+def _english():
+    """These tests read the English messages of the parsers and services (the French ones
+    are the catalogue's; requests still follow their own Accept-Language)."""
+    with translation.override("en"):
+        yield
+
 
 FULLTRUST = Path(__file__).resolve().parents[2].parent / "shared" / "fulltrust-data"
 PRESETS = FULLTRUST / "perlkonig-ftLibShip-preset-fleets.json"

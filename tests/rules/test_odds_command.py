@@ -44,5 +44,5 @@ def test_the_command_refuses_a_range_that_is_not_a_number(value):
 def test_the_api_refuses_a_range_that_is_not_a_number(client, value):
     r = client.get("/api/rules/odds", {"weapon": "beam-2", "range": value})
     assert r.status_code == 400
-    assert "is not a number" in r.json()["detail"]
+    assert "n’est pas un nombre" in r.json()["detail"]  # French, the default language
     assert "band" not in r.json()["detail"]

@@ -3,6 +3,7 @@ reports and the published site."""
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from battles.models import Battle
 from battles.models_systems import SystemParticipant
@@ -164,10 +165,17 @@ def test_recorded_battle_flows_into_standings_and_report(cast, client):
 
 
 def test_the_service_refuses_bad_input_and_writes_nothing(cast):
-    with pytest.raises(OtherBattleError, match="game_system"):
+    with pytest.raises(OtherBattleError) as info:
         record(cast, game_system="ft-incursion")
-    with pytest.raises(OtherBattleError, match="sides"):
-        record(cast, sides=[SideInput(faction=cast.norge), SideInput(faction=cast.norge)])
+    assert info.value.field == "game_system"
+    same_faction = [SideInput(faction=cast.norge), SideInput(faction=cast.norge)]
+    with translation.override("en"), pytest.raises(OtherBattleError) as info:
+        record(cast, sides=same_faction)
+    assert info.value.field == "sides"
+    assert str(info.value) == "sides: two different factions fight a battle"
+    with pytest.raises(OtherBattleError) as info:  # French, the league's default language
+        record(cast, sides=same_faction)
+    assert str(info.value) == "camps : une bataille oppose deux factions différentes"
     assert not Battle.objects.exists() and not SystemParticipant.objects.exists()
 
 
@@ -215,7 +223,7 @@ def test_record_page_names_the_bad_field(cast, client):
     response = client.post(url, data)
     assert response.status_code == 400
     assert (
-        "units-0-critical_states: &#x27;hyperdrive&#x27; is not a critical state"
+        "états critiques de l’unité 1 : &#x27;hyperdrive&#x27; n’est pas un état critique"
         in response.content.decode()
     )
     same = client.post(url, RECORD_POST | {"side_a": cast.norge.pk, "side_b": cast.norge.pk})
@@ -295,7 +303,7 @@ def test_record_page_takes_a_roster_unit(cast, client):
     response = client.post(url, wrong_side)
     assert (
         response.status_code == 400
-        and "Chimaera is not a sw-starship-battles unit of Kongeriket Norge"
+        and "Chimaera n’est pas une unité sw-starship-battles de Kongeriket Norge"
         in response.content.decode()
     )
 

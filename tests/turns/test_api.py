@@ -104,8 +104,22 @@ def test_repair_errors_are_400_naming_the_ship_and_change_nothing(played):
     destroyed.save()
     before = _state()
     r = post(c, "/api/campaigns/sample/repairs", {"ship": destroyed.pk, "hull": 1})
-    assert r.status_code == 400 and "is destroyed: it cannot be repaired" in r.json()["detail"]
+    assert r.status_code == 400
+    assert r.json()["detail"] == (
+        f"vaisseau Tordenskjold #{destroyed.pk} est au statut « détruit » : "
+        "il ne peut pas être réparé"
+    )
     r = post(c, "/api/campaigns/sample/repairs", {"ship": s.tord_a.pk, "hull": 7})
+    assert r.status_code == 400 and r.json()["detail"].startswith(
+        "coque : 7 pour vaisseau Tordenskjold"
+    )
+    # The same refusal in English for a reader who asks for it.
+    r = c.post(
+        "/api/campaigns/sample/repairs",
+        {"ship": s.tord_a.pk, "hull": 7},
+        content_type="application/json",
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
     assert r.status_code == 400 and r.json()["detail"].startswith("hull: 7 for ship Tordenskjold")
     assert _state() == before
 
@@ -118,7 +132,8 @@ def test_turn_actions_matrix(played, who):
     if who == "organiser":
         assert close.status_code == 200 and close.json()["last_closed"]["number"] == 1
         again = post(c, "/api/campaigns/sample/turn/close")
-        assert again.status_code == 400 and "no open turn" in again.json()["detail"]
+        assert again.status_code == 400
+        assert again.json()["detail"] == "Sample campaign: Miranda n’a pas de tour ouvert à clore"
         opened = post(
             c, "/api/campaigns/sample/turn/open", {"deadline": "2099-01-01T18:00:00+01:00"}
         )

@@ -2,6 +2,7 @@
 repairs ordered on its damage (refunded) or is refused once a yard has mended it."""
 
 import pytest
+from django.utils import translation
 
 from battles.services import BattleActionError, battle_reopen, eligible_ships
 from turns.closing import campaign_turn_close
@@ -40,7 +41,10 @@ def test_undoing_is_refused_once_a_yard_mended_its_damage(damaged):  # noqa: F81
     campaign_turn_close(campaign=s.campaign, user=s.organiser)
     s.tord_a.refresh_from_db()
     hull_lost = s.tord_a.hull_lost
-    with pytest.raises(BattleActionError, match="repairs were already done"):
+    with (
+        translation.override("en"),
+        pytest.raises(BattleActionError, match="repairs were already done"),
+    ):
         battle_reopen(battle=s.battle, user=s.organiser)
     s.battle.refresh_from_db()
     s.tord_a.refresh_from_db()

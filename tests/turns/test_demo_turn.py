@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from django.utils import translation
 
 from campaign.services import sample_load
 from turns.demo import sample_turn_demo
@@ -13,7 +14,8 @@ pytestmark = pytest.mark.django_db
 
 def test_the_demo_turn_leaves_repairs_in_progress_at_petra_iv():
     campaign = sample_load().campaign
-    lines = sample_turn_demo(campaign=campaign)
+    with translation.override("en"):
+        lines = sample_turn_demo(campaign=campaign)
     assert lines[-1] == "turn 1 closed"
     assert any("Miranda colony A has no shipyard" in line for line in lines)
     open_orders = RepairOrder.objects.filter(campaign=campaign, status="queued")

@@ -149,6 +149,22 @@ def test_a_bad_repair_shows_the_error_and_changes_nothing(played):
     assert LedgerEntry.objects.count() == count
 
 
+def test_a_bad_repair_value_is_explained_in_french_on_a_french_page(played):
+    """The league plays in French: a refused repair reads in French, naming the field."""
+    s = played
+    s.order.status = "cancelled"
+    s.order.save(update_fields=["status"])
+    c = Client(HTTP_ACCEPT_LANGUAGE="fr")
+    c.force_login(s.norge_player)
+    count = LedgerEntry.objects.count()
+    url = f"/campaigns/sample/ships/{s.tord_a.pk}/repair/"
+    html = c.post(url, {"hull": "beaucoup"}).content.decode()
+    assert "coque : « beaucoup » n’est pas un nombre entier" in html
+    html = c.post(url, {"hull": 99}).content.decode()
+    assert f"coque : 99 pour vaisseau Tordenskjold #{s.tord_a.pk}, qui n’en a perdu que" in html
+    assert LedgerEntry.objects.count() == count
+
+
 @pytest.mark.parametrize("who", WHO)
 def test_cancel_matrix(played, who):
     s = played
