@@ -54,7 +54,7 @@ from django.db.models import Prefetch, Q
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
-from battles.models import Battle, Report
+from battles.models import Battle
 from campaign.access import visible_fleets
 from campaign.models import Campaign
 from factions.models import Faction, Fleet, LightUnitGroup, Ship
@@ -267,10 +267,6 @@ class Baker:
             .order_by("faction__name", "name")
         )
         self.public_fleet_ids = set(visible_fleets(None).values_list("pk", flat=True))
-        reports = Report.objects.filter(
-            battle__in=battle_ids, format=Report.Format.PDF, status=Report.Status.READY
-        )
-        self.pdf_reports = {r.battle_id: r for r in reports}
         self._paths()
         # --- what the other page kinds add to the battles and campaigns (their modules) ---
         from . import maps, replays
@@ -335,23 +331,20 @@ class Baker:
     # --- PDFs ----------------------------------------------------------------------
 
     def pdfs(self) -> None:
-        """Copy each battle's PDF of its current version, rendering the missing ones
-        (``report_render`` is idempotent per battle version and content)."""
-        from battles.services import ReportRenderError, report_is_current, report_render
+        """Copy each battle's PDF of its current version into the site. The missing or
+        stale ones are rendered once per battle version, apart from the pages, by the
+        Celery workers or a process pool (``battles.services.report_pdfs_ensure``); a
+        failed one leaves its battle without a PDF link."""
+        from battles.services import report_pdfs_ensure
 
+        paths = report_pdfs_ensure(battles=self.battles)
         for battle in self.progress(self.battles, len(self.battles), "PDF"):
-            report = self.pdf_reports.get(battle.pk)
-            if not report_is_current(report, battle):
-                try:
-                    report = report_render(battle_id=battle.pk, fmt="pdf")
-                except ReportRenderError:
-                    continue  # marked failed; the page shows no PDF link
-                self.pdf_reports[battle.pk] = report
-            source = Path(settings.MEDIA_ROOT) / report.file.name
-            if not source.is_file():
-                continue
+            source = paths.get(battle.pk)
+            if source is None or not source.is_file():
+                continue  # marked failed on its Report: the page shows no PDF link
             relative = self.pdf_path(battle)
-            key = digest(["pdf", report.digest, report.version])
+            stat = source.stat()  # a re-rendered file is a new one: its time and size
+            key = digest(["pdf", source.name, stat.st_mtime_ns, stat.st_size])
             if not self.staging.current(relative, key):
                 self.staging.write(relative, source.read_bytes(), key)
             battle.site_pdf = relative
