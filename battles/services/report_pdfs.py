@@ -106,12 +106,25 @@ def report_pdfs_ensure(
             stale.append(battle)
     if not stale:
         return found
-    if not settings.CELERY_TASK_ALWAYS_EAGER:
+    if _in_worker():
+        # A task (a Celery worker's site refresh) must not wait on tasks queued behind it
+        # on the same worker, and a daemonic process may not start a pool: render here.
+        workers = 1
+    elif not settings.CELERY_TASK_ALWAYS_EAGER:
         queued = [b for b in stale if _is_main(b, lang)]
         found |= _by_workers(queued, keys, wait)
         stale = [b for b in stale if not _is_main(b, lang)]
     found |= _by_pool(stale, keys, lang, workers)
     return found
+
+
+def _in_worker() -> bool:
+    """True inside a Celery task or any daemonic process (a prefork worker's child)."""
+    from celery import current_task
+
+    return multiprocessing.current_process().daemon or bool(
+        current_task and current_task.request.id
+    )
 
 
 def _by_workers(battles: list[Battle], keys: dict[int, str], wait: float) -> dict[int, Path]:
