@@ -4,6 +4,8 @@ API permission matrix."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.test import Client
 from django.utils import translation
@@ -201,3 +203,22 @@ def test_move_api_matrix(moving, who):
         )
         assert bad.status_code == 400 and "nowhere" in bad.json()["detail"]
     assert Fleet.objects.get(pk=s.fleet.pk).territory.slug == "trondelag"
+
+
+def test_the_site_map_shows_a_moved_fleet_where_the_turn_left_it(moving, settings, tmp_path):
+    """A movement carried out at the close is in the fleet's history at the close time:
+    the baked map of that turn (campaign.publish.maps) shows the fleet at its destination."""
+    from campaign.publish.builder import site_build
+
+    s = moving
+    settings.MEDIA_ROOT = tmp_path / "media"
+    fleet_move_order(
+        campaign=s.campaign, fleet=s.fleet, destination=s.kristiansand, user=s.norge_player
+    )
+    campaign_turn_close(campaign=s.campaign, user=s.organiser)
+    out = tmp_path / "site"
+    site_build(out_dir=out, pdfs=False, search_index=False, languages=["en"])
+    html = (out / "en" / "maps" / "sample" / "turn-1.html").read_text()
+    text = " ".join(re.sub(r"<[^>]+>", " ", html[html.index("<main") :]).split())
+    assert f"Kristiansand moon Kongeriket Norge {s.fleet.name}" in text
+    assert "Trøndelag moon · shipyard Kongeriket Norge — —" in text  # no fleet left there
