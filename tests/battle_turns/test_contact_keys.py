@@ -142,7 +142,7 @@ def test_a_form_naming_the_enemys_ship_stores_nothing_and_says_why(started):
     )
     assert response.status_code == 400
     page = response.content.decode()
-    assert "not a ship of your side; nothing stored" in page
+    assert "pas un vaisseau de votre camp ; rien n’a été enregistré" in page  # French default
     assert not TurnOrders.objects.filter(battle=started.battle).exists()
     # The refusal names neither the ship nor its class.
     error = re.search(r'class="form-error"[^>]*>([^<]*)<', page).group(1)
@@ -158,4 +158,4 @@ def test_the_api_refusing_the_enemys_ship_does_not_name_it(started):
     )
     assert answer.status_code == 400
     detail = answer.json()["detail"]
-    assert "not a ship of your side" in detail and "Sa'ar" not in detail
+    assert "pas un vaisseau de votre camp" in detail and "Sa'ar" not in detail
