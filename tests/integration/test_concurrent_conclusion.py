@@ -82,7 +82,8 @@ def test_two_processes_concluding_battles_that_share_ships(tmp_path):
     results = _run_processes(tmp_path, [first.pk, second.pk])
     assert results.count("concluded") == 1, results
     refusal = next(r for r in results if r != "concluded")
-    assert "participant" in refusal and "the ship" in refusal, refusal
+    # In the default language (French): the participant and the ship named.
+    assert "participant" in refusal and "le vaisseau est retenu" in refusal, refusal
     assert sorted(Battle.objects.values_list("status", flat=True)) == ["concluded", "draft"]
     # The ships carry the damage of exactly one battle.
     winner = Battle.objects.get(status="concluded")
@@ -95,7 +96,7 @@ def test_two_processes_concluding_the_same_battle(tmp_path):
     first, _second = _shared_battles()
     results = _run_processes(tmp_path, [first.pk, first.pk])
     assert results.count("concluded") == 1, results
-    assert any("already concluded" in r for r in results), results
+    assert any("déjà conclue" in r for r in results), results  # French, the default
 
 
 def test_two_threads_two_connections_conclude_the_same_battle_once():
