@@ -177,18 +177,9 @@ class ShipState(_KindIndex):
         crew_lost: int = 0,
         systems_lost: Iterable[str] = (),
     ) -> ShipState:
-        """Build a ship from an ``admiralty-design/1`` document and its carried damage.
-
-        ``hull_lost`` boxes are crossed off from the first row on; ``armour_lost`` from the
-        outermost layer on; ``crew_lost`` crew factors off ``ceil(mass/20)``;
-        ``systems_lost`` ids (of ``design["systems"]`` or the synthesised ``fc-N``,
-        ``screen-N``, ``drive``, ``bridge``, ``life-support``, ``core``) start destroyed.
-        FCs, screens, drive and command systems are synthesised as systems so threshold
-        checks reach them (§11). Raises :class:`DesignError` naming the bad field: a
-        design that is not a mapping, a missing or non-numeric mass or hull, a negative
-        armour layer, thrust, ECM, fire-control or screen count, magazine capacity or
-        ammo, power points or biomass, or negative carried damage.
-        """
+        """Build a ship from an ``admiralty-design/1`` document and its carried damage:
+        :func:`battles.rules.ship_design.ship_from_design`, which documents the arguments
+        and the :class:`DesignError` it raises."""
         # ship_design imports this module for ShipState: imported here, not at the top.
         from .ship_design import ship_from_design
 
