@@ -17,6 +17,8 @@ from typing import Any
 
 from django.utils.translation import gettext, ngettext
 
+from .roll_text import roll_purpose
+
 _SHIP_ID = re.compile(r"\bship-\d+\b")
 
 
@@ -373,6 +375,16 @@ def _damage_crew(data: dict, names: LogNames, event: Any) -> str:
     ) % {"ship": names.ship(data.get("ship")), "n": lost}
 
 
+def _damage_repair(data: dict, names: LogNames, event: Any) -> str:
+    ship, detail = names.ship(data.get("ship")), data.get("detail")
+    if detail == "bridge back in service (§4)":
+        return gettext("%(ship)s: bridge back in service (§4)") % {"ship": ship}
+    if detail == "vampire neutralised (§12)":
+        return gettext("%(ship)s: vampire neutralised (§12)") % {"ship": ship}
+    found = _match(r"(\S+) repaired \(§12\)", detail)
+    return gettext("%(ship)s: %(system)s repaired (§12)") % {"ship": ship, "system": found[1]}
+
+
 def _result(data: dict, names: LogNames, event: Any) -> str:
     reasons = {
         "destruction": gettext("destruction"),
@@ -402,12 +414,12 @@ def _result(data: dict, names: LogNames, event: Any) -> str:
 
 
 def _roll(data: dict, names: LogNames, event: Any) -> str:
-    # The purpose is the engine's own audit text: only its ship ids become names.
+    # The purpose in the reader's language, ship ids and sides named (battles.roll_text).
     purpose = data.get("purpose")
     if not isinstance(purpose, str):
         raise _Unknown
     return gettext("%(purpose)s: d%(sides)d=%(result)d") % {
-        "purpose": names.ids_to_names(purpose),
+        "purpose": roll_purpose(purpose, names),
         "sides": _int(data.get("sides")),
         "result": _int(data.get("result")),
     }
@@ -440,6 +452,7 @@ LINES: dict[str, Callable[[dict, LogNames, Any], str]] = {
     "damage-system": _damage_system,
     "damage-countdown": _damage_countdown,
     "damage-crew": _damage_crew,
+    "damage-repair": _damage_repair,
     "result": _result,
     "roll": _roll,
 }

@@ -27,6 +27,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, ngettext
 
 from campaign.access import unit_fleet_id  # noqa: F401 — one visibility rule
+from campaign.stored_text import stored_text
 
 from .log_text import LogNames, event_line, hidden_unit_names, log_names, ship_named
 from .markdown_text import (  # noqa: F401 — long importable from here
@@ -335,7 +336,7 @@ def report_context(
         event.line = event_line(event, names) if names else (event.summary or event.kind)
     # The engine's outcome in the reader's language (its ``result`` entry), else as stored.
     result = next((e for e in reversed(events) if e.kind == "result"), None) if engine else None
-    outcome_text = result.line if result is not None and names else battle.outcome
+    outcome_text = result.line if result is not None and names else stored_text(battle.outcome)
     turns = turn_log(
         _public_events(events, hidden), engine=engine, side_names=side_names, names=names
     )

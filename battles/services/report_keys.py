@@ -30,6 +30,8 @@ _SOURCES = (
     "battles/reports.py",
     "battles/battle_map.py",
     "battles/log_text.py",
+    "battles/roll_text.py",
+    "campaign/stored_text.py",
     "battles/markdown_text.py",
     "battles/other_battles.py",
     "battles/pdf.py",

@@ -74,6 +74,8 @@ _SOURCES = (
     "templates/reports",
     "battles/reports.py",
     "battles/log_text.py",
+    "battles/roll_text.py",
+    "campaign/stored_text.py",
     "battles/markdown_text.py",
     "factions/ssd.py",
     "campaign/publish",
