@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from django.utils.translation import gettext, ngettext
@@ -350,10 +351,20 @@ def _damage_row(data: dict, names: LogNames, event: Any) -> str:
 
 def _damage_system(data: dict, names: LogNames, event: Any) -> str:
     found = _match(r"(\S+) (destroyed|damaged) \((.*)\)", data.get("detail"))
-    values = {"ship": names.ship(data.get("ship")), "system": found[1], "why": found[3]}
+    values = {"ship": names.ship(data.get("ship")), "system": found[1], "why": _why(found[3])}
     if found[2] == "destroyed":
         return gettext("%(ship)s: %(system)s destroyed (%(why)s)") % values
     return gettext("%(ship)s: %(system)s damaged (%(why)s)") % values
+
+
+def _why(text: str) -> str:
+    """Why a system failed: a threshold check's row (§10) or an EMP hit (D-18)."""
+    row = re.fullmatch(r"threshold row (\d+)", text)
+    if row:
+        return gettext("threshold check, row %(n)d") % {"n": int(row[1])}
+    if text == "EMP, D-18":
+        return gettext("EMP, D-18")
+    return text
 
 
 def _damage_countdown(data: dict, names: LogNames, event: Any) -> str:
@@ -458,11 +469,20 @@ LINES: dict[str, Callable[[dict, LogNames, Any], str]] = {
 }
 
 
+@cache
+def _all_lines() -> dict[str, Callable[[dict, LogNames, Any], str]]:
+    """:data:`LINES` and the light-unit and rarer kinds (``battles.log_text_light``, which
+    imports this module's helpers, hence imported here on first use)."""
+    from .log_text_light import LIGHT_LINES
+
+    return {**LINES, **LIGHT_LINES}
+
+
 def event_line(event: Any, names: LogNames) -> str:
     """``event``'s log line in the active language; its stored ``summary`` (else its kind)
     for a kind or data shape this module does not know."""
     fallback = event.summary or event.kind
-    build = LINES.get(event.kind)
+    build = _all_lines().get(event.kind)
     if build is None or not isinstance(event.data, dict):
         return fallback
     try:
