@@ -402,6 +402,7 @@ def _result(data: dict, names: LogNames, event: Any) -> str:
         "withdrawal": gettext("withdrawal"),
         "turn-limit": gettext("turn limit"),
         "mutual": gettext("mutual destruction"),
+        "ended": gettext("ended by the organiser"),
     }
     reason = data.get("reason")
     if reason not in reasons:
