@@ -30,6 +30,7 @@ _SOURCES = (
     "battles/reports.py",
     "battles/battle_map.py",
     "battles/log_text.py",
+    "battles/log_text_light.py",
     "battles/roll_text.py",
     "campaign/stored_text.py",
     "battles/markdown_text.py",

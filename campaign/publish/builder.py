@@ -74,6 +74,7 @@ _SOURCES = (
     "templates/reports",
     "battles/reports.py",
     "battles/log_text.py",
+    "battles/log_text_light.py",
     "battles/roll_text.py",
     "campaign/stored_text.py",
     "battles/markdown_text.py",

@@ -44,6 +44,7 @@ __all__ = ["bake", "prepare", "public_viewer", "replay_json"]
 _SOURCES = (
     "battles/turns/board.py",
     "battles/log_text.py",
+    "battles/log_text_light.py",
     "battles/roll_text.py",
     "campaign/publish/replays.py",
 )

@@ -137,3 +137,45 @@ def test_roll_purposes_name_ships_and_keep_unknown_words():
         assert line("ship-3 threshold row 2 core (5+)") == (
             "Huulth 1 threshold check, row 2, core (5+): d6=4"
         )
+
+
+def test_light_unit_and_rarer_lines_read_in_french():
+    names = LogNames(ships={"ship-1": "Kineret 1", "ship-4": "Dinth 1"}, sides={})
+
+    def line(kind: str, summary: str, **data) -> str:
+        return event_line(Event(kind=kind, summary=summary, data=data, game_turn=2), names)
+
+    unit = "ship-1.bay-a-1"
+    with translation.override("fr"):
+        assert line("intent", f"{unit} marks Dinth 1", unit=unit, target="ship-4") == (
+            "Kineret 1 bay-a-1 prend Dinth 1 pour cible"
+        )
+        assert line(
+            "light-unit-move",
+            f"{unit} (fighter-long-range ×6) flies 24.0 mu towards Dinth 1, attaches",
+            unit=unit,
+        ) == ("Kineret 1 bay-a-1 vole 24.0 mu vers Dinth 1 et s’y arrime")
+        landed = line(
+            "land",
+            f"{unit} (fighter-long-range ×6) lands on Kineret 1 (bay-a), rearms until turn 4",
+            unit=unit, ship="ship-1", system="bay-a", craft=6, ready_turn=4,
+        )  # fmt: skip
+        assert (
+            landed == "Kineret 1 bay-a-1 apponte sur Kineret 1 (bay-a), réarmement jusqu’au tour 4"
+        )
+        assert line(
+            "point-defence",
+            f"Dinth 1 pd-a at {unit}: 2 killed",
+            ship="ship-4", system="pd-a", unit=unit, kills=2,
+        ) == "Dinth 1 pd-a tire sur Kineret 1 bay-a-1 : 2 abattus"  # fmt: skip
+        assert line(
+            "damage-boarding", "Dinth 1 boarding: marines repelled by crew",
+            ship="ship-4", detail="marines repelled by crew",
+        ) == "Dinth 1 : marines repoussés par crew"  # fmt: skip
+        # A shape not known: the stored summary.
+        odd = "ship-1.bay-a-1 loops around"
+        assert line("light-unit-move", odd, unit=unit) == odd
+    with translation.override("en"):
+        assert line("intent", f"{unit} marks Dinth 1", unit=unit, target="ship-4") == (
+            "Kineret 1 bay-a-1 marks Dinth 1"
+        )
