@@ -144,6 +144,25 @@ def _match_or_none(pattern: str, text: str) -> Any:
         return None
 
 
+def _fire_refused(data: dict, names: LogNames, event: Any) -> str:
+    # The engine's reason is a rules error's English text; its class says it in short.
+    reasons = {
+        "OutOfArc": gettext("out of arc"),
+        "OutOfRange": gettext("out of range"),
+        "NoFireControl": gettext("no fire control"),
+        "MagazineDestroyed": gettext("magazine empty or destroyed"),
+    }
+    reason = reasons.get(data.get("error"))
+    if reason is None:
+        raise _Unknown
+    return gettext("%(ship)s cannot fire %(system)s at %(target)s: %(reason)s") % {
+        "ship": names.ship(data.get("ship")),
+        "system": data.get("system") or "?",
+        "target": names.unit(data.get("target")),
+        "reason": reason,
+    }
+
+
 LIGHT_LINES: dict[str, Callable[[dict, LogNames, Any], str]] = {
     "land": _land,
     "intent": _intent,
@@ -155,4 +174,5 @@ LIGHT_LINES: dict[str, Callable[[dict, LogNames, Any], str]] = {
     "damage-core-shutdown": _damage_core_shutdown,
     "damage-vampire": _damage_vampire,
     "damage-boarding": _damage_boarding,
+    "fire-refused": _fire_refused,
 }

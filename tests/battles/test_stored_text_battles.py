@@ -179,3 +179,15 @@ def test_light_unit_and_rarer_lines_read_in_french():
         assert line("intent", f"{unit} marks Dinth 1", unit=unit, target="ship-4") == (
             "Kineret 1 bay-a-1 marks Dinth 1"
         )
+
+
+def test_a_refused_shot_reads_in_french_from_its_error_class():
+    names = LogNames(ships={"ship-1": "Kineret 1", "ship-4": "Dinth 1"}, sides={})
+    data = {"ship": "ship-1", "system": "beam-a", "target": "ship-4", "error": "OutOfArc"}
+    event = Event(kind="fire-refused", summary="Kineret 1 beam-a at ship-4: …", data=data)
+    with translation.override("fr"):
+        assert event_line(event, names) == (
+            "Kineret 1 ne peut pas tirer beam-a sur Dinth 1 : hors de l’arc de tir"
+        )
+        event.data = {**data, "error": "SomethingNew"}
+        assert event_line(event, names) == event.summary
