@@ -386,16 +386,6 @@ def _damage_crew(data: dict, names: LogNames, event: Any) -> str:
     ) % {"ship": names.ship(data.get("ship")), "n": lost}
 
 
-def _damage_repair(data: dict, names: LogNames, event: Any) -> str:
-    ship, detail = names.ship(data.get("ship")), data.get("detail")
-    if detail == "bridge back in service (§4)":
-        return gettext("%(ship)s: bridge back in service (§4)") % {"ship": ship}
-    if detail == "vampire neutralised (§12)":
-        return gettext("%(ship)s: vampire neutralised (§12)") % {"ship": ship}
-    found = _match(r"(\S+) repaired \(§12\)", detail)
-    return gettext("%(ship)s: %(system)s repaired (§12)") % {"ship": ship, "system": found[1]}
-
-
 def _result(data: dict, names: LogNames, event: Any) -> str:
     reasons = {
         "destruction": gettext("destruction"),
@@ -464,7 +454,6 @@ LINES: dict[str, Callable[[dict, LogNames, Any], str]] = {
     "damage-system": _damage_system,
     "damage-countdown": _damage_countdown,
     "damage-crew": _damage_crew,
-    "damage-repair": _damage_repair,
     "result": _result,
     "roll": _roll,
 }

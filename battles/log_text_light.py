@@ -116,6 +116,16 @@ def _damage_vampire(data: dict, names: LogNames, event: Any) -> str:
     return gettext("%(ship)s: vampire attached (§8)") % {"ship": names.ship(data.get("ship"))}
 
 
+def _damage_repair(data: dict, names: LogNames, event: Any) -> str:
+    ship, detail = names.ship(data.get("ship")), data.get("detail")
+    if detail == "bridge back in service (§4)":
+        return gettext("%(ship)s: bridge back in service (§4)") % {"ship": ship}
+    if detail == "vampire neutralised (§12)":
+        return gettext("%(ship)s: vampire neutralised (§12)") % {"ship": ship}
+    found = _match(r"(\S+) repaired \(§12\)", detail)
+    return gettext("%(ship)s: %(system)s repaired (§12)") % {"ship": ship, "system": found[1]}
+
+
 def _damage_boarding(data: dict, names: LogNames, event: Any) -> str:
     ship, detail = names.ship(data.get("ship")), data.get("detail")
     if not isinstance(detail, str):
@@ -174,5 +184,6 @@ LIGHT_LINES: dict[str, Callable[[dict, LogNames, Any], str]] = {
     "damage-core-shutdown": _damage_core_shutdown,
     "damage-vampire": _damage_vampire,
     "damage-boarding": _damage_boarding,
+    "damage-repair": _damage_repair,
     "fire-refused": _fire_refused,
 }
