@@ -30,6 +30,7 @@ from ninja.errors import HttpError
 from campaign import access
 from campaign.api_auth import api_auth
 from campaign.limits import TEXT_MAX_CHARS
+from campaign.stored_text import stored_text
 
 from .forecasting import battle_forecast
 from .models import Battle, BattleSide, Participant
@@ -114,6 +115,8 @@ class BattleDetailOut(BattleOut):
     date: str | None
     scenario: str
     outcome: str
+    #: ``outcome`` in the request's language when the engine wrote it (``campaign.stored_text``).
+    outcome_display: str
     narrative: str
     analysis: str
     sides: list[BattleSideDetailOut]
@@ -121,6 +124,10 @@ class BattleDetailOut(BattleOut):
     @staticmethod
     def resolve_date(obj: Battle) -> str | None:
         return obj.date.isoformat() if obj.date else None
+
+    @staticmethod
+    def resolve_outcome_display(obj: Battle) -> str:
+        return stored_text(obj.outcome)
 
 
 def _battles(request: HttpRequest, *, detail: bool) -> QuerySet[Battle]:

@@ -25,6 +25,7 @@ from ninja.errors import HttpError
 from campaign import access, limits
 from campaign.api_auth import api_auth
 from campaign.models import Campaign, Membership
+from campaign.stored_text import stored_text
 from factions.models import Fleet, Territory
 
 from .models import Battle, BattleAction, RecordEntry
@@ -259,6 +260,7 @@ class PreviewOut(Schema):
 
     seed: int
     outcome: str
+    outcome_display: str
     winner: str | None
     game_turns: int | None
     units: list[UnitResultOut]
@@ -282,6 +284,7 @@ def battle_preview_view(
     return {
         "seed": preview.seed,
         "outcome": c.outcome,
+        "outcome_display": stored_text(c.outcome),
         "winner": c.winner,
         "game_turns": c.game_turns,
         "units": [vars(r) for r in c.results],
@@ -420,6 +423,8 @@ class ActionOut(Schema):
     kind: str
     label: str
     summary: str
+    #: ``summary`` in the request's language (``campaign.stored_text``); ``summary`` as stored.
+    summary_display: str
     data: dict
 
 
@@ -434,6 +439,7 @@ def battle_timeline(request: HttpRequest, battle_id: int):
             "kind": a.kind,
             "label": a.label(),
             "summary": a.summary,
+            "summary_display": stored_text(a.summary),
             "data": a.data,
         }
         for a in BattleAction.objects.filter(battle=battle).select_related("user")

@@ -13,9 +13,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from django.utils.translation import gettext, ngettext
+
+from .roll_text import roll_purpose
 
 _SHIP_ID = re.compile(r"\bship-\d+\b")
 
@@ -348,10 +351,20 @@ def _damage_row(data: dict, names: LogNames, event: Any) -> str:
 
 def _damage_system(data: dict, names: LogNames, event: Any) -> str:
     found = _match(r"(\S+) (destroyed|damaged) \((.*)\)", data.get("detail"))
-    values = {"ship": names.ship(data.get("ship")), "system": found[1], "why": found[3]}
+    values = {"ship": names.ship(data.get("ship")), "system": found[1], "why": _why(found[3])}
     if found[2] == "destroyed":
         return gettext("%(ship)s: %(system)s destroyed (%(why)s)") % values
     return gettext("%(ship)s: %(system)s damaged (%(why)s)") % values
+
+
+def _why(text: str) -> str:
+    """Why a system failed: a threshold check's row (§10) or an EMP hit (D-18)."""
+    row = re.fullmatch(r"threshold row (\d+)", text)
+    if row:
+        return gettext("threshold check, row %(n)d") % {"n": int(row[1])}
+    if text == "EMP, D-18":
+        return gettext("EMP, D-18")
+    return text
 
 
 def _damage_countdown(data: dict, names: LogNames, event: Any) -> str:
@@ -379,6 +392,7 @@ def _result(data: dict, names: LogNames, event: Any) -> str:
         "withdrawal": gettext("withdrawal"),
         "turn-limit": gettext("turn limit"),
         "mutual": gettext("mutual destruction"),
+        "ended": gettext("ended by the organiser"),
     }
     reason = data.get("reason")
     if reason not in reasons:
@@ -402,12 +416,12 @@ def _result(data: dict, names: LogNames, event: Any) -> str:
 
 
 def _roll(data: dict, names: LogNames, event: Any) -> str:
-    # The purpose is the engine's own audit text: only its ship ids become names.
+    # The purpose in the reader's language, ship ids and sides named (battles.roll_text).
     purpose = data.get("purpose")
     if not isinstance(purpose, str):
         raise _Unknown
     return gettext("%(purpose)s: d%(sides)d=%(result)d") % {
-        "purpose": names.ids_to_names(purpose),
+        "purpose": roll_purpose(purpose, names),
         "sides": _int(data.get("sides")),
         "result": _int(data.get("result")),
     }
@@ -445,11 +459,20 @@ LINES: dict[str, Callable[[dict, LogNames, Any], str]] = {
 }
 
 
+@cache
+def _all_lines() -> dict[str, Callable[[dict, LogNames, Any], str]]:
+    """:data:`LINES` and the light-unit and rarer kinds (``battles.log_text_light``, which
+    imports this module's helpers, hence imported here on first use)."""
+    from .log_text_light import LIGHT_LINES
+
+    return {**LINES, **LIGHT_LINES}
+
+
 def event_line(event: Any, names: LogNames) -> str:
     """``event``'s log line in the active language; its stored ``summary`` (else its kind)
     for a kind or data shape this module does not know."""
     fallback = event.summary or event.kind
-    build = LINES.get(event.kind)
+    build = _all_lines().get(event.kind)
     if build is None or not isinstance(event.data, dict):
         return fallback
     try:

@@ -27,6 +27,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, ngettext
 
 from campaign.access import unit_fleet_id  # noqa: F401 — one visibility rule
+from campaign.stored_text import stored_text
 
 from .log_text import LogNames, event_line, hidden_unit_names, log_names, ship_named
 from .markdown_text import (  # noqa: F401 — long importable from here
@@ -326,7 +327,8 @@ def report_context(
         [r["ship"] for side in sides for r in side["participants"] if r["fate"] == "damaged"],
         draw_ship,
     )
-    engine = battle.mode == battle.Mode.RESOLVED
+    # Both engine modes log from the engine (a set-up row naming the ships).
+    engine = battle.mode in (battle.Mode.RESOLVED, battle.Mode.TURNS)
     side_names = {s["faction"].slug: s["faction"].name for s in sides}
     # Each line in the reader's language (engine logs only: people's lines stay theirs),
     # never naming a hidden unit; checked again on the printed line by _public_events.
@@ -334,8 +336,10 @@ def report_context(
     for event in events:
         event.line = event_line(event, names) if names else (event.summary or event.kind)
     # The engine's outcome in the reader's language (its ``result`` entry), else as stored.
-    result = next((e for e in reversed(events) if e.kind == "result"), None) if engine else None
-    outcome_text = result.line if result is not None and names else battle.outcome
+    # A battle played turn by turn keeps its stored outcome (it may say the organiser ended it).
+    resolved = battle.mode == battle.Mode.RESOLVED
+    result = next((e for e in reversed(events) if e.kind == "result"), None) if resolved else None
+    outcome_text = result.line if result is not None and names else stored_text(battle.outcome)
     turns = turn_log(
         _public_events(events, hidden), engine=engine, side_names=side_names, names=names
     )

@@ -19,6 +19,7 @@ from ninja import Router, Schema, Status
 from campaign import access
 from campaign.api_auth import api_auth
 from campaign.models import Campaign
+from campaign.stored_text import stored_text
 
 from . import closing, treasury
 from .errors import TurnActionError
@@ -64,6 +65,8 @@ class LedgerOut(Schema):
     resources: int
     technology: int
     reason: str
+    #: ``reason`` in the request's language (``campaign.stored_text``); ``reason`` as stored.
+    reason_display: str
     user: str | None
     created_at: datetime
 
@@ -203,6 +206,7 @@ def _ledger_out(e: LedgerEntry) -> dict:
         "resources": e.resources,
         "technology": e.technology,
         "reason": e.reason,
+        "reason_display": stored_text(e.reason),
         "user": e.user.get_username() if e.user else None,
         "created_at": e.created_at,
     }

@@ -11,6 +11,7 @@ from ninja import Router, Schema, Status
 
 from campaign import access
 from campaign.api_auth import api_auth
+from campaign.stored_text import stored_text
 from factions.models import Fleet, ShipClass, Territory
 
 from . import building, repairs
@@ -44,6 +45,8 @@ class RepairOut(Schema):
     refunded: int = 0
     eta_turn: int | None
     eta_note: str = ""
+    #: ``eta_note`` in the request's language (``campaign.stored_text``).
+    eta_note_display: str = ""
     turns: int | None = None
 
 
@@ -91,6 +94,7 @@ def _repair_out(o: RepairOrder) -> dict:
         "refunded": o.refunded,
         "eta_turn": o.eta_turn,
         "eta_note": o.eta_note,
+        "eta_note_display": stored_text(o.eta_note),
     }
 
 

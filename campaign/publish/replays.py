@@ -41,7 +41,13 @@ from battles.turns.pages import phase_names
 __all__ = ["bake", "prepare", "public_viewer", "replay_json"]
 
 #: Files whose change changes every replay file (with the builder's own sources digest).
-_SOURCES = ("battles/turns/board.py", "battles/log_text.py", "campaign/publish/replays.py")
+_SOURCES = (
+    "battles/turns/board.py",
+    "battles/log_text.py",
+    "battles/log_text_light.py",
+    "battles/roll_text.py",
+    "campaign/publish/replays.py",
+)
 #: Battles whose events are loaded by one query (bounded memory on large leagues).
 _CHUNK = 200
 

@@ -38,3 +38,13 @@ def state_status(value: str) -> str:
         if value in choices.values:
             return str(choices(value).label)
     return value
+
+
+@register.filter(name="stored_text")
+def stored_text_filter(value: Any) -> str:
+    """A text a service stored in English (ledger reason, history reason, timeline
+    summary, engine outcome) in the active language (``campaign.stored_text``); any other
+    text unchanged. Returns a plain ``str``: autoescaping still applies."""
+    from campaign.stored_text import stored_text
+
+    return stored_text(value if value is None else str(value))

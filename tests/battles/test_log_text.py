@@ -117,7 +117,7 @@ def test_known_lines_in_french():
             "ship-2 core countdown: d6=6",
             {"purpose": "ship-2 core countdown", "sides": 6, "result": 6},
         )  # noqa: E501
-        assert event_line(roll, NAMES) == "Kashat-E 1 core countdown : d6=6"
+        assert event_line(roll, NAMES) == "Kashat-E 1 compte à rebours de core : d6=6"
         lost = _event(
             "contact-lost", "phalon loses Kashat-E 1", {"side": "phalon", "ship": "ship-2"}
         )
