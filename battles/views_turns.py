@@ -138,7 +138,9 @@ def battle_turns_control(request: HttpRequest, pk: int, action: str) -> HttpResp
             turn_deadline_set(battle=battle, deadline=_deadline(request.POST.get("deadline", "")))
         elif action == "play":
             if not request.POST.get("confirm"):  # the form's "I confirm" box
-                raise BattleActionError(_("Tick “I confirm” to play the turn now; nothing was done."))
+                raise BattleActionError(
+                    _("Tick “I confirm” to play the turn now; nothing was done.")
+                )
             turn_play_advance(battle=battle, force=True, user=request.user)
         elif action == "end":
             if not request.POST.get("confirm"):  # the form's "I confirm" box

@@ -6,10 +6,13 @@ import json
 from io import StringIO
 
 import pytest
+from django.core.cache import cache
 from django.core.management import CommandError, call_command
 from django.test import Client
+from django.urls import reverse
 from django.utils import translation
 
+import battles.forecasting as forecasting
 from battles.forecasting import battle_forecast
 from battles.models import Battle, Event
 from battles.resolution import BattleActionError, battle_resolve
@@ -146,10 +149,6 @@ class _Counting:
 
 
 def test_the_page_forecast_is_computed_once_per_set_up(cast, battle, monkeypatch):
-    import battles.forecasting as forecasting
-    from django.core.cache import cache
-    from django.urls import reverse
-
     cache.clear()
     counting = _Counting(forecasting.win_odds)
     monkeypatch.setattr(forecasting, "win_odds", counting)
@@ -184,9 +183,6 @@ def test_the_page_forecast_is_computed_once_per_set_up(cast, battle, monkeypatch
 
 
 def test_the_preview_page_does_not_fight_the_forecast(cast, battle, monkeypatch):
-    import battles.forecasting as forecasting
-    from django.urls import reverse
-
     counting = _Counting(forecasting.win_odds)
     monkeypatch.setattr(forecasting, "win_odds", counting)
     battle.seed = 3
