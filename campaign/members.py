@@ -150,20 +150,28 @@ def membership_add_by_username(
 
 
 def membership_change(
-    *, membership: Membership, role: str, faction: Faction | None = None, by: access.User
+    *,
+    membership: Membership,
+    role: str,
+    faction: Faction | None = None,
+    by: access.User,
+    check: bool = True,
 ) -> Membership:
-    """Change ``membership``'s role and faction; returns it. Raises
-    :class:`MemberPermissionError`, or :class:`MemberError` for a bad role/faction, a role
-    the user holds already, or the last organiser made something else."""
+    """Change ``membership``'s role and faction; returns it. ``by`` must organise the
+    campaign unless ``check`` is False (``manage.py add_member``: whoever runs it on the
+    server may). Raises :class:`MemberPermissionError`, or :class:`MemberError` for a bad
+    role/faction, a role the user holds already, or the last organiser made something
+    else."""
     campaign = membership.campaign
-    check_organiser(by, campaign)
+    if check:
+        check_organiser(by, campaign)
     check_role(campaign=campaign, role=role, faction=faction)
     with transaction.atomic():
         if membership.role == Membership.Role.ORGANISER and role != Membership.Role.ORGANISER:
             _keep_an_organiser(membership)
         _taken(campaign=campaign, user=membership.user, role=role, exclude=membership.pk)
         membership.role, membership.faction = role, faction
-        membership._history_user = by
+        membership._history_user = by if getattr(by, "is_authenticated", False) else None
         membership.save(update_fields=["role", "faction"])
         return membership
 

@@ -229,12 +229,20 @@ def test_adding_an_existing_user_by_name(cast):
     page = client.get("/campaigns/test-league/members/").content.decode()
     assert f'action="{url}"' in page and 'name="username"' in page
     before = _state()
+    ghost, nobody = (
+        {"username": "ghost", "role": "chronicler"},
+        {"username": " ", "role": "chronicler"},
+    )
+    player, admiral = (
+        {"username": "outsider", "role": "player"},
+        {"username": "outsider", "role": "admiral"},
+    )
     refusals = [
-        ({"username": "ghost", "role": "chronicler"}, "username: no user 'ghost'", "username"),
-        ({"username": " ", "role": "chronicler"}, "username: give the user name", "username"),
-        ({"username": "outsider", "role": "player"}, "faction: a player plays one faction", "faction"),
-        ({"username": "outsider", "role": "admiral"}, "role: 'admiral' is not one of", "role"),
-        ({"username": "outsider", "role": "player", "faction": "999"}, "faction: choose a faction", "faction"),
+        (ghost, "username: no user 'ghost'", "username"),
+        (nobody, "username: give the user name", "username"),
+        (player, "faction: a player plays one faction", "faction"),
+        (admiral, "role: 'admiral' is not one of", "role"),
+        ({**player, "faction": "999"}, "faction: choose a faction", "faction"),
         ({"username": "norge_player", "role": "player", "faction": c.norge.pk},
          "role: norge_player already holds the role player in Test league", "role"),
     ]  # fmt: skip
