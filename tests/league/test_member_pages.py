@@ -270,3 +270,29 @@ def test_adding_an_existing_user_by_name(cast):
     r = fr.post(url, {"username": "fantome", "role": "chronicler"})
     assert r.status_code == 400
     assert escape("nom d’utilisateur : aucun utilisateur « fantome »") in r.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("days", "lang", "line"),
+    [
+        (1, "fr", "Le lien fonctionne une fois et expire dans 1 jour."),
+        (7, "fr", "Le lien fonctionne une fois et expire dans 7 jours."),
+        (1, "en", "The link works once and expires in 1 day."),
+        (7, "en", "The link works once and expires in 7 days."),
+    ],
+)
+def test_the_invitation_mail_counts_its_days(
+    cast, settings, django_capture_on_commit_callbacks, days, lang, line
+):
+    from django.utils import translation
+
+    settings.INVITATION_EXPIRY_DAYS = days
+    with translation.override(lang), django_capture_on_commit_callbacks(execute=True):
+        invitations.invitation_create(
+            campaign=cast.campaign,
+            role="chronicler",
+            email="ivy@example.org",
+            by=cast.organiser,
+            link_base="http://testserver",
+        )
+    assert line in mail.outbox[0].body.splitlines()
