@@ -15,7 +15,8 @@ WIDTH = 390
 
 #: The label boxes as drawn (screen pixels), and how many pairs overlap.
 OVERLAPS = """() => {
-  const boxes = [...document.querySelectorAll(".board-units text")].map((t) => t.getBoundingClientRect());
+  const texts = [...document.querySelectorAll(".board-units text")];
+  const boxes = texts.map((t) => t.getBoundingClientRect());
   let pairs = 0;
   for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
     const a = boxes[i], b = boxes[j];
