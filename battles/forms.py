@@ -7,6 +7,7 @@ from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from campaign import limits
 from campaign.models import Campaign
@@ -28,7 +29,8 @@ def ship_label(ship: Ship) -> str:
     if ship.armour_lost:
         bits.append(_("armour %(n)s lost") % {"n": ship.armour_lost})
     if ship.systems_lost:
-        bits.append(_("%(n)s systems lost") % {"n": len(ship.systems_lost)})
+        n = len(ship.systems_lost)
+        bits.append(ngettext("%(n)s system lost", "%(n)s systems lost", n) % {"n": n})
     state = " — " + ", ".join(str(b) for b in bits) if bits else ""
     return f"{name} ({ship.ship_class.name}){state}"
 

@@ -121,11 +121,16 @@ def _setup(data: dict, names: LogNames, event: Any) -> str:
     sides = data.get("sides")
     if not isinstance(sides, list) or len(sides) != 2:
         raise _Unknown
-    return gettext("%(a)s against %(b)s; seed %(seed)s, at most %(turns)s turns") % {
+    turns = _int(data.get("max_turns"))
+    return ngettext(
+        "%(a)s against %(b)s; seed %(seed)s, at most %(turns)s turn",
+        "%(a)s against %(b)s; seed %(seed)s, at most %(turns)s turns",
+        turns,
+    ) % {
         "a": names.side(sides[0]),
         "b": names.side(sides[1]),
         "seed": _int(data.get("seed")),
-        "turns": _int(data.get("max_turns")),
+        "turns": turns,
     }
 
 

@@ -188,6 +188,7 @@ def battle_resolve_page(request: HttpRequest, pk: int) -> HttpResponse:
             "log": log,
             "error": error,
             "reason_form": ReasonForm(),
+            "forecast_battles": PAGE_FORECAST_BATTLES,
         },
     )
 

@@ -137,6 +137,10 @@ def battle_turns_control(request: HttpRequest, pk: int, action: str) -> HttpResp
         if action == "deadline":
             turn_deadline_set(battle=battle, deadline=_deadline(request.POST.get("deadline", "")))
         elif action == "play":
+            if not request.POST.get("confirm"):  # the form's "I confirm" box
+                raise BattleActionError(
+                    _("Tick “I confirm” to play the turn now; nothing was done.")
+                )
             turn_play_advance(battle=battle, force=True, user=request.user)
         elif action == "end":
             if not request.POST.get("confirm"):  # the form's "I confirm" box

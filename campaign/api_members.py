@@ -11,7 +11,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
 
-from django.contrib.auth import get_user_model
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
@@ -131,14 +130,10 @@ def member_list(request: HttpRequest, slug: str):
 def member_add(request: HttpRequest, slug: str, payload: MemberIn):
     """Give an existing user (``username``) a ``role`` (``faction`` slug for a player)."""
     campaign = _organised(request, slug)
-    username = clean_text(payload.username, field=_("username"), max_length=150)
-    user = get_user_model()._default_manager.filter(username=username).first()
-    if user is None:
-        raise HttpError(400, _("username: no user '%(username)s'") % {"username": username})
     with _answers():
-        m = members.membership_add(
+        m = members.membership_add_by_username(
             campaign=campaign,
-            user=user,
+            username=payload.username,
             role=payload.role,
             faction=_faction(campaign, payload.faction),
             by=request.user,

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils.translation import gettext as _
 
@@ -20,6 +21,7 @@ from factions.models import Faction
 
 from . import access
 from .models import Campaign, Membership
+from .validation import clean_text
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
@@ -124,21 +126,52 @@ def membership_add(
         return membership
 
 
-def membership_change(
-    *, membership: Membership, role: str, faction: Faction | None = None, by: access.User
+def membership_add_by_username(
+    *,
+    campaign: Campaign,
+    username: str,
+    role: str,
+    faction: Faction | None = None,
+    by: access.User,
 ) -> Membership:
-    """Change ``membership``'s role and faction; returns it. Raises
-    :class:`MemberPermissionError`, or :class:`MemberError` for a bad role/faction, a role
-    the user holds already, or the last organiser made something else."""
-    campaign = membership.campaign
+    """Give the existing user named ``username`` the ``role`` in ``campaign`` (the members
+    page's and the API's "add a member"); returns the new membership. Raises
+    :class:`MemberPermissionError`, :class:`campaign.validation.TextError` for an unusable
+    name, or :class:`MemberError` for no such user, a bad role/faction or a role the user
+    holds already (``membership_add``)."""
     check_organiser(by, campaign)
+    username = clean_text(username, field=_("username"), max_length=150)
+    if not username:
+        raise MemberError(_("username: give the user name of an existing account"))
+    user = get_user_model()._default_manager.filter(username=username).first()
+    if user is None:
+        raise MemberError(_("username: no user '%(username)s'") % {"username": username})
+    return membership_add(campaign=campaign, user=user, role=role, faction=faction, by=by)
+
+
+def membership_change(
+    *,
+    membership: Membership,
+    role: str,
+    faction: Faction | None = None,
+    by: access.User,
+    check: bool = True,
+) -> Membership:
+    """Change ``membership``'s role and faction; returns it. ``by`` must organise the
+    campaign unless ``check`` is False (``manage.py add_member``: whoever runs it on the
+    server may). Raises :class:`MemberPermissionError`, or :class:`MemberError` for a bad
+    role/faction, a role the user holds already, or the last organiser made something
+    else."""
+    campaign = membership.campaign
+    if check:
+        check_organiser(by, campaign)
     check_role(campaign=campaign, role=role, faction=faction)
     with transaction.atomic():
         if membership.role == Membership.Role.ORGANISER and role != Membership.Role.ORGANISER:
             _keep_an_organiser(membership)
         _taken(campaign=campaign, user=membership.user, role=role, exclude=membership.pk)
         membership.role, membership.faction = role, faction
-        membership._history_user = by
+        membership._history_user = by if getattr(by, "is_authenticated", False) else None
         membership.save(update_fields=["role", "faction"])
         return membership
 

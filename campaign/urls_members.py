@@ -8,6 +8,7 @@ from . import views_members as views
 
 urlpatterns = [
     path("campaigns/<slug:slug>/members/", views.members_page, name="campaign-members"),
+    path("campaigns/<slug:slug>/members/add/", views.member_add, name="campaign-member-add"),
     path(
         "campaigns/<slug:slug>/members/<int:pk>/change/",
         views.member_change,

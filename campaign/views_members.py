@@ -72,11 +72,11 @@ def _act(request: HttpRequest, campaign: Campaign, action, done: str) -> HttpRes
     return redirect("campaign-members", slug=campaign.slug)
 
 
-@_organisers_only
-def members_page(request: HttpRequest, slug: str) -> HttpResponse:
-    """Members with their roles and factions, the pending invitations, and the link of the
-    invitation just made (shown once)."""
-    campaign = _organised(request, slug)
+def _page(
+    request: HttpRequest, campaign: Campaign, *, add: dict | None = None, status: int = 200
+) -> HttpResponse:
+    """The members page; ``add``: the "add a member" form's values and ``error`` after a
+    refusal (the page is then answered with ``status`` 400)."""
     return render(
         request,
         "campaign/members.html",
@@ -87,8 +87,59 @@ def members_page(request: HttpRequest, slug: str) -> HttpResponse:
             "factions": list(campaign.factions.order_by("name")),
             "roles": Membership.Role.choices,
             "new_link": request.session.pop("new_invitation_link", None),
+            "add": add or {"role": Membership.Role.PLAYER},
         },
+        status=status,
     )
+
+
+@_organisers_only
+def members_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """Members with their roles and factions, the pending invitations, and the link of the
+    invitation just made (shown once)."""
+    return _page(request, _organised(request, slug))
+
+
+@require_POST
+@_organisers_only
+def member_add(request: HttpRequest, slug: str) -> HttpResponse:
+    """Give an existing user (``username``) a ``role`` (``faction`` id for a player): the
+    API's ``POST /api/campaigns/{slug}/members``. A refusal shows the page again with the
+    values typed and the message, which names the field."""
+    campaign = _organised(request, slug)
+    values = {k: request.POST.get(k, "") for k in ("username", "role", "faction")}
+    try:
+        membership = members.membership_add_by_username(
+            campaign=campaign,
+            username=values["username"],
+            role=values["role"],
+            faction=_faction(request, campaign),
+            by=request.user,
+        )
+    except MemberPermissionError as exc:
+        return HttpResponse(str(exc), status=403)
+    except (MemberError, TextError) as exc:
+        error = str(exc)
+        # The message starts with the field's name (in the reader's language): mark it.
+        field = next((f for f in ("username", "role", "faction") if error.startswith(_(f))), "")
+        add = {**values, "error": error, "error_field": field}
+        return _page(request, campaign, add=add, status=400)
+    messages.success(
+        request,
+        _("%(user)s added: %(role)s.")
+        % {"user": membership.user.get_username(), "role": _role_text(membership)},
+    )
+    return redirect("campaign-members", slug=campaign.slug)
+
+
+def _role_text(membership: Membership) -> str:
+    """The role as the page shows it: "player (Faction)" or "organiser"."""
+    if membership.faction:
+        return _("%(role)s of %(faction)s") % {
+            "role": membership.get_role_display(),
+            "faction": membership.faction.name,
+        }
+    return str(membership.get_role_display())
 
 
 @require_POST

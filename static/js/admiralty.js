@@ -20,3 +20,42 @@ document.addEventListener("DOMContentLoaded", () => {
     });
   }
 });
+
+// Slow actions (forms marked data-busy="Working…"): once sent, the button says so and
+// every button of the form is disabled, so a second click cannot send it twice.
+document.addEventListener("DOMContentLoaded", () => {
+  const forms = document.querySelectorAll("form[data-busy]");
+  for (const form of forms) {
+    form.addEventListener("submit", (event) => {
+      if (form.classList.contains("is-busy")) {
+        event.preventDefault();
+        return;
+      }
+      form.classList.add("is-busy");
+      form.setAttribute("aria-busy", "true");
+      const button = event.submitter || form.querySelector("button");
+      // Disabled only after the browser has gathered the form's data: a disabled
+      // submitter would not be sent.
+      setTimeout(() => {
+        for (const b of form.querySelectorAll("button")) b.disabled = true;
+        if (button) {
+          button.dataset.label = button.textContent;
+          button.textContent = form.dataset.busy;
+        }
+      }, 0);
+    });
+  }
+  // Back on this page from the next one (back/forward cache): the forms work again.
+  window.addEventListener("pageshow", (event) => {
+    if (!event.persisted) return;
+    for (const form of forms) {
+      if (!form.classList.contains("is-busy")) continue;
+      form.classList.remove("is-busy");
+      form.removeAttribute("aria-busy");
+      for (const b of form.querySelectorAll("button")) {
+        b.disabled = false;
+        if (b.dataset.label) b.textContent = b.dataset.label;
+      }
+    }
+  });
+});

@@ -87,3 +87,22 @@ def test_ending_the_battle_needs_the_box_ticked(duel):
     assert Battle.objects.get(pk=duel.battle.pk).status == Battle.Status.DRAFT
     assert organiser.post(url, {"confirm": "yes"}).status_code == 302
     assert Battle.objects.get(pk=duel.battle.pk).status == Battle.Status.CONCLUDED
+
+
+def test_playing_the_turn_now_needs_the_box_ticked(duel):
+    play = turn_play_start(battle=duel.battle, seed=SEED, max_turns=4)
+    organiser = Client()
+    organiser.force_login(duel.cast.organiser)
+    page = organiser.get(f"/battles/{duel.battle.pk}/turns/", HTTP_ACCEPT_LANGUAGE="en")
+    text = page.content.decode()
+    assert "I confirm: play the turn now, with the auto-resolve tactics" in text
+    assert 'name="confirm" value="yes" required' in text.split("turns/play/")[1]
+    url = f"/battles/{duel.battle.pk}/turns/play/"
+    refused = organiser.post(url, HTTP_ACCEPT_LANGUAGE="en")
+    assert refused.status_code == 400
+    assert "Tick “I confirm” to play the turn now; nothing was done." in refused.content.decode()
+    play.refresh_from_db()
+    assert play.turns_played == 0
+    assert organiser.post(url, {"confirm": "yes"}).status_code == 302
+    play.refresh_from_db()
+    assert play.turns_played == 1

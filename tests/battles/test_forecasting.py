@@ -6,10 +6,13 @@ import json
 from io import StringIO
 
 import pytest
+from django.core.cache import cache
 from django.core.management import CommandError, call_command
 from django.test import Client
+from django.urls import reverse
 from django.utils import translation
 
+import battles.forecasting as forecasting
 from battles.forecasting import battle_forecast
 from battles.models import Battle, Event
 from battles.resolution import BattleActionError, battle_resolve
@@ -132,3 +135,62 @@ def test_the_api_refusal_is_400_with_the_message(cast, battle):
     assert (
         "est déjà conclue : ses flottes portent désormais ses dégâts" in response.json()["detail"]
     )
+
+
+class _Counting:
+    """``win_odds`` with a count of the calls (the real engine still fights)."""
+
+    def __init__(self, real):
+        self.real, self.calls = real, 0
+
+    def __call__(self, *args, **kwargs):
+        self.calls += 1
+        return self.real(*args, **kwargs)
+
+
+def test_the_page_forecast_is_computed_once_per_set_up(cast, battle, monkeypatch):
+    cache.clear()
+    counting = _Counting(forecasting.win_odds)
+    monkeypatch.setattr(forecasting, "win_odds", counting)
+    client = _client(cast.organiser)
+    url = reverse("battle-forecast", args=[battle.pk])
+    first = client.get(url)
+    assert first.status_code == 200 and counting.calls == 1
+    second = client.get(url)
+    assert counting.calls == 1  # the second load reads the cache
+    assert second.content == first.content
+    # The set-up changes (a ship carries damage now): the forecast is fought again.
+    ship = battle.sides.get(order=0).participants.filter(ship__isnull=False).first().ship
+    ship.hull_lost = 2
+    ship.save()
+    client.get(url)
+    assert counting.calls == 2
+    client.get(url)
+    assert counting.calls == 2
+    # A ship leaves the battle: new set-up, new forecast.
+    battle.sides.get(order=1).participants.filter(ship__isnull=False).first().delete()
+    client.get(url)
+    assert counting.calls == 3
+    # Another seed or count (the API's arguments) is another forecast; the same one is not.
+    battle_forecast(battle=battle, battles=100, seed=0)
+    assert counting.calls == 3
+    battle_forecast(battle=battle, battles=100, seed=1)
+    assert counting.calls == 4
+    # Non-organisers are refused before anything is computed.
+    assert _client(cast.qatzrin_player).get(url).status_code == 403
+    assert _client(cast.outsider).get(url).status_code == 404
+    assert counting.calls == 4
+
+
+def test_the_preview_page_does_not_fight_the_forecast(cast, battle, monkeypatch):
+    counting = _Counting(forecasting.win_odds)
+    monkeypatch.setattr(forecasting, "win_odds", counting)
+    battle.seed = 3
+    battle.save()
+    page = _client(cast.organiser).get(
+        reverse("battle-resolve", args=[battle.pk]), HTTP_ACCEPT_LANGUAGE="en"
+    )
+    assert page.status_code == 200 and counting.calls == 0
+    # The forecast comes after the page, with a visible "computing" note meanwhile.
+    assert b'hx-get="' + reverse("battle-forecast", args=[battle.pk]).encode() in page.content
+    assert "Computing the forecast" in page.content.decode()

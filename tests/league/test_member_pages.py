@@ -11,6 +11,7 @@ from django.contrib.auth import get_user_model
 from django.core import mail
 from django.test import Client
 from django.utils import timezone
+from django.utils.html import escape
 
 from campaign import invitations
 from campaign.models import Membership
@@ -42,6 +43,7 @@ def test_members_page_and_actions_permission_matrix(cast, rival, who):
     before = _state()
     page = client.get(f"{base}/members/")
     posts = [
+        (f"{base}/members/add/", {"username": "outsider", "role": "chronicler", "faction": ""}),
         (f"{base}/members/{member.pk}/change/", {"role": "player", "faction": c.qatzrin.pk}),
         (f"{base}/members/{member.pk}/remove/", {}),
         (f"{base}/invitations/", {"role": "chronicler"}),
@@ -69,6 +71,7 @@ def test_members_page_and_actions_permission_matrix(cast, rival, who):
             r = client.post(url, data)
             assert r.status_code == 302 and r["Location"] == f"{base}/members/"
         assert not Membership.objects.filter(user=c.norge_player).exists()
+        assert Membership.objects.filter(user=c.outsider, role="chronicler").exists()
         assert Invitation.objects.get(pk=inv.pk).state() == "revoked"
         assert Invitation.objects.filter(revoked_at=None).count() == 1
     # The campaign page links the members page for organisers and staff only.
@@ -216,3 +219,80 @@ def test_members_list_query_count_is_flat(
     with django_assert_num_queries(8):
         r = client.get("/campaigns/test-league/members/")
     assert r.content.decode().count('class="member-card"') == 4 + extra + extra // 3
+
+
+def test_adding_an_existing_user_by_name(cast):
+    c = cast
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    client.force_login(c.organiser)
+    url = "/campaigns/test-league/members/add/"
+    page = client.get("/campaigns/test-league/members/").content.decode()
+    assert f'action="{url}"' in page and 'name="username"' in page
+    before = _state()
+    ghost, nobody = (
+        {"username": "ghost", "role": "chronicler"},
+        {"username": " ", "role": "chronicler"},
+    )
+    player, admiral = (
+        {"username": "outsider", "role": "player"},
+        {"username": "outsider", "role": "admiral"},
+    )
+    refusals = [
+        (ghost, "username: no user 'ghost'", "username"),
+        (nobody, "username: give the user name", "username"),
+        (player, "faction: a player plays one faction", "faction"),
+        (admiral, "role: 'admiral' is not one of", "role"),
+        ({**player, "faction": "999"}, "faction: choose a faction", "faction"),
+        ({"username": "norge_player", "role": "player", "faction": c.norge.pk},
+         "role: norge_player already holds the role player in Test league", "role"),
+    ]  # fmt: skip
+    for data, message, field in refusals:
+        r = client.post(url, data)
+        text = r.content.decode()
+        assert r.status_code == 400 and escape(message) in text, data
+        # The page comes back with what was typed and the field marked.
+        assert f'value="{data["username"]}"' in text
+        marked = text.split('id="member-add"')[1].split("</form>")[0]
+        assert marked.count('aria-invalid="true"') == 1
+        assert f'id="add-{field}" name="{field}"' in marked.split('aria-invalid="true"')[0]
+    assert _state() == before
+    r = client.post(url, {"username": "outsider", "role": "player", "faction": c.qatzrin.pk})
+    assert r.status_code == 302 and r["Location"] == "/campaigns/test-league/members/"
+    added = Membership.objects.get(user=c.outsider)
+    assert (added.role, added.faction) == ("player", c.qatzrin)
+    # Through the service: the history keeps who added them.
+    assert added.history.get().history_user == c.organiser
+    page = client.get("/campaigns/test-league/members/").content.decode()
+    assert "outsider added: player of Qatzrin." in page
+    # In French, the default language, the refusal names the field too.
+    fr = Client()
+    fr.force_login(c.organiser)
+    r = fr.post(url, {"username": "fantome", "role": "chronicler"})
+    assert r.status_code == 400
+    assert escape("nom d’utilisateur : aucun utilisateur « fantome »") in r.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("days", "lang", "line"),
+    [
+        (1, "fr", "Le lien fonctionne une fois et expire dans 1 jour."),
+        (7, "fr", "Le lien fonctionne une fois et expire dans 7 jours."),
+        (1, "en", "The link works once and expires in 1 day."),
+        (7, "en", "The link works once and expires in 7 days."),
+    ],
+)
+def test_the_invitation_mail_counts_its_days(
+    cast, settings, django_capture_on_commit_callbacks, days, lang, line
+):
+    from django.utils import translation
+
+    settings.INVITATION_EXPIRY_DAYS = days
+    with translation.override(lang), django_capture_on_commit_callbacks(execute=True):
+        invitations.invitation_create(
+            campaign=cast.campaign,
+            role="chronicler",
+            email="ivy@example.org",
+            by=cast.organiser,
+            link_base="http://testserver",
+        )
+    assert line in mail.outbox[0].body.splitlines()

@@ -1,6 +1,11 @@
 """``manage.py add_member USER CAMPAIGN ROLE [--faction SLUG] [--password-from-env VAR]``:
 give a user a role in a campaign (organiser, player of a faction, chronicler), creating
 the user when needed. The admin (Campaign → Memberships) does the same for staff.
+
+Memberships go through ``campaign.members`` like the members page and the API (their
+checks, one transaction, the history), with no acting user: whoever runs the command on
+the server may. A player given another faction is switched to it (a player plays one
+faction per campaign); the output says what was done.
 """
 
 from __future__ import annotations
@@ -12,7 +17,12 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
+from campaign.members import MemberError, membership_add, membership_change
 from campaign.models import Campaign, Membership
+
+
+def _what(role: str, faction: Any) -> str:
+    return f"{role} of {faction.slug}" if faction else role
 
 
 class Command(BaseCommand):
@@ -52,18 +62,35 @@ class Command(BaseCommand):
             password = os.environ.get(options["password_from_env"])
             if not password:
                 raise CommandError(f"--password-from-env: ${options['password_from_env']} is empty")
-        with transaction.atomic():
-            user, created = get_user_model().objects.get_or_create(username=options["user"])
-            if created and password is None:
-                user.set_unusable_password()
-            if password is not None:
-                user.set_password(password)
-            user.save()
-            membership, new = Membership.objects.update_or_create(
-                campaign=campaign, user=user, role=role, defaults={"faction": faction}
+        try:
+            with transaction.atomic():
+                user, created = get_user_model().objects.get_or_create(username=options["user"])
+                if created and password is None:
+                    user.set_unusable_password()
+                if password is not None:
+                    user.set_password(password)
+                if created or password is not None:
+                    user.save()
+                done = self._give(user, campaign, role, faction)
+        except MemberError as exc:
+            raise CommandError(str(exc)) from exc
+        who = f"{'created' if created else 'existing'} user {user.get_username()}"
+        if password is not None:
+            who += " (password set)"
+        self.stdout.write(f"{who}: {done}")
+
+    def _give(self, user: Any, campaign: Campaign, role: str, faction: Any) -> str:
+        """Add or change the membership through the services; what was done, in words."""
+        held = Membership.objects.filter(campaign=campaign, user=user, role=role)
+        held = held.select_related("faction").first()
+        where = f"in {campaign.slug}"
+        if held is None:
+            membership_add(
+                campaign=campaign, user=user, role=role, faction=faction, by=None, check=False
             )
-        what = f"{role}" + (f" of {faction.slug}" if faction else "")
-        self.stdout.write(
-            f"{'created' if created else 'existing'} user {user.username}: "
-            f"{'now' if new else 'still'} {what} in {campaign.slug}"
-        )
+            return f"now {_what(role, faction)} {where}"
+        if held.faction_id == (faction.pk if faction else None):
+            return f"already {_what(role, faction)} {where}; nothing changed"
+        before = _what(role, held.faction)
+        membership_change(membership=held, role=role, faction=faction, by=None, check=False)
+        return f"now {_what(role, faction)} {where} (was {before})"
