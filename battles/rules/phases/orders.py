@@ -70,12 +70,13 @@ def phase_orders(state: BattleState, orders: Mapping[str, ShipOrders]) -> dict[s
             if isinstance(order.movement, Orders)
             else Orders.parse(order.movement, ship=ship.name)
         )
+        thrust = ship.thrust
         plans[ship.ship_id] = validate_orders(
             parsed,
             ship=ship.name,
-            thrust=ship.thrust,
+            thrust=thrust,
             speed=int(ship.speed),
-            drive_working=ship.thrust > 0,
+            drive_working=thrust > 0,
             bridge_working=ship.bridge_working,
             half_thrust_turn_cap=half_cap,
         )

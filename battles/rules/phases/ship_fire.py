@@ -61,9 +61,10 @@ def phase_ship_fire(
     libérés après lancement de ces unités". So this turn's launches do not count against
     the ship's FCs in phase 9 (a launch still needs a free FC in phases 1 and 3)."""
     pending = Pending()
-    for ship in alternate(state, acting):
+    order = alternate(state, acting)  # no ship drops out before the damage at the end
+    for ship in order:
         ship_volleys(state, ship, ship_fire(state, ship), pending)
-    for ship in alternate(state, acting):
+    for ship in order:
         point_defence(state, ship, pending)
     state.hold_roster(False)
     apply_pending(state, pending, 9)
