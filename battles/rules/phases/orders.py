@@ -101,6 +101,17 @@ def phase_orders(state: BattleState, orders: Mapping[str, ShipOrders]) -> dict[s
     return plans
 
 
+def _orders_text(name: str, movement: str) -> str:
+    return f"{name}: {movement}"
+
+
+def _why_out(ship: ShipState) -> str:
+    for flag in ("destroyed", "captured", "withdrawn", "derelict"):
+        if getattr(ship, flag):
+            return flag
+    return "dead in space"
+
+
 def _movement_only(ship: ShipState, order: ShipOrders) -> bool:
     """True when ``order`` writes nothing phase 1 checks beyond movement, screens, veil and
     withdrawal — no fire, launch, recovery or setting (the tactics' usual orders): the
@@ -155,17 +166,6 @@ def _check_fire_and_launches(
     if order.recover:
         _check_recoveries(state, ship, order.recover)
     return settings
-
-
-def _orders_text(name: str, movement: str) -> str:
-    return f"{name}: {movement}"
-
-
-def _why_out(ship: ShipState) -> str:
-    for flag in ("destroyed", "captured", "withdrawn", "derelict"):
-        if getattr(ship, flag):
-            return flag
-    return "dead in space"
 
 
 def _check_target(state: BattleState, ship: ShipState, intent: FireIntent, where: str) -> None:
