@@ -92,9 +92,11 @@ _UNKNOWN_ARC_BIT = 1 << len(ARCS)  # an unknown arc code: never seen, not all-ro
 
 
 @functools.cache
+@functools.cache
 def arc_mask(arcs: tuple[str, ...]) -> int:
     """The arc codes of ``arcs`` as bits (``ARC_BITS``), so "do two arc lists share an
-    arc" is one AND; an unknown code sets a bit no target bearing ever has."""
+    arc" is one AND; an unknown code sets a bit no target bearing ever has. Remembered
+    per tuple: the few arc lists of a battle are asked for every shot."""
     mask = 0
     for arc in arcs:
         mask |= ARC_BITS.get(arc, _UNKNOWN_ARC_BIT)

@@ -166,3 +166,60 @@ def test_fire_control_shortcut_agrees_with_the_allocation(fcs, rows, launches, t
     else:
         allowed = True
     assert _fire_control_suffices(fcs, accepted, launches, thrust) is allowed
+
+
+# ---- phase 1: orders that write only movement -------------------------------------------
+
+
+def test_movement_only_orders_pass_the_checks_they_skip(monkeypatch):
+    """Issue 8: phase 1 skips the fire, launch, settings and power checks for orders that
+    write only movement (``orders._movement_only``). Over whole auto-resolved battles —
+    the bench's larger battle (carriers, pulsers) and the Skirmish at Mieska — every order
+    that takes the shortcut passes those checks when run in full, with no setting."""
+    from battles.rules.ai import resolve_battle
+    from battles.rules.phases import orders as phase_1
+    from bench.fleets import phalon_68th, qatzrin_5th
+    from bench.mieska import mieska_battle
+
+    plain = phase_1._movement_only
+    seen = {"shortcut": 0, "full": 0}
+
+    def checked(ship, order):
+        state = checked.state
+        if plain(ship, order):
+            assert phase_1._check_fire_and_launches(state, ship, order) == {}
+            seen["shortcut"] += 1
+        else:
+            seen["full"] += 1
+        return plain(ship, order)
+
+    real_phase_orders = phase_1.phase_orders
+
+    def phase_orders(state, orders):
+        checked.state = state
+        return real_phase_orders(state, orders)
+
+    monkeypatch.setattr(phase_1, "_movement_only", checked)
+    monkeypatch.setattr("battles.rules.turn.phase_orders", phase_orders)
+    a, b = qatzrin_5th(), phalon_68th()
+    for seed in range(6):
+        resolve_battle(a, b, seed=seed, record=False)
+    mieska_battle(record=False)
+    assert seen["shortcut"] > 100 and seen["full"] > 100  # both paths taken
+
+
+@pytest.mark.parametrize("written", [[], (), ""])
+def test_falsy_settings_that_are_not_a_mapping_are_still_refused(written):
+    from battles.rules.errors import IllegalOrder
+    from battles.rules.options import RuleOptions
+    from battles.rules.turn import BattleState, ShipOrders, play_turn
+
+    a = ShipState.from_design(SHIP, ship_id="a1", side="a", name="A1")
+    b = ShipState.from_design(SHIP, ship_id="b1", side="b", name="B1")
+    b.y = 30.0
+    state = BattleState(
+        ships={"a1": a, "b1": b}, sides=("a", "b"), dice=Dice(1), options=RuleOptions()
+    )
+    with pytest.raises(IllegalOrder, match=r"^A1: settings must map system ids"):
+        play_turn(state, {"a1": ShipOrders(movement="+1", settings=written)})
+    assert state.turn == 0 and state.events == []

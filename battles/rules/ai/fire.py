@@ -97,6 +97,9 @@ def ship_fire(state: BattleState, ship: ShipState) -> list[FireIntent]:
     ship fires its lances only when no other weapon reaches an enemy ship."""
     weapons = []  # (system, reach in mu, arcs as bits)
     rounds: dict[str, int] = {}  # magazine id -> rounds not yet promised this turn
+    # Read off the guns in the same pass: whether D-12 (lances) or Sa'vasku power can
+    # concern this ship at all, so the usual ship skips both steps below.
+    has_lance = powered = False
     systems = ship.systems
     chosen = state.settings.get(ship.ship_id, {}) if state.options.settings_in_orders else {}
     for gun in ship.by_kind().get("weapon", ()):
@@ -121,6 +124,10 @@ def ship_fire(state: BattleState, ship: ShipState) -> list[FireIntent]:
         elif gun.ammo is not None and gun.ammo <= 0:  # _has_round without a magazine
             continue
         weapons.append((gun, *profile))
+        if weapon == "lance":
+            has_lance = True
+        elif weapon in BIOMASS_WEAPONS or _needs_power(weapon):
+            powered = True
     if not weapons:
         return []
     # §6: an FC tied by a launch in phase 3 is free again ("libérés après lancement").
@@ -158,8 +165,10 @@ def ship_fire(state: BattleState, ship: ShipState) -> list[FireIntent]:
             rank[sid] = (sum(enemy.hull_rows) / (enemy.hull_max or 1), -len(able), gap, sid)
     if not reach:
         return _point_defence_fire(state, ship, [w for w, _, _ in weapons])
-    if state.options.lance_exclusive and any(
-        w.weapon == "lance" for able in reach.values() for w in able
+    if (
+        has_lance
+        and state.options.lance_exclusive
+        and any(w.weapon == "lance" for able in reach.values() for w in able)
     ):
         # D-12: lances fire alone; keep them only when nothing else reaches an enemy ship.
         others = {sid: [w for w in able if w.weapon != "lance"] for sid, able in reach.items()}
@@ -185,7 +194,8 @@ def ship_fire(state: BattleState, ship: ShipState) -> list[FireIntent]:
             free -= 1
             intents.append(FireIntent(w.id, sid))
             used.add(w.id)
-    intents = _allot_power(ship, intents, chosen)
+    if powered:
+        intents = _allot_power(ship, intents, chosen)
     if not state.light_units:
         return intents  # no squadron on the table: nothing for PD to shoot at
     return intents + _point_defence_fire(

@@ -70,51 +70,20 @@ def phase_orders(state: BattleState, orders: Mapping[str, ShipOrders]) -> dict[s
             if isinstance(order.movement, Orders)
             else Orders.parse(order.movement, ship=ship.name)
         )
+        thrust = ship.thrust
         plans[ship.ship_id] = validate_orders(
             parsed,
             ship=ship.name,
-            thrust=ship.thrust,
+            thrust=thrust,
             speed=int(ship.speed),
-            drive_working=ship.thrust > 0,
+            drive_working=thrust > 0,
             bridge_working=ship.bridge_working,
             half_thrust_turn_cap=half_cap,
         )
-        ordered: set[str] = set()
-        for intent in order.fire:
-            system = ship.systems.get(intent.system)
-            if system is None or system.kind != "weapon":
-                raise IllegalOrder(
-                    f"{ship.name}: no weapon system {intent.system!r} to fire (rules §2 phase 1)"
-                )
-            if intent.system in ordered:
-                raise IllegalOrder(
-                    f"{ship.name}: {intent.system} ({system.weapon}) ordered to fire twice; "
-                    "a weapon system fires at most once a turn (rules §6, §8)"
-                )
-            ordered.add(intent.system)
-            if not system.working:
-                raise IllegalOrder(
-                    f"{ship.name}: {intent.system} is {system.status} and cannot fire (rules §11)"
-                )
-            try:
-                modes = get_weapon(system.weapon or "").modes
-            except UnknownWeapon as error:
-                raise UnknownWeapon(f"{ship.name}: {intent.system}: {error}") from error
-            if intent.mode is not None and intent.mode not in modes:
-                raise IllegalOrder(
-                    f"{ship.name}: {intent.system} ({system.weapon}) has no fire mode "
-                    f"{intent.mode!r} (modes: {', '.join(modes) or 'none'}; rules §8)"
-                )
-            _check_target(state, ship, intent, f"{ship.name}: {intent.system} ({system.weapon})")
-        settings = phase_1_settings(state, ship, order)
-        if settings:
-            state.settings[ship.ship_id] = settings
-        check_power(ship, order.fire, settings)
-        _check_launches(state, ship, order.launches)
-        _check_fire_magazines(ship, order.fire, order.launches)
-        _check_fire_control(state, ship, order)
-        if order.recover:
-            _check_recoveries(state, ship, order.recover)
+        if _movement_only(ship, order):
+            settings: dict[str, str | int] = {}  # nothing else written: nothing else to check
+        else:
+            settings = _check_fire_and_launches(state, ship, order)
         if state.recording:
             text = orders_text(parsed)
             data = {
@@ -141,6 +110,62 @@ def _why_out(ship: ShipState) -> str:
         if getattr(ship, flag):
             return flag
     return "dead in space"
+
+
+def _movement_only(ship: ShipState, order: ShipOrders) -> bool:
+    """True when ``order`` writes nothing phase 1 checks beyond movement, screens, veil and
+    withdrawal — no fire, launch, recovery or setting (the tactics' usual orders): the
+    checks of ``_check_fire_and_launches`` then have nothing to refuse (a ship's power
+    points are never below 0, so ``check_power`` passes with nothing ordered)."""
+    return (
+        not (order.fire or order.launches or order.recover or order.settings)
+        and isinstance(order.settings, dict)  # a falsy non-dict goes to the full check
+        and ship.power_points >= 0
+    )
+
+
+def _check_fire_and_launches(
+    state: BattleState, ship: ShipState, order: ShipOrders
+) -> dict[str, str | int]:
+    """Phase 1 checks of a ship's fire orders, settings (D-34), power, launches, magazines,
+    FCs and recoveries (see ``play_turn``); records and returns its phase-1 settings."""
+    ordered: set[str] = set()
+    for intent in order.fire:
+        system = ship.systems.get(intent.system)
+        if system is None or system.kind != "weapon":
+            raise IllegalOrder(
+                f"{ship.name}: no weapon system {intent.system!r} to fire (rules §2 phase 1)"
+            )
+        if intent.system in ordered:
+            raise IllegalOrder(
+                f"{ship.name}: {intent.system} ({system.weapon}) ordered to fire twice; "
+                "a weapon system fires at most once a turn (rules §6, §8)"
+            )
+        ordered.add(intent.system)
+        if not system.working:
+            raise IllegalOrder(
+                f"{ship.name}: {intent.system} is {system.status} and cannot fire (rules §11)"
+            )
+        try:
+            modes = get_weapon(system.weapon or "").modes
+        except UnknownWeapon as error:
+            raise UnknownWeapon(f"{ship.name}: {intent.system}: {error}") from error
+        if intent.mode is not None and intent.mode not in modes:
+            raise IllegalOrder(
+                f"{ship.name}: {intent.system} ({system.weapon}) has no fire mode "
+                f"{intent.mode!r} (modes: {', '.join(modes) or 'none'}; rules §8)"
+            )
+        _check_target(state, ship, intent, f"{ship.name}: {intent.system} ({system.weapon})")
+    settings = phase_1_settings(state, ship, order)
+    if settings:
+        state.settings[ship.ship_id] = settings
+    check_power(ship, order.fire, settings)
+    _check_launches(state, ship, order.launches)
+    _check_fire_magazines(ship, order.fire, order.launches)
+    _check_fire_control(state, ship, order)
+    if order.recover:
+        _check_recoveries(state, ship, order.recover)
+    return settings
 
 
 def _check_target(state: BattleState, ship: ShipState, intent: FireIntent, where: str) -> None:

@@ -61,9 +61,10 @@ def phase_ship_fire(
     libérés après lancement de ces unités". So this turn's launches do not count against
     the ship's FCs in phase 9 (a launch still needs a free FC in phases 1 and 3)."""
     pending = Pending()
-    for ship in alternate(state, acting):
+    order = alternate(state, acting)  # no ship drops out before the damage at the end
+    for ship in order:
         ship_volleys(state, ship, ship_fire(state, ship), pending)
-    for ship in alternate(state, acting):
+    for ship in order:
         point_defence(state, ship, pending)
     state.hold_roster(False)
     apply_pending(state, pending, 9)
@@ -84,6 +85,8 @@ def ship_volleys(
     options = state.options
     # D-34: pulser modes and needle PP as written in phase 1 (``phase_orders``).
     chosen = state.settings.get(ship.ship_id, {}) if options.settings_in_orders else None
+    # D-32 / D-33 off (the default): FC-directed fire reaches as far as the weapon does.
+    reach_limited = options.blip_fire == "forbidden" or options.ecm_limits_fire_control
     for intent in intents:
         system = systems.get(intent.system)
         unset = False  # a pulser with no phase-1 mode may still fire as PD (any mode)
@@ -133,7 +136,7 @@ def ship_volleys(
         if unset and not as_pd:
             _refuse(state, ship, intent, _no_setting(system))
             continue
-        if not as_pd and not own_direction:
+        if reach_limited and not as_pd and not own_direction:
             ecm = target.ecm if target_id in ships else 0
             reach = fire_reach(
                 ship.sensors,
@@ -155,12 +158,11 @@ def ship_volleys(
         accepted = _lances_only(state, ship, accepted)
     screens: dict[str, int] = {}
     power_left = ship.power_points  # §14: this turn's PP budget (needle and launcher nodules)
-    if chosen:
+    needle_power = [(k, v) for k, v in chosen.items() if not isinstance(v, str)] if chosen else ()
+    if needle_power:
         # D-34: PP set in phase 1 on a needle nodule that does not fire are spent all the same.
         firing = {item[0].system for item in accepted}
-        power_left -= sum(
-            v for k, v in chosen.items() if k not in firing and not isinstance(v, str)
-        )
+        power_left -= sum(v for k, v in needle_power if k not in firing)
     for intent, system, weapon_id, range_mu, name, _, as_pd in accepted:
         try:
             cost = _shot_cost(ship, intent, state.armoury[weapon_id], power_left)
