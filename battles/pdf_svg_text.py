@@ -29,7 +29,8 @@ from weasyprint.matrix import Matrix
 from weasyprint.svg.bounding_box import extend_bounding_box
 from weasyprint.svg.text import TextBox
 from weasyprint.svg.utils import normalize, size
-from weasyprint.text.line_break import split_first_line
+from weasyprint.text.ffi import FROM_UNITS, pango
+from weasyprint.text.line_break import create_layout, line_size
 
 #: The version whose ``svg/text.py`` this module mirrors; with another, nothing is replaced.
 WEASYPRINT_VERSION = "70.0"
@@ -43,9 +44,10 @@ _PER_GLYPH = ("dx", "dy", "rotate", "textLength", "letter-spacing")
 
 
 def _single(node: Any, name: str) -> bool:
-    """Whether ``node``'s ``name`` attribute is absent or holds one value."""
+    """Whether ``node``'s ``name`` attribute is absent or holds one value (a list is
+    separated by spaces or commas)."""
     value = node.attrib.get(name)
-    return value is None or len(normalize(value).strip().split(" ")) == 1
+    return value is None or not any(sep in value.strip() for sep in " ,\t\n")
 
 
 def _style(svg: Any, node: Any, font_size: float) -> Any:
@@ -92,11 +94,15 @@ def text(svg: Any, node: Any, font_size: float) -> None:
     ):
         return _weasyprint_text(svg, node, font_size)
     style = _style(svg, node, font_size)
-    layout, _, resume, width, height, baseline = split_first_line(
-        node.text, style, svg.context, inf, 0
-    )
+    # One Pango layout, measured and drawn (split_first_line would release it and
+    # drawing make it again: twice the cost).
+    layout = create_layout(node.text, style, svg.context, inf, 0)
+    first_line, resume = layout.get_first_line()
     if resume is not None:  # more than one line: leave it to WeasyPrint
+        layout.deactivate()
         return _weasyprint_text(svg, node, font_size)
+    width, height = line_size(first_line, style)
+    baseline = pango.pango_layout_get_baseline(layout.layout) * FROM_UNITS
     x, y = svg.cursor_position
     if "x" in node.attrib:
         x = size(normalize(node.attrib["x"]).strip(), font_size, svg.inner_width)
@@ -116,7 +122,6 @@ def text(svg: Any, node: Any, font_size: float) -> None:
     fill, stroke = svg.set_graphical_state(node, font_size)
     svg.stream.begin_text()
     svg.fill_stroke(fill, stroke, text=True)
-    layout.reactivate(style)  # split_first_line hands it back released
     text_box = TextBox(layout, style)
     text_box.baseline = baseline
     matrix = Matrix(a=1, d=-1, e=x_position, f=y_position)
