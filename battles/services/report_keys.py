@@ -36,6 +36,7 @@ _SOURCES = (
     "battles/markdown_text.py",
     "battles/other_battles.py",
     "battles/pdf.py",
+    "battles/pdf_svg_text.py",
     "battles/turns/board.py",
     "factions/ssd.py",
     "static/css",
