@@ -116,8 +116,10 @@ def turn_context(campaign: Campaign, seen: set[int] | None, user) -> dict:
         "campaign": campaign,
         "turn": turn,
         "last_closed": last,
-        # What the viewer may read of it: no repair or build of a fleet hidden from them.
-        "last_summary": access.turn_summary_for(user, last.summary) if last else None,
+        # What the viewer may read of it: their factions' yards and income, public losses.
+        "last_summary": (
+            access.turn_summary_for(user, last.summary, campaign=campaign) if last else None
+        ),
         "deadline_local": timezone.localtime(turn.deadline, tz) if turn and turn.deadline else None,
         "deadline_input": (
             timezone.localtime(turn.deadline, tz).strftime("%Y-%m-%dT%H:%M")
