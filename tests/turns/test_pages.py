@@ -368,3 +368,26 @@ def test_a_closed_turns_summary_shows_a_player_only_their_factions_yards_and_inc
         # turn answers 404 to those who hold no faction)
         "chronicler": (None, None, None, False, False),
     }
+
+
+def test_the_build_page_says_why_a_faction_without_a_yard_cannot_build(played):
+    """Fresh-user trial: Qatzrin (no territory with a shipyard in the sample) got an
+    empty shipyard list and "choose a shipyard and a fleet"; now the page says why."""
+    s = played
+    reason = "Qatzrin cannot build: none of its territories has a shipyard."
+    qatzrin = client_for(s, "qatzrin_player")
+    page = qatzrin.get("/campaigns/sample/build/").content.decode()
+    assert reason in page
+    assert 'id="yard"' not in page and "Cost and turns" not in page
+    refused = qatzrin.post(
+        "/campaigns/sample/build/", {"faction": s.qatzrin.pk, "what": "fighter:"}
+    ).content.decode()
+    assert reason in refused and "choose a shipyard" not in refused
+    assert not Construction.objects.filter(faction=s.qatzrin).exists()
+    # The organiser builds for the factions that can, and is told about the others.
+    page = client_for(s, "organiser").get("/campaigns/sample/build/").content.decode()
+    assert reason in page and 'id="yard"' in page
+    options = page.split('id="faction"')[1].split("</select>")[0]
+    assert "Kongeriket Norge" in options and "Qatzrin" not in options
+    page = client_for(s, "norge_player").get("/campaigns/sample/build/").content.decode()
+    assert "cannot build" not in page and 'id="yard"' in page
