@@ -19,6 +19,7 @@ from datetime import datetime
 
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from ninja import Router, Schema, Status
 
 from campaign import access
@@ -38,6 +39,8 @@ class ReportOut(Schema):
     narrative: str
     analysis: str
     side_analyses: dict[int, str]
+    # what the call did when it did nothing (publishing a published report), else ""
+    detail: str = ""
 
 
 class ReportIn(Schema):
@@ -62,9 +65,10 @@ def _editable(request: HttpRequest, battle_id: int) -> Battle:
     return battle
 
 
-def _out(battle: Battle) -> dict:
+def _out(battle: Battle, detail: str = "") -> dict:
     battle.refresh_from_db()
     return {
+        "detail": detail,
         "battle": battle.pk,
         "version": battle.version,
         "state": battle.report_state,
@@ -102,8 +106,15 @@ def report_write(request: HttpRequest, battle_id: int, payload: ReportIn):
 
 @router.post("/battles/{battle_id}/report/publish", response=_RESPONSES, auth=api_auth)
 def report_publish(request: HttpRequest, battle_id: int):
-    """Publish the report: public texts, PDF and site refreshed after commit."""
-    return _out(chronicle.report_publish(battle=_editable(request, battle_id)))
+    """Publish the report: public texts, PDF and site refreshed after commit. A report
+    already published answers 200 with a ``detail`` saying so; nothing is done (same
+    version, nothing re-rendered)."""
+    battle = _editable(request, battle_id)
+    version = battle.version
+    battle = chronicle.report_publish(battle=battle)
+    if battle.version == version:
+        return _out(battle, _("The report is already published; nothing was done."))
+    return _out(battle)
 
 
 @router.post("/battles/{battle_id}/report/withdraw", response=_RESPONSES, auth=api_auth)

@@ -125,6 +125,8 @@ def _set_state(battle: Battle, state: str) -> Battle:
                 _("%(battle)s is not concluded: its report cannot be published.")
                 % {"battle": battle.name}
             )
+        if battle.report_state == state:  # a second click: no new version, no re-render
+            return battle
         battle.report_state = state
         battle.report_published_at = timezone.now() if state == "published" else None
         battle.version += 1
@@ -136,12 +138,16 @@ def _set_state(battle: Battle, state: str) -> Battle:
 def report_publish(*, battle: Battle) -> Battle:
     """Publish ``battle``'s report: its narrative and analyses become public on the
     battle page, in the PDF (re-rendered after commit) and on the site (refreshed after
-    commit). Raises ``ReportEditError`` for a battle that is not concluded."""
+    commit). A report already published is left as it is: same ``version``, nothing
+    re-rendered (its saved edits were re-rendered when saved, :func:`report_edit`), so a
+    caller tells a no-op by the unchanged version. Raises ``ReportEditError`` for a
+    battle that is not concluded."""
     return _set_state(battle, Battle.ReportState.PUBLISHED)
 
 
 def report_withdraw(*, battle: Battle) -> Battle:
     """Withdraw ``battle``'s published report: back to a draft, its people's texts leave
     the public page, the PDF and the site (re-rendered after commit). Raises
-    ``ReportEditError`` for a battle that is not concluded."""
+    ``ReportEditError`` for a battle that is not concluded. A draft is left as it is
+    (same ``version``)."""
     return _set_state(battle, Battle.ReportState.DRAFT)

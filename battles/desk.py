@@ -148,8 +148,12 @@ def report_preview(request: HttpRequest, pk: int) -> HttpResponse:
 def report_publish(request: HttpRequest, pk: int) -> HttpResponse:
     """Publish the report (``battles.chronicle.report_publish``); back to the battle."""
     battle = _editable_battle(request, pk)
-    chronicle.report_publish(battle=battle)
-    messages.success(request, _("Report published: the PDF and the site are being updated."))
+    version = battle.version
+    battle = chronicle.report_publish(battle=battle)
+    if battle.version == version:
+        messages.info(request, _("The report is already published; nothing was done."))
+    else:
+        messages.success(request, _("Report published: the PDF and the site are being updated."))
     return redirect(battle)
 
 

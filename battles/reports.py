@@ -293,10 +293,11 @@ def report_context(
     hidden: list[Any] = []
     winner = battle.winner
     for side in sides_qs:
-        shown = []
+        shown, side_hidden = [], []
         for p in side.participants.all():
             fleet_id = unit_fleet_id(p)
-            (shown if fleet_id is None or fleet_id in seen else hidden).append(p)
+            (shown if fleet_id is None or fleet_id in seen else side_hidden).append(p)
+        hidden += side_hidden  # the log and map hide every side's unseen units
         # Units of the other game systems (public roster units) follow the ships.
         rows = [_participant_row(p) for p in shown]
         if other_system:
@@ -317,7 +318,7 @@ def report_context(
                     person_text(side_texts.get(side.pk, side.analysis)), f"side-{side.pk}"
                 ),
                 "participants": rows,
-                "unidentified": len(hidden),
+                "unidentified": len(side_hidden),  # this side's own, not the battle's
                 "losses": _losses(rows),
                 # other systems' units carry no Full Thrust points
                 "points": sum(r.get("points") or 0 for r in rows),

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 from datetime import UTC
 
+from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -108,6 +109,7 @@ def _whole(name: str, text: str, default: int | None) -> int | None:
 
 
 @require_POST
+@login_required  # before the lookup: after a logout, the login page, not a 404
 def battle_turns_start(request: HttpRequest, pk: int) -> HttpResponse:
     """Organiser: start turn-by-turn play (seed, turn cap, deadline of turn 1)."""
     battle = _organiser_battle(request, pk)
@@ -127,6 +129,7 @@ def battle_turns_start(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_POST
+@login_required  # before the lookup: after a logout, the login page, not a 404
 def battle_turns_control(request: HttpRequest, pk: int, action: str) -> HttpResponse:
     """Organiser: ``deadline`` (set or clear), ``play`` (the turn now, auto tactics for a
     side without orders), ``end`` (judge and conclude now)."""
@@ -161,6 +164,7 @@ def _own_side(request: HttpRequest, battle: Battle) -> BattleSide | None:
 
 
 @require_POST
+@login_required  # before the lookup: after a logout, the login page, not a 404
 def battle_turns_orders(request: HttpRequest, pk: int) -> HttpResponse:
     """A player: their side's orders for the current turn (replacing earlier ones)."""
     battle = _battle(request, pk)
@@ -181,6 +185,7 @@ def battle_turns_orders(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_POST
+@login_required  # before the lookup: after a logout, the login page, not a 404
 def battle_turns_preview(request: HttpRequest, pk: int) -> HttpResponse:
     """htmx: the movement typed for one of the player's ships, checked against its thrust
     and drawn (fragment ``battles/_movement_preview.html``)."""

@@ -172,33 +172,39 @@ def visible_battles(user: User) -> QuerySet:
     return qs.filter(concluded)
 
 
-def turn_summary_for(user: User, summary: dict) -> dict:
+def turn_summary_for(user: User, summary: dict, *, campaign: Campaign) -> dict:
     """A closed turn's ``summary`` (``turns.closing``: ``repairs`` with ``ship`` ids,
     ``constructions`` with ``id``, ``squadrons_lost`` with ``id``, ``moves`` with ``fleet``,
-    ``income``) as ``user`` may read it: the repairs, constructions, squadrons and
-    movements of fleets they may not see
-    (:func:`visible_fleets`) are left out; a copy, the stored summary is unchanged."""
-    from factions.models import LightUnitGroup
+    ``income`` with the faction's ``name``) of ``campaign`` as ``user`` may read it.
+
+    A faction's yard work and income are its private campaign data, read like its yard
+    queue and treasury (:func:`campaign_faction_ids_for`): a player reads the repairs,
+    constructions and income of the factions they play, organisers and staff all of
+    them, anyone else none. Squadrons lost and movements stay public unless their fleet
+    is hidden from ``user`` (:func:`visible_fleets`). Returns a copy; the stored summary
+    is unchanged."""
+    from factions.models import Faction, LightUnitGroup
     from turns.models import Construction
 
     if not summary or (user is not None and user.is_authenticated and user.is_staff):
         return summary
+    own = campaign_faction_ids_for(user, campaign)  # None: all factions
     fleets = visible_fleets(user)
     repairs = summary.get("repairs", [])
     builds = summary.get("constructions", [])
     lost = summary.get("squadrons_lost", [])
     moves = summary.get("moves", [])
+    income = summary.get("income", [])
     moved = set(fleets.filter(pk__in=[m.get("fleet") for m in moves]).values_list("pk", flat=True))
-    ships = set(
-        visible_ships(user)
-        .filter(pk__in=[r.get("ship") for r in repairs])
-        .values_list("pk", flat=True)
-    )
-    built = set(
-        Construction.objects.filter(
-            pk__in=[c.get("id") for c in builds], fleet__in=fleets
-        ).values_list("pk", flat=True)
-    )
+    repaired = visible_ships(user).filter(pk__in=[r.get("ship") for r in repairs])
+    built = Construction.objects.filter(pk__in=[c.get("id") for c in builds], fleet__in=fleets)
+    names = None
+    if own is not None:
+        repaired = repaired.filter(fleet__faction_id__in=own)
+        built = built.filter(faction_id__in=own)
+        names = set(Faction.objects.filter(pk__in=own).values_list("name", flat=True))
+    ships = set(repaired.values_list("pk", flat=True))
+    built_ids = set(built.values_list("pk", flat=True))
     groups = LightUnitGroup.objects.filter(pk__in=[g.get("id") for g in lost])
     seen = set(
         groups.filter(Q(fleet__in=fleets) | Q(fleet=None, carrier__fleet__in=fleets)).values_list(
@@ -208,9 +214,11 @@ def turn_summary_for(user: User, summary: dict) -> dict:
     return {
         **summary,
         "repairs": [r for r in repairs if r.get("ship") in ships],
-        "constructions": [c for c in builds if c.get("id") in built],
+        "constructions": [c for c in builds if c.get("id") in built_ids],
         "squadrons_lost": [g for g in lost if g.get("id") in seen],
         "moves": [m for m in moves if m.get("fleet") in moved],
+        # stored by faction name (names are unique, factions.Faction.name)
+        "income": [i for i in income if names is None or i.get("faction") in names],
     }
 
 

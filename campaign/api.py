@@ -32,8 +32,11 @@ class CsrfSwagger(Swagger):
 
     django-ninja adds the token only when the *API-wide* auth needs CSRF; ours is set per
     operation (``campaign.api_auth.api_auth``), so without this a POST tried from
-    ``/api/docs`` with the session answered "CSRF check Failed".
+    ``/api/docs`` with the session answered "CSRF check Failed". Its template adds a
+    viewport to ninja's, so a phone shows it at its width.
     """
+
+    template = "campaign/api_docs.html"
 
     def render_page(self, request: HttpRequest, api: NinjaAPI, **kwargs: object) -> HttpResponse:
         self.settings["url"] = self.get_openapi_url(api, kwargs)

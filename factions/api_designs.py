@@ -168,7 +168,7 @@ def design_ssd(request: HttpRequest, design_id: int) -> HttpResponse:
     sc = get_object_or_404(ShipClass.objects.select_related("faction"), pk=design_id)
     design = sc.design or {"name": sc.name, "mass": sc.mass, "hull": {"boxes": sc.hull_boxes}}
     # Opened on its own, the SVG's <style> needs the response's CSP nonce (campaign.csp).
-    svg = nonce_styles(design_svg(design), request)
+    svg = nonce_styles(design_svg(design, faction_name=sc.faction.name), request)
     return HttpResponse(svg, content_type="image/svg+xml")
 
 

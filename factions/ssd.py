@@ -541,13 +541,16 @@ def design_svg(
     damage: ShipDamage | None = None,
     caption: str | None = None,
     id_prefix: str | None = None,
+    faction_name: str | None = None,
 ) -> str:
     """Draw ``design`` (an ``admiralty-design/1`` document) as an SVG string.
 
     ``damage`` crosses out lost hull boxes (first row first), armour boxes (outer layer
     first), crew factors, and marks the systems it names destroyed. ``caption`` replaces
-    the title (a ship's name). Element ids start with ``id_prefix`` (default: the design
-    name as a slug and ``-``) so several SSDs can share one page. Missing fields fall back
+    the title (a ship's name). ``faction_name`` is the faction as the title shows it
+    (the design's ``faction`` field is a slug, shown only when no name is given).
+    Element ids start with ``id_prefix`` (default: the design name as a slug and ``-``)
+    so several SSDs can share one page. Missing fields fall back
     to zero / empty so a partial
     design still draws. Sources: rules/ft-incursion.md §4, §6, §11, D-6, D-25.
     Returns a standalone ``<svg>`` element (no XML declaration), 190 mm wide.
@@ -559,7 +562,7 @@ def design_svg(
     c = _Canvas(id_prefix)
     title = caption or name
     kind = type_label(str(design.get("type_word") or ""))
-    sub = ", ".join(str(p) for p in (kind, design.get("faction")) if p)
+    sub = ", ".join(str(p) for p in (kind, faction_name or design.get("faction")) if p)
     heading = f"{title} — {sub}" if sub else title
     usable = WIDTH - 2 * MARGIN
     c.text(None, MARGIN, c.y + 24, heading, "title", fit=usable, size=26)
@@ -619,5 +622,9 @@ def ship_svg(ship: Ship) -> str:
     )
     caption = f"{ship.name} ({ship.ship_class.name})" if ship.name else None
     return design_svg(
-        _design_of(ship), damage=damage, caption=caption, id_prefix=f"ship-{ship.pk}-"
+        _design_of(ship),
+        damage=damage,
+        caption=caption,
+        id_prefix=f"ship-{ship.pk}-",
+        faction_name=ship.ship_class.faction.name,
     )

@@ -9,6 +9,7 @@ renders, without its diagram, when the drawing fails on a design.
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -60,7 +61,11 @@ def design_diagram(ship_class: ShipClass) -> SafeString | None:
     """The SSD of the design of ``ship_class`` (SVG markup), or None when unavailable."""
     if not ship_class.design:
         return None
-    return _svg(ssd.design_svg, ship_class.design, f"class {ship_class.pk}")
+    return _svg(
+        functools.partial(ssd.design_svg, faction_name=ship_class.faction.name),
+        ship_class.design,
+        f"class {ship_class.pk}",
+    )
 
 
 def faction_detail(request: HttpRequest, slug: str) -> HttpResponse:

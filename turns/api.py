@@ -107,7 +107,7 @@ def _turn(t: CampaignTurn | None, campaign: Campaign, user: Any = None) -> dict 
         "closed_at": t.closed_at,
         "deadline": t.deadline,
         "time_zone": campaign.time_zone,
-        "summary": access.turn_summary_for(user, t.summary),
+        "summary": access.turn_summary_for(user, t.summary, campaign=campaign),
     }
 
 

@@ -46,6 +46,31 @@ class BuildQuote:
     check: PointsCheck | None = None
 
 
+def build_blockers(factions: list[Faction]) -> dict[int, str]:
+    """Why each of ``factions`` that cannot order a construction cannot, by faction id
+    (a faction absent from the result can): none of its territories has a shipyard
+    (``Territory.shipyard_capacity``), or it has no fleet for the new unit to join. Two
+    queries; the message is in the active language."""
+    ids = [f.pk for f in factions]
+    with_yard = set(
+        Territory.objects.filter(faction_id__in=ids, shipyard_capacity__gt=0).values_list(
+            "faction_id", flat=True
+        )
+    )
+    with_fleet = set(Fleet.objects.filter(faction_id__in=ids).values_list("faction_id", flat=True))
+    blockers = {}
+    for f in factions:
+        if f.pk not in with_yard:
+            blockers[f.pk] = _(
+                "%(faction)s cannot build: none of its territories has a shipyard."
+            ) % {"faction": f.name}
+        elif f.pk not in with_fleet:
+            blockers[f.pk] = _(
+                "%(faction)s cannot build: it has no fleet for a new unit to join."
+            ) % {"faction": f.name}
+    return blockers
+
+
 def construction_quote(
     *,
     campaign: Campaign,

@@ -16,7 +16,7 @@ from campaign import access, limits
 from campaign.models import Campaign
 from factions.models import Faction
 
-from .errors import TurnActionError, TurnPermissionError
+from .errors import TurnActionError, TurnPermissionError, field_label
 from .models import LedgerEntry
 
 
@@ -71,7 +71,9 @@ def treasury_adjust(
 
     Raises :class:`TurnPermissionError` unless ``user`` organises ``campaign``;
     :class:`TurnActionError` for a faction not in the campaign, no reason, nothing to
-    adjust, or a debit the faction cannot cover (a treasury never goes below zero).
+    adjust, a debit the faction cannot cover (a treasury never goes below zero), or a
+    credit that would take the resources or technology held past
+    ``campaign.limits.NUMBER_MAX`` (the message names the field).
     """
     if not access.is_organiser(user, campaign):
         raise TurnPermissionError(
@@ -105,6 +107,24 @@ def treasury_adjust(
                     "technology": balance.technology,
                 }
             )
+        for field, held, change in (
+            ("resources", balance.resources, resources),
+            ("technology", balance.technology, technology),
+        ):
+            if held + change > limits.NUMBER_MAX:
+                raise TurnActionError(
+                    _(
+                        "%(field)s: %(faction)s holds %(held)s; adding %(change)s would pass "
+                        "the maximum of %(max)s"
+                    )
+                    % {
+                        "field": field_label(field),
+                        "faction": faction.name,
+                        "held": held,
+                        "change": change,
+                        "max": limits.NUMBER_MAX,
+                    }
+                )
         return LedgerEntry.objects.create(
             campaign=campaign,
             faction=faction,

@@ -116,8 +116,10 @@ def turn_context(campaign: Campaign, seen: set[int] | None, user) -> dict:
         "campaign": campaign,
         "turn": turn,
         "last_closed": last,
-        # What the viewer may read of it: no repair or build of a fleet hidden from them.
-        "last_summary": access.turn_summary_for(user, last.summary) if last else None,
+        # What the viewer may read of it: their factions' yards and income, public losses.
+        "last_summary": (
+            access.turn_summary_for(user, last.summary, campaign=campaign) if last else None
+        ),
         "deadline_local": timezone.localtime(turn.deadline, tz) if turn and turn.deadline else None,
         "deadline_input": (
             timezone.localtime(turn.deadline, tz).strftime("%Y-%m-%dT%H:%M")
@@ -322,12 +324,16 @@ def build_page(request: HttpRequest, slug: str) -> HttpResponse:
     factions = campaign.factions.order_by("name")
     if seen is not None:
         factions = factions.filter(pk__in=seen)
-    factions = list(factions)
+    # A faction without a yard or a fleet gets the reason, not an empty form.
+    blockers = building.build_blockers(list(factions))
+    factions = [f for f in factions if f.pk not in blockers]
     ids = [f.pk for f in factions]
     source = request.POST if request.method == "POST" else request.GET
     quote = error = None
     if "faction" in source:
         try:
+            if source.get("faction", "").isdigit() and int(source["faction"]) in blockers:
+                raise TurnActionError(blockers[int(source["faction"])])
             faction = next((f for f in factions if str(f.pk) == source.get("faction")), None)
             if faction is None:
                 raise TurnActionError(_("faction: choose one of your campaign's factions"))
@@ -361,6 +367,7 @@ def build_page(request: HttpRequest, slug: str) -> HttpResponse:
         {
             "campaign": campaign,
             "factions": factions,
+            "blockers": list(blockers.values()),
             "yards": Territory.objects.filter(
                 faction_id__in=ids, shipyard_capacity__gt=0
             ).select_related("faction"),

@@ -95,13 +95,15 @@ def test_only_the_organiser_and_own_side_see_qatzrins_orders_before_the_turn(gam
         ("rival", 302),  # their own side's (empty) orders: plays the turn
         ("chronicler", 404),
         ("outsider", 404),
-        ("anonymous", 404),
+        ("anonymous", 302),  # to the login page, before any lookup
         ("other_organiser", 404),
     ],
 )
 def test_orders_form(game, who, expected):
     response = client(game, who).post(f"/battles/{game.battle.pk}/turns/orders/", {})
     assert response.status_code == expected
+    if who == "anonymous":
+        assert response["Location"].startswith("/login/?next=")
     played = TurnPlay.objects.get(battle=game.battle).turns_played
     assert played == (1 if who == "rival" else 0)
 
@@ -114,7 +116,7 @@ def test_orders_form(game, who, expected):
         ("rival", 404),  # not their ship
         ("chronicler", 404),
         ("outsider", 404),
-        ("anonymous", 404),
+        ("anonymous", 302),  # to the login page, before any lookup
         ("other_organiser", 404),
     ],
 )
@@ -133,7 +135,7 @@ def test_movement_preview(game, who, expected):
         ("rival", 403),
         ("chronicler", 404),
         ("outsider", 404),
-        ("anonymous", 404),
+        ("anonymous", 302),  # to the login page, before any lookup
         ("other_organiser", 404),
     ],
 )
@@ -145,7 +147,9 @@ def test_organiser_controls(game, who, expected, action):
     assert response.status_code == expected
     game.battle.refresh_from_db()
     concluded = game.battle.status == Battle.Status.CONCLUDED
-    assert concluded == (expected == 302 and action == "end")
+    assert concluded == (who == "organiser" and action == "end")
+    if who == "anonymous":
+        assert response["Location"].startswith("/login/?next=")
 
 
 @pytest.mark.parametrize(
@@ -156,7 +160,7 @@ def test_organiser_controls(game, who, expected, action):
         ("rival", 403),
         ("chronicler", 404),
         ("outsider", 404),
-        ("anonymous", 404),
+        ("anonymous", 302),  # to the login page, before any lookup
         ("other_organiser", 404),
     ],
 )
@@ -164,7 +168,9 @@ def test_start(game, who, expected):
     other = draft_skirmish(game.cast.campaign, qatzrin=("Sa'ar",), phalon=("Tsaara",), slug="b2")
     response = client(game, who).post(f"/battles/{other.pk}/turns/start/", {"max_turns": "3"})
     assert response.status_code == expected
-    assert TurnPlay.objects.filter(battle=other).exists() == (expected == 302)
+    assert TurnPlay.objects.filter(battle=other).exists() == (who == "organiser")
+    if who == "anonymous":
+        assert response["Location"].startswith("/login/?next=")
 
 
 API = {

@@ -389,3 +389,38 @@ def test_the_desk_folds_empty_analyses_so_the_preview_is_near_on_a_phone(client,
     assert (folded, unfolded) == (drafted.sides.count(), 1)
     assert 'href="#h-preview"' in html and 'href="#id_narrative"' in html
     assert f'name="side_{side.pk}"' in html  # a folded field is still in the form
+
+
+def test_publishing_a_published_report_again_does_nothing(
+    client, cast, drafted, django_capture_on_commit_callbacks
+):
+    """Fresh-user trial: a second publish (API or button) raised the version and
+    rendered the PDF and the site again; now it answers that it is already published."""
+    client.force_login(cast.chronicler)
+    url = f"/api/battles/{drafted.pk}/report/publish"
+    with django_capture_on_commit_callbacks(execute=True) as first:
+        published = client.post(url)
+    assert published.status_code == 200 and published.json()["detail"] == ""
+    assert first  # the PDF and the site queued
+    version = published.json()["version"]
+    renders = list(Report.objects.filter(battle=drafted).values_list("pk", "version", "file"))
+    with django_capture_on_commit_callbacks(execute=True) as again:
+        repeated = client.post(url)
+    assert repeated.status_code == 200
+    body = repeated.json()
+    assert body["state"] == "published" and body["version"] == version
+    assert body["detail"] == "Le rapport est déjà publié ; rien n'a été fait."
+    assert again == []  # nothing queued: no PDF, no site refresh
+    with django_capture_on_commit_callbacks(execute=True) as button:
+        page = client.post(reverse("report-publish", args=[drafted.pk]), follow=True)
+    assert button == []
+    assert "Le rapport est déjà publié ; rien n&#x27;a été fait." in page.content.decode()
+    drafted.refresh_from_db()
+    assert drafted.version == version
+    assert (
+        list(Report.objects.filter(battle=drafted).values_list("pk", "version", "file")) == renders
+    )
+    # Withdrawing, then publishing, still works as before.
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(f"/api/battles/{drafted.pk}/report/withdraw")
+        assert client.post(url).json()["version"] == version + 2

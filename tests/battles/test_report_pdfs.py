@@ -100,3 +100,17 @@ def test_inside_a_worker_the_pdfs_render_here_not_queued(monkeypatch, settings, 
     )
     report_pdfs.report_pdfs_ensure(battles=[make_battle()])
     assert seen == [1]
+
+
+@pytest.mark.django_db
+def test_weasyprint_reads_the_report_stylesheets_without_a_warning(caplog):
+    """``make demo`` printed "Invalid media type 'screen and (max-width: 40rem)' … the
+    whole @media rule was ignored": WeasyPrint reads media types, not features."""
+    import logging
+
+    from battles.reports import render_pdf
+    from tests.battles.report_fixtures import make_battle
+
+    with caplog.at_level(logging.WARNING, logger="weasyprint"):
+        assert render_pdf(make_battle()).startswith(b"%PDF")
+    assert [r.getMessage() for r in caplog.records if r.name.startswith("weasyprint")] == []

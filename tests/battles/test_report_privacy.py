@@ -168,3 +168,52 @@ def test_the_sample_miranda_report_with_the_phalon_fleet_hidden(client):
     # The fleet's name is left out of the forces; the people-written scenario may still
     # name it (prose is published as written).
     assert f"— {fleet.name}" not in html
+
+
+def _player(battle, name: str, faction_slug: str):
+    from django.contrib.auth import get_user_model
+
+    user = get_user_model().objects.create_user(name)
+    Membership.objects.create(
+        campaign=battle.campaign,
+        user=user,
+        role=Membership.Role.PLAYER,
+        faction=battle.sides.get(faction__slug=faction_slug).faction,
+    )
+    return user
+
+
+@pytest.mark.parametrize(
+    ("hidden_fleet", "hidden_side", "count"),
+    [("test-reprisal", "phalon", 1), ("test-ganesha", "collectif-g-plus", 3)],
+)
+def test_each_side_counts_only_its_own_unidentified_units(
+    client, db, hidden_fleet, hidden_side, count
+):
+    """The tester's case: the hidden side's count was printed on both side cards (the
+    first side's hidden units were credited to the next one as well)."""
+    battle = make_battle()
+    Fleet.objects.filter(slug=hidden_fleet).update(hidden=True)
+    other_side = ({"phalon", "collectif-g-plus"} - {hidden_side}).pop()
+    expected = {
+        None: {hidden_side: count, other_side: 0},
+        "owner": {hidden_side: 0, other_side: 0},
+        "rival": {hidden_side: count, other_side: 0},
+        "organiser": {hidden_side: 0, other_side: 0},
+    }
+    viewers = {
+        None: None,
+        "owner": _player(battle, "owner", hidden_side),
+        "rival": _player(battle, "rival", other_side),
+        "organiser": _organiser(),
+    }
+    for key, user in viewers.items():
+        sides = report_context(battle, user=user)["sides"]
+        assert {s["faction"].slug: s["unidentified"] for s in sides} == expected[key], key
+    html = client.get(reverse("battle-detail", kwargs={"pk": battle.pk})).content.decode()
+    assert html.count('class="note unidentified"') == 1
+    text = "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(render_pdf(battle))).pages)
+    word = "unité non identifiée" if count == 1 else "unités non identifiées"
+    # once on the side card, once in the forces appendix; never on the other side
+    assert text.count(f"{count} {word}") == 2
+    assert f"0 {word}" not in text

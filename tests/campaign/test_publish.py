@@ -555,3 +555,31 @@ def test_a_battle_page_is_rendered_again_when_what_it_shows_changes(settings, tm
     again = site_build(out_dir=out, pdfs=False, search_index=False, languages=["en"])
     assert page in again.written and "<strong>Miranda</strong>" in (out / page).read_text()
     assert site_build(out_dir=out, pdfs=False, search_index=False, languages=["en"]).written == []
+
+
+def test_file_names_transliterate_latin_letters_and_keep_ascii_ones():
+    """Fresh-user trial: "Ørsted" became ``…-rsted.html``."""
+    from campaign.publish.paths import safe_name
+
+    assert safe_name("raid-ørsted", 7) == "raid-orsted"
+    assert (
+        safe_name("Æbeltoft-Straße-Łódź-Þórshöfn-café", 7)
+        == "aebeltoft-strasse-lodz-thorshofn-cafe"
+    )
+    # ASCII names keep the file names they had
+    assert safe_name("Hood", 7) == "hood"
+    assert safe_name("../../../escapee", 7) == "escapee"
+    assert safe_name("Сибирь", 7) == "item-7"
+
+
+@pytest.mark.django_db
+def test_a_battle_named_with_a_nordic_letter_gets_a_readable_file(settings, tmp_path, league):
+    settings.MEDIA_ROOT = tmp_path / "media"
+    from battles.models import Battle
+
+    battle = make_battle(league)
+    Battle.objects.filter(pk=battle.pk).update(slug="raid-ørsted")
+    out = tmp_path / "site"
+    site_build(out_dir=out, search_index=False, languages=["en"])
+    assert (out / "en" / "battles" / "test-league" / "raid-orsted.html").exists()
+    assert not (out / "en" / "battles" / "test-league" / "raid-rsted.html").exists()

@@ -295,3 +295,18 @@ def test_project_readings_are_flagged_on_the_drawing():
     (line,) = find_class(root, "readings")
     assert line.text == "Project readings: graser-2, plasma-bolt"
     assert not find_class(parse(design_svg(saar())), "readings")
+
+
+def test_the_ssd_title_names_the_faction_not_its_slug(damaged_ship, client):
+    """Fresh-user trial: "Tsaara — guerrier, phalon"; the faction's name is shown."""
+    from factions.models import Faction
+
+    Faction.objects.filter(pk=damaged_ship.ship_class.faction_id).update(name="Qatzrin Ha'Gadol")
+    damaged_ship.refresh_from_db()
+    title = parse(ship_svg(damaged_ship)).find("s:title", NS).text
+    assert title.endswith(", Qatzrin Ha'Gadol") and "qatzrin" not in title
+    sc = damaged_ship.ship_class
+    for url in (sc.get_absolute_url(), f"/api/designs/{sc.pk}/ssd.svg"):
+        body = client.get(url).content.decode()
+        assert "corvette, Qatzrin Ha&#x27;Gadol" in body or "corvette, Qatzrin Ha'Gadol" in body
+        assert "corvette, qatzrin" not in body, url

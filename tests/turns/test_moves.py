@@ -112,8 +112,11 @@ def test_rivals_see_a_hidden_fleets_move_neither_before_nor_after(moving):
     assert s.fleet.name not in html
     assert rival.get("/api/campaigns/sample/moves").json() == []
     turn = campaign_turn_close(campaign=s.campaign, user=s.organiser)
-    assert turn_summary_for(s.qatzrin_player, turn.summary)["moves"] == []
-    assert turn_summary_for(s.norge_player, turn.summary)["moves"][0]["fleet"] == s.fleet.pk
+    assert turn_summary_for(s.qatzrin_player, turn.summary, campaign=turn.campaign)["moves"] == []
+    assert (
+        turn_summary_for(s.norge_player, turn.summary, campaign=turn.campaign)["moves"][0]["fleet"]
+        == s.fleet.pk
+    )
     html = rival.get("/campaigns/sample/turn/").content.decode()
     assert s.fleet.name not in html and "Kristiansand" not in html
 

@@ -321,3 +321,73 @@ def test_closing_the_turn_needs_the_box_ticked(played):
     assert CampaignTurn.objects.get(campaign=played.campaign, number=1).status == "open"
     c.post("/campaigns/sample/turn/close/", {"confirm": "yes"})
     assert CampaignTurn.objects.get(campaign=played.campaign, number=1).status == "closed"
+
+
+def test_a_closed_turns_summary_shows_a_player_only_their_factions_yards_and_income(played):
+    """Fresh-user trial: a public fleet's repairs and builds and every faction's income
+    were listed to rival players; a player reads their own faction's (as in the yard
+    queue and the treasuries), organisers all, the public parts stay public."""
+    from factions.models import ShipClass
+
+    s = played
+    construction_order(
+        campaign=s.campaign,
+        faction=s.norge,
+        yard=s.yard,
+        fleet=s.fleet,
+        ship_class=ShipClass.objects.get(name="Vaktar"),  # ready after one turn end
+        name="Public Newbuild",
+        user=s.norge_player,
+    )
+    turn = campaign_turn_close(campaign=s.campaign, user=s.organiser)
+    everyone = sorted(i["faction"] for i in turn.summary["income"])
+    assert {s.norge.name, s.qatzrin.name} <= set(everyone)
+    url = f"/campaigns/{s.campaign.slug}/turn/"
+    api = f"/api/campaigns/{s.campaign.slug}/turn"
+    seen = {}
+    for who in ("organiser", "norge_player", "qatzrin_player", "chronicler"):
+        c = client_for(s, who)
+        page = c.get(url).content.decode()
+        section = (
+            page.split('id="h-summary"')[1].split("</section>")[0] if "h-summary" in page else ""
+        )
+        response = c.get(api)
+        summary = response.json()["last_closed"]["summary"] if response.status_code == 200 else None
+        seen[who] = (
+            summary and [r["ship"] for r in summary["repairs"]],
+            summary and [b["name"] for b in summary["constructions"]],
+            summary and sorted(i["faction"] for i in summary["income"]),
+            str(s.tord_a) in section,
+            "Public Newbuild" in section,
+        )
+    assert seen == {
+        "organiser": ([s.tord_a.pk], ["Public Newbuild"], everyone, True, True),
+        "norge_player": ([s.tord_a.pk], ["Public Newbuild"], [s.norge.name], True, True),
+        "qatzrin_player": ([], [], [s.qatzrin.name], False, False),
+        # not a player of any faction: none of the factions' private data (the API's
+        # turn answers 404 to those who hold no faction)
+        "chronicler": (None, None, None, False, False),
+    }
+
+
+def test_the_build_page_says_why_a_faction_without_a_yard_cannot_build(played):
+    """Fresh-user trial: Qatzrin (no territory with a shipyard in the sample) got an
+    empty shipyard list and "choose a shipyard and a fleet"; now the page says why."""
+    s = played
+    reason = "Qatzrin cannot build: none of its territories has a shipyard."
+    qatzrin = client_for(s, "qatzrin_player")
+    page = qatzrin.get("/campaigns/sample/build/").content.decode()
+    assert reason in page
+    assert 'id="yard"' not in page and "Cost and turns" not in page
+    refused = qatzrin.post(
+        "/campaigns/sample/build/", {"faction": s.qatzrin.pk, "what": "fighter:"}
+    ).content.decode()
+    assert reason in refused and "choose a shipyard" not in refused
+    assert not Construction.objects.filter(faction=s.qatzrin).exists()
+    # The organiser builds for the factions that can, and is told about the others.
+    page = client_for(s, "organiser").get("/campaigns/sample/build/").content.decode()
+    assert reason in page and 'id="yard"' in page
+    options = page.split('id="faction"')[1].split("</select>")[0]
+    assert "Kongeriket Norge" in options and "Qatzrin" not in options
+    page = client_for(s, "norge_player").get("/campaigns/sample/build/").content.decode()
+    assert "cannot build" not in page and 'id="yard"' in page
