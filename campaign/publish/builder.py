@@ -158,7 +158,8 @@ def site_build(
     previous build did not make.
     """
     base_url = feeds.base_url_checked(settings.SITE_BASE_URL if base_url is None else base_url)
-    out_dir = Path(out_dir).resolve()
+    out_dir = Path(out_dir)
+    out_dir = out_dir.parent.resolve() / out_dir.name  # not the tree the link points to
     campaigns = list(Campaign.objects.order_by("name"))
     if campaign_slug is not None:
         campaigns = [c for c in campaigns if c.slug == campaign_slug]
