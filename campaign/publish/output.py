@@ -27,6 +27,7 @@ replaced the first time by two renames.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -122,10 +123,8 @@ class Staging:
         return target
 
     def _unlink(self, relative: str) -> None:
-        try:
+        with contextlib.suppress(FileNotFoundError):
             os.unlink(os.path.join(self._new_root, relative))
-        except FileNotFoundError:
-            pass
 
     def current(self, relative: str, key: str) -> bool:
         """True (and the previous build's file kept) when ``relative`` was built with
@@ -182,25 +181,30 @@ class Staging:
 
     def _prune(self) -> None:
         """Remove from the tree what this build did not produce: files of its manifest,
-        and any file nobody built (one walk of the tree)."""
+        and any file nobody built; take from the served tree the files its manifest
+        names but that are missing (deleted by hand). One walk of the tree."""
         for relative in self.tree:
             if relative not in self.new:
                 self._unlink(relative)
         root, new = self._new_root, self.new
         skip = len(root) + 1
+        present = set()
         for folder, _dirs, files in os.walk(root, topdown=False):
             inside = folder[skip:] + "/" if len(folder) > len(root) else ""
             kept = 0
             for name in files:
                 if inside + name in new:
                     kept += 1
+                    present.add(inside + name)
                 else:
                     os.unlink(os.path.join(folder, name))
             if inside and not kept:
-                try:
-                    os.rmdir(folder)  # no longer used, unless it holds a used folder
-                except OSError:
-                    pass
+                with contextlib.suppress(OSError):  # no longer used, unless it holds one
+                    os.rmdir(folder)
+        for relative in new.keys() - present:
+            self.tree.pop(relative, None)
+            if not self.current(relative, new.pop(relative)):  # gone from both trees
+                raise SiteBuildError(f"{relative}: deleted from the site during the build")
 
     def finish(self) -> None:
         """Write the manifest and swap the link ``out_dir`` to the updated tree (one

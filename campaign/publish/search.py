@@ -132,7 +132,7 @@ def index_shards(
         files = old_files.get(name, [])
         if not (files and staging.old[files[0]] == key):
             dirty.append(name)
-        elif not all([staging.current(relative, key) for relative in files]):
+        elif not all(staging.current(relative, key) for relative in files):
             dirty.append(name)  # a file of the served bundle is missing
     if dirty:
         _index(staging, {name: members[name] for name in dirty}, keys, progress)

@@ -488,8 +488,9 @@ def test_a_new_battle_re_indexes_only_its_search_shard_and_adds_a_list_page(
     settings, tmp_path, league, monkeypatch
 ):
     """Incremental by design (issue 12): with one battle a shard and a list page, a new
-    battle re-indexes the main bundle and its own shard; the first battle's shard is kept
-    from the previous site, untouched."""
+    battle re-indexes the main bundle, its own shard and the shard of the list page that
+    gains a "later battles" link (a list page is indexed with its newest battle); the
+    first battle's shard is kept from the previous site, untouched."""
     monkeypatch.setattr("campaign.publish.search.SHARD_SIZE", 1)
     monkeypatch.setattr("campaign.publish.pages.LIST_SIZE", 1)
     settings.MEDIA_ROOT = tmp_path / "media"
@@ -498,11 +499,13 @@ def test_a_new_battle_re_indexes_only_its_search_shard_and_adds_a_list_page(
     built = site_build(out_dir=out, pdfs=False, languages=["en"])
     assert {f"battles-{first.pk}", "site"} < set(built.search_shards)
     shard = out / "pagefind" / "shards" / f"battles-{first.pk}" / "pagefind-entry.json"
+    middle = make_battle(league, name="Middle clash", slug="middle-clash")
+    site_build(out_dir=out, pdfs=False, languages=["en"])
     inode = shard.stat().st_ino
     second = make_battle(league, name="Second clash", slug="second-clash")
     again = site_build(out_dir=out, pdfs=False, languages=["en"])
     # make_battle adds ships too: their shards are new; the first battle's is kept.
-    assert {f"battles-{second.pk}", "site"} < set(again.search_shards)
+    assert {f"battles-{second.pk}", f"battles-{middle.pk}", "site"} < set(again.search_shards)
     assert f"battles-{first.pk}" not in again.search_shards
     assert shard.stat().st_ino == inode
     # The new list pages, and the previous last ones (they gain a "later battles" link).
@@ -510,11 +513,11 @@ def test_a_new_battle_re_indexes_only_its_search_shard_and_adds_a_list_page(
     assert lists == [
         f"en/{folder}/battles-{n}.html"
         for folder in ("campaigns/test-league", "factions/collectif-g-plus", "factions/phalon")
-        for n in (1, 2)
+        for n in (2, 3)
     ]
     search = (out / "en" / "search.html").read_text()
-    assert f"battles-{first.pk} battles-{second.pk}" in search
-    page = (out / "en" / "campaigns" / "test-league" / "battles-2.html").read_text()
+    assert f"battles-{first.pk} battles-{middle.pk} battles-{second.pk}" in search
+    page = (out / "en" / "campaigns" / "test-league" / "battles-3.html").read_text()
     assert "Second clash" in page and 'rel="prev"' in page and 'rel="next"' not in page
 
 
