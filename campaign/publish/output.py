@@ -222,6 +222,27 @@ class Staging:
         os.replace(link, self.out_dir)
         if old is not None:
             shutil.rmtree(old, ignore_errors=True)
+        other = self.trees / _TREES[1 - _TREES.index(self.root.name)]
+        if not (other / MANIFEST).is_file():
+            self._mirror(other)
+
+    def _mirror(self, other: Path) -> None:
+        """Make ``other`` a copy of the new tree, in hard links (after a first build):
+        else the next build would link all 45 000 files of a 10 000-battle site, 2 s."""
+        shutil.rmtree(other, ignore_errors=True)
+        root = self._new_root
+        for folder, _dirs, files in os.walk(root):
+            target = os.path.join(str(other), os.path.relpath(folder, root))
+            os.makedirs(target, exist_ok=True)
+            for name in files:
+                if name == MANIFEST:
+                    continue
+                try:
+                    os.link(os.path.join(folder, name), os.path.join(target, name))
+                except OSError:  # no hard links on this file system
+                    shutil.copy2(os.path.join(folder, name), os.path.join(target, name))
+        manifest = json.dumps(self.new, sort_keys=True, indent=0)
+        (other / MANIFEST).write_text(manifest, encoding="utf-8")
 
     def abort(self) -> None:
         """Leave the served site as it is; the tree being updated keeps no manifest, so

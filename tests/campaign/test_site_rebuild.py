@@ -98,6 +98,11 @@ def test_the_served_site_stays_whole_until_the_link_swaps(league, tmp_path, monk
     out = tmp_path / "site"
     site_build(out_dir=out, pdfs=False, languages=["en"])
     before = tree(out)
+    # After a first build the other tree is its copy in hard links, ready to update.
+    other = trees_dir(out) / "b"
+    assert os.readlink(out) == f"{trees_dir(out).name}/a" and (other / MANIFEST).is_file()
+    page = "en/factions/qatzrin.html"
+    assert (other / page).stat().st_ino == (out / page).stat().st_ino
     seen = []
     write_sitemap = feeds.write_sitemap
 
