@@ -31,9 +31,9 @@ producer in that list.
 
 Incremental (issue 12: "key pages by what they read"): a page with a key — battles, ships,
 battle lists — is not rendered at all when its key is the previous build's (the file is
-kept from the previous build: ``campaign.publish.output``). The key is a digest of what the page reads:
-rows of the database (``campaign.publish.rows``), the names and paths it links to, the
-language and the templates and code (``_SOURCES``). Adding a battle renders its page,
+kept from the previous build: ``campaign.publish.output``). The key is a digest of what
+the page reads: rows of the database (``campaign.publish.rows``), the names and paths it
+links to, the language and the templates and code (``_SOURCES``). Adding a battle renders its page,
 the list page it lands on, the pages of its campaign and factions and the home page;
 the search index re-indexes only the shards whose pages changed.
 """
