@@ -213,10 +213,11 @@ def battle_lists(baker: Baker) -> None:
                 "list", owner.name, owner.site_path, page, previous, following,
                 [_list_row(b) for b in chunk],
             )  # fmt: skip
-            # Indexed with the battles of its newest one: a new battle re-indexes the
-            # list pages it lands on in its own small shard, not all 600 of a league of
-            # 10 000 battles with the site's main bundle (search.py).
-            shard = search.shard("battles", max(b.pk for b in chunk))
+            # Not searched (each battle's own page is): in the main bundle, the 600 list
+            # pages of a 10 000-battle league cost 2 s of Pagefind at every new battle;
+            # indexed with their newest battle, a list page moves from shard to shard as
+            # it fills and drags a 500-battle shard along (3.5 s, search.py).
+            shard = search.UNINDEXED
             for lang in baker.langs:
                 key = baker.key(lang, *reads)
                 if baker.kept(lang, page["path"], key, shard):

@@ -4,7 +4,7 @@ binary the ``pagefind[bin]`` package ships (no Node).
 Pagefind has no incremental index, and indexing every page again after one new battle
 took 4 s at 1 000 battles. So the index is cut into shards, each a Pagefind bundle of
 its own: ``pagefind/`` holds the pages of the site proper (home, campaigns, factions,
-fleets, lists, search) and Pagefind's UI; ``pagefind/shards/<kind>-<n>/`` the battle
+fleets, maps, search; the battle lists are not searched) and Pagefind's UI; ``pagefind/shards/<kind>-<n>/`` the battle
 pages and the ship pages. The search page merges them in the browser (Pagefind's
 ``mergeIndex``, "Searching multiple sites" in its documentation;
 ``static/js/site-search.js``). A build re-indexes only the shards whose pages changed;
@@ -46,6 +46,8 @@ SHARD_SIZE = 500
 SPLIT = 10
 #: The shard of every page not assigned one.
 MAIN = "site"
+#: The "shard" of the pages left out of the search (the battle lists).
+UNINDEXED = ""
 _MEMBERS = f"{BUNDLE}/shards.json"
 
 
@@ -65,8 +67,10 @@ def shard(kind: str, pk: int) -> str:
 
 def assign(shards: dict[str, str]) -> dict[str, str]:
     """``shards`` (page → small shard, :func:`shard`) with the small shards of every
-    block but the newest of each kind merged into one, named after its first."""
+    block but the newest of each kind merged into one, named after its first; less the
+    pages :data:`UNINDEXED`."""
     per_block = max(1, SHARD_SIZE // _small())
+    shards = {page: name for page, name in shards.items() if name != UNINDEXED}
     newest: dict[str, int] = {}
     for name in set(shards.values()):
         if name != MAIN:
