@@ -5,9 +5,9 @@ Pagefind has no incremental index, and indexing every page again after one new b
 took 4 s at 1 000 battles. So the index is cut into shards, each a Pagefind bundle of
 its own: ``pagefind/`` holds the pages of the site proper (home, campaigns, factions,
 fleets, maps, search; the battle lists are not searched) and Pagefind's UI;
-``pagefind/shards/<kind>-<n>/`` the battle pages and the ship pages. The search page merges them in the browser (Pagefind's
-``mergeIndex``, "Searching multiple sites" in its documentation;
-``static/js/site-search.js``). A build re-indexes only the shards whose pages changed;
+``pagefind/shards/<kind>-<n>/`` the battle pages and the ship pages. The search page
+merges them in the browser (Pagefind's ``mergeIndex``, "Searching multiple sites" in its
+documentation; ``static/js/site-search.js``). A build re-indexes only the shards whose pages changed;
 ``pagefind/shards.json`` records which pages each shard holds.
 
 Shards by age: objects (by id, so in order of creation) are cut into blocks of
