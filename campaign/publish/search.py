@@ -7,8 +7,8 @@ its own: ``pagefind/`` holds the pages of the site proper (home, campaigns, fact
 fleets, maps, search; the battle lists are not searched) and Pagefind's UI;
 ``pagefind/shards/<kind>-<n>/`` the battle pages and the ship pages. The search page
 merges them in the browser (Pagefind's ``mergeIndex``, "Searching multiple sites" in its
-documentation; ``static/js/site-search.js``). A build re-indexes only the shards whose pages changed;
-``pagefind/shards.json`` records which pages each shard holds.
+documentation; ``static/js/site-search.js``). A build re-indexes only the shards whose
+pages changed; ``pagefind/shards.json`` records which pages each shard holds.
 
 Shards by age: objects (by id, so in order of creation) are cut into blocks of
 :data:`SHARD_SIZE`, and the newest block, where new battles land, into shards of
