@@ -16,6 +16,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.core.exceptions import EmptyResultSet
 from django.db import connections
 from django.db.models import Count, Max
 
@@ -83,7 +84,10 @@ def _raw(queryset: Any) -> list[tuple]:
     without Django's per-row field conversions (a JSON list stays text, which a page key
     digests as well): 0.36 s instead of 0.95 s of CPU for the 110 000 participants of a
     10 000-battle league (``time.process_time``, same process)."""
-    sql, params = queryset.query.sql_with_params()
+    try:
+        sql, params = queryset.query.sql_with_params()
+    except EmptyResultSet:  # e.g. ``campaign_id__in=[]``: no campaign
+        return []
     with connections[queryset.db].cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.fetchall()
