@@ -13,7 +13,7 @@ pages changed; ``pagefind/shards.json`` records which pages each shard holds.
 Shards by age: objects (by id, so in order of creation) are cut into blocks of
 :data:`SHARD_SIZE`, and the newest block, where new battles land, into shards of
 :data:`SHARD_SIZE` / :data:`SPLIT`. A new battle re-indexes a shard of at most 50
-battles (0.3 s CPU for Pagefind) instead of 500 (3.5 s); once its block is full the
+battles (0.36 s CPU for Pagefind) instead of 500 (3.05 s); once its block is full the
 small shards become one (one re-index in 500 battles), so a 10 000-battle league is
 searched through about 30 bundles, not 200. Each bundle holds one index per
 ``<html lang>`` and indexes the ``data-pagefind-body``.
