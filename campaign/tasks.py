@@ -9,7 +9,7 @@ With a broker the task goes to a worker. Without one (the development default: C
 eager, in-process) the refresh runs in one background thread of the web process, after
 the response, so a chronicler's click never waits for a site build: requests arriving
 while a build runs ask for one more build after it (coalesced), never for one each.
-Until the new site is swapped in (``campaign.publish.output``: two renames) the old one
+Until the new site is swapped in (``campaign.publish.output``: one link renamed) the old one
 is served whole: its pages link only the PDFs copied with them, so nothing links stale
 content, it is only a few seconds behind. A process that exits waits for the thread
 (not a daemon), so a publish made from a command is not lost.

@@ -31,9 +31,9 @@ producer in that list.
 
 Incremental (issue 12: "key pages by what they read"): a page with a key — battles, ships,
 battle lists — is not rendered at all when its key is the previous build's (the file is
-kept from the previous tree, hard-linked). The key is a digest of what the page reads:
-rows of the database (``campaign.publish.rows``), the names and paths it links to, the
-language and the templates and code (``_SOURCES``). Adding a battle renders its page,
+kept from the previous build: ``campaign.publish.output``). The key is a digest of what
+the page reads: rows of the database (``campaign.publish.rows``), the names and paths it
+links to, the language and the templates and code (``_SOURCES``). Adding a battle renders its page,
 the list page it lands on, the pages of its campaign and factions and the home page;
 the search index re-indexes only the shards whose pages changed.
 """
@@ -153,15 +153,17 @@ def site_build(
     fails the build. ``search_index``: run Pagefind over the pages (the shards that
     changed). ``base_url`` (None: ``settings.SITE_BASE_URL``) makes the feed's and
     sitemap's absolute URLs; without one the feed's links are relative and no sitemap is
-    written (``campaign.publish.feeds``, a line in ``warnings``). The site is built in a
-    staging folder and swapped in at the end; a failed build leaves the old one.
+    written (``campaign.publish.feeds``, a line in ``warnings``). The site is built in the
+    tree ``out_dir`` does not serve and swapped in at the end (``output.Staging``); a
+    failed build leaves the old one.
 
     Raises :class:`SiteBuildError` for an unknown campaign slug or language, a base URL
     that is not an absolute http(s) URL, or when ``out_dir`` is a non-empty folder that a
     previous build did not make.
     """
     base_url = feeds.base_url_checked(settings.SITE_BASE_URL if base_url is None else base_url)
-    out_dir = Path(out_dir).resolve()
+    out_dir = Path(out_dir)
+    out_dir = out_dir.parent.resolve() / out_dir.name  # not the tree the link points to
     campaigns = list(Campaign.objects.order_by("name"))
     if campaign_slug is not None:
         campaigns = [c for c in campaigns if c.slug == campaign_slug]

@@ -213,9 +213,14 @@ def battle_lists(baker: Baker) -> None:
                 "list", owner.name, owner.site_path, page, previous, following,
                 [_list_row(b) for b in chunk],
             )  # fmt: skip
+            # Not searched (each battle's own page is): in the main bundle, the 600 list
+            # pages of a 10 000-battle league cost 2 s of Pagefind at every new battle;
+            # indexed with their newest battle, a list page moves from shard to shard as
+            # it fills and drags a 500-battle shard along (3.5 s, search.py).
+            shard = search.UNINDEXED
             for lang in baker.langs:
                 key = baker.key(lang, *reads)
-                if baker.kept(lang, page["path"], key):
+                if baker.kept(lang, page["path"], key, shard):
                     continue
                 context = {
                     "owner": owner,
@@ -226,7 +231,7 @@ def battle_lists(baker: Baker) -> None:
                     "next": following,
                     "battle_count": len(battles),
                 }
-                baker.page(lang, page["path"], "site/battles.html", context, key=key)
+                baker.page(lang, page["path"], "site/battles.html", context, key=key, shard=shard)
 
 
 def feeds_and_search(baker: Baker) -> None:
