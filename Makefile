@@ -75,4 +75,4 @@ messages: venv ## refresh both catalogues; English is filled from the English ms
 	@printf 'French: '; msgfmt --statistics -o /dev/null locale/fr/LC_MESSAGES/django.po
 
 clean: ## remove generated files (keeps .venv)
-	rm -rf $(SITE_DIR) media staticfiles db.sqlite3 .pytest_cache
+	rm -rf $(SITE_DIR) .$(SITE_DIR).trees media staticfiles db.sqlite3 .pytest_cache
