@@ -35,19 +35,6 @@ def _site_root(settings, tmp_path_factory):
     settings.SITE_ROOT = tmp_path_factory.mktemp("site-root") / "site"
 
 
-@pytest.fixture(autouse=True)
-def _default_language():
-    """Each test starts in the default language (French): a request through
-    LocaleMiddleware (``HTTP_ACCEPT_LANGUAGE="en"``) leaves its language active in the
-    thread, and a later test rendered English pages (test_ssd_french failed after
-    tests/campaign/test_site_replays_maps.py and test_site_secrets.py, on main too)."""
-    from django.utils import translation
-
-    translation.deactivate()
-    yield
-    translation.deactivate()
-
-
 @pytest.fixture
 def cast(db, django_user_model):
     """An organiser, two players of rival factions, a chronicler and an outsider."""
