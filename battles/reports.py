@@ -49,7 +49,8 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 
-def _participant_row(participant: Any) -> dict[str, Any]:
+def _participant_row(participant: Any, fate_labels: dict[str, str]) -> dict[str, Any]:
+    """What the report shows of ``participant``; ``fate_labels``: :func:`_fate_labels`."""
     ship, group = participant.ship, participant.light_units
     if ship is not None:
         # An unnamed ship is known by its class: then show the type word beside it.
@@ -65,7 +66,7 @@ def _participant_row(participant: Any) -> dict[str, Any]:
         "name": name,
         "unit_class": unit_class,
         "fate": participant.fate,
-        "fate_label": participant.get_fate_display(),
+        "fate_label": fate_labels.get(participant.fate, participant.fate),
         "hull_lost": participant.hull_lost,
         "armour_lost": participant.armour_lost,
         "crew_lost": participant.crew_lost,
@@ -75,6 +76,15 @@ def _participant_row(participant: Any) -> dict[str, Any]:
         "points": ship.ship_class.points if ship is not None else None,
         "mass": ship.ship_class.mass if ship is not None else None,
     }
+
+
+def _fate_labels() -> dict[str, str]:
+    """``{fate: label}`` in the active language, read once per report: Django's
+    ``get_fate_display`` translates every choice to look one up (the participants' rows
+    of a site build took 0.54 ms a battle with it, 0.17 ms without: 1 000 battles)."""
+    from .models import Participant
+
+    return {value: str(label) for value, label in Participant.Fate.choices}
 
 
 def _losses(rows: list[dict[str, Any]]) -> dict[str, int]:
@@ -188,18 +198,31 @@ class ReportRows:
     events: list[Any]
 
 
+def _share_classes(ships: list[Any]) -> None:
+    """Give ``ships`` (None skipped) their ``ship_class`` (with its ``faction``), one
+    instance per class, in one query: joined to every participant, each class (its
+    ``design`` JSON decoded) was built once per unit of every battle (``report_rows`` of a
+    site build: 0.88 → 0.58 ms a battle at 1 000 battles, designs empty)."""
+    from factions.models import ShipClass
+
+    ships = [ship for ship in ships if ship is not None]
+    classes = ShipClass.objects.select_related("faction").in_bulk(
+        {ship.ship_class_id for ship in ships}
+    )
+    for ship in ships:
+        ship.ship_class = classes[ship.ship_class_id]
+
+
 def report_rows(battles: list[Battle], *, user: Any = None) -> dict[int, ReportRows]:
     """:class:`ReportRows` of every battle of ``battles`` (``{battle id: rows}``), in
-    four queries whatever their number (a site build loads its battles in chunks)."""
+    five queries whatever their number (a site build loads its battles in chunks)."""
     from campaign.access import visible_fleets
 
     from .models import BattleSide, Event, Participant
     from .systems import DEFAULT_SYSTEM
 
     ids = [b.pk for b in battles]
-    participants = Participant.objects.select_related(
-        "ship__ship_class__faction", "light_units__carrier"
-    ).order_by("pk")
+    participants = Participant.objects.select_related("ship", "light_units__carrier").order_by("pk")
     # A fresh queryset, not ``battle.sides``: the caller may have prefetched that already.
     sides_qs = (
         BattleSide.objects.filter(battle_id__in=ids)
@@ -212,6 +235,7 @@ def report_rows(battles: list[Battle], *, user: Any = None) -> dict[int, ReportR
     sides: dict[int, list[Any]] = {pk: [] for pk in ids}
     for side in sides_qs:
         sides[side.battle_id].append(side)
+    _share_classes([p.ship for g in sides.values() for s in g for p in s.participants.all()])
     fleet_ids = {s.fleet_id for group in sides.values() for s in group} | {
         unit_fleet_id(p) for group in sides.values() for s in group for p in s.participants.all()
     }
@@ -292,6 +316,7 @@ def report_context(
     sides = []
     hidden: list[Any] = []
     winner = battle.winner
+    fate_labels = _fate_labels()
     for side in sides_qs:
         shown, side_hidden = [], []
         for p in side.participants.all():
@@ -299,7 +324,7 @@ def report_context(
             (shown if fleet_id is None or fleet_id in seen else side_hidden).append(p)
         hidden += side_hidden  # the log and map hide every side's unseen units
         # Units of the other game systems (public roster units) follow the ships.
-        rows = [_participant_row(p) for p in shown]
+        rows = [_participant_row(p, fate_labels) for p in shown]
         if other_system:
             rows += system_unit_rows(side)
         if side.is_winner and winner is None:

@@ -3,7 +3,7 @@
 Each battle page is keyed by what it reads (the battle row, its sides, units and their
 ships' state, its log's size, the names and paths it links to: ``rows.BattleRows``), so
 a rebuild renders only the battles whose key changed. Those are loaded whole
-:data:`CHUNK` at a time (``battles.reports.report_rows``: four queries a chunk, memory
+:data:`CHUNK` at a time (``battles.reports.report_rows``: five queries a chunk, memory
 bounded by the chunk), and each page of each language comes from one
 ``report_context``; SSDs are drawn once per ship state (``Baker.ship_svg``).
 """

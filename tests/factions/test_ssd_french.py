@@ -41,6 +41,9 @@ def test_ssd_labels_stay_english_in_english():
 @pytest.mark.django_db
 def test_pdf_and_site_pages_are_french(settings, tmp_path):
     settings.MEDIA_ROOT = tmp_path / "media"
+    # The default language: an earlier test's English request may have left English
+    # active in this thread (this failed after tests/campaign/test_site_*.py).
+    translation.deactivate()
     battle = make_battle()
     pdf = PdfReader(io.BytesIO(render_pdf(battle)))
     # pypdf loses some spaces of the SVG labels: compare without them.
