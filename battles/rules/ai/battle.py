@@ -44,8 +44,9 @@ class BattleResult:
     ``destruction`` (the loser has no ship left in action), ``withdrawal`` (the same, and
     at least one of its ships withdrew), ``turn-limit`` or ``mutual`` (both sides gone);
     ``turns`` played; ``events`` the whole log; ``ships`` the final states by id;
-    ``strength`` surviving strength per side; ``rolls`` every die rolled, in order
-    (``dice.Roll``); ``roll_marks[k]`` how many of ``rolls`` had been rolled when
+    ``strength`` surviving strength per side; ``dice`` the battle's dice (None: no die
+    kept) and ``rolls`` every die they rolled, in order (``dice.Roll``, written when first
+    read: ``Dice.log``); ``roll_marks[k]`` how many of ``rolls`` had been rolled when
     ``events[k]`` was logged, so the dice that decided event ``k`` are
     ``rolls[roll_marks[k - 1]:roll_marks[k]]`` (an audit log stores each die just before
     the event it decides; see :meth:`interleaved`).
@@ -58,8 +59,13 @@ class BattleResult:
     events: list[Event]
     ships: dict[str, ShipState]
     strength: dict[str, float] = field(default_factory=dict)
-    rolls: list[Roll] = field(default_factory=list)
+    dice: Dice | None = field(default=None, repr=False)
     roll_marks: list[int] = field(default_factory=list)
+
+    @property
+    def rolls(self) -> list[Roll]:
+        """Every die rolled, in order (``dice.log``; empty when no dice are kept)."""
+        return [] if self.dice is None else self.dice.log
 
     def log_dicts(self) -> list[dict[str, Any]]:
         """The event log as JSON-ready dicts."""
@@ -251,7 +257,7 @@ def resolve_battle(
         state.events,
         state.ships,
         strength,
-        rolls=state.dice.log if record else [],
+        dice=state.dice if record else None,
         roll_marks=state.roll_marks,
     )
 

@@ -321,7 +321,7 @@ class BattleState:
         tuple costs far less than packing keyword arguments into ``**data``."""
         event = Event(self.turn, phase, kind, summary, data)
         self.events.append(event)
-        self.roll_marks.append(len(self.dice.log))
+        self.roll_marks.append(self.dice.rolled)
         return event
 
     def in_action(self, side: str | None = None) -> Sequence[ShipState]:
