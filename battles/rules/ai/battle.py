@@ -216,7 +216,9 @@ def resolve_battle(
         options=rule_options,
         known_classes={side: set(names) for side, names in (known_classes or {}).items()},
     )
-    state.log(0, "deploy", "fleets deployed", positions=_positions(state))
+    if record:  # the positions as they are now, rounded when the event is read (Event.data)
+        at = [(sid, s.x, s.y, s.heading, s.speed) for sid, s in state.ships.items()]
+        state.record(0, "deploy", "fleets deployed", (_deploy_data, at))
     reason = "turn-limit"
     while state.turn < max_turns:
         state.hold_roster(True)  # nobody drops out while orders are written
@@ -262,7 +264,6 @@ def resolve_battle(
     )
 
 
-def _positions(state: BattleState) -> dict[str, list[float]]:
-    return {
-        sid: [round(s.x, 3), round(s.y, 3), s.heading, s.speed] for sid, s in state.ships.items()
-    }
+def _deploy_data(at: list[tuple[str, float, float, int, float]]) -> dict[str, Any]:
+    """The ``deploy`` event's data: each ship's position (3 decimals), heading, speed."""
+    return {"positions": {sid: [round(x, 3), round(y, 3), h, speed] for sid, x, y, h, speed in at}}
