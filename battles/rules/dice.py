@@ -141,8 +141,7 @@ class Dice:
         k = 0
         while face == on:
             k += 1
-            face = int(self._rng.random() * 6) + 1
-            self._new.append((purpose, 0, k, 6, face))
+            face = self.d6(f"{purpose}, re-roll {k}")
             yield face
 
     def transcript(self) -> str:
