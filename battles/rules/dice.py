@@ -66,6 +66,19 @@ class Dice:
             self._new.clear()
         return self._log
 
+    def written(self) -> list[tuple[str, int, int]]:
+        """Every die rolled, in order, as ``(purpose, sides, face)`` — what ``log`` holds,
+        without making a ``Roll`` of the dice not read yet (the stored battle reads each
+        die once: ``battles.services.engine_log.engine_rows``)."""
+        out: list[tuple[str, int, int]] = list(self._log)  # a Roll is such a tuple
+        for purpose, die, re_roll, sides, face in self._new:
+            if die:
+                purpose = f"{purpose}, die {die}"
+            if re_roll:
+                purpose = f"{purpose}, re-roll {re_roll}"
+            out.append((purpose, sides, face))
+        return out
+
     @property
     def rolled(self) -> int:
         """How many dice ``log`` holds (without writing their ``Roll``s)."""
