@@ -72,3 +72,16 @@ def test_event_writes_summary_and_data_once_when_read() -> None:
         "data": {"sum": 3},
     }
     assert Event(2, 9, "fire", "HIT", {"sum": 3}) == event
+
+
+def test_dice_written_gives_the_log_as_tuples_without_making_rolls() -> None:
+    dice = Dice(5)
+    dice.d6("a")
+    read = list(dice.log)  # one die read (a Roll), the rest still kept as tuples
+    dice.roll(2, "b")
+    dice.roll_chained(30, "c")
+    written = dice.written()
+    assert dice._new  # written() made no Roll of the dice not read yet
+    assert written == [(r.purpose, r.sides, r.result) for r in dice.log]
+    assert written[:3] == [read[0], ("b, die 1", 6, written[1][2]), ("b, die 2", 6, written[2][2])]
+    assert any(", re-roll 1" in purpose for purpose, _, _ in written)  # seed 5: a 6 in 30
