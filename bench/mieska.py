@@ -6,7 +6,8 @@ damage and squadrons aboard, the seed, the rule options and the classes each sid
 ``mieska_battle(record=...)`` fights it exactly as ``battles.resolution.battle_replay``
 does (same ``ai.resolve_battle`` call, same seed), so its instruction count is the cost of
 fighting the stored resolved battle; storing it also writes its rows
-(``bench.instructions``' ``mieska-stored`` adds ``engine_rows``). Regenerate the file when the sample's fleets change.
+(``bench.instructions``' ``mieska-stored`` adds ``engine_rows``). Regenerate the file
+when the sample's fleets change.
 """
 
 from __future__ import annotations
