@@ -13,7 +13,8 @@ distorts them less than wall time; the Monte-Carlo run prints both.
 5. a per-phase CPU breakdown over ``--phases`` more battles (default 100; 0 skips it);
 6. callgrind instruction counts a battle (``bench.instructions``; CPU times vary too much
    on a shared machine to compare runs, counts do not) with CPU ms beside them: the sample's
-   Skirmish at Mieska (``bench.mieska``) unrecorded and recorded, and the larger battle
+   Skirmish at Mieska (``bench.mieska``) unrecorded, recorded and stored (recorded plus
+   the rows ``battle_resolve`` stores), and the larger battle
    above (seeds 0…``--count-battles``-1); ``--no-counts`` skips it (valgrind needed).
 """
 

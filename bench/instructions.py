@@ -6,11 +6,14 @@ module under callgrind twice — set-up and one warm-up battle only, then the sa
 ``battles`` more — and returns the difference divided by ``battles``: the instructions one
 battle costs once the process is warm (imports, catalogue caches and fleets excluded).
 
-``python -m bench.instructions`` prints the four counts (``bench_counts``; also the last
+``python -m bench.instructions`` prints the five counts (``bench_counts``; also the last
 section of ``python -m bench``). Workloads (``python -m bench.instructions WORKLOAD N``
 runs one, without callgrind):
 ``mieska`` / ``mieska-unrecorded``: the sample's Skirmish at Mieska with its stored seed
-(``bench.mieska``) recorded as a stored resolved battle, or with no log as a forecast;
+(``bench.mieska``) fought recording every die and event, or with no log as a forecast;
+``mieska-stored``: ``mieska`` plus the rows ``battle_resolve`` stores from its log
+(``battles.services.engine_log.engine_rows``) — the honest cost of a stored resolved
+battle, since storing reads every die and event;
 ``bench`` / ``bench-unrecorded``: the bench's larger battle (Qatzrin 5th vs Phalon 68th,
 ``bench.fleets``) seeds 0…N-1.
 """
@@ -29,10 +32,20 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-WORKLOADS = ("mieska-unrecorded", "mieska", "bench-unrecorded", "bench")
+WORKLOADS = ("mieska-unrecorded", "mieska", "mieska-stored", "bench-unrecorded", "bench")
 
 
 def _workload(name: str) -> Callable[[int], object]:
+    if name == "mieska-stored":
+        # battles.services imports the models: Django set up (no database is touched).
+        os.environ.setdefault("DJANGO_SETTINGS_MODULE", "campaign.settings")
+        import django
+
+        django.setup()
+        from battles.services.engine_log import engine_rows
+        from bench.mieska import mieska_battle
+
+        return lambda _seed: engine_rows(mieska_battle(record=True))
     if name.startswith("mieska"):
         from bench.mieska import mieska_battle
 
@@ -101,10 +114,11 @@ def cpu_ms(workload: str, battles: int) -> float:
 
 
 #: Issue 8's goals, instructions a battle (callgrind): before it, 18.0 M and 23.0 M.
-GOALS = {"mieska-unrecorded": 12e6, "mieska": 15e6}
+GOALS = {"mieska-unrecorded": 12e6, "mieska-stored": 15e6}
 LABELS = {
     "mieska-unrecorded": "Skirmish at Mieska, unrecorded (forecast)",
-    "mieska": "Skirmish at Mieska, recorded (stored battle)",
+    "mieska": "Skirmish at Mieska, recorded (fight only)",
+    "mieska-stored": "Skirmish at Mieska, stored (+ engine_rows)",
     "bench-unrecorded": "larger battle 13 v 16, unrecorded",
     "bench": "larger battle 13 v 16, recorded",
 }
@@ -115,7 +129,13 @@ def bench_counts(seeds: int) -> None:
     if not available():
         print("instruction counts: valgrind not installed, skipped")
         return
-    battles = {"mieska-unrecorded": 1, "mieska": 1, "bench-unrecorded": seeds, "bench": seeds}
+    battles = {
+        "mieska-unrecorded": 1,
+        "mieska": 1,
+        "mieska-stored": 1,
+        "bench-unrecorded": seeds,
+        "bench": seeds,
+    }
     found = counts(battles)
     print("callgrind instructions a battle (CPU ms a battle beside them, this run):")
     for workload, label in LABELS.items():
@@ -127,7 +147,7 @@ def bench_counts(seeds: int) -> None:
 
 def main(argv: list[str]) -> None:
     """``WORKLOAD N``: fight N battles of one workload (what callgrind measures); no
-    arguments: print the four counts beside CPU ms (``bench_counts``, 3 larger-battle seeds)."""
+    arguments: print the five counts beside CPU ms (``bench_counts``, 3 larger-battle seeds)."""
     if not argv:
         bench_counts(3)
         return

@@ -5,7 +5,9 @@ that battle (``manage.py load_sample`` then ``manage.py demo``): each ship's des
 damage and squadrons aboard, the seed, the rule options and the classes each side knew.
 ``mieska_battle(record=...)`` fights it exactly as ``battles.resolution.battle_replay``
 does (same ``ai.resolve_battle`` call, same seed), so its instruction count is the cost of
-the stored resolved battle. Regenerate the file when the sample's fleets change.
+fighting the stored resolved battle; storing it also writes its rows
+(``bench.instructions``' ``mieska-stored`` adds ``engine_rows``). Regenerate the file
+when the sample's fleets change.
 """
 
 from __future__ import annotations

@@ -36,9 +36,15 @@ class Dice:
 
     ``seed`` is anything ``random.Random`` accepts (int or str). Two ``Dice`` with the same
     seed asked the same questions give the same faces and the same log.
+
+    A die is first kept as a plain ``(purpose, die, re_roll, sides, face)`` tuple; reading
+    ``log`` turns the dice rolled since the last read into ``Roll``s, writing each purpose
+    then (``_as_roll``: ``die`` and ``re_roll``, when not 0, add ``", die i"`` and
+    ``", re-roll k"``). A recorded battle reads no purpose while it is fought: neither the
+    text nor the ``Roll`` is made during the fight. ``rolled`` counts the dice so far.
     """
 
-    __slots__ = ("seed", "_rng", "log")
+    __slots__ = ("seed", "_rng", "_log", "_new")
 
     #: False on ``UnrecordedDice``: callers may skip writing a purpose nobody will read.
     recording = True
@@ -46,10 +52,37 @@ class Dice:
     def __init__(self, seed: int | str = 0) -> None:
         self.seed = seed
         self._rng = random.Random(seed)
-        self.log: list[Roll] = []
+        self._log: list[Roll] = []
+        self._new: list[tuple[str, int, int, int, int]] = []  # rolled since ``log`` was read
 
     def __repr__(self) -> str:
-        return f"Dice(seed={self.seed!r}) [{len(self.log)} rolls]"
+        return f"Dice(seed={self.seed!r}) [{self.rolled} rolls]"
+
+    @property
+    def log(self) -> list[Roll]:
+        """Every die rolled, in order (the list itself: clearing it forgets them)."""
+        if self._new:
+            self._log.extend([_as_roll(*entry) for entry in self._new])
+            self._new.clear()
+        return self._log
+
+    def written(self) -> list[tuple[str, int, int]]:
+        """Every die rolled, in order, as ``(purpose, sides, face)`` — what ``log`` holds,
+        without making a ``Roll`` of the dice not read yet (the stored battle reads each
+        die once: ``battles.services.engine_log.engine_rows``)."""
+        out: list[tuple[str, int, int]] = list(self._log)  # a Roll is such a tuple
+        for purpose, die, re_roll, sides, face in self._new:
+            if die:
+                purpose = f"{purpose}, die {die}"
+            if re_roll:
+                purpose = f"{purpose}, re-roll {re_roll}"
+            out.append((purpose, sides, face))
+        return out
+
+    @property
+    def rolled(self) -> int:
+        """How many dice ``log`` holds (without writing their ``Roll``s)."""
+        return len(self._log) + len(self._new)
 
     def die(self, sides: int, purpose: str) -> int:
         """Roll one die of ``sides`` faces (d3, d6 …); returns 1..sides and logs it.
@@ -59,13 +92,13 @@ class Dice:
                 sides, "sides", f"die ({purpose}): a die needs at least one side", minimum=1
             )
         result = int(self._rng.random() * sides) + 1
-        self.log.append(Roll(purpose, sides, result))
+        self._new.append((purpose, 0, 0, sides, result))
         return result
 
     def d6(self, purpose: str) -> int:
         """Roll one six-sided die; returns 1..6 and logs it."""
         result = int(self._rng.random() * 6) + 1
-        self.log.append(Roll(purpose, 6, result))
+        self._new.append((purpose, 0, 0, 6, result))
         return result
 
     def roll(self, n: int, purpose: str, sides: int = 6) -> list[int]:
@@ -77,10 +110,10 @@ class Dice:
             sides = whole_number(
                 sides, "sides", f"die ({purpose}): a die needs at least one side", minimum=1
             )
-        rand, log = self._rng.random, self.log
+        rand, log = self._rng.random, self._new
         faces = [int(rand() * sides) + 1 for _ in range(n)]
         for i, face in enumerate(faces, 1):
-            log.append(Roll(f"{purpose}, die {i}", sides, face))
+            log.append((purpose, i, 0, sides, face))
         return faces
 
     def roll_chained(
@@ -95,18 +128,17 @@ class Dice:
         """
         if type(n) is not int or n < 0 or max_rerolls is not None and not _count_ok(max_rerolls):
             n, max_rerolls = _chain_arguments(n, max_rerolls, purpose)
-        rand, log = self._rng.random, self.log
+        rand, log = self._rng.random, self._new
         out: list[list[int]] = []
         for i in range(1, n + 1):
             face = int(rand() * 6) + 1
-            label = f"{purpose}, die {i}"
-            log.append(Roll(label, 6, face))
+            log.append((purpose, i, 0, 6, face))
             faces = [face]
             k = 0
             while chain and face == 6 and (max_rerolls is None or k < max_rerolls):
                 k += 1
                 face = int(rand() * 6) + 1
-                log.append(Roll(f"{label}, re-roll {k}", 6, face))
+                log.append((purpose, i, k, 6, face))
                 faces.append(face)
             out.append(faces)
         return out
@@ -128,6 +160,15 @@ class Dice:
     def transcript(self) -> str:
         """The whole log, one :meth:`Roll.notation` per line (used for replay checks)."""
         return "\n".join(r.notation() for r in self.log)
+
+
+def _as_roll(purpose: str, die: int, re_roll: int, sides: int, face: int) -> Roll:
+    """A die kept by ``Dice`` as the ``Roll`` of its ``log``, its purpose written."""
+    if die:
+        purpose = f"{purpose}, die {die}"
+    if re_roll:
+        purpose = f"{purpose}, re-roll {re_roll}"
+    return Roll(purpose, sides, face)
 
 
 class _Discard(list):  # type: ignore[type-arg]
@@ -155,7 +196,7 @@ class UnrecordedDice(Dice):
 
     def __init__(self, seed: int | str = 0) -> None:
         super().__init__(seed)
-        self.log = _Discard()
+        self._new = _Discard()
 
     def die(self, sides: int, purpose: str) -> int:
         if type(sides) is not int or sides < 1:

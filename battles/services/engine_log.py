@@ -17,41 +17,59 @@ from .fielding import Fielded, deploy
 
 def engine_rows(result: ai.BattleResult) -> list[dict[str, Any]]:
     """Engine events and dice as row dicts (no ``sequence``), each roll just before the
-    first event logged after it (``BattleResult.interleaved``), with that event's turn and
-    phase (dice after the last event take its turn and phase). ``data`` is passed through
-    JSON so it compares equal to what the database gives back."""
+    first event logged after it (as ``BattleResult.interleaved``), with that event's turn
+    and phase (dice after the last event take its turn and phase). A ``roll`` row's
+    ``data`` is ``{"n" (1-based), "purpose", "sides", "result"}`` and its summary the
+    ``Roll.notation``. Events' ``data`` go through JSON (one call for the whole log) so
+    they compare equal to what the database gives back.
+
+    Built from the dice as kept (``Dice.written``: no ``Roll`` made) and each event's
+    summary and data written once: storing a battle reads every die and event, so this
+    is half the cost of a stored resolved battle (``python -m bench.instructions``)."""
+    events = result.events
+    dice = result.dice.written() if result.dice is not None else []
+    datas = json.loads(json.dumps([event.data for event in events]))
     rows: list[dict[str, Any]] = []
-    pending: list[tuple[Any, int]] = []  # rolls waiting for the event they precede
-    for event, roll, n in result.interleaved():
-        if event is None:
-            pending.append((roll, n))
-            continue
-        rows.extend(_roll_row(r, k, event.turn, event.phase) for r, k in pending)
-        pending.clear()
+    done = 0  # dice already in rows
+    for event, mark, data in zip(events, result.roll_marks, datas, strict=True):
+        turn, phase = event.turn, event.phase
+        if mark > done:
+            _add_rolls(rows, dice, done, mark, turn, phase)
+            done = mark
         rows.append(
             {
-                "game_turn": event.turn,
-                "phase": event.phase,
+                "game_turn": turn,
+                "phase": phase,
                 "kind": event.kind,
                 "summary": event.summary,
-                "data": json.loads(json.dumps(event.data)),
+                "data": data,
             }
         )
-    if pending and result.events:
-        last = result.events[-1]
-        rows.extend(_roll_row(r, k, last.turn, last.phase) for r, k in pending)
+    if events and done < len(dice):
+        _add_rolls(rows, dice, done, len(dice), events[-1].turn, events[-1].phase)
     return rows
 
 
-def _roll_row(roll: Any, n: int, turn: int, phase: int) -> dict[str, Any]:
-    """One die as a ``roll`` row: ``data = {"n" (1-based), "purpose", "sides", "result"}``."""
-    return {
-        "game_turn": turn,
-        "phase": phase,
-        "kind": "roll",
-        "summary": roll.notation(),
-        "data": {"n": n + 1, "purpose": roll.purpose, "sides": roll.sides, "result": roll.result},
-    }
+def _add_rolls(
+    rows: list[dict[str, Any]],
+    dice: list[tuple[str, int, int]],
+    start: int,
+    stop: int,
+    turn: int,
+    phase: int,
+) -> None:
+    """Append dice ``start``…``stop - 1`` (``(purpose, sides, face)``) as ``roll`` rows."""
+    for n in range(start, stop):
+        purpose, sides, face = dice[n]
+        rows.append(
+            {
+                "game_turn": turn,
+                "phase": phase,
+                "kind": "roll",
+                "summary": f"{purpose}: d{sides}={face}",  # Roll.notation
+                "data": {"n": n + 1, "purpose": purpose, "sides": sides, "result": face},
+            }
+        )
 
 
 def setup_row(

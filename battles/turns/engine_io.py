@@ -106,7 +106,7 @@ def _engine_rows(setup: Mapping[str, Any], state: BattleState) -> list[dict[str,
         setup["data"]["seed"],
         state.events,
         state.ships,
-        rolls=state.dice.log,
+        dice=state.dice,
         roll_marks=state.roll_marks,
     )
     return [dict(setup), *engine_rows(result)]

@@ -44,8 +44,9 @@ class BattleResult:
     ``destruction`` (the loser has no ship left in action), ``withdrawal`` (the same, and
     at least one of its ships withdrew), ``turn-limit`` or ``mutual`` (both sides gone);
     ``turns`` played; ``events`` the whole log; ``ships`` the final states by id;
-    ``strength`` surviving strength per side; ``rolls`` every die rolled, in order
-    (``dice.Roll``); ``roll_marks[k]`` how many of ``rolls`` had been rolled when
+    ``strength`` surviving strength per side; ``dice`` the battle's dice (None: no die
+    kept) and ``rolls`` every die they rolled, in order (``dice.Roll``, written when first
+    read: ``Dice.log``); ``roll_marks[k]`` how many of ``rolls`` had been rolled when
     ``events[k]`` was logged, so the dice that decided event ``k`` are
     ``rolls[roll_marks[k - 1]:roll_marks[k]]`` (an audit log stores each die just before
     the event it decides; see :meth:`interleaved`).
@@ -58,8 +59,13 @@ class BattleResult:
     events: list[Event]
     ships: dict[str, ShipState]
     strength: dict[str, float] = field(default_factory=dict)
-    rolls: list[Roll] = field(default_factory=list)
+    dice: Dice | None = field(default=None, repr=False)
     roll_marks: list[int] = field(default_factory=list)
+
+    @property
+    def rolls(self) -> list[Roll]:
+        """Every die rolled, in order (``dice.log``; empty when no dice are kept)."""
+        return [] if self.dice is None else self.dice.log
 
     def log_dicts(self) -> list[dict[str, Any]]:
         """The event log as JSON-ready dicts."""
@@ -210,7 +216,9 @@ def resolve_battle(
         options=rule_options,
         known_classes={side: set(names) for side, names in (known_classes or {}).items()},
     )
-    state.log(0, "deploy", "fleets deployed", positions=_positions(state))
+    if record:  # the positions as they are now, rounded when the event is read (Event.data)
+        at = [(sid, s.x, s.y, s.heading, s.speed) for sid, s in state.ships.items()]
+        state.record(0, "deploy", "fleets deployed", (_deploy_data, at))
     reason = "turn-limit"
     while state.turn < max_turns:
         state.hold_roster(True)  # nobody drops out while orders are written
@@ -251,12 +259,11 @@ def resolve_battle(
         state.events,
         state.ships,
         strength,
-        rolls=state.dice.log if record else [],
+        dice=state.dice if record else None,
         roll_marks=state.roll_marks,
     )
 
 
-def _positions(state: BattleState) -> dict[str, list[float]]:
-    return {
-        sid: [round(s.x, 3), round(s.y, 3), s.heading, s.speed] for sid, s in state.ships.items()
-    }
+def _deploy_data(at: list[tuple[str, float, float, int, float]]) -> dict[str, Any]:
+    """The ``deploy`` event's data: each ship's position (3 decimals), heading, speed."""
+    return {"positions": {sid: [round(x, 3), round(y, 3), h, speed] for sid, x, y, h, speed in at}}

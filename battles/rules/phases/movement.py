@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
+from typing import Any
 
-from battles.rules.movement import Plan, execute
+from battles.rules.movement import Orders, Plan, execute
 from battles.rules.phases.state import (
     ATTACH_RANGE,
     SECOND_MOVE,
@@ -105,8 +106,28 @@ def phase_second_move(state: BattleState, kinds: Iterable[str], phase: int) -> N
             light_unit_move(state, unit, SECOND_MOVE[unit.kind], phase)
 
 
-def _move_text(name: str, orders: str, x: float, y: float, heading: int) -> str:
-    return f"{name} {orders}: to ({x:.1f}, {y:.1f}) heading {heading}"
+def _move_text(name: str, orders: Orders, x: float, y: float, heading: int) -> str:
+    return f"{name} {orders_text(orders)}: to ({x:.1f}, {y:.1f}) heading {heading}"
+
+
+def _move_data(
+    ship_id: str,
+    orders: Orders,
+    path: tuple[tuple[float, float], ...],
+    heading: int,
+    speed: int,
+    thrust_used: int,
+) -> dict[str, Any]:
+    """A ``move`` event's data (written when first read: ``Event.data``); the path's
+    three points (start, after the first half of the move, end) rounded to 3 decimals."""
+    return {
+        "ship": ship_id,
+        "orders": orders_text(orders),
+        "path": [[round(x, 3), round(y, 3)] for x, y in path],
+        "heading": heading,
+        "speed": speed,
+        "thrust_used": thrust_used,
+    }
 
 
 def phase_ship_movement(state: BattleState, plans: Mapping[str, Plan]) -> None:
@@ -122,25 +143,10 @@ def phase_ship_movement(state: BattleState, plans: Mapping[str, Plan]) -> None:
         ship.thrust_used = plan.thrust_used > 0
         if not state.recording:
             continue
-        text = orders_text(plan.orders)
-        (x0, y0), (x1, y1), (x2, y2) = moved.path
-        state.record(
-            5,
-            "move",
-            (_move_text, ship.name, text, ship.x, ship.y, ship.heading),
-            {
-                "ship": ship.ship_id,
-                "orders": text,
-                "path": [
-                    [round(x0, 3), round(y0, 3)],
-                    [round(x1, 3), round(y1, 3)],
-                    [round(x2, 3), round(y2, 3)],
-                ],
-                "heading": ship.heading,
-                "speed": ship.speed,
-                "thrust_used": plan.thrust_used,
-            },
-        )
+        orders, heading = plan.orders, ship.heading
+        summary = (_move_text, ship.name, orders, ship.x, ship.y, heading)
+        data = (_move_data, ship.ship_id, orders, moved.path, heading, ship.speed, plan.thrust_used)
+        state.record(5, "move", summary, data)
     for unit in state.light_units.values():
         if unit.active and unit.attached_to in state.ships:
             host = state.ships[unit.attached_to]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict
+from typing import Any
 
 from battles.rules.errors import IllegalOrder, MagazineDestroyed, NoFireControl, UnknownWeapon
 from battles.rules.movement import Orders, Plan, validate_orders
@@ -85,24 +86,47 @@ def phase_orders(state: BattleState, orders: Mapping[str, ShipOrders]) -> dict[s
         else:
             settings = _check_fire_and_launches(state, ship, order)
         if state.recording:
-            text = orders_text(parsed)
-            data = {
-                "ship": ship.ship_id,
-                "movement": text,
-                "fire": [asdict(f) for f in order.fire],
-                "launches": [list(x) for x in order.launches],
-                "withdraw": order.withdraw,
-            }
-            if order.recover:
-                data["recover"] = list(order.recover)
-            if settings:
-                data["settings"] = dict(settings)
-            state.record(1, "orders", (_orders_text, ship.name, text), data)
+            # The order's lists as tuples: the event is written when read (Event.data).
+            data = (
+                _orders_data,
+                ship.ship_id,
+                parsed,
+                tuple(order.fire),
+                tuple(order.launches),
+                order.withdraw,
+                tuple(order.recover),
+                dict(settings) if settings else None,
+            )
+            state.record(1, "orders", (_orders_text, ship.name, parsed), data)
     return plans
 
 
-def _orders_text(name: str, movement: str) -> str:
-    return f"{name}: {movement}"
+def _orders_text(name: str, movement: Orders) -> str:
+    return f"{name}: {orders_text(movement)}"
+
+
+def _orders_data(
+    ship_id: str,
+    movement: Orders,
+    fire: tuple[FireIntent, ...],
+    launches: tuple[tuple[str, str], ...],
+    withdraw: bool,
+    recover: tuple[str, ...],
+    settings: dict[str, str | int] | None,
+) -> dict[str, Any]:
+    """An ``orders`` event's data (written when first read: ``Event.data``)."""
+    data = {
+        "ship": ship_id,
+        "movement": orders_text(movement),
+        "fire": [asdict(f) for f in fire],
+        "launches": [list(x) for x in launches],
+        "withdraw": withdraw,
+    }
+    if recover:
+        data["recover"] = list(recover)
+    if settings:
+        data["settings"] = settings
+    return data
 
 
 def _why_out(ship: ShipState) -> str:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
+from typing import Any
 
 from battles.rules.phases.state import BattleState
 from battles.rules.sensors import Contact, observe, sensor_range
@@ -53,19 +55,14 @@ def phase_sensors(state: BattleState, seen: dict[str, dict[str, str]]) -> None:
             now[enemy.ship_id] = best[1]
             if before.get(enemy.ship_id) in (best[1], "advanced"):
                 continue  # nothing new
-            report = observe(
-                Contact.from_ship(enemy),
-                range_mu=best[0],
-                sensors=best[1],
-                encountered_classes=state.known_classes.get(side, ()),
-            )
-            state.log(
+            # The report is written when the event is read (Event.data), from the ship
+            # as it is now (Contact.from_ship).
+            report = (Contact.from_ship(enemy), best[0], best[1], state.known_classes.get(side))
+            state.record(
                 7,
                 "contact",
-                f"{side} has {enemy.name} on {best[1]} sensors",
-                side=side,
-                ship=enemy.ship_id,
-                report=report,
+                (_contact_text, side, enemy.name, best[1]),
+                (_contact_data, side, enemy.ship_id, *report),
             )
         for ship_id in sorted(set(before) - set(now)):
             state.log(
@@ -76,3 +73,22 @@ def phase_sensors(state: BattleState, seen: dict[str, dict[str, str]]) -> None:
                 ship=ship_id,
             )
         seen[side] = now
+
+
+def _contact_text(side: str, name: str, sensors: str) -> str:
+    return f"{side} has {name} on {sensors} sensors"
+
+
+def _contact_data(
+    side: str,
+    ship_id: str,
+    contact: Contact,
+    range_mu: float,
+    sensors: str,
+    known_classes: Iterable[str] | None,
+) -> dict[str, Any]:
+    """A ``contact`` event's data: the ``sensors.observe`` report of ``contact``."""
+    report = observe(
+        contact, range_mu=range_mu, sensors=sensors, encountered_classes=known_classes or ()
+    )
+    return {"side": side, "ship": ship_id, "report": report}

@@ -204,21 +204,10 @@ def ship_volleys(
             power_left -= cost[0]
             ship.biomass -= cost[1]
         if state.recording:
-            data = {
-                "ship": ship.ship_id,
-                "system": intent.system,
-                "weapon": weapon_id,
-                "target": intent.target,
-                "range": round(range_mu, 3),
-                "dice": volley.dice,
-                "value": volley.value,
-            }
-            if cost:
-                data["power_points"] = cost[0]
-                data["power_left"] = power_left
-                data["biomass"] = ship.biomass
             summary = (_fire_text, ship.name, intent.system, weapon_id, name, range_mu, volley)
-            state.record(9, "fire", summary, data)
+            shot = (ship.ship_id, intent.system, weapon_id, intent.target, range_mu, volley)
+            paid = (cost[0], power_left, ship.biomass) if cost else None
+            state.record(9, "fire", summary, (_fire_data, *shot, paid))
     pending.power_left[ship.ship_id] = power_left
 
 
@@ -226,6 +215,31 @@ def _fire_text(
     ship: str, system: str, weapon: str, target: str, range_mu: float, volley: Any
 ) -> str:
     return f"{ship} {system} ({weapon}) at {target}, {range_mu:.1f} mu: {volley_text(volley)}"
+
+
+def _fire_data(
+    ship: str,
+    system: str,
+    weapon: str,
+    target: str,
+    range_mu: float,
+    volley: Any,
+    paid: tuple[int, int, int] | None,
+) -> dict[str, Any]:
+    """A ``fire`` event's data (written when first read: ``Event.data``); ``paid``: a
+    Sa'vasku shot's (power points, power left, biomass left) after it."""
+    data = {
+        "ship": ship,
+        "system": system,
+        "weapon": weapon,
+        "target": target,
+        "range": round(range_mu, 3),
+        "dice": volley.dice,
+        "value": volley.value,
+    }
+    if paid:
+        data["power_points"], data["power_left"], data["biomass"] = paid
+    return data
 
 
 _SET_IN_PHASE_1 = frozenset({"pulser", "needle-nodule"})  # D-34

@@ -82,37 +82,47 @@ def light_kind(weapon: str) -> str:
     return "fighter"
 
 
-class _Summary:
-    """``Event.summary``: stored as given, a ``str`` or a ``(render, *args)`` tuple that
-    ``render(*args)`` turns into the text on first read (then kept). The engine's busiest
-    log sites pass the tuple: the text (float formatting, names) is written only when a
-    report, the stored battle or a hash reads it, never by a run that does not."""
+class _Written:
+    """An ``Event`` field stored as given: its value, or a ``(write, *args)`` tuple that
+    ``write(*args)`` turns into the value on first read (then kept). The engine's busiest
+    log sites pass the tuple for ``summary`` and ``data``: the text (float formatting,
+    names) and the data dict (positions rounded to 3 decimals, lists) are written only
+    when a report, the stored battle or a hash reads them, never by a run that does not
+    (a recorded Skirmish at Mieska reads none of them while it is fought)."""
 
-    def __get__(self, event: Event | None, owner: type) -> str:
+    def __init__(self, slot: str) -> None:
+        self.slot = slot  # the slot holding the value or its (write, *args) tuple
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, event: Event | None, owner: type) -> Any:
         if event is None:
-            raise AttributeError("summary")  # no class-level default (a required field)
-        text = event._summary
-        if type(text) is tuple:
-            text = event._summary = text[0](*text[1:])
-        return text
+            raise AttributeError(self.name)  # no class-level default (a required field)
+        value = getattr(event, self.slot)
+        if type(value) is tuple:
+            value = value[0](*value[1:])
+            setattr(event, self.slot, value)
+        return value
 
-    def __set__(self, event: Event, text: str | tuple[Any, ...]) -> None:
-        event._summary = text
+    def __set__(self, event: Event, value: Any) -> None:
+        setattr(event, self.slot, value)
 
 
 @dataclass(init=False)
 class Event:
     """One decision or roll-backed outcome: ``{turn, phase, kind, summary, data}``; ``data``
     holds only JSON types (the ``Event`` rows of the battles app store it as is).
-    ``summary`` reads as a ``str`` (see ``_Summary``: it may be written on first read)."""
+    ``summary`` reads as a ``str`` and ``data`` as a dict (see ``_Written``: either may
+    be written on first read, from what the event was given when it was logged)."""
 
-    __slots__ = ("turn", "phase", "kind", "_summary", "data")
+    __slots__ = ("turn", "phase", "kind", "_summary", "_data")
 
     turn: int
     phase: int
     kind: str
-    summary: str = _Summary()  # type: ignore[assignment]  # (no default: see _Summary)
-    data: dict[str, Any]
+    summary: str = _Written("_summary")  # type: ignore[assignment]  # (no default: _Written)
+    data: dict[str, Any] = _Written("_data")  # type: ignore[assignment]
 
     def __init__(
         self,
@@ -120,13 +130,13 @@ class Event:
         phase: int,
         kind: str,
         summary: str | tuple[Any, ...],
-        data: dict[str, Any] | None = None,
+        data: dict[str, Any] | tuple[Any, ...] | None = None,
     ) -> None:
         self.turn = turn
         self.phase = phase
         self.kind = kind
         self._summary = summary
-        self.data = {} if data is None else data
+        self._data = {} if data is None else data
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON-ready record."""
@@ -299,14 +309,19 @@ class BattleState:
         return self.record(phase, kind, summary, data)
 
     def record(
-        self, phase: int, kind: str, summary: str | tuple[Any, ...], data: dict[str, Any]
+        self,
+        phase: int,
+        kind: str,
+        summary: str | tuple[Any, ...],
+        data: dict[str, Any] | tuple[Any, ...],
     ) -> Event:
-        """:meth:`log` with ``data`` handed over as a dict (kept as the event's ``data``).
-        The busiest log sites (fire, orders, moves, damage) call this: a dict
-        display costs far less than packing keyword arguments into ``**data``."""
+        """:meth:`log` with ``data`` handed over as a dict (kept as the event's ``data``)
+        or a ``(write, *args)`` tuple writing it when first read (``Event.data``). The
+        busiest log sites (fire, orders, moves, damage) call this: a dict display or a
+        tuple costs far less than packing keyword arguments into ``**data``."""
         event = Event(self.turn, phase, kind, summary, data)
         self.events.append(event)
-        self.roll_marks.append(len(self.dice.log))
+        self.roll_marks.append(self.dice.rolled)
         return event
 
     def in_action(self, side: str | None = None) -> Sequence[ShipState]:
@@ -352,7 +367,11 @@ class UnrecordedBattleState(BattleState):
         return _UNRECORDED
 
     def record(
-        self, phase: int, kind: str, summary: str | tuple[Any, ...], data: dict[str, Any]
+        self,
+        phase: int,
+        kind: str,
+        summary: str | tuple[Any, ...],
+        data: dict[str, Any] | tuple[Any, ...],
     ) -> Event:
         return _UNRECORDED
 
