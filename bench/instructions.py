@@ -113,8 +113,11 @@ def cpu_ms(workload: str, battles: int) -> float:
     return (time.process_time() - start) / battles * 1000
 
 
-#: Issue 8's goals, instructions a battle (callgrind): before it, 18.0 M and 23.0 M.
-GOALS = {"mieska-unrecorded": 12e6, "mieska-stored": 15e6}
+#: Issue 8's goals, instructions a battle (callgrind): before it, 18.0 M and 23.0 M. The
+#: 23.0 M was measured on the fight with every die and event kept (the "mieska" row); the
+#: "stored" row adds the rows ``battle_resolve`` writes, a cost the issue did not count, so it
+#: is printed beside it without a goal.
+GOALS = {"mieska-unrecorded": 12e6, "mieska": 15e6}
 LABELS = {
     "mieska-unrecorded": "Skirmish at Mieska, unrecorded (forecast)",
     "mieska": "Skirmish at Mieska, recorded (fight only)",

@@ -30,6 +30,18 @@ def _fast_password_hasher(settings):
 
 
 @pytest.fixture(autouse=True)
+def _default_language():
+    """Every test starts in the default language (French): a test must not pass only
+    because an earlier one left another language active."""
+    from django.conf import settings
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
+
+
+@pytest.fixture(autouse=True)
 def _site_root(settings, tmp_path_factory):
     """The site a published report refreshes lives in a test folder, never ./site."""
     settings.SITE_ROOT = tmp_path_factory.mktemp("site-root") / "site"

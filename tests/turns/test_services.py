@@ -4,7 +4,7 @@ changes nothing; closing is idempotent; reopening restores exactly; the battle s
 from __future__ import annotations
 
 import pytest
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from factions.models import LightUnitGroup, Ship, ShipClass
 from turns.building import construction_order, construction_quote
@@ -30,6 +30,14 @@ from turns.treasury import treasury_adjust, treasury_balance
 from .conftest import norway_battle
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _english():
+    """These tests match the services' English messages: read them in English whatever
+    language an earlier test left active (French is the default)."""
+    with translation.override("en"):
+        yield
 
 
 @pytest.fixture
