@@ -118,7 +118,9 @@ class _Canvas:
         attrs: dict[str, Any] = {"x": f"{x:.1f}", "y": f"{y:.1f}", "class_": cls}
         if fit is not None and size:
             # ~0.6 em per character in DejaVu Sans: shrink long titles instead of clipping.
-            attrs["style"] = f"font-size:{min(size, fit / (0.62 * max(1, len(s)))):.1f}px"
+            # A presentation attribute, not style="": a strict CSP (style-src 'self') refuses
+            # inline style attributes; ssd.css sets no font-size for these classes.
+            attrs["font__size"] = f"{min(size, fit / (0.62 * max(1, len(s)))):.1f}"
         self.el(parent, "text", **attrs).text = s
 
     def label(self, parent: ET.Element, x: float, y: float, s: str, width: int) -> None:

@@ -56,6 +56,7 @@ from django.utils import timezone, translation
 
 from battles.models import Battle
 from campaign.access import visible_fleets
+from campaign.csp import strip_styles
 from campaign.models import Campaign
 from factions.models import Faction, Fleet, LightUnitGroup, Ship
 
@@ -412,8 +413,9 @@ class Baker:
         return render_markdown(text, asset_prefix=f"{root}../static/", id_prefix=f"{section}-")
 
     def ship_svg(self, ship: Ship) -> str:
-        """``factions.ssd.ship_svg(ship)`` in the active language, drawn once per ship
-        state a build (a damaged ship shows on its page and in each of its battles)."""
+        """``factions.ssd.ship_svg(ship)`` in the active language without its ``<style>``,
+        drawn once per ship state a build (a damaged ship shows on its page and in each of
+        its battles)."""
         from factions.ssd import ship_svg
 
         key = (
@@ -425,7 +427,9 @@ class Baker:
         if svg is None:
             if len(self._svgs) > 5000:  # bounded: a league may have many ships
                 self._svgs.clear()
-            svg = self._svgs[key] = ship_svg(ship)
+            # Without its <style>: site pages link css/ssd.css, so a static host's CSP
+            # needs no 'unsafe-inline' (the PDF draws its own SSDs, style included).
+            svg = self._svgs[key] = strip_styles(ship_svg(ship))
         return svg
 
     # --- static files --------------------------------------------------------------

@@ -1,44 +1,19 @@
-"""Charts of the published site, drawn with pygal as inline SVG.
+"""Charts of the published site, drawn with ElementTree as inline SVG.
 
-No JavaScript (``js=[]``, and pygal's inline config script removed) and no external
-reference, so the charts work from ``file://``
-and never load anything; pygal builds the SVG with ElementTree, which escapes every label
-(https://www.pygal.org/en/stable/documentation/configuration/rendering.html).
+No JavaScript, no external reference and no style (neither a ``<style>`` element nor a
+``style=""`` attribute, so a static host's CSP can say ``style-src 'self'``): colours and
+sizes are SVG presentation attributes. The charts work from ``file://`` and never load
+anything; ElementTree escapes every label. (pygal, used before, always embeds a
+``<style>`` element, a ``<script>`` and ``style="opacity: 0"`` tooltips.)
 """
 
 from __future__ import annotations
 
-import hashlib
-import re
 import xml.etree.ElementTree as ET
 from typing import Any
 
-import pygal
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
-from pygal.style import CleanStyle
-
-_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
-_SCRIPT = re.compile(r"<script\b[^>]*>.*?</script>", re.DOTALL | re.IGNORECASE)
-
-
-def _render(chart: Any) -> SafeString:
-    # pygal always embeds a <script> with its tooltip config (even with js=[]); a baked
-    # page needs none, so it goes. ElementTree escapes "<" in text, so the first literal
-    # "</script>" closes the element.
-    svg = _SCRIPT.sub("", chart.render(is_unicode=True))
-    if "<script" in svg.lower():
-        raise ValueError("chart SVG still holds a script")
-    # pygal names each chart with a random uuid: name it after its content instead, so
-    # an unchanged page stays byte-identical and an incremental build skips it.
-    found = _UUID.search(svg)
-    if found:
-        stable = hashlib.sha256(svg.replace(found.group(0), "").encode()).hexdigest()
-        svg = svg.replace(
-            found.group(0),
-            f"{stable[:8]}-{stable[8:12]}-{stable[12:16]}-{stable[16:20]}-{stable[20:32]}",
-        )
-    return mark_safe(svg)  # noqa: S308 - built by pygal/ElementTree from escaped labels
 
 
 def _count_ticks(top: int) -> list[int]:
@@ -47,31 +22,72 @@ def _count_ticks(top: int) -> list[int]:
     return list(range(0, max(top, 1) + step, step))
 
 
+def _svg(width: int, height: int, title: str) -> ET.Element:
+    """An empty chart of ``width`` × ``height`` units with its title (tooltip and heading)."""
+    svg = ET.Element(
+        "svg",
+        xmlns="http://www.w3.org/2000/svg",
+        viewBox=f"0 0 {width} {height}",
+        width=str(width),
+        height=str(height),
+        role="img",
+        attrib={"font-family": "sans-serif", "font-size": "12"},
+    )
+    ET.SubElement(svg, "title").text = title
+    ET.SubElement(svg, "text", x=str(width // 2), y="24", attrib={"text-anchor": "middle",
+                  "font-size": "16"}).text = title  # fmt: skip
+    return svg
+
+
 def standings_chart(standings: list[dict[str, Any]]) -> SafeString | None:
     """Battles won and lost per faction, as a horizontal bar chart (SVG), or None.
 
     ``standings`` rows have ``faction`` (with ``.name``), ``won`` and ``lost`` (battles).
+    A row per faction, a bar for won and one for lost, each with its count at its end.
     """
     if not standings:
         return None
-    chart = pygal.HorizontalBar(
-        js=[],
-        disable_xml_declaration=True,
-        width=640,
-        height=120 + 40 * len(standings),
-        style=CleanStyle,
-        legend_at_bottom=True,
-        print_values=True,
-    )
-    chart.title = _("Battles won and lost")
-    chart.x_labels = [row["faction"].name for row in standings]
-    chart.y_labels = _count_ticks(max(max(r["won"], r["lost"]) for r in standings))
-    chart.add(_("Won"), [row["won"] for row in standings])
-    chart.add(_("Lost"), [row["lost"] for row in standings])
-    return _render(chart)
+    series = [("won", _("Won")), ("lost", _("Lost"))]
+    width, height, left, top, bottom = 640, 120 + 40 * len(standings), 170, 44, 60
+    plot_w, plot_h = width - left - 32, height - top - bottom
+    ticks = _count_ticks(max(max(r["won"], r["lost"]) for r in standings))
+    scale = plot_w / max(ticks[-1], 1)
+    svg = _svg(width, height, _("Battles won and lost"))
+    for tick in ticks:
+        x = left + tick * scale
+        ET.SubElement(svg, "line", x1=f"{x:.1f}", x2=f"{x:.1f}", y1=str(top),
+                      y2=str(top + plot_h), stroke="rgba(0,0,0,0.15)")  # fmt: skip
+        ET.SubElement(svg, "text", x=f"{x:.1f}", y=str(top + plot_h + 16),
+                      attrib={"text-anchor": "middle"}).text = str(tick)  # fmt: skip
+    band = plot_h / len(standings)
+    bar = min(band * 0.35, 24)
+    for i, row in enumerate(standings):
+        name = row["faction"].name
+        y = top + band * i + (band - 2 * bar) / 2
+        label = ET.SubElement(svg, "text", x=str(left - 8), y=f"{y + bar + 4:.1f}",
+                              attrib={"text-anchor": "end"})  # fmt: skip
+        label.text = name if len(name) <= 24 else name[:23] + "…"
+        for (key, series_label), colour in zip(series, _COLOURS, strict=False):
+            w = row[key] * scale
+            rect = ET.SubElement(svg, "rect", x=str(left), y=f"{y:.1f}", width=f"{w:.1f}",
+                                 height=f"{bar:.1f}", fill=colour)  # fmt: skip
+            ET.SubElement(rect, "title").text = f"{name}: {series_label} {row[key]}"
+            ET.SubElement(svg, "text", x=f"{left + w + 4:.1f}",
+                          y=f"{y + bar / 2 + 4:.1f}").text = str(row[key])  # fmt: skip
+            y += bar
+    _legend(svg, [label for _k, label in series], left, height - 26)
+    return mark_safe(ET.tostring(svg, encoding="unicode"))  # noqa: S308 - ElementTree escapes
 
 
-#: pygal's CleanStyle series colours, so both charts of the site look alike.
+def _legend(svg: ET.Element, labels: list[str], x: float, y: float) -> None:
+    """A swatch of each series' colour (:data:`_COLOURS`, in order) and its label."""
+    for label, colour in zip(labels, _COLOURS, strict=False):
+        ET.SubElement(svg, "rect", x=str(x), y=str(y), width="12", height="12", fill=colour)
+        ET.SubElement(svg, "text", x=str(x + 18), y=str(y + 10)).text = label
+        x += 30 + 8 * len(label)
+
+
+#: Series colours (pygal's CleanStyle, which the site used first).
 _COLOURS = ("rgb(12,55,149)", "rgb(117,38,65)", "rgb(228,127,0)")
 
 
@@ -90,19 +106,7 @@ def losses_chart(losses: list[tuple[str, dict[str, int]]]) -> SafeString | None:
     plot_h = height - top - bottom
     ticks = _count_ticks(max(sum(c[k] for k, _l in series) for _n, c in losses))
     scale = plot_h / max(ticks[-1], 1)
-    svg = ET.Element(
-        "svg",
-        xmlns="http://www.w3.org/2000/svg",
-        viewBox=f"0 0 {width} {height}",
-        width=str(width),
-        height=str(height),
-        role="img",
-        attrib={"font-family": "sans-serif", "font-size": "12"},
-    )
-    title = _("Units lost per side")
-    ET.SubElement(svg, "title").text = title
-    ET.SubElement(svg, "text", x=str(width // 2), y="24", attrib={"text-anchor": "middle",
-                  "font-size": "16"}).text = title  # fmt: skip
+    svg = _svg(width, height, _("Units lost per side"))
     plot_w = width - left - 16
     for tick in ticks:
         y = top + plot_h - tick * scale
@@ -124,10 +128,5 @@ def losses_chart(losses: list[tuple[str, dict[str, int]]]) -> SafeString | None:
                 ET.SubElement(rect, "title").text = f"{name}: {label} {counts[key]}"
         ET.SubElement(svg, "text", x=f"{x + bar / 2:.1f}", y=str(top + plot_h + 18),
                       attrib={"text-anchor": "middle"}).text = name  # fmt: skip
-    legend_x = left
-    for (_key, label), colour in zip(series, _COLOURS, strict=True):
-        ET.SubElement(svg, "rect", x=str(legend_x), y=str(height - 26), width="12",
-                      height="12", fill=colour)  # fmt: skip
-        ET.SubElement(svg, "text", x=str(legend_x + 18), y=str(height - 16)).text = label
-        legend_x += 30 + 8 * len(label)
+    _legend(svg, [label for _k, label in series], left, height - 26)
     return mark_safe(ET.tostring(svg, encoding="unicode"))  # noqa: S308 - ElementTree escapes

@@ -2,7 +2,8 @@
 served over HTTP by a plain static server sending a strict Content-Security-Policy (no
 inline script), at 390 px and 1280 px: the replay loads its JSON from a relative URL and
 plays, no console error, no CSP violation, no horizontal scroll; opened from disk it
-shows its note instead; a recorded battle says it has no replay."""
+shows its note instead; a recorded battle says it has no replay. A ship page's SSD and the
+standings chart are styled under ``style-src 'self'``."""
 
 from __future__ import annotations
 
@@ -25,10 +26,10 @@ from turns.models import CampaignTurn
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db]
 expect = pytest.importorskip("playwright.sync_api").expect
 
-# Scripts as strict as the app's. Styles: the baked SVG charts and SSDs still carry inline
-# <style> elements (the app gives them a nonce; a static host cannot), so not 'self' only.
+# Scripts as strict as the app's, and styles too: the baked pages, SSDs and charts carry
+# no <style> element nor style="" attribute (a static host cannot give them a nonce).
 CSP = (
-    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline';"
+    "default-src 'self'; script-src 'self'; style-src 'self';"
     " img-src 'self' data:; font-src 'self'; connect-src 'self'; object-src 'none';"
     " base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
 )
@@ -155,4 +156,31 @@ def test_opened_from_disk_the_replay_shows_its_note_and_no_error(page, served):
     section = page.locator("section.site-replay")
     assert section.locator(".board-note").is_visible()
     assert section.locator(".board-wrap").is_hidden()
+    assert errors == []
+
+
+def test_the_ssd_and_the_charts_are_styled_under_style_src_self(page, served):
+    out, base = served
+    errors = _watch(page)
+    page.goto(f"{base}/fr/ships/test-ganesha/vishnu-second.html")
+    page.wait_for_load_state("networkidle")
+    ssd = page.locator("svg.ssd")
+    # Rules from the linked css/ssd.css; the fitted title size from its SVG attribute.
+    styles = ssd.evaluate(
+        """svg => {
+          const s = (sel, prop) => getComputedStyle(svg.querySelector(sel))[prop];
+          const size = svg.querySelector(".title").getAttribute("font-size");
+          return [s(".title", "fontWeight"), s(".title", "fontSize") === `${size}px`,
+                  s(".hull-box", "strokeWidth"), s(".cross", "stroke"),
+                  s(".section-label", "textTransform")];
+        }"""
+    )
+    assert styles == ["700", True, "1.5px", "rgb(187, 0, 0)", "uppercase"]
+    SCREENSHOT_DIR.mkdir(parents=True, exist_ok=True)
+    ssd.screenshot(path=str(SCREENSHOT_DIR / "site-ssd-strict-csp.png"))
+    page.goto(f"{base}/fr/campaigns/test-league.html")
+    chart = page.locator("figure.chart svg")
+    assert chart.locator("rect").count() >= 2
+    chart.screenshot(path=str(SCREENSHOT_DIR / "site-standings-chart.png"))
+    assert page.evaluate("window.__csp") == []
     assert errors == []
