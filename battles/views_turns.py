@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 from datetime import UTC
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
@@ -125,6 +126,7 @@ def battle_turns_start(request: HttpRequest, pk: int) -> HttpResponse:
         )
     except BattleActionError as exc:
         return _render_turns(request, battle, error=str(exc), status=400)
+    messages.success(request, _("Turn-by-turn play started: the sides may give their orders."))
     return redirect(_turn_url(battle))
 
 
@@ -139,20 +141,24 @@ def battle_turns_control(request: HttpRequest, pk: int, action: str) -> HttpResp
     try:
         if action == "deadline":
             turn_deadline_set(battle=battle, deadline=_deadline(request.POST.get("deadline", "")))
+            done = _("Deadline saved.")
         elif action == "play":
             if not request.POST.get("confirm"):  # the form's "I confirm" box
                 raise BattleActionError(
                     _("Tick “I confirm” to play the turn now; nothing was done.")
                 )
             turn_play_advance(battle=battle, force=True, user=request.user)
+            done = _("The turn was played; a side without orders followed the auto tactics.")
         elif action == "end":
             if not request.POST.get("confirm"):  # the form's "I confirm" box
                 raise BattleActionError(_("Tick “I confirm” to end the battle; nothing was done."))
             turn_play_end(battle=battle, user=request.user)
+            done = _("The battle was ended and concluded.")
         else:
             raise Http404
     except BattleActionError as exc:
         return _render_turns(request, battle, error=str(exc), status=400)
+    messages.success(request, done)
     return redirect(_turn_url(battle))
 
 
@@ -181,6 +187,9 @@ def battle_turns_orders(request: HttpRequest, pk: int) -> HttpResponse:
     except BattleActionError as exc:
         error = keys.mask(str(exc))
         return _render_turns(request, battle, error=error, posted=orders, status=400)
+    messages.success(
+        request, _("Orders saved; the other side sees them only once both sides' are in.")
+    )
     return redirect(_turn_url(battle))
 
 

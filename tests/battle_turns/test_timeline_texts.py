@@ -85,7 +85,9 @@ def test_ending_the_battle_needs_the_box_ticked(duel):
     assert refused.status_code == 400
     assert "Tick “I confirm” to end the battle; nothing was done." in refused.content.decode()
     assert Battle.objects.get(pk=duel.battle.pk).status == Battle.Status.DRAFT
-    assert organiser.post(url, {"confirm": "yes"}).status_code == 302
+    ended = organiser.post(url, {"confirm": "yes"}, follow=True)
+    assert ended.redirect_chain[0][1] == 302
+    assert "La bataille a été arrêtée et conclue." in ended.content.decode()
     assert Battle.objects.get(pk=duel.battle.pk).status == Battle.Status.CONCLUDED
 
 
@@ -103,6 +105,12 @@ def test_playing_the_turn_now_needs_the_box_ticked(duel):
     assert "Tick “I confirm” to play the turn now; nothing was done." in refused.content.decode()
     play.refresh_from_db()
     assert play.turns_played == 0
-    assert organiser.post(url, {"confirm": "yes"}).status_code == 302
+    played = organiser.post(url, {"confirm": "yes"}, follow=True, HTTP_ACCEPT_LANGUAGE="en")
+    assert played.redirect_chain[0][1] == 302
+    # The organiser is told what happened, not left to spot the new turn number.
+    assert (
+        "The turn was played; a side without orders followed the auto tactics."
+        in played.content.decode()
+    )
     play.refresh_from_db()
     assert play.turns_played == 1
