@@ -158,12 +158,69 @@ def battle_map_svg(
                 "stroke-width": _num(0.1 * scale),
             },
         )
+    places = label_places(ships, scale)
     for ship in ships:
-        _draw_ship(root, ship, sides, scale)
+        _draw_ship(root, ship, sides, scale, places[ship.id])
     return ET.tostring(root, encoding="unicode")
 
 
-def _draw_ship(root: ET.Element, ship: MapShip, sides: list[str], scale: float) -> None:
+# Where a ship's name may go, around its marker, in marker units (scale): x, y of the text
+# and its anchor, tried in this order.
+_LABEL_SPOTS = (
+    (1.8, 0.5, "start"),  # right
+    (-1.8, 0.5, "end"),  # left
+    (0.0, -2.6, "middle"),  # above
+    (0.0, 3.4, "middle"),  # below
+    (1.8, -1.6, "start"),  # upper right
+    (1.8, 2.6, "start"),  # lower right
+    (-1.8, -1.6, "end"),  # upper left
+    (-1.8, 2.6, "end"),  # lower left
+)
+
+
+def label_places(ships: list[MapShip], scale: float) -> dict[str, tuple[float, float, str]]:
+    """``{ship id: (x, y, anchor)}``: where each ship's name is written, relative to its
+    last position, in map units, so that no two names overlap and no name covers another
+    ship's marker where a free spot exists (greedy, ships in the given order; text width
+    estimated at 0.6 em a character). A ship with no free spot takes the first spot that
+    overlaps least (names of ships lying on the same point cannot all be kept apart)."""
+    font = 1.4 * scale
+    ends = {s.id: (s.track[-1][1], -s.track[-1][2]) for s in ships}
+    markers = [(x - 1.6 * scale, y - 2 * scale, x + 1.6 * scale, y + 1.8 * scale)
+               for x, y in ends.values()]  # fmt: skip
+    placed: list[tuple[float, float, float, float]] = []
+    out: dict[str, tuple[float, float, str]] = {}
+    for own, ship in zip(markers, ships, strict=True):
+        ex, ey = ends[ship.id]
+        width = 0.6 * font * max(len(ship.label), 1)
+        best: tuple[int, tuple[float, float, str], tuple[float, float, float, float]] | None
+        best = None
+        for dx, dy, anchor in _LABEL_SPOTS:
+            x, y = dx * scale, dy * scale
+            left = ex + x - {"start": 0, "middle": width / 2, "end": width}[anchor]
+            box = (left, ey + y - 0.8 * font, left + width, ey + y + 0.2 * font)
+            hits = sum(_overlap(box, other) for other in placed)
+            hits += sum(_overlap(box, m) for m in markers if m is not own)
+            if best is None or hits < best[0]:
+                best = (hits, (x, y, anchor), box)
+            if hits == 0:
+                break
+        out[ship.id] = best[1]  # type: ignore[index]  # _LABEL_SPOTS is not empty
+        placed.append(best[2])  # type: ignore[index]
+    return out
+
+
+def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _draw_ship(
+    root: ET.Element,
+    ship: MapShip,
+    sides: list[str],
+    scale: float,
+    place: tuple[float, float, str] | None = None,
+) -> None:
     index = sides.index(ship.side) if ship.side in sides else len(sides)
     colour = COLOURS[index % len(COLOURS)]
     g = ET.SubElement(
@@ -230,12 +287,15 @@ def _draw_ship(root: ET.Element, ship: MapShip, sides: list[str], scale: float) 
                 "fill": colour,
             },
         )
+    x, y, anchor = place or (1.8 * scale, 0.5 * scale, "start")
+    attributes = {"x": _num(x), "y": _num(y)}
+    if anchor != "start":
+        attributes["text-anchor"] = anchor
     label = ET.SubElement(
         end,
         "text",
         {
-            "x": _num(1.8 * scale),
-            "y": _num(0.5 * scale),
+            **attributes,
             "font-size": _num(1.4 * scale),
             "font-family": "DejaVu Sans, sans-serif",
             "fill": "#1d2330",

@@ -12,7 +12,7 @@ import pytest
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from battles.battle_map import battle_map, battle_map_svg
+from battles.battle_map import MapShip, battle_map, battle_map_svg, label_places
 from battles.reports import pdf_page_html, report_context
 from battles.services import battle_resolve, event_rows
 from factions.models import Fleet
@@ -157,3 +157,47 @@ def test_a_recorded_battle_says_it_has_no_map():
     assert context["battle_map"] is None
     assert "No map: this battle was recorded from the table" in html
     assert "battle-map" not in html.replace("report-map", "")
+
+
+def _label_box(ship, place, scale):
+    """The box label_places reserves for ``ship``'s name (same estimate: 0.6 em a char)."""
+    x, y, anchor = place
+    ex, ey = ship.track[-1][1], -ship.track[-1][2]
+    font = 1.4 * scale
+    width = 0.6 * font * len(ship.label)
+    left = ex + x - {"start": 0, "middle": width / 2, "end": width}[anchor]
+    return (left, ey + y - 0.8 * font, left + width, ey + y + 0.2 * font)
+
+
+def test_names_of_ships_close_together_do_not_overlap():
+    # Five ships abreast, 3 mu apart (the Mieska deployment's shape): every name to the
+    # right would run into the next ship's name and marker.
+    ships = [
+        MapShip(f"ship-{i}", name, "a", [(0, 3.0 * i, 0.0)], heading=0)
+        for i, name in enumerate(["Sa'ar 1", "Sa'ar 2", "Ra'am 1", "Ra'am 2", "Tzayad 1"])
+    ]
+    scale = 1.0
+    places = label_places(ships, scale)
+    boxes = [_label_box(s, places[s.id], scale) for s in ships]
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1 :]:
+            assert not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3])
+    # A lone ship keeps its name on its right, as before.
+    alone = [MapShip("ship-9", "Hood", "a", [(0, 0.0, 0.0)])]
+    assert label_places(alone, scale) == {"ship-9": (1.8, 0.5, "start")}
+
+
+def test_the_drawn_names_use_the_places_found():
+    ship = {"id": "ship-1", "kind": "ship", "side": "a", "label": "Hood", "own": True}
+    other = {**ship, "id": "ship-2", "label": "Bismarck"}
+    board = {
+        "sides": {"a": "Side A"},
+        "moments": [{"turn": 0, "phase": 0}],
+        "frames": [[{**ship, "x": 0, "y": 0, "h": 0}, {**other, "x": 1.5, "y": 0, "h": 0}]],
+    }
+    root = ET.fromstring(battle_map_svg(board))
+    texts = {t.text: t for t in root.iter(f"{{{NS['svg']}}}text")}
+    # Hood's right side is Bismarck's marker: Hood's name goes to its left, anchored at
+    # its end; Bismarck keeps the right.
+    assert texts["Hood"].get("text-anchor") == "end"
+    assert texts["Bismarck"].get("text-anchor") is None
