@@ -158,15 +158,16 @@ def battle_map_svg(
                 "stroke-width": _num(0.1 * scale),
             },
         )
-    places = label_places(ships, scale)
+    places = label_places(ships, scale, (x0, -y1, x1, -y0))
     for ship in ships:
         _draw_ship(root, ship, sides, scale, places[ship.id])
     return ET.tostring(root, encoding="unicode")
 
 
 # Where a ship's name may go, around its marker, in marker units (scale): x, y of the text
-# and its anchor, tried in this order.
-_LABEL_SPOTS = (
+# and its anchor, tried in this order: next to the marker first, then farther out (with a
+# leader line) for ships in a crowd.
+_NEAR_SPOTS = (
     (1.8, 0.5, "start"),  # right
     (-1.8, 0.5, "end"),  # left
     (0.0, -2.6, "middle"),  # above
@@ -176,33 +177,59 @@ _LABEL_SPOTS = (
     (-1.8, -1.6, "end"),  # upper left
     (-1.8, 2.6, "end"),  # lower left
 )
+_LABEL_SPOTS = _NEAR_SPOTS + tuple(
+    (dx * ring, dy * ring + 0.5, anchor)
+    for ring in (2.0, 3.0, 4.5)
+    for dx, dy, anchor in (
+        (2.0, 0.0, "start"),
+        (-2.0, 0.0, "end"),
+        (1.6, -1.6, "start"),
+        (-1.6, -1.6, "end"),
+        (1.6, 1.6, "start"),
+        (-1.6, 1.6, "end"),
+        (0.0, -2.0, "middle"),
+        (0.0, 2.0, "middle"),
+    )
+)
+#: Spots past the near ones get a leader line back to their marker.
+LEADER_FROM = len(_NEAR_SPOTS)
 
 
-def label_places(ships: list[MapShip], scale: float) -> dict[str, tuple[float, float, str]]:
-    """``{ship id: (x, y, anchor)}``: where each ship's name is written, relative to its
-    last position, in map units, so that no two names overlap and no name covers another
+def label_places(
+    ships: list[MapShip],
+    scale: float,
+    bounds: tuple[float, float, float, float] | None = None,
+) -> dict[str, tuple[float, float, str, bool]]:
+    """``{ship id: (x, y, anchor, leader)}``: where each ship's name is written, relative
+    to its last position, in map units, so that no two names overlap and no name covers another
     ship's marker where a free spot exists (greedy, ships in the given order; text width
     estimated at 0.6 em a character). A ship with no free spot takes the first spot that
-    overlaps least (names of ships lying on the same point cannot all be kept apart)."""
+    overlaps least (names of ships lying on the same point cannot all be kept apart).
+    ``leader`` is True for a spot away from the marker, drawn with a line back to it.
+    ``bounds`` (left, top, right, bottom in the drawing's units): a name crossing them
+    counts as an overlap, so names stay on the map where they can."""
     font = 1.4 * scale
     ends = {s.id: (s.track[-1][1], -s.track[-1][2]) for s in ships}
     markers = [(x - 1.6 * scale, y - 2 * scale, x + 1.6 * scale, y + 1.8 * scale)
                for x, y in ends.values()]  # fmt: skip
     placed: list[tuple[float, float, float, float]] = []
-    out: dict[str, tuple[float, float, str]] = {}
+    out: dict[str, tuple[float, float, str, bool]] = {}
     for own, ship in zip(markers, ships, strict=True):
         ex, ey = ends[ship.id]
         width = 0.6 * font * max(len(ship.label), 1)
-        best: tuple[int, tuple[float, float, str], tuple[float, float, float, float]] | None
-        best = None
-        for dx, dy, anchor in _LABEL_SPOTS:
+        best: tuple[int, tuple[float, float, str, bool], tuple[float, ...]] | None = None
+        for index, (dx, dy, anchor) in enumerate(_LABEL_SPOTS):
             x, y = dx * scale, dy * scale
             left = ex + x - {"start": 0, "middle": width / 2, "end": width}[anchor]
             box = (left, ey + y - 0.8 * font, left + width, ey + y + 0.2 * font)
             hits = sum(_overlap(box, other) for other in placed)
             hits += sum(_overlap(box, m) for m in markers if m is not own)
+            if bounds and not (bounds[0] <= box[0] and box[2] <= bounds[2]):
+                hits += 1
+            if bounds and not (bounds[1] <= box[1] and box[3] <= bounds[3]):
+                hits += 1
             if best is None or hits < best[0]:
-                best = (hits, (x, y, anchor), box)
+                best = (hits, (x, y, anchor, index >= LEADER_FROM), box)
             if hits == 0:
                 break
         out[ship.id] = best[1]  # type: ignore[index]  # _LABEL_SPOTS is not empty
@@ -219,7 +246,7 @@ def _draw_ship(
     ship: MapShip,
     sides: list[str],
     scale: float,
-    place: tuple[float, float, str] | None = None,
+    place: tuple[float, float, str, bool] | None = None,
 ) -> None:
     index = sides.index(ship.side) if ship.side in sides else len(sides)
     colour = COLOURS[index % len(COLOURS)]
@@ -287,7 +314,20 @@ def _draw_ship(
                 "fill": colour,
             },
         )
-    x, y, anchor = place or (1.8 * scale, 0.5 * scale, "start")
+    x, y, anchor, leader = place or (1.8 * scale, 0.5 * scale, "start", False)
+    if leader:  # a name set apart from a crowd, tied to its marker
+        ET.SubElement(
+            end,
+            "line",
+            {
+                "x1": "0",
+                "y1": "0",
+                "x2": _num(x),
+                "y2": _num(y - 0.5 * scale),
+                "stroke": "#6b7385",
+                "stroke-width": _num(0.1 * scale),
+            },
+        )
     attributes = {"x": _num(x), "y": _num(y)}
     if anchor != "start":
         attributes["text-anchor"] = anchor

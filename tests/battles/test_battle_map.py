@@ -161,7 +161,7 @@ def test_a_recorded_battle_says_it_has_no_map():
 
 def _label_box(ship, place, scale):
     """The box label_places reserves for ``ship``'s name (same estimate: 0.6 em a char)."""
-    x, y, anchor = place
+    x, y, anchor, _ = place
     ex, ey = ship.track[-1][1], -ship.track[-1][2]
     font = 1.4 * scale
     width = 0.6 * font * len(ship.label)
@@ -184,7 +184,7 @@ def test_names_of_ships_close_together_do_not_overlap():
             assert not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3])
     # A lone ship keeps its name on its right, as before.
     alone = [MapShip("ship-9", "Hood", "a", [(0, 0.0, 0.0)])]
-    assert label_places(alone, scale) == {"ship-9": (1.8, 0.5, "start")}
+    assert label_places(alone, scale) == {"ship-9": (1.8, 0.5, "start", False)}
 
 
 def test_the_drawn_names_use_the_places_found():
