@@ -74,6 +74,13 @@ _SOURCES = (
     "templates/site",
     "templates/reports",
     "battles/reports.py",
+    "battles/battle_map.py",  # the report's map
+    "battles/turns/board.py",  # the board the map is drawn from
+    "battles/templatetags",
+    "campaign/templatetags",
+    "factions/templatetags",
+    "campaign/csp.py",  # strip_styles on the site's SSDs
+    "factions/type_words.py",
     "battles/log_text.py",
     "battles/log_text_light.py",
     "battles/roll_text.py",
