@@ -81,7 +81,7 @@ def test_the_organiser_sees_what_closing_will_do(played):
     html = client_for(played, "organiser").get("/campaigns/sample/turn/").content.decode()
     assert "Kongeriket Norge: income 550 resources, 1 technology" in html
     assert "Mijna 2 (2 craft) lost with its carrier Kajna" in html  # the sample's 4 G+ groups
-    assert "6 hull, 0 armour, 0 crew, 1 systems restored — done" in html
+    assert "restored: hull 6, armour 0, crew 0, systems 1 — done" in html
 
 
 @pytest.mark.parametrize("who", WHO)
