@@ -19,6 +19,7 @@ from pathlib import Path
 from django.conf import settings
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.views.decorators.http import require_safe
 
 from campaign import access
 
@@ -64,6 +65,7 @@ def _private(response: HttpResponse) -> HttpResponse:
     return response
 
 
+@require_safe
 def report_pdf_in(request: HttpRequest, pk: int, lang: str) -> HttpResponse:
     """Battle ``pk``'s PDF report in ``lang`` (a code of ``settings.LANGUAGES``) if the
     user may see the battle (``campaign.access.visible_battles``), else a 404.

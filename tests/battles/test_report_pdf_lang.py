@@ -148,3 +148,8 @@ def test_the_task_renders_the_other_language_once(cast, media, pdf_renders):
     assert render_report_pdf_in.delay(battle.pk, "en").get() == result
     assert len(pdf_renders) == 1
     assert render_report_pdf_in.delay(battle.pk + 99, "en").get()["status"] == "gone"
+
+
+def test_a_post_renders_nothing(cast, concluded, pdf_renders):
+    response = Client().post(f"/battles/{concluded.pk}/report.en.pdf")
+    assert response.status_code == 405 and pdf_renders == []
