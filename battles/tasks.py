@@ -57,6 +57,41 @@ def render_report(self, battle_id: int, fmt: str) -> dict[str, object]:
     }
 
 
+@shared_task(
+    name="battles.render_report_pdf_in",
+    autoretry_for=(OSError, OperationalError),
+    retry_backoff=2,
+    retry_backoff_max=60,
+    retry_jitter=True,
+    max_retries=3,
+    soft_time_limit=120,
+    time_limit=180,
+    acks_late=True,
+)
+def render_report_pdf_in(battle_id: int, lang: str) -> dict[str, object]:
+    """Render battle ``battle_id``'s PDF report in ``lang`` (a language of the settings
+    other than its campaign's, issue 12) unless a current one exists
+    (``report_pdf_ensure``, which renders in this process inside a task).
+
+    Returns ``{"battle_id", "lang", "file", "status"}``, ``file`` the absolute path or
+    ``None``; ``status`` "ready", "failed" (logged; asked again by the next reader) or
+    "gone" (no such battle). Raises ``ValueError`` for a language not in the settings.
+    """
+    from django.conf import settings
+
+    from .models import Battle
+    from .services import report_pdf_ensure
+
+    if lang not in dict(settings.LANGUAGES):
+        raise ValueError(f"lang {lang!r}: expected one of {', '.join(dict(settings.LANGUAGES))}")
+    battle = Battle.objects.select_related("campaign").filter(pk=battle_id).first()
+    if battle is None:
+        return {"battle_id": battle_id, "lang": lang, "file": None, "status": "gone"}
+    path = report_pdf_ensure(battle=battle, lang=lang)
+    status = "ready" if path is not None else "failed"
+    return {"battle_id": battle_id, "lang": lang, "file": path and str(path), "status": status}
+
+
 @shared_task(name="battles.play_due_turns", soft_time_limit=120, time_limit=180)
 def play_due_turns() -> list[int]:
     """Play every turn-by-turn battle's turn whose orders deadline has passed

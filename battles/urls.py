@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import desk, views, views_actions, views_turns
+from . import desk, media, views, views_actions, views_turns
 
 urlpatterns = [
     path("battles/<int:pk>/", views.battle_detail, name="battle-detail"),
@@ -20,6 +20,9 @@ urlpatterns = [
         name="battle-record-decide",
     ),
     path("battles/<int:pk>/reopen/", views_actions.battle_reopen_page, name="battle-reopen"),
+    path(
+        "battles/<int:pk>/report.<str:lang>.pdf", media.report_pdf_in, name="battle-report-pdf-in"
+    ),
     path("battles/<int:pk>/report/", desk.report_edit, name="report-edit"),
     path("battles/<int:pk>/report/preview/", desk.report_preview, name="report-preview"),
     path("battles/<int:pk>/report/publish/", desk.report_publish, name="report-publish"),

@@ -7,10 +7,12 @@ and the baked site (which are built as the public, ``user=None``).
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
+from django.utils import translation
 from django.utils.safestring import SafeString
 
 from campaign import access
@@ -63,6 +65,16 @@ def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
         .values_list("pk", flat=True)
     )
     pdf = battle.reports.filter(format=Report.Format.PDF).first()
+    # Issue 12: a reader of another language than the campaign's gets the PDF in theirs
+    # (battles/media.py renders it when first asked for).
+    reader_lang = translation.get_language()
+    other_lang = (
+        reader_lang
+        if reader_lang in dict(settings.LANGUAGES)
+        and reader_lang != (battle.campaign.language or settings.LANGUAGE_CODE)
+        and battle.status == Battle.Status.CONCLUDED
+        else None
+    )
     organiser = access.is_organiser(request.user, battle.campaign)
     actions = (
         list(BattleAction.objects.filter(battle=battle).select_related("user").order_by("at", "pk"))
@@ -89,6 +101,7 @@ def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
             # Never a link to a PDF of an older version (it is being rendered again).
             "pdf": pdf if report_is_current(pdf, battle) else None,
             "pdf_failed": pdf if pdf and pdf.status == Report.Status.FAILED else None,
+            "pdf_lang": other_lang,
             "can_edit_report": can_edit,
             "organiser": organiser,
             "actions": actions,

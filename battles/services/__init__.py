@@ -42,7 +42,7 @@ from .report_files import (
     report_request,
 )
 from .report_keys import report_pdf_keys, report_sources_digest
-from .report_pdfs import report_pdf_ensure, report_pdfs_ensure
+from .report_pdfs import report_pdf_current, report_pdf_ensure, report_pdfs_ensure
 from .resolve import (
     ResolvePreview,
     battle_replay,
@@ -87,6 +87,7 @@ __all__ = [
     "ReportRenderError",
     "report_is_current",
     "report_mark_failed",
+    "report_pdf_current",
     "report_pdf_ensure",
     "report_pdf_keys",
     "report_pdfs_ensure",

@@ -174,15 +174,29 @@ def report_is_current(report: Report | None, battle: Battle) -> bool:
 def report_request(*, battle: Battle, formats: Iterable[str] = REPORT_FORMATS) -> None:
     """Queue the ``render_report`` task for each format once the transaction commits.
 
-    Outside a transaction (or with eager Celery) the task runs right away.
+    Outside a transaction (or with eager Celery) the task runs right away. With a broker,
+    a PDF also queues ``render_report_pdf_in`` for each other language of the settings.
     Raises ``ValueError`` for an unknown format.
     """
     from ..tasks import render_report
 
+    formats = tuple(formats)
     for fmt in formats:
         if fmt not in REPORT_FORMATS:
             raise ValueError(f"format {fmt!r}: expected one of {', '.join(REPORT_FORMATS)}")
         transaction.on_commit(functools.partial(_queue, render_report, battle.pk, fmt))
+    if "pdf" in formats and not settings.CELERY_TASK_ALWAYS_EAGER:
+        # Rendered ahead by the workers: the other languages' PDFs (battles/media.py's
+        # ``report_pdf_in``). Without a broker they are rendered when first asked for,
+        # so that publishing does not wait on one more WeasyPrint run per language.
+        from ..tasks import render_report_pdf_in
+
+        main = battle.campaign.language or settings.LANGUAGE_CODE
+        for lang in dict(settings.LANGUAGES):
+            if lang != main:
+                transaction.on_commit(
+                    functools.partial(_queue, render_report_pdf_in, battle.pk, lang)
+                )
 
 
 def _queue(task, *args) -> None:

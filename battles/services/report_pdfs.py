@@ -83,6 +83,33 @@ def report_pdfs_ensure(
     stale battle, those of its report page and its ``Report`` row."""
     battles = [b for b in battles if b.pk is not None]
     keys = report_pdf_keys([b.pk for b in battles], lang=lang)
+    found, stale = _current(battles, keys, lang)
+    if not stale:
+        return found
+    if _in_worker():
+        # A task (a Celery worker's site refresh) must not wait on tasks queued behind it
+        # on the same worker, and a daemonic process may not start a pool: render here.
+        workers = 1
+    elif not settings.CELERY_TASK_ALWAYS_EAGER:
+        queued = [b for b in stale if _is_main(b, lang)]
+        found |= _by_workers(queued, keys, wait)
+        stale = [b for b in stale if not _is_main(b, lang)]
+    found |= _by_pool(stale, keys, lang, workers)
+    return found
+
+
+def report_pdf_current(*, battle: Battle, lang: str | None = None) -> Path | None:
+    """The path of ``battle``'s PDF report in ``lang`` (None: its campaign's language)
+    when one is current for what it reads now, else ``None``; never renders. Six queries."""
+    keys = report_pdf_keys([battle.pk], lang=lang)
+    return _current([battle], keys, lang)[0].get(battle.pk)
+
+
+def _current(
+    battles: list[Battle], keys: dict[int, str], lang: str | None
+) -> tuple[dict[int, Path], list[Battle]]:
+    """``({battle id: path} of the current PDFs, [battles without one])``; battles
+    without a key (unknown) are in neither."""
     reports = {
         r.battle_id: r for r in Report.objects.filter(battle__in=battles, format=Report.Format.PDF)
     }
@@ -104,18 +131,7 @@ def report_pdfs_ensure(
             found[battle.pk] = path
         else:
             stale.append(battle)
-    if not stale:
-        return found
-    if _in_worker():
-        # A task (a Celery worker's site refresh) must not wait on tasks queued behind it
-        # on the same worker, and a daemonic process may not start a pool: render here.
-        workers = 1
-    elif not settings.CELERY_TASK_ALWAYS_EAGER:
-        queued = [b for b in stale if _is_main(b, lang)]
-        found |= _by_workers(queued, keys, wait)
-        stale = [b for b in stale if not _is_main(b, lang)]
-    found |= _by_pool(stale, keys, lang, workers)
-    return found
+    return found, stale
 
 
 def _in_worker() -> bool:

@@ -41,7 +41,7 @@ def _reads(baker: Baker, battle: Battle) -> list:
     return [
         "battle", battle.pk, battle.version, battle.updated_at, battle.report_state,
         battle.name, battle.location, battle.campaign_turn, battle.game_system, battle.mode,
-        battle.campaign.name, battle.campaign_id, battle.site_path, battle.site_pdf, names,
+        battle.campaign.name, battle.campaign_id, battle.site_path, battle.site_pdfs, names,
         getattr(battle, "site_replay", None), getattr(battle, "site_map", None),
         [baker.faction_paths.get(s.faction_id) for s in sides],
         [(baker.fleet_paths.get(s.fleet_id), baker.fleet_titles.get(s.fleet_id)) for s in sides],
@@ -125,7 +125,7 @@ def _render_chunk(baker: Baker, chunk: list[tuple[Battle, dict[str, str]]]) -> N
     loaded = report_rows(list(full.values()), user=None)
     for summary, keys in chunk:
         battle = full[summary.pk]
-        battle.site_path, battle.site_pdf = summary.site_path, summary.site_pdf
+        battle.site_path, battle.site_pdfs = summary.site_path, summary.site_pdfs
         # campaign.publish.replays and .maps: the replay file and the turn's map page
         battle.site_replay = getattr(summary, "site_replay", None)
         battle.site_map = getattr(summary, "site_map", None)
@@ -151,7 +151,7 @@ def _render_chunk(baker: Baker, chunk: list[tuple[Battle, dict[str, str]]]) -> N
                 for s in context["sides"]
             ]
             context |= {
-                "pdf_path": battle.site_pdf,
+                "pdf_path": battle.site_pdfs.get(lang),
                 "losses_chart": chart,
                 "side_links": links,
                 "campaign_path": baker.campaigns_by_pk[battle.campaign_id].site_path,

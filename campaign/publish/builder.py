@@ -19,7 +19,7 @@ Layout of ``out_dir`` (one tree per language, ``<lang>`` in ``--lang``)::
     <lang>/search.html, <lang>/feed.xml     Pagefind search; Atom feed of published reports
     <lang>/replays/<c>/<b>.json             a battle's replay data (campaign.publish.replays)
     <lang>/maps/<c>/index.html, turn-<n>.html  the map per campaign turn (campaign.publish.maps)
-    pdf/<c>/<b>.pdf                         the report's PDF (campaign's language)
+    pdf/<lang>/<c>/<b>.pdf                  the report's PDF in that language
     pagefind/                               the search index, in shards (``search.py``)
     static/                                 CSS, fonts, scripts, favicon
     sitemap.xml
@@ -228,7 +228,7 @@ class Baker:
 
     For the page producers: ``langs``; ``campaigns``, ``factions``, ``fleets`` (with
     ``site_path``); ``battles`` (summaries without their long texts, with ``site_path``
-    and ``site_pdf``); ``rows`` (:class:`campaign.publish.rows.BattleRows`);
+    and ``site_pdfs``); ``rows`` (:class:`campaign.publish.rows.BattleRows`);
     ``battles_by_campaign`` / ``battles_by_faction``; ``faction_paths``, ``fleet_paths``,
     ``public_fleet_ids``; :meth:`page`, :meth:`kept`, :meth:`key`, :meth:`md`,
     :meth:`ship_svg`.
@@ -302,7 +302,7 @@ class Baker:
         self.battles_by_faction: dict[int, list[Battle]] = defaultdict(list)
         for battle in self.battles:
             battle.site_path = self.battle_path(battle)
-            battle.site_pdf = None
+            battle.site_pdfs = {}  # {lang: path of its PDF in that language}
             for side in self.rows.sides.get(battle.pk, ()):
                 self.battles_by_faction[side.faction_id].append(battle)
         for faction in self.factions:
@@ -338,30 +338,34 @@ class Baker:
         campaign = self.campaign_names.get(battle.campaign_id) or str(battle.campaign_id)
         return f"battles/{campaign}/{self.battle_names[battle.pk]}.html"
 
-    def pdf_path(self, battle: Battle) -> str:
-        return "pdf/" + battle.site_path.removeprefix("battles/").removesuffix(".html") + ".pdf"
+    def pdf_path(self, battle: Battle, lang: str) -> str:
+        name = battle.site_path.removeprefix("battles/").removesuffix(".html")
+        return f"pdf/{lang}/{name}.pdf"
 
     # --- PDFs ----------------------------------------------------------------------
 
     def pdfs(self) -> None:
-        """Copy each battle's PDF of its current version into the site. The missing or
-        stale ones are rendered once per battle version, apart from the pages, by the
-        Celery workers or a process pool (``battles.services.report_pdfs_ensure``); a
-        failed one leaves its battle without a PDF link."""
+        """Copy each battle's PDF of its current version in each language into the site
+        (``battle.site_pdfs[lang]``, linked from that language's pages). The missing or
+        stale ones are rendered once per battle version and language, apart from the
+        pages, by the Celery workers or a process pool
+        (``battles.services.report_pdfs_ensure``); a failed one leaves its battle without
+        a PDF link in that language."""
         from battles.services import report_pdfs_ensure
 
-        paths = report_pdfs_ensure(battles=self.battles)
-        for battle in self.progress(self.battles, len(self.battles), "PDF"):
-            source = paths.get(battle.pk)
-            if source is None or not source.is_file():
-                continue  # marked failed on its Report: the page shows no PDF link
-            relative = self.pdf_path(battle)
-            stat = source.stat()  # a re-rendered file is a new one: its time and size
-            key = digest(["pdf", source.name, stat.st_mtime_ns, stat.st_size])
-            if not self.staging.current(relative, key):
-                self.staging.write(relative, source.read_bytes(), key)
-            battle.site_pdf = relative
-            self.result.pdfs.append(relative)
+        for lang in self.langs:
+            paths = report_pdfs_ensure(battles=self.battles, lang=lang)
+            for battle in self.progress(self.battles, len(self.battles), f"PDF {lang}"):
+                source = paths.get(battle.pk)
+                if source is None or not source.is_file():
+                    continue  # failed (logged, on its Report): no PDF link in this language
+                relative = self.pdf_path(battle, lang)
+                stat = source.stat()  # a re-rendered file is a new one: its time and size
+                key = digest(["pdf", source.name, stat.st_mtime_ns, stat.st_size])
+                if not self.staging.current(relative, key):
+                    self.staging.write(relative, source.read_bytes(), key)
+                battle.site_pdfs[lang] = relative
+                self.result.pdfs.append(relative)
 
     # --- pages ---------------------------------------------------------------------
 

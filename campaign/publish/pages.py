@@ -191,7 +191,7 @@ def _list_row(battle: Battle) -> tuple:
     winner = battle.winner.name if battle.winner_id else None
     return (
         battle.pk, battle.name, battle.site_path, battle.game_system, battle.location,
-        battle.campaign_turn, winner, battle.site_pdf,
+        battle.campaign_turn, winner, battle.site_pdfs,
     )  # fmt: skip
 
 

@@ -40,6 +40,13 @@ def state_status(value: str) -> str:
     return value
 
 
+@register.filter
+def item(mapping: dict[str, Any] | None, key: str) -> Any:
+    """``mapping[key]``, or ``None`` when ``mapping`` is empty or has no ``key`` (e.g. a
+    baked battle's ``site_pdfs`` by language, templates/site/_battle_list.html)."""
+    return (mapping or {}).get(key)
+
+
 @register.filter(name="stored_text")
 def stored_text_filter(value: Any) -> str:
     """A text a service stored in English (ledger reason, history reason, timeline

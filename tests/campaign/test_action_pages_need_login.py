@@ -35,6 +35,7 @@ PUBLIC = {
     "rules-swsb-attack",
     "rules-epic",
     "media-file",
+    "battle-report-pdf-in",  # a battle's PDF in another language (battles/media.py)
 }
 # Values for the URL's parameters naming objects that do not exist: the login check
 # must come before the lookup.

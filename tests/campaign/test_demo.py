@@ -31,13 +31,16 @@ def test_demo_renders_reports_and_bakes_the_site(settings, tmp_path, capsys, mon
     assert "Colonisation compromise" in text and "Phalon" in text
     assert not (base / "unfinished.pdf").exists()
     assert (site / "index.html").is_file()
-    assert (site / "pdf/test-league/colonisation-compromise.pdf").read_bytes() == (pdf.read_bytes())
+    assert (site / "pdf/fr/test-league/colonisation-compromise.pdf").read_bytes() == (
+        pdf.read_bytes()
+    )
+    assert (site / "pdf/en/test-league/colonisation-compromise.pdf").is_file()
     assert str(site / "index.html") in out
     assert Report.objects.count() == 2
-    assert renders == [1]  # the site reused the cached PDF
+    assert renders == [1, 1]  # the site reused the cached French PDF, rendered the English
 
     call_command("demo", "--site", str(site))  # safe to run twice: nothing re-rendered
-    assert renders == [battle.pk]
+    assert renders == [1, 1]
     assert Report.objects.count() == 2
 
 

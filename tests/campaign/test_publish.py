@@ -111,17 +111,52 @@ def test_site_has_a_tree_per_language_with_a_page_per_faction_fleet_and_battle(b
         assert (tree / "fleets" / f"{slug}.html").is_file()
     assert (tree / "ships" / "test-ganesha" / "vishnu-second.html").is_file()
     page = tree / "battles" / "test-league" / "colonisation-compromise.html"
-    pdf = out / "pdf" / "test-league" / "colonisation-compromise.pdf"
+    pdf = out / "pdf" / lang / "test-league" / "colonisation-compromise.pdf"
     assert "Colonisation compromise" in page.read_text()
     assert pdf.read_bytes().startswith(b"%PDF")
-    assert 'href="../../../pdf/test-league/colonisation-compromise.pdf"' in page.read_text()
+    assert f'href="../../../pdf/{lang}/test-league/colonisation-compromise.pdf"' in (
+        page.read_text()
+    )
     assert f'<html lang="{lang}">' in page.read_text()
     assert (out / "static" / "css" / "report.css").is_file()
     assert (out / "static" / "fonts" / "LICENSE-DejaVu.txt").is_file()
     assert (tree / "campaigns" / "test-league.html").is_file()
     assert (tree / "feed.xml").is_file() and (tree / "search.html").is_file()
     assert (out / "sitemap.xml").is_file() and (out / "pagefind" / "pagefind-ui.js").is_file()
-    assert result.battles == 1 and result.pdfs == ["pdf/test-league/colonisation-compromise.pdf"]
+    assert result.battles == 1 and result.pdfs == [
+        "pdf/fr/test-league/colonisation-compromise.pdf",
+        "pdf/en/test-league/colonisation-compromise.pdf",
+    ]
+
+
+def pdf_text(path: Path) -> str:
+    return "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(path.read_bytes())).pages)
+
+
+@pytest.mark.parametrize(
+    ("lang", "own", "other"),
+    [
+        ("fr", "Forces et objectifs", "Forces and objectives"),
+        ("en", "Forces and objectives", "Forces et objectifs"),
+    ],
+)
+def test_each_language_s_pages_link_the_pdf_in_that_language(built, lang, own, other):
+    """Issue 12: the en tree links an English PDF and the fr tree a French one, from the
+    battle's page and from the battle lists."""
+    out, *_ = built
+    tree = out / lang
+    pdfs = set()
+    for page in (
+        tree / "battles" / "test-league" / "colonisation-compromise.html",
+        tree / "index.html",
+        tree / "campaigns" / "test-league" / "battles-1.html",
+    ):
+        links = [link for link in links_of(page) if link.endswith(".pdf")]
+        assert links, page
+        pdfs |= {(page.parent / link).resolve() for link in links}
+    assert pdfs == {(out / "pdf" / lang / "test-league" / "colonisation-compromise.pdf").resolve()}
+    text = pdf_text(pdfs.pop())
+    assert own in text and other not in text
 
 
 def test_every_page_links_to_the_same_page_in_the_other_language(built):

@@ -116,11 +116,11 @@ def test_the_background_refresh_bakes_the_published_text_and_its_current_pdf(set
     site = settings.SITE_ROOT
     site_build(out_dir=site, search_index=False)
     page = site / "en" / "battles" / "test-league" / "colonisation-compromise.html"
-    pdf = site / "pdf" / "test-league" / "colonisation-compromise.pdf"
+    pdf = site / "pdf" / "en" / "test-league" / "colonisation-compromise.pdf"
     assert NEW_TEXT not in page.read_text() and NEW_TEXT not in pdf_text(pdf)
 
     chronicle.report_publish(battle=battle)  # autocommit: its callbacks run at once
     assert tasks.site_refresh_wait(120)
     assert NEW_TEXT in page.read_text()
-    assert 'href="../../../pdf/test-league/colonisation-compromise.pdf"' in page.read_text()
+    assert 'href="../../../pdf/en/test-league/colonisation-compromise.pdf"' in page.read_text()
     assert NEW_TEXT in pdf_text(pdf)
