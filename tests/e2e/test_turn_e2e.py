@@ -79,5 +79,5 @@ def test_a_player_orders_repairs_on_a_phone_and_the_organiser_closes_the_turn(
 
     phone.goto(f"{live_server.url}{s.fleet.get_absolute_url()}")
     row = phone.locator("#h-repairs + table tbody tr").first.inner_text()
-    assert "8 coque, 0 blindage, 4 équipage, 1 systèmes" in row and row.rstrip().endswith("3")
+    assert "coque 8, blindage 0, équipage 4, systèmes 1" in row and row.rstrip().endswith("3")
     _fits(phone, 390)
