@@ -391,7 +391,10 @@ def _damage_crew(data: dict, names: LogNames, event: Any) -> str:
     ) % {"ship": names.ship(data.get("ship")), "n": lost}
 
 
-def _result(data: dict, names: LogNames, event: Any) -> str:
+def end_reason_label(reason: Any) -> str | None:
+    """Why a battle ended (the engine's ``destruction``, ``withdrawal``, ``turn-limit``,
+    ``mutual`` or a turn-by-turn play's ``ended``) in the active language; ``None`` for
+    any other value."""
     reasons = {
         "destruction": gettext("destruction"),
         "withdrawal": gettext("withdrawal"),
@@ -399,11 +402,16 @@ def _result(data: dict, names: LogNames, event: Any) -> str:
         "mutual": gettext("mutual destruction"),
         "ended": gettext("ended by the organiser"),
     }
+    return reasons.get(reason)
+
+
+def _result(data: dict, names: LogNames, event: Any) -> str:
     reason = data.get("reason")
-    if reason not in reasons:
+    label = end_reason_label(reason)
+    if label is None:
         raise _Unknown
     turns = _int(event.game_turn)
-    values = {"reason": reasons[reason], "n": turns}
+    values = {"reason": label, "n": turns}
     if data.get("winner") is None:
         return (
             ngettext(

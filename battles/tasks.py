@@ -18,18 +18,21 @@ from .services import ReportRenderError, report_render
 logger = logging.getLogger(__name__)
 
 
-@shared_task(
-    bind=True,
-    name="battles.render_report",
-    autoretry_for=(OSError, OperationalError),
-    retry_backoff=2,
-    retry_backoff_max=60,
-    retry_jitter=True,
-    max_retries=3,
-    soft_time_limit=120,
-    time_limit=180,
-    acks_late=True,
-)
+#: How a render task retries and times out (both report tasks): a lost database or file
+#: system is retried with back-off; a render stuck past two minutes is stopped.
+_RENDER_OPTIONS = {
+    "autoretry_for": (OSError, OperationalError),
+    "retry_backoff": 2,
+    "retry_backoff_max": 60,
+    "retry_jitter": True,
+    "max_retries": 3,
+    "soft_time_limit": 120,
+    "time_limit": 180,
+    "acks_late": True,
+}
+
+
+@shared_task(bind=True, name="battles.render_report", **_RENDER_OPTIONS)
 def render_report(self, battle_id: int, fmt: str) -> dict[str, object]:
     """Render battle ``battle_id``'s report as ``fmt`` ("html" or "pdf").
 
@@ -57,17 +60,7 @@ def render_report(self, battle_id: int, fmt: str) -> dict[str, object]:
     }
 
 
-@shared_task(
-    name="battles.render_report_pdf_in",
-    autoretry_for=(OSError, OperationalError),
-    retry_backoff=2,
-    retry_backoff_max=60,
-    retry_jitter=True,
-    max_retries=3,
-    soft_time_limit=120,
-    time_limit=180,
-    acks_late=True,
-)
+@shared_task(name="battles.render_report_pdf_in", **_RENDER_OPTIONS)
 def render_report_pdf_in(battle_id: int, lang: str) -> dict[str, object]:
     """Render battle ``battle_id``'s PDF report in ``lang`` (a language of the settings
     other than its campaign's, issue 12) unless a current one exists

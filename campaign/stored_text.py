@@ -19,6 +19,8 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext, ngettext
 
+from battles.log_text import end_reason_label
+
 #: Values of a match's named groups, some already translated (nested texts, reasons).
 Values = dict[str, str]
 
@@ -75,15 +77,9 @@ def _head(values: Values) -> str:
 
 
 def _play_reason(text: str) -> str:
-    """Why a turn-by-turn play ended (``battles.turns.play._judge``)."""
-    reasons = {
-        "destruction": gettext("destruction"),
-        "withdrawal": gettext("withdrawal"),
-        "turn-limit": gettext("turn limit"),
-        "mutual": gettext("mutual destruction"),
-        "ended": gettext("ended by the organiser"),
-    }
-    return reasons.get(text, text)
+    """Why a turn-by-turn play ended (``battles.turns.play._judge``): the engine log's
+    own labels, or the text as stored."""
+    return end_reason_label(text) or text
 
 
 class _NoMatch(Exception):
