@@ -10,6 +10,7 @@ from factions.models import LightUnitGroup, Ship, ShipClass
 from turns.building import construction_order, construction_quote
 from turns.closing import (
     campaign_turn_close,
+    campaign_turn_deadline,
     campaign_turn_open,
     campaign_turn_reopen,
     close_due_turns,
@@ -276,6 +277,26 @@ def test_due_turns_close_on_their_deadline(damaged):
     assert close_due_turns() == []
     turn.refresh_from_db()
     assert turn.status == "closed"
+
+
+def test_an_open_turns_deadline_cannot_be_moved_into_the_past(damaged):
+    # A past deadline would let the next close_due_turns run close it unconfirmed.
+    s = damaged
+    turn = s.campaign.turns.get()
+    past = timezone.now() - timezone.timedelta(minutes=1)
+    with (
+        translation.override("en"),
+        pytest.raises(
+            TurnActionError, match=r"^deadline: .* is not a future time with its time zone$"
+        ),
+    ):
+        campaign_turn_deadline(turn=turn, user=s.organiser, deadline=past)
+    turn.refresh_from_db()
+    assert turn.deadline is None
+    assert close_due_turns() == []
+    later = timezone.now() + timezone.timedelta(days=2)
+    assert campaign_turn_deadline(turn=turn, user=s.organiser, deadline=later).deadline == later
+    assert campaign_turn_deadline(turn=turn, user=s.organiser, deadline=None).deadline is None
 
 
 def test_battle_reopen_cancels_and_refunds_untouched_orders(damaged):
