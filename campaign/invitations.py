@@ -176,12 +176,22 @@ def invitation_accept(
 ) -> Membership:
     """Give ``user`` the invitation's role in its campaign and use the invitation up;
     returns the membership. Raises ``MemberError`` if the link is unknown (or not one of
-    ``campaign``'s, when given), used, revoked or expired, or the user holds that role
-    there already."""
+    ``campaign``'s, when given), used, revoked or expired, sent to an e-mail address
+    other than the account's own (an account without an address may take it), or the
+    user holds that role there already."""
     if not getattr(user, "is_authenticated", False):
         raise MemberError(_("invitation: log in or create an account to accept it"))
     with transaction.atomic():
         invitation = _usable(token, campaign)
+        if not addressed_to(invitation, user):
+            # A forwarded link must not hand a role to someone else's account.
+            raise MemberError(
+                _(
+                    "invitation: it was sent to %(email)s, not to the address of your "
+                    "account; ask the organiser for an invitation of your own"
+                )
+                % {"email": invitation.email}
+            )
         membership = membership_add(
             campaign=invitation.campaign,
             user=user,
@@ -193,6 +203,13 @@ def invitation_accept(
         invitation.accepted_by, invitation.accepted_at = user, timezone.now()
         invitation.save(update_fields=["accepted_by", "accepted_at"])
         return membership
+
+
+def addressed_to(invitation: Invitation, user: AbstractBaseUser) -> bool:
+    """Whether ``user`` may take ``invitation``: it names no e-mail address, the
+    account has none, or the two are the same address (case-insensitive)."""
+    account = (getattr(user, "email", "") or "").strip().lower()
+    return not invitation.email or not account or account == invitation.email.lower()
 
 
 def invitation_sign_up(

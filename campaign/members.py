@@ -195,3 +195,15 @@ def members_of(campaign: Campaign) -> list[Membership]:
         .select_related("user", "faction")
         .order_by("user__username", "role")
     )
+
+
+def roles_of(*, user: AbstractBaseUser, campaign: Campaign) -> list[Membership]:
+    """``user``'s memberships in ``campaign`` with their factions (one query); empty for
+    an anonymous user."""
+    if not getattr(user, "is_authenticated", False):
+        return []
+    return list(
+        Membership.objects.filter(campaign=campaign, user=user)
+        .select_related("faction")
+        .order_by("role")
+    )

@@ -234,6 +234,10 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
         "role": invitations.role_label(found.role),
         "values": {"username": "", "email": found.email},
     }
+    if request.user.is_authenticated:
+        # Say what joining changes for someone who has a role there already.
+        context["current_roles"] = members.roles_of(user=request.user, campaign=found.campaign)
+        context["addressed_to_user"] = invitations.addressed_to(found, request.user)
     if request.method == "POST":
         try:
             if request.user.is_authenticated:

@@ -296,3 +296,35 @@ def test_the_invitation_mail_counts_its_days(
             link_base="http://testserver",
         )
     assert line in mail.outbox[0].body.splitlines()
+
+
+def test_an_invitation_sent_to_an_address_is_not_taken_by_another_account(cast):
+    c = cast
+    c.norge_player.email = "nils@example.org"
+    c.norge_player.save()
+    _inv, token = invitations.invitation_create(
+        campaign=c.campaign, role="chronicler", email="Dora@Example.org", by=c.organiser
+    )
+    url = f"/invitations/{token}/"
+    player = client_for(c, None, "norge_player")
+    page = player.get(url).content.decode()
+    # The page says which roles the account holds and that the link is not theirs.
+    assert "Vos rôles dans cette campagne : joueur (Kongeriket Norge)." in page
+    assert "Cette invitation a été envoyée à Dora@Example.org" in page
+    assert "Rejoindre la campagne" not in page
+    r = player.post(url)
+    assert r.status_code == 400
+    assert "invitation : elle a été envoyée à Dora@Example.org" in r.content.decode()
+    assert not Membership.objects.filter(user=c.norge_player, role="chronicler").exists()
+    assert invitations.invitation_find(token).state() == "pending"
+    # The addressee's account (any case), or one with no address, may take it.
+    c.chronicler.email = "dora@example.org"
+    c.chronicler.save()
+    assert invitations.addressed_to(invitations.invitation_find(token), c.chronicler)
+    c.norge_player.email = ""
+    c.norge_player.save()
+    page = player.get(url).content.decode()
+    assert "Rejoindre la campagne" in page
+    assert "Rejoindre ajoute le rôle chroniqueur ; il ne remplace pas les autres." in page
+    assert player.post(url).status_code == 302
+    assert Membership.objects.filter(user=c.norge_player, role="chronicler").exists()
