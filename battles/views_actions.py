@@ -40,6 +40,7 @@ from .services import (
     record_confirm,
     record_reject,
     record_submit,
+    ships_held_by_battles,
 )
 from .services.common import battle_sides
 
@@ -108,7 +109,8 @@ def battle_setup(request: HttpRequest, slug: str) -> HttpResponse:
         else:
             messages.success(request, _("Battle set up: %(name)s") % {"name": battle.name})
             return redirect("battle-resolve", pk=battle.pk)
-    return render(request, "battles/setup.html", {"form": form, "campaign": campaign})
+    held = ships_held_by_battles(campaign=campaign)
+    return render(request, "battles/setup.html", {"form": form, "campaign": campaign, "held": held})
 
 
 def _preview_rows(preview: Any, sides: list) -> list[dict[str, Any]]:

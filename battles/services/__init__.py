@@ -52,7 +52,14 @@ from .resolve import (
     conclusion_from_engine,
     event_rows,
 )
-from .setup import SideSpec, battle_create, eligible_light_units, eligible_ships, ships_held
+from .setup import (
+    SideSpec,
+    battle_create,
+    eligible_light_units,
+    eligible_ships,
+    ships_held,
+    ships_held_by_battles,
+)
 
 __all__ = [
     "MAX_TURNS_LIMIT",
@@ -96,4 +103,5 @@ __all__ = [
     "report_request",
     "ship_system_ids",
     "ships_held",
+    "ships_held_by_battles",
 ]

@@ -229,3 +229,17 @@ def ships_held(
     most one unconcluded battle)."""
     rows = _held(exclude_battle).filter(ship_id__in=list(ship_ids)).select_related("side__battle")
     return {p.ship_id: p.side.battle for p in rows}
+
+
+def ships_held_by_battles(*, campaign: Campaign) -> list[tuple[Ship, Battle]]:
+    """The ships of ``campaign``'s factions that a draft battle holds — of this campaign
+    or of another one sharing a faction — with that battle, by ship name (two queries).
+    The set-up page lists them so a ship held elsewhere does not just vanish."""
+    rows = (
+        _held(None)
+        .filter(ship__fleet__faction__in=campaign.factions.all())
+        .exclude(ship__status__in=[Ship.Status.DESTROYED, Ship.Status.CAPTURED])
+        .select_related("ship__ship_class", "side__battle__campaign")
+        .order_by("ship__name", "ship__pk")
+    )
+    return [(p.ship, p.side.battle) for p in rows]

@@ -95,6 +95,36 @@ def test_setup_form_creates_the_battle_with_the_units_chosen(client, league):
     assert BattleAction.objects.get(battle=battle).user == league.organiser
 
 
+def test_setup_page_lists_the_ships_a_draft_holds_here_or_in_another_campaign(client, league):
+    from campaign.models import Campaign
+
+    client.force_login(league.organiser)
+    url = reverse("battle-setup", args=[league.campaign.slug])
+    held_here = Participant.objects.filter(side__battle=league.battle, ship__isnull=False)
+    here = [p.ship for p in held_here]
+    # A second campaign shares the Qatzrin faction; its draft holds one more ship.
+    other = Campaign.objects.create(name="Rival league", slug="rival-league")
+    other.factions.add(league.qatzrin)
+    spare = Ship.objects.create(
+        ship_class=here[0].ship_class, fleet=here[0].fleet, name="Lent Sa'ar"
+    )
+    elsewhere = Battle.objects.create(campaign=other, name="Secret draft", slug="secret-draft")
+    side = elsewhere.sides.create(faction=league.qatzrin, order=0)
+    Participant.objects.create(side=side, ship=spare)
+    page = client.get(url).content.decode()
+    listing = page.split('class="held-ships"')[1].split("</details>")[0]
+    assert f"{len(here) + 1} vaisseaux tenus par des batailles non conclues" in listing
+    assert f'<a href="{league.battle.get_absolute_url()}">{escape(league.battle.name)}</a>' in (
+        listing
+    )
+    assert "Lent Sa&#x27;ar" in listing
+    assert "une bataille d’une autre campagne, Rival league : demandez à ses organisateurs" in (
+        listing
+    )
+    assert "Secret draft" not in page and elsewhere.get_absolute_url() not in page
+    assert f'name="ships" value="{spare.pk}"' not in page
+
+
 def test_preview_then_conclude_then_reopen_through_the_pages(client, league):
     client.force_login(league.organiser)
     url = reverse("battle-resolve", args=[league.battle.pk])
