@@ -285,9 +285,11 @@ class BattleState:
 
     def hold_roster(self, hold: bool) -> None:
         """Serve ``in_action`` from a snapshot (True) or recompute it every call (False).
-        Only for stretches of the turn where no ship can be destroyed or leave."""
+        Only for stretches of the turn where no ship can be destroyed or leave; holding
+        again while held keeps the snapshot (the stretch goes on)."""
+        if not (hold and self._hold):
+            self._roster = None
         self._hold = hold
-        self._roster = None
         self._sight.clear()
 
     def sight(
