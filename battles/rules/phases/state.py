@@ -422,7 +422,10 @@ def alternate(state: BattleState, acting: Sequence[str]) -> list[ShipState]:
     first, second = (state.in_action(side) for side in acting)
     order: list[ShipState] = []
     for a, b in zip_longest(first, second):
-        order.extend(s for s in (a, b) if s is not None)
+        if a is not None:
+            order.append(a)
+        if b is not None:
+            order.append(b)
     return order
 
 
