@@ -85,6 +85,7 @@ def ship_fire(state: BattleState, ship: ShipState) -> list[FireIntent]:
     # Read off the guns in the same pass: whether D-12 (lances) or Sa'vasku power can
     # concern this ship at all, so the usual ship skips both steps below.
     has_lance = powered = False
+    longest = 0  # mu: the farthest any of them reaches
     systems = ship.systems
     chosen = state.settings.get(ship.ship_id, {}) if state.options.settings_in_orders else {}
     for gun, profile in ship_guns(ship):
@@ -104,6 +105,8 @@ def ship_fire(state: BattleState, ship: ShipState) -> list[FireIntent]:
         elif gun.ammo is not None and gun.ammo <= 0:  # _has_round without a magazine
             continue
         weapons.append((gun, reach, profile.mask))
+        if reach > longest:
+            longest = reach
         if profile.lance:
             has_lance = True
         elif profile.powered:
@@ -114,7 +117,7 @@ def ship_fire(state: BattleState, ship: ShipState) -> list[FireIntent]:
     free = fire_controls(state, ship)
     if free <= 0:
         return _point_defence_fire(state, ship, [w for w, _, _ in weapons])
-    longest2 = max([r for _, r, _ in weapons]) ** 2
+    longest2 = longest**2
     # Arcs matter only when some weapon does not cover all six, or aft is blind (§6).
     thrusting = ship.thrust_used
     all_round = not thrusting and all(m == ALL_ARC_BITS for _, _, m in weapons)
