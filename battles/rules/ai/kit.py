@@ -72,7 +72,7 @@ def gun_profile(weapon_id: str, arcs: tuple[str, ...]) -> GunProfile:
         light,
         _reach(weapon_id),
         0 if light else _first_band(weapon_id),
-        arc_mask(tuple(arcs)),
+        arc_mask(arcs),
         weapon_id == "lance",
         biomass or _needs_power(weapon_id),
         biomass,
@@ -87,7 +87,7 @@ def ship_guns(ship: ShipState) -> tuple[tuple[SystemState, GunProfile], ...]:
     guns = derived.get("guns")
     if guns is None:
         guns = derived["guns"] = tuple(
-            (system, gun_profile(system.weapon, system.arcs))
+            (system, gun_profile(system.weapon, tuple(system.arcs)))
             for system in ship.by_kind().get("weapon", ())
             if system.weapon
         )
@@ -122,7 +122,7 @@ class _Loadout:
 
     def __init__(self) -> None:
         self.guns: list[Any] = []  # working heavy weapons (not missiles)
-        self.first_band = 0  # mu: the smallest first-band bound of ``guns`` (0: none)
+        self.first_band = 0  # mu: the smallest first-band bound of ``guns`` (when any)
         self.missiles: list[str] = []  # missile launchers with a round
         self.bays: list[str] = []  # bays whose squadron is still aboard
         self.tubes = 0
@@ -155,9 +155,9 @@ def _loadout(ship: ShipState) -> _Loadout:
             if _has_round(ship, system):
                 out.missiles.append(system.id)
         else:
-            out.guns.append(system)
-            if not out.first_band or gun.first_band < out.first_band:
+            if not out.guns or gun.first_band < out.first_band:
                 out.first_band = gun.first_band
+            out.guns.append(system)
     index = ship.by_kind()
     bays = index.get("bay", ())
     if bays:
