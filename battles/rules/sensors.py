@@ -92,7 +92,6 @@ _UNKNOWN_ARC_BIT = 1 << len(ARCS)  # an unknown arc code: never seen, not all-ro
 
 
 @functools.cache
-@functools.cache
 def arc_mask(arcs: tuple[str, ...]) -> int:
     """The arc codes of ``arcs`` as bits (``ARC_BITS``), so "do two arc lists share an
     arc" is one AND; an unknown code sets a bit no target bearing ever has. Remembered

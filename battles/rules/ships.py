@@ -107,9 +107,10 @@ def split_hull_rows(boxes: int, rows: int = 4) -> list[int]:
 
 class _KindIndex:
     """The slots of ``ShipState``'s index of systems by kind (not dataclass fields: they are
-    no part of the ship's state, its repr, equality, copies or stored form)."""
+    no part of the ship's state, its repr, equality, copies or stored form). ``_derived``
+    holds what other modules resolve once from the index (``derived``), dropped with it."""
 
-    __slots__ = ("_by_kind", "_indexed", "_indexed_count")
+    __slots__ = ("_by_kind", "_indexed", "_indexed_count", "_derived")
 
 
 @dataclass(slots=True)
@@ -318,7 +319,16 @@ class ShipState(_KindIndex):
             groups.setdefault(system.kind, []).append(system)
         self._by_kind = {kind: tuple(group) for kind, group in groups.items()}
         self._indexed, self._indexed_count = systems, len(systems)
+        self._derived = {}
         return self._by_kind
+
+    def derived(self) -> dict[str, Any]:
+        """A cache for values other modules derive once from the ship's systems as designed
+        (ids, kinds, weapon ids, arcs — never their status, ammo or data, which change in
+        battle), e.g. the tactics' weapon profiles (``ai.kit.ship_guns``). Emptied whenever
+        :meth:`by_kind` rebuilds its index."""
+        self.by_kind()
+        return self._derived
 
     def systems_of(self, kind: str, *, working: bool = True) -> list[SystemState]:
         """Systems of ``kind`` (only working ones unless ``working=False``), SSD order."""

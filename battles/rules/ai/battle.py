@@ -220,11 +220,13 @@ def resolve_battle(
         at = [(sid, s.x, s.y, s.heading, s.speed) for sid, s in state.ships.items()]
         state.record(0, "deploy", "fleets deployed", (_deploy_data, at))
     reason = "turn-limit"
+    # Nobody drops out between the end of a turn and its next phase 9 (``play_turn`` holds
+    # the roster on from phase 1): one snapshot serves the check below and the orders.
+    state.hold_roster(True)
     while state.turn < max_turns:
-        state.hold_roster(True)  # nobody drops out while orders are written
         orders = {ship.ship_id: ship_orders(state, ship) for ship in state.in_action()}
-        state.hold_roster(False)
         play_turn(state, orders, ship_fire=ship_fire, crew_plan=crew_plan)
+        state.hold_roster(True)
         present = {ship.side for ship in state.in_action()}
         alive = [side for side in state.sides if side in present]
         if len(alive) < 2:
@@ -235,6 +237,7 @@ def resolve_battle(
             else:
                 reason = "destruction"
             break
+    state.hold_roster(False)
     strength = {side: round(_strength(state, side), 6) for side in state.sides}
     a, b = state.sides
     if reason in ("destruction", "withdrawal"):

@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from functools import cache
 from typing import Any
 
 from battles.rules.ai.kit import (
     _WORKING,
-    _is_light,
+    _needs_power,
     _pd_capable,
     _reach,
+    ship_guns,
 )
 from battles.rules.sensors import ALL_ARC_BITS, ARC_BITS, arc_mask
 from battles.rules.ships import ShipState
@@ -26,26 +26,11 @@ from battles.rules.turn import (
     FireIntent,
     fire_controls,
 )
-from battles.rules.weapons import get_weapon
 
 _AFT = ARC_BITS["A"]
 
 
-@cache
-def _gun_profile(weapon_id: str, arcs: tuple[str, ...]) -> tuple[int, int] | None:
-    """(longest range in mu, arcs as bits) of a gun; None for a light-unit weapon (one
-    cached look-up per gun per turn answers both questions)."""
-    if _is_light(weapon_id):
-        return None
-    return _reach(weapon_id), arc_mask(arcs)
-
-
 _LIGHT_UNITS_ONLY = frozenset({"interceptor-nodule", "spicule"})  # §8, §10: never a ship
-
-
-@cache
-def _needs_power(weapon_id: str | None) -> bool:
-    return bool(weapon_id) and get_weapon(weapon_id or "").power_points
 
 
 def _allot_power(
@@ -100,19 +85,15 @@ def ship_fire(state: BattleState, ship: ShipState) -> list[FireIntent]:
     # Read off the guns in the same pass: whether D-12 (lances) or Sa'vasku power can
     # concern this ship at all, so the usual ship skips both steps below.
     has_lance = powered = False
+    longest = 0  # mu: the farthest any of them reaches
     systems = ship.systems
     chosen = state.settings.get(ship.ship_id, {}) if state.options.settings_in_orders else {}
-    for gun in ship.by_kind().get("weapon", ()):
-        # _guns(ship), inlined: this runs for every ship every turn.
-        if gun.status is not _WORKING or not gun.weapon:
-            continue
-        weapon = gun.weapon
-        if weapon == "pulser":  # as far as its phase-1 mode reaches (D-34)
-            profile = _gun_profile(str(chosen.get(gun.id, weapon)), tuple(gun.arcs))
-        else:
-            profile = _gun_profile(weapon, tuple(gun.arcs))
-        if profile is None:
+    for gun, profile in ship_guns(ship):
+        if gun.status is not _WORKING or profile.light:
             continue  # a light-unit weapon: launched in phase 3, not fired here
+        reach = profile.reach
+        if profile.weapon == "pulser" and gun.id in chosen:
+            reach = _reach(str(chosen[gun.id]))  # as far as its phase-1 mode reaches (D-34)
         if gun.magazine:
             magazine = systems.get(gun.magazine)
             if magazine is None or not magazine.working:
@@ -123,10 +104,12 @@ def ship_fire(state: BattleState, ship: ShipState) -> list[FireIntent]:
             rounds[gun.magazine] = left - 1
         elif gun.ammo is not None and gun.ammo <= 0:  # _has_round without a magazine
             continue
-        weapons.append((gun, *profile))
-        if weapon == "lance":
+        weapons.append((gun, reach, profile.mask))
+        if reach > longest:
+            longest = reach
+        if profile.lance:
             has_lance = True
-        elif weapon in BIOMASS_WEAPONS or _needs_power(weapon):
+        elif profile.powered:
             powered = True
     if not weapons:
         return []
@@ -134,7 +117,7 @@ def ship_fire(state: BattleState, ship: ShipState) -> list[FireIntent]:
     free = fire_controls(state, ship)
     if free <= 0:
         return _point_defence_fire(state, ship, [w for w, _, _ in weapons])
-    longest2 = max([r for _, r, _ in weapons]) ** 2
+    longest2 = longest**2
     # Arcs matter only when some weapon does not cover all six, or aft is blind (§6).
     thrusting = ship.thrust_used
     all_round = not thrusting and all(m == ALL_ARC_BITS for _, _, m in weapons)

@@ -8,10 +8,11 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from battles.rules.errors import RulesError
-from battles.rules.ships import ShipState, Status
+from battles.rules.sensors import arc_mask
+from battles.rules.ships import ShipState, Status, SystemState
 from battles.rules.turn import (
     BIOMASS_WEAPONS,
     BattleState,
@@ -46,6 +47,59 @@ def _is_light(weapon_id: str) -> bool:
     return get_weapon(weapon_id).light_unit
 
 
+class GunProfile(NamedTuple):
+    """What the tactics read off a weapon id and its arcs, resolved once per battle (the
+    catalogue never changes; a system's weapon and arcs neither)."""
+
+    weapon: str
+    light: bool  # a light-unit weapon: launched in phase 3, never fired in phase 9
+    reach: int  # longest range, mu (pulsers: the long mode)
+    first_band: int  # upper bound of the first band, mu (pulsers: the short mode); 0 if light
+    mask: int  # the arcs as bits (``sensors.arc_mask``)
+    lance: bool
+    powered: bool  # a Sa'vasku shot: biomass weapon or needle power (§8, §14)
+    biomass: bool  # costs 1 biomass and 3 PP a shot (``BIOMASS_WEAPONS``)
+
+
+@cache
+def gun_profile(weapon_id: str, arcs: tuple[str, ...]) -> GunProfile:
+    """The ``GunProfile`` of a weapon id with ``arcs``; ``UnknownWeapon`` for an id not in
+    the catalogue."""
+    light = _is_light(weapon_id)
+    biomass = weapon_id in BIOMASS_WEAPONS
+    return GunProfile(
+        weapon_id,
+        light,
+        _reach(weapon_id),
+        0 if light else _first_band(weapon_id),
+        arc_mask(arcs),
+        weapon_id == "lance",
+        biomass or _needs_power(weapon_id),
+        biomass,
+    )
+
+
+def ship_guns(ship: ShipState) -> tuple[tuple[SystemState, GunProfile], ...]:
+    """The ship's weapon systems (those naming a weapon, SSD order) with their profiles,
+    resolved on first use and kept with the ship's index of systems by kind
+    (``ShipState.derived``): the turn loops read only each system's status."""
+    derived = ship.derived()
+    guns = derived.get("guns")
+    if guns is None:
+        guns = derived["guns"] = tuple(
+            (system, gun_profile(system.weapon, tuple(system.arcs)))
+            for system in ship.by_kind().get("weapon", ())
+            if system.weapon
+        )
+    return guns
+
+
+@cache
+def _needs_power(weapon_id: str) -> bool:
+    """A needle nodule: fired with power points set each turn (§8, §14)."""
+    return bool(get_weapon(weapon_id).power_points)
+
+
 class _Loadout:
     """One pass over a ship's systems: what the tactics need to know. (A plain slotted
     class: one is built per ship per turn, and a dataclass with default factories costs
@@ -53,6 +107,7 @@ class _Loadout:
 
     __slots__ = (
         "guns",
+        "first_band",
         "missiles",
         "bays",
         "tubes",
@@ -67,6 +122,7 @@ class _Loadout:
 
     def __init__(self) -> None:
         self.guns: list[Any] = []  # working heavy weapons (not missiles)
+        self.first_band = 0  # mu: the smallest first-band bound of ``guns`` (when any)
         self.missiles: list[str] = []  # missile launchers with a round
         self.bays: list[str] = []  # bays whose squadron is still aboard
         self.tubes = 0
@@ -85,22 +141,24 @@ _DAMAGED = Status.DAMAGED
 
 def _loadout(ship: ShipState) -> _Loadout:
     out = _Loadout()
-    index = ship.by_kind()
-    for system in index.get("weapon", ()):
-        weapon = system.weapon
-        if system.status is not _WORKING or not weapon:
+    for system, gun in ship_guns(ship):
+        if system.status is not _WORKING:
             continue
+        weapon = gun.weapon
         if weapon == "pulser":
             out.pulsers.append(system.id)
         elif weapon == "needle-nodule":
             out.needles.append(system.id)
-        elif weapon in BIOMASS_WEAPONS:
+        elif gun.biomass:
             out.biomass_shots += 1
-        if _is_light(weapon):
+        if gun.light:
             if _has_round(ship, system):
                 out.missiles.append(system.id)
         else:
+            if not out.guns or gun.first_band < out.first_band:
+                out.first_band = gun.first_band
             out.guns.append(system)
+    index = ship.by_kind()
     bays = index.get("bay", ())
     if bays:
         out.has_bays = True
@@ -117,20 +175,11 @@ def _loadout(ship: ShipState) -> _Loadout:
     return out
 
 
-def _guns(ship: ShipState) -> list[Any]:
-    """``_loadout(ship).guns`` alone: the working heavy (not light-unit) weapons."""
-    return [
-        system
-        for system in ship.by_kind().get("weapon", ())
-        if system.status is _WORKING and system.weapon and not _is_light(system.weapon)
-    ]
-
-
 def preferred_range(ship: ShipState, loadout: _Loadout | None = None) -> float:
     """The smallest first-band upper bound over the ship's working heavy weapons (mu); 12
     when it has none."""
-    guns = (loadout or _loadout(ship)).guns
-    return float(min(_first_band(g.weapon) for g in guns)) if guns else 12.0
+    kit = loadout or _loadout(ship)
+    return float(kit.first_band) if kit.guns else 12.0
 
 
 @cache

@@ -55,15 +55,21 @@ def steer(ship: ShipState, goal: tuple[float, float], gap: float, half_cap: bool
     if thrust <= 0 or not ship.bridge_working:
         return Orders(0)
     cap = max(1, thrust // 2) if half_cap else thrust
-    relative = (bearing(_pos(ship), goal) - ship.heading * 60.0) % 360.0
+    here = _pos(ship)
+    relative = (bearing(here, goal) - ship.heading * 60.0) % 360.0
     if relative > 180.0:
         relative -= 360.0
-    arcs = max(-cap, min(cap, round(relative / 60.0)))
+    arcs = _clamp(round(relative / 60.0), -cap, cap)
     spare = thrust - abs(arcs)
-    wanted = max(MIN_SPEED, min(MAX_END_SPEED, math.floor(distance(_pos(ship), goal) - gap)))
-    change = max(-spare, min(spare, wanted - speed))
-    change = max(change, -speed)
+    wanted = _clamp(math.floor(distance(here, goal) - gap), MIN_SPEED, MAX_END_SPEED)
+    # Up to ``spare`` faster; as much slower, but never below 0 (no reversing, §3).
+    change = _clamp(wanted - speed, -min(spare, speed), spare)
     return _steer_orders(change, arcs)
+
+
+def _clamp(value: int, low: int, high: int) -> int:
+    """``value`` bounded to ``low``…``high`` (``low ≤ high``)."""
+    return low if value < low else high if value > high else value
 
 
 @cache

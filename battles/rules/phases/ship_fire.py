@@ -87,6 +87,7 @@ def ship_volleys(
     chosen = state.settings.get(ship.ship_id, {}) if options.settings_in_orders else None
     # D-32 / D-33 off (the default): FC-directed fire reaches as far as the weapon does.
     reach_limited = options.blip_fire == "forbidden" or options.ecm_limits_fire_control
+    lance = False  # a lance among the accepted orders (D-12)
     for intent in intents:
         system = systems.get(intent.system)
         unset = False  # a pulser with no phase-1 mode may still fire as PD (any mode)
@@ -151,10 +152,13 @@ def ship_volleys(
                 _refuse(state, ship, intent, _beyond_reach(range_mu, reach, by_sensors))
                 continue
         accepted.append((intent, system, weapon_id, range_mu, name, arcs, as_pd))
+        if weapon_id == LANCE:
+            lance = True
     fcs = fire_controls(state, ship)
     if not fire_control_suffices(fcs, accepted, (), ship.thrust_used):
         accepted = _allocate_or_refuse(state, ship, fcs, accepted)
-    if options.lance_exclusive and any(item[2] == LANCE for item in accepted):
+        lance = any(item[2] == LANCE for item in accepted)
+    if lance and options.lance_exclusive:
         accepted = _lances_only(state, ship, accepted)
     screens: dict[str, int] = {}
     power_left = ship.power_points  # §14: this turn's PP budget (needle and launcher nodules)

@@ -285,9 +285,11 @@ class BattleState:
 
     def hold_roster(self, hold: bool) -> None:
         """Serve ``in_action`` from a snapshot (True) or recompute it every call (False).
-        Only for stretches of the turn where no ship can be destroyed or leave."""
+        Only for stretches of the turn where no ship can be destroyed or leave; holding
+        again while held keeps the snapshot (the stretch goes on)."""
+        if not (hold and self._hold):
+            self._roster = None
         self._hold = hold
-        self._roster = None
         self._sight.clear()
 
     def sight(
@@ -420,7 +422,10 @@ def alternate(state: BattleState, acting: Sequence[str]) -> list[ShipState]:
     first, second = (state.in_action(side) for side in acting)
     order: list[ShipState] = []
     for a, b in zip_longest(first, second):
-        order.extend(s for s in (a, b) if s is not None)
+        if a is not None:
+            order.append(a)
+        if b is not None:
+            order.append(b)
     return order
 
 
