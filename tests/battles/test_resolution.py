@@ -549,7 +549,8 @@ def test_a_ship_already_destroyed_or_fielded_twice_is_refused():
 
 
 def test_the_pdf_keeps_losses_and_a_few_volleys_per_turn_and_counts_the_rest():
-    from battles.reports import PRINT_KINDS, report_context, trim_for_print
+    from battles.report_log import PRINT_KINDS, trim_for_print
+    from battles.reports import report_context
 
     battle = draft_skirmish()
     battle_resolve(battle=battle, seed=SEED)
