@@ -31,7 +31,7 @@ def test_a_movement_refusal_in_french_and_in_english():
     assert error.code == "move.unreadable"
     with translation.override("fr"):
         assert rules_error_text(error) == (
-            "Hood : ordre '+3, 1X' : partie illisible '1X' (règles §3)"
+            "Hood\u202f: ordre '+3, 1X'\u202f: partie illisible '1X' (règles §3)"
         )
     with translation.override("en"):
         assert rules_error_text(error) == str(error)
@@ -42,7 +42,7 @@ def test_a_refusal_without_a_ship_has_no_prefix():
     assert str(error) == "order '1T, +2': speed change '+2' must come first (rules §3)"
     with translation.override("fr"):
         assert rules_error_text(error) == (
-            "ordre '1T, +2' : le changement de vitesse '+2' doit venir en premier (règles §3)"
+            "ordre '1T, +2'\u202f: le changement de vitesse '+2' doit venir en premier (règles §3)"
         )
 
 
@@ -54,7 +54,8 @@ def test_a_thrust_refusal_keeps_its_numbers():
     assert str(error) == "Hood: order '+3, 2T': 2 arcs + |+3| speed exceed thrust 4 (rules §3)"
     with translation.override("fr"):
         assert rules_error_text(error) == (
-            "Hood : ordre '+3, 2T' : 2 arcs + |+3| de vitesse dépassent la Propulsion 4 (règles §3)"
+            "Hood\u202f: ordre '+3, 2T'\u202f: 2 arcs + |+3| de vitesse dépassent la Propulsion 4 "
+            "(règles §3)"
         )
 
 
@@ -68,7 +69,7 @@ def test_words_in_the_parameters_are_translated_too():
     )
     with translation.override("fr"):
         assert rules_error_text(error) == (
-            "Hood : beam-a est endommagé et ne peut pas tirer (règles §11)"
+            "Hood\u202f: beam-a est endommagé et ne peut pas tirer (règles §11)"
         )
 
 
@@ -123,8 +124,8 @@ def test_the_api_refuses_bad_movement_in_the_readers_language(game):
     french = _put_orders(game, orders, "fr")
     assert french.status_code == 400
     assert french.json()["detail"] == (
-        f"{game.q_name} : ordre '+1, 0T' : la manœuvre '0T' ne tourne d’aucun arc "
-        "(règles §3) ; rien n’a été enregistré"
+        f"{game.q_name}\u202f: ordre '+1, 0T'\u202f: la manœuvre '0T' ne tourne d’aucun arc "
+        "(règles §3)\u202f; rien n’a été enregistré"
     )
     english = _put_orders(game, orders, "en")
     assert english.json()["detail"] == (
@@ -138,7 +139,7 @@ def test_the_api_refuses_fire_from_a_missing_system_in_french(game):
     response = _put_orders(game, orders, "fr")
     assert response.status_code == 400
     assert response.json()["detail"] == (
-        f"{game.q_name} : aucun système d’arme 'nope' pour tirer (règles §2 phase 1) ; "
+        f"{game.q_name}\u202f: aucun système d’arme 'nope' pour tirer (règles §2 phase 1)\u202f; "
         "rien n’a été enregistré"
     )
 
@@ -152,7 +153,7 @@ def test_the_movement_preview_says_why_in_french(game):
     assert response.status_code == 200
     text = html.unescape(response.content.decode())
     assert (
-        f"{game.q_name} : ordre '+1, 1B, 2T, 3T' : au plus deux manœuvres "
+        f"{game.q_name}\u202f: ordre '+1, 1B, 2T, 3T'\u202f: au plus deux manœuvres "
         "(une avant chaque demi-mouvement) (règles §3)"
     ) in text
 

@@ -525,7 +525,7 @@ def test_the_report_gives_each_turn_a_summary_highlights_and_every_die():
         kinds = {e.kind for e in t["events"]}
         assert not kinds & {"roll", "orders", "move", "contact"}
         assert all(e.data.get("value") for e in t["events"] if e.kind == "fire")
-        assert t["summary"].startswith(("initiative: ", "initiative : "))  # en, fr
+        assert t["summary"].startswith(("initiative: ", "initiative\u202f: "))  # en, fr
     destroyed = [r for r in rows if r["kind"] == "damage-destroyed"]
     assert destroyed
     summaries = " ".join(t["summary"] for t in turns)

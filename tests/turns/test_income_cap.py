@@ -60,7 +60,7 @@ def test_income_past_the_maximum_is_capped_with_a_ledger_line_saying_so(sample):
     )
     with translation.override("fr"):
         assert stored_text(entry.reason) == (
-            f"revenus du tour {turn.number}, plafonnés au maximum de {limits.NUMBER_MAX} : "
+            f"revenus du tour {turn.number}, plafonnés au maximum de {limits.NUMBER_MAX}\u202f: "
             f"{full_r - 30} ressources et 1 technologie non crédités"
         )
     with translation.override("en"):
