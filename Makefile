@@ -65,12 +65,13 @@ bench: venv ## benchmarks: engine, other systems, turn close, reports and site, 
 	$(PY) -m bench.web
 	$(PY) -m bench.turns
 
-messages: venv ## refresh both catalogues; English is filled from the English msgids (needs gettext)
+messages: venv ## refresh both catalogues; English filled from the msgids, French spacing fixed (needs gettext)
 	$(MANAGE) makemessages -l fr -l en --no-obsolete --ignore=.venv --ignore=tests \
 		--ignore=bench --ignore='site/*.html' --ignore=media
 	sed -i '/^#, fuzzy$$/{N;s/^#, fuzzy\nmsgid ""$$/msgid ""/}' locale/en/LC_MESSAGES/django.po
 	msgattrib --clear-fuzzy --empty locale/en/LC_MESSAGES/django.po \
 		| msgen - -o locale/en/LC_MESSAGES/django.po
+	$(PY) -m campaign.french_typography locale/fr/LC_MESSAGES/django.po
 	$(MANAGE) compilemessages -l fr -l en --ignore=.venv
 	@printf 'French: '; msgfmt --statistics -o /dev/null locale/fr/LC_MESSAGES/django.po
 

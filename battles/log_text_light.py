@@ -1,9 +1,9 @@
 """More battle log lines in the reader's language: light units (moves, landings, marks,
 strikes), point defence, refused crew assignments, boarding and the rarer damage kinds.
 
-Registered into :data:`battles.log_text.LINES` (one table of kinds); each function takes
-the event's ``data``, the log's names and the event, and raises ``_Unknown`` for a data
-shape it does not know so that :func:`battles.log_text.event_line` falls back to the
+Registered into :func:`battles.log_text.event_line` with :data:`LIGHT_LINES`; each function
+takes the event's ``data``, the log's names and the event, and raises ``_Unknown`` for a
+data shape it does not know so that :func:`battles.log_text.event_line` falls back to the
 stored summary. Weapon, system and bay ids stay the game's notation.
 """
 

@@ -17,6 +17,7 @@ from battles.api_rules import router as rules_router
 from battles.api_systems import router as systems_rules_router
 from battles.api_turns import router as battle_turns_router
 from battles.rules.errors import RulesError
+from battles.rules_messages import rules_error_text
 from factions.api import router as factions_router
 from factions.api_designs import router as designs_router
 from turns.api import router as turns_router
@@ -82,8 +83,9 @@ api = AdmiraltyAPI(
 
 @api.exception_handler(RulesError)
 def rules_error(request: HttpRequest, exc: RulesError) -> HttpResponse:
-    """Map any rules-engine error to 400 with its message (STYLE.md: one place)."""
-    return api.create_response(request, {"detail": str(exc)}, status=400)
+    """Map any rules-engine error to 400 with its message in the reader's language
+    (``battles.rules_messages``; STYLE.md: one place)."""
+    return api.create_response(request, {"detail": rules_error_text(exc)}, status=400)
 
 
 @api.exception_handler(TurnActionError)

@@ -167,6 +167,17 @@ SHAPES: tuple[_Shape, ...] = (
     # Ledger reasons (turns.closing, turns.repairs, turns.building, turns.demo).
     _shape(r"income of turn (?P<n>\d+)", lambda v: gettext("income of turn %(n)s") % v),
     _shape(
+        r"income of turn (?P<n>\d+), capped at the maximum of (?P<max>\d+): "
+        r"(?P<r>\d+) resources and (?P<t>\d+) technology not credited",
+        lambda v: (
+            gettext(
+                "income of turn %(n)s, capped at the maximum of %(max)s: %(r)s resources and "
+                "%(t)s technology not credited"
+            )
+            % v
+        ),
+    ),
+    _shape(
         r"opening treasury \(demo\)",
         lambda v: gettext("opening treasury (demo)"),
     ),

@@ -26,33 +26,22 @@ import math
 import re
 import xml.etree.ElementTree as ET  # noqa: S405 - we only build and serialise, never parse
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext, ngettext
 
-from factions.designs import COMMAND_SYSTEMS, design_system_ids
+from factions.ssd_canvas import MARGIN, WIDTH, Canvas
+from factions.ssd_text import core_systems, stats_line, system_text
 from factions.type_words import type_label
 
 if TYPE_CHECKING:
     from factions.models import Ship
-
-SVG_NS = "http://www.w3.org/2000/svg"
-WIDTH = 760  # drawing units; 4 units per mm -> 190 mm
-MARGIN = 20
-UNITS_PER_MM = 4
 
 # Clockwise from the bow, as rules/ft-incursion.md §6 lists them.
 ARCS = ("F", "FS", "AS", "A", "AP", "FP")
 
 # Threshold roll that destroys a system when row n (1-based) is completed (§11).
 THRESHOLD_ROLLS = {1: "6", 2: "5+"}
-
-#: The SSD's rules (static/css/ssd.css, also linked by the app's pages): embedded in each SVG
-#: so that a standalone ``ssd.svg`` and the PDF draw the same.
-STYLE = (Path(__file__).resolve().parent.parent / "static" / "css" / "ssd.css").read_text(
-    encoding="utf-8"
-)
 
 
 @dataclass(frozen=True)
@@ -86,115 +75,13 @@ def covered_arcs_path(cx: float, cy: float, r: float, arc: str) -> str:
     return f"M{cx:.1f},{cy:.1f} L{x1:.1f},{y1:.1f} A{r:.1f},{r:.1f} 0 0 1 {x2:.1f},{y2:.1f} Z"
 
 
-class _Canvas:
-    """A growing SVG drawing; ``y`` is the next free line (drawing units)."""
-
-    def __init__(self, id_prefix: str = "") -> None:
-        self.id_prefix = id_prefix  # element ids stay unique when several SSDs share a page
-        self.root = ET.Element(
-            "svg", {"xmlns": SVG_NS, "class": "ssd", "version": "1.1", "role": "img"}
-        )
-        ET.SubElement(self.root, "style").text = STYLE
-        self.y: float = MARGIN
-
-    def el(self, parent: ET.Element | None, tag: str, **attrs: Any) -> ET.Element:
-        clean = {k.rstrip("_").replace("__", "-"): str(v) for k, v in attrs.items()}
-        if "id" in clean:
-            clean["id"] = self.id_prefix + clean["id"]
-        return ET.SubElement(self.root if parent is None else parent, tag, clean)
-
-    def text(
-        self,
-        parent: ET.Element | None,
-        x: float,
-        y: float,
-        s: str,
-        cls: str,
-        *,
-        fit: float | None = None,
-        size: float = 0,
-    ) -> None:
-        """A text; with ``fit`` (width in units) it is shrunk from ``size`` px to fit."""
-        attrs: dict[str, Any] = {"x": f"{x:.1f}", "y": f"{y:.1f}", "class_": cls}
-        if fit is not None and size:
-            # ~0.6 em per character in DejaVu Sans: shrink long titles instead of clipping.
-            # A presentation attribute, not style="": a strict CSP (style-src 'self') refuses
-            # inline style attributes; ssd.css sets no font-size for these classes.
-            attrs["font__size"] = f"{min(size, fit / (0.62 * max(1, len(s)))):.1f}"
-        self.el(parent, "text", **attrs).text = s
-
-    def label(self, parent: ET.Element, x: float, y: float, s: str, width: int) -> None:
-        """A centred label cut to ``width`` characters; the full text goes in a tooltip."""
-        short = s if len(s) <= width else s[: width - 1] + "…"
-        el = self.el(parent, "text", x=f"{x:.1f}", y=f"{y:.1f}", class_="label")
-        el.text = short
-        if short != s:
-            ET.SubElement(el, "title").text = s
-
-    def cross(self, parent: ET.Element, x: float, y: float, w: float, h: float) -> None:
-        self.el(
-            parent,
-            "path",
-            d=(
-                f"M{x:.1f},{y:.1f} L{x + w:.1f},{y + h:.1f} "
-                f"M{x + w:.1f},{y:.1f} L{x:.1f},{y + h:.1f}"
-            ),
-            class_="cross",
-        )
-
-    def finish(self, title: str) -> str:
-        height = self.y + MARGIN
-        self.root.set("viewBox", f"0 0 {WIDTH} {height:g}")
-        self.root.set("width", f"{WIDTH / UNITS_PER_MM:g}mm")
-        self.root.set("height", f"{height / UNITS_PER_MM:g}mm")
-        t = ET.Element("title")
-        t.text = title
-        self.root.insert(0, t)
-        return ET.tostring(self.root, encoding="unicode")
-
-
-def _sensors(kind: str) -> str:
-    """The sensor suite's name in the current language (``standard`` or ``advanced``,
-    factions/designs.py; any other value as written)."""
-    names = {"standard": gettext("standard sensors"), "advanced": gettext("advanced sensors")}
-    return names.get(kind, gettext("%(kind)s sensors") % {"kind": kind})
-
-
-def _stats_line(design: dict) -> str:
-    mass = int(design.get("mass") or 0)
-    parts = [
-        gettext("Mass %(n)s") % {"n": mass},
-        gettext("Thrust %(n)s") % {"n": design.get("thrust", 0)},
-    ]
-    if design.get("ftl"):
-        parts.append(gettext("FTL"))
-    parts += [
-        gettext("Screens %(n)s") % {"n": design.get("screens", 0)},
-        gettext("FC %(n)s") % {"n": design.get("fire_controls", 0)},
-        _sensors(design.get("sensors", "standard")),
-        gettext("ECM %(n)s") % {"n": design.get("ecm", 0)},
-        gettext("Crew %(n)s") % {"n": -(-mass // 20)},
-    ]
-    if design.get("points") is not None:
-        parts.append(gettext("Points %(n)s") % {"n": design["points"]})
-    if design.get("tech_cost"):
-        parts.append(gettext("Tech %(n)s") % {"n": design["tech_cost"]})
-    power = design.get("power") or {}
-    if power.get("power_points") or power.get("biomass"):
-        parts.append(
-            gettext("PP %(pp)s / biomass %(biomass)s")
-            % {"pp": power.get("power_points", 0), "biomass": power.get("biomass", 0)}
-        )
-    return " · ".join(parts)
-
-
 def _box_size(longest_row: int) -> float:
     """Box side so the longest row fits the width (max 20 units = 5 mm)."""
     usable = WIDTH - 2 * MARGIN - 60  # room for the threshold mark
     return min(20.0, usable / max(1, longest_row) - 4)
 
 
-def _draw_hull(c: _Canvas, design: dict, lost: int) -> None:
+def _draw_hull(c: Canvas, design: dict, lost: int) -> None:
     hull = design.get("hull") or {}
     rows = list(hull.get("rows") or hull_rows_for(int(hull.get("boxes") or 0)))
     rows = [int(n) for n in rows if n]  # a small hull may leave rows empty ([1, 1, 0, 0])
@@ -246,7 +133,7 @@ def _draw_hull(c: _Canvas, design: dict, lost: int) -> None:
     c.y += 6
 
 
-def _draw_armour(c: _Canvas, design: dict, lost: int) -> None:
+def _draw_armour(c: Canvas, design: dict, lost: int) -> None:
     layers = [int(n) for n in ((design.get("armour") or {}).get("layers") or []) if n]
     if not layers:
         return
@@ -284,7 +171,7 @@ def _draw_armour(c: _Canvas, design: dict, lost: int) -> None:
     c.y += 6
 
 
-def _draw_crew(c: _Canvas, design: dict, lost: int) -> None:
+def _draw_crew(c: Canvas, design: dict, lost: int) -> None:
     crew = -(-int(design.get("mass") or 0) // 20)
     if not crew:
         return
@@ -309,107 +196,12 @@ def _draw_crew(c: _Canvas, design: dict, lost: int) -> None:
     c.y += 26
 
 
-def _core_systems(design: dict) -> list[tuple[str, str, str]]:
-    """(system id, icon text, label) for the systems that are fields, not list entries.
-
-    Drive, fire controls, screens and command systems are the ids the engine synthesises
-    (``design_system_ids``), so a box crossed out here is one a battle can destroy; FTL,
-    advanced sensors and ECM are drawn too but are not engine systems.
-    """
-    listed = {s.get("id") for s in design.get("systems") or []}
-    synthesised = [sid for sid in design_system_ids(design) if sid not in listed]
-
-    def numbered(prefix: str) -> list[tuple[str, int]]:
-        return [
-            (sid, int(sid.removeprefix(prefix)))
-            for sid in synthesised
-            if sid.startswith(prefix) and sid.removeprefix(prefix).isdigit()
-        ]
-
-    out: list[tuple[str, str, str]] = []
-    if "drive" in synthesised:
-        out.append(("drive", str(design.get("thrust", 0)), gettext("drive")))
-    if design.get("ftl"):
-        out.append(("ftl", gettext("FTL"), gettext("FTL drive")))
-    for sid, i in numbered("fc-"):
-        out.append((sid, gettext("FC"), gettext("fire control %(n)d") % {"n": i}))
-    for sid, i in numbered("screen-"):
-        out.append((sid, gettext("S"), gettext("screen %(n)d") % {"n": i}))
-    if design.get("sensors", "standard") != "standard":
-        out.append(("sensors", gettext("AS"), _sensors(design["sensors"])))
-    for i in range(1, int(design.get("ecm") or 0) + 1):
-        out.append((f"ecm-{i}", gettext("ECM"), gettext("ECM %(n)d") % {"n": i}))
-    for name in synthesised:
-        if name in COMMAND_SYSTEMS:
-            short = {"bridge": "BR", "life-support": "LS", "core": "CO"}[name]
-            out.append((name, short, _kind_label(name)))
-    return out
-
-
-ICON_TEXT = {
-    "pd": "PD",
-    "adaf": "ADAF",
-    "magazine": "MAG",
-    "bay": "BAY",
-    "launch-tube": "LT",
-    "marines": "M",
-}
-
-
-def _kind_label(kind: str) -> str:
-    """A system kind or command system in the current language (the id as written when
-    unknown)."""
-    labels = {
-        "pd": gettext("point defence"),
-        "adaf": gettext("area defence"),
-        "launch-tube": gettext("launch tube"),
-        "bridge": gettext("bridge"),
-        "life-support": gettext("life support"),
-        "core": gettext("core"),
-    }
-    return labels.get(kind, kind)
-
-
-def _weapon_text(weapon: str) -> str:
-    """Short icon text for an engine weapon id (DESIGN.md §3)."""
-    if weapon.startswith("beam-"):
-        return "B" + weapon[5:]
-    if weapon.startswith("kgun"):
-        return "K" + weapon.rsplit("-", 1)[-1]
-    if weapon.startswith("graser-"):
-        return "G" + weapon[7:]
-    if weapon.startswith("missile-"):
-        return "MS" + weapon[8:9].upper()
-    words = weapon.split("-")
-    return "".join(w[0] for w in words).upper() if len(words) > 1 else weapon[:3].upper()
-
-
-def _system_text(system: dict) -> tuple[str, str]:
-    """(icon text, label) for one entry of ``design["systems"]``."""
-    kind = system.get("kind", "?")
-    if kind == "weapon":
-        weapon = str(system.get("weapon", "?"))
-        if system.get("class"):
-            weapon = gettext("%(weapon)s class %(n)s") % {"weapon": weapon, "n": system["class"]}
-        return _weapon_text(str(system.get("weapon", "?"))), weapon
-    if kind == "magazine":
-        return "MAG", gettext("magazine (%(n)s)") % {"n": system.get("capacity", 0)}
-    if kind == "marines":
-        return f"M{system.get('squads', 1)}", gettext("marines ×%(n)s") % {
-            "n": system.get("squads", 1)
-        }
-    if kind == "bay":
-        sq = system.get("squadron") or {}
-        return "BAY", sq.get("name") or gettext("bay (empty)")
-    return ICON_TEXT.get(kind, kind[:3].upper()), _kind_label(kind)
-
-
 CELL_W = 120
 CELL_H = 96
 
 
 def _draw_system(
-    c: _Canvas,
+    c: Canvas,
     parent: ET.Element,
     x: float,
     y: float,
@@ -454,7 +246,7 @@ def _draw_system(
         c.cross(g, icon_x - 2, y - 2, 44, 44)
 
 
-def _draw_systems(c: _Canvas, design: dict, lost: frozenset[str]) -> None:
+def _draw_systems(c: Canvas, design: dict, lost: frozenset[str]) -> None:
     g = c.el(None, "g", class_="systems", id="systems")
     c.text(g, MARGIN, c.y + 12, gettext("Systems"), "section-label")
     c.y += 22
@@ -467,10 +259,10 @@ def _draw_systems(c: _Canvas, design: dict, lost: frozenset[str]) -> None:
             "label": label,
             "arcs": None,
         }
-        for sid, icon_text, label in _core_systems(design)
+        for sid, icon_text, label in core_systems(design)
     ]
     for system in design.get("systems") or []:
-        icon_text, label = _system_text(system)
+        icon_text, label = system_text(system)
         arcs = system.get("arcs")
         cells.append(
             {
@@ -495,7 +287,7 @@ def _draw_systems(c: _Canvas, design: dict, lost: frozenset[str]) -> None:
     c.y += CELL_H * (-(-len(cells) // per_row)) + 4
 
 
-def _draw_bays(c: _Canvas, design: dict, lost: frozenset[str]) -> None:
+def _draw_bays(c: Canvas, design: dict, lost: frozenset[str]) -> None:
     bays = [s for s in design.get("systems") or [] if s.get("kind") == "bay"]
     if not bays:
         return
@@ -561,7 +353,7 @@ def design_svg(
     name = str(design.get("name") or "?")
     if id_prefix is None:
         id_prefix = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") + "-"
-    c = _Canvas(id_prefix)
+    c = Canvas(id_prefix)
     title = caption or name
     kind = type_label(str(design.get("type_word") or ""))
     sub = ", ".join(str(p) for p in (kind, faction_name or design.get("faction")) if p)
@@ -569,7 +361,7 @@ def design_svg(
     usable = WIDTH - 2 * MARGIN
     c.text(None, MARGIN, c.y + 24, heading, "title", fit=usable, size=26)
     c.y += 34
-    c.text(None, MARGIN, c.y + 12, _stats_line(design), "stats", fit=usable, size=13)
+    c.text(None, MARGIN, c.y + 12, stats_line(design), "stats", fit=usable, size=13)
     c.y += 20
     if design.get("provisional"):
         note = gettext("Provisional design")

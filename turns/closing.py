@@ -3,7 +3,9 @@
 ``campaign_turn_close`` is one transaction. In order: repairs progress (each yard's
 capacity over its queue, ``turns.schedule``), construction completes (the ship or squadron
 joins its fleet: the turn's reinforcements), light units whose carrier was destroyed or
-captured are lost, income is paid, fleets move (``turns.moves``), the summary is written.
+captured are lost, income is paid (capped so that no treasury passes
+``campaign.limits.NUMBER_MAX``, the ledger line saying what was not credited:
+``turns.treasury.income_capped``), fleets move (``turns.moves``), the summary is written.
 Ships, orders and light units are written with bulk updates (history rows too,
 ``simple_history.utils``), so the query count does not grow with the ships repaired
 (``bench/turn_close.py``).
@@ -32,7 +34,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from simple_history.utils import bulk_update_with_history
 
-from campaign import access
+from campaign import access, limits
 from campaign.models import Campaign
 from factions.models import LightUnitGroup, Ship, Territory
 
@@ -42,6 +44,7 @@ from .models import CampaignTurn, Construction, FleetMove, LedgerEntry, RepairOr
 from .moves import moves_carry_out, moves_undo, queued_moves
 from .repairs import repairs_first_turn, yard_reschedule
 from .schedule import Left
+from .treasury import Balance, income_capped, treasury_balances
 
 logger = logging.getLogger(__name__)
 SHIP_FIELDS = ["hull_lost", "armour_lost", "crew_lost", "systems_lost", "status"]
@@ -66,6 +69,8 @@ class TurnPlan:
     constructions: list[tuple[Construction, bool]] = field(default_factory=list)  # completes
     squadrons_lost: list[LightUnitGroup] = field(default_factory=list)
     income: list[tuple[int, str, int, int]] = field(default_factory=list)  # faction, name, r, t
+    #: Income not credited because the treasury is at its maximum: faction id -> (r, t).
+    income_capped: dict[int, tuple[int, int]] = field(default_factory=dict)
     moves: list[FleetMove] = field(default_factory=list)
 
 
@@ -179,9 +184,15 @@ def turn_plan(*, campaign: Campaign) -> TurnPlan:
         .order_by("name")
         .values_list("pk", "name", "held", "yards")
     )
+    balances = treasury_balances(campaign=campaign, faction_ids=set(faction_ids))
     for pk, name, held_n, yards in held:
         resources = held_n * rates["income_per_territory"] + yards * rates["income_shipyard_bonus"]
-        plan.income.append((pk, name, resources, rates["technology_per_turn"]))
+        credit, lost = income_capped(
+            balances.get(pk, Balance()), resources, rates["technology_per_turn"]
+        )
+        plan.income.append((pk, name, credit.resources, credit.technology))
+        if lost.resources or lost.technology:
+            plan.income_capped[pk] = (lost.resources, lost.technology)
     plan.moves = queued_moves(campaign)
     return plan
 
@@ -303,16 +314,18 @@ def campaign_turn_close(
                     kind=LedgerEntry.Kind.INCOME,
                     resources=r,
                     technology=t,
-                    reason=f"income of turn {n}",
+                    reason=_income_reason(n, plan.income_capped.get(pk)),
                 )
                 for pk, _name, r, t in plan.income
-                if r or t
+                if r or t or pk in plan.income_capped
             ]
         )
         undo["ledger"] = [e.pk for e in entries]
         summary["moves"], undo["moves"] = moves_carry_out(campaign=campaign, turn_number=n, now=now)
         summary["income"] = [
-            {"faction": name, "resources": r, "technology": t} for _pk, name, r, t in plan.income
+            {"faction": name, "resources": r, "technology": t}
+            | _capped_summary(plan.income_capped.get(pk))
+            for pk, name, r, t in plan.income
         ]
         turn.status = CampaignTurn.Status.CLOSED
         turn.closed_at = now
@@ -321,6 +334,23 @@ def campaign_turn_close(
         turn.save(update_fields=["status", "closed_at", "summary", "undo"])
         _reschedule_all(campaign, why=f"turn {n} closed")
         return turn
+
+
+def _income_reason(n: int, capped: tuple[int, int] | None) -> str:
+    """The income entry's reason (stored in English, shown translated by
+    ``campaign.stored_text``), saying what the maximum kept out."""
+    if capped is None:
+        return f"income of turn {n}"
+    return (
+        f"income of turn {n}, capped at the maximum of {limits.NUMBER_MAX}: "
+        f"{capped[0]} resources and {capped[1]} technology not credited"
+    )
+
+
+def _capped_summary(capped: tuple[int, int] | None) -> dict:
+    if capped is None:
+        return {}
+    return {"capped_resources": capped[0], "capped_technology": capped[1]}
 
 
 def _complete(c: Construction, n: int) -> None:

@@ -1,7 +1,15 @@
 """A faction's treasury in a campaign: the sum of its ledger (``LedgerEntry``).
 
 Every credit and debit is a row with who, when and why (issue 11 §5); there is no stored
-balance to drift from it.
+balance to drift from it. A balance stays between 0 and ``campaign.limits.NUMBER_MAX``:
+debits the faction cannot cover and adjustments past the maximum are refused, turn-end
+income past it is capped (:func:`income_capped`).
+
+**Locking.** With no balance row to lock, every service that reads a balance to decide a
+write takes :func:`treasury_lock` first — the campaign's row ``SELECT … FOR UPDATE``, the
+row a turn close locks too — so two adjustments, a payment and an adjustment, or an
+adjustment and a turn's income, run one after the other on PostgreSQL and the second sees
+the first's entry (SQLite serialises writers anyway).
 """
 
 from __future__ import annotations
@@ -47,10 +55,31 @@ def treasury_balances(
     return {row["faction_id"]: Balance(row["r"] or 0, row["t"] or 0) for row in rows}
 
 
+def treasury_lock(campaign: Campaign) -> None:
+    """Lock ``campaign``'s treasuries until the transaction ends (its row, ``SELECT … FOR
+    UPDATE``; module docstring). Call inside ``transaction.atomic()``, before reading a
+    balance; raises ``TransactionManagementError`` outside one (on PostgreSQL)."""
+    Campaign.objects.select_for_update().filter(pk=campaign.pk).values_list("pk").first()
+
+
+def income_capped(held: Balance, resources: int, technology: int) -> tuple[Balance, Balance]:
+    """Turn-end income of ``resources`` and ``technology`` for a faction holding ``held``:
+    ``(credited, not credited)``, the credit cut so the balance stays at most
+    ``campaign.limits.NUMBER_MAX`` (the maximum adjustments are refused past)."""
+    room_r = max(0, limits.NUMBER_MAX - held.resources)
+    room_t = max(0, limits.NUMBER_MAX - held.technology)
+    credited = Balance(min(resources, room_r), min(technology, room_t))
+    return credited, Balance(resources - credited.resources, technology - credited.technology)
+
+
 def treasury_check(
     *, campaign: Campaign, faction: Faction, resources: int, technology: int = 0
 ) -> None:
-    """Raise :class:`TurnActionError` naming the field if ``faction`` cannot pay."""
+    """Raise :class:`TurnActionError` naming the field if ``faction`` cannot pay.
+
+    Locks the campaign's treasuries first (:func:`treasury_lock`): call it inside the
+    ``transaction.atomic()`` that writes the debit, so no other payment slips in between."""
+    treasury_lock(campaign)
     balance = treasury_balance(campaign=campaign, faction=faction)
     if resources > balance.resources:
         raise TurnActionError(
@@ -73,7 +102,8 @@ def treasury_adjust(
     :class:`TurnActionError` for a faction not in the campaign, no reason, nothing to
     adjust, a debit the faction cannot cover (a treasury never goes below zero), or a
     credit that would take the resources or technology held past
-    ``campaign.limits.NUMBER_MAX`` (the message names the field).
+    ``campaign.limits.NUMBER_MAX`` (the message names the field). Locked against
+    concurrent adjustments, payments and turn closes (:func:`treasury_lock`).
     """
     if not access.is_organiser(user, campaign):
         raise TurnPermissionError(
@@ -94,6 +124,7 @@ def treasury_adjust(
     if not resources and not technology:
         raise TurnActionError(_("resources: nothing to adjust (0 resources, 0 technology)"))
     with transaction.atomic():
+        treasury_lock(campaign)  # a concurrent adjustment waits for this one's entry
         balance = treasury_balance(campaign=campaign, faction=faction)
         if balance.resources + resources < 0 or balance.technology + technology < 0:
             raise TurnActionError(

@@ -1,9 +1,26 @@
-"""Errors raised by the rules engine; the API maps every one to HTTP 400."""
+"""Errors raised by the rules engine; the API maps every one to HTTP 400.
+
+The engine writes its messages in English and imports no web framework. An error a player meets
+when giving orders also carries a stable ``code`` and its ``params`` (display strings, as
+the English text shows them; ``ship`` the ship the message starts with, or None), from
+which ``battles.rules_messages`` writes it in the reader's language; the English text stays
+``str(error)``. An error without a code is shown as written.
+"""
+
+from __future__ import annotations
 
 
 class RulesError(ValueError):
     """Base class: an input the rules do not allow. The message names the ship, order or
-    weapon and the rule section (rules/ft-incursion.md)."""
+    weapon and the rule section (rules/ft-incursion.md).
+
+    ``code`` (e.g. ``"move.unreadable"``, ``""`` when none) and ``params`` (str → str)
+    let the web and API layers translate it (module docstring)."""
+
+    def __init__(self, message: object = "", *args: object, code: str = "", **params: object):
+        super().__init__(message, *args)
+        self.code = code
+        self.params = params
 
 
 class UnknownWeapon(RulesError):

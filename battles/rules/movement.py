@@ -100,7 +100,10 @@ class Orders:
         """
         if not isinstance(text, str):
             raise IllegalOrder(
-                f"{_who(ship)}movement order {text!r} is not text in the notation of rules §3"
+                f"{_who(ship)}movement order {text!r} is not text in the notation of rules §3",
+                code="move.not-text",
+                ship=ship,
+                order=repr(text),
             )
         tokens = [t for t in re.split(r"[,\s]+", text.strip()) if t]
         speed_change: int | None = None
@@ -108,38 +111,62 @@ class Orders:
         final_speed: int | None = None
         stage = 0  # 0 speed change, 1 manoeuvres, 2 final speed, 3 done
 
-        def bad(why: str) -> IllegalOrder:
+        def bad(why: str, code: str, **params: str) -> IllegalOrder:
             shown = text if len(text) <= 40 else text[:40] + "…"
-            return IllegalOrder(f"{_who(ship)}order {shown!r}: {why} (rules §3)")
+            return IllegalOrder(
+                f"{_who(ship)}order {shown!r}: {why} (rules §3)",
+                code=code,
+                ship=ship,
+                order=repr(shown),
+                **params,
+            )
 
         for token in tokens:
             if len(token.lstrip("+-").rstrip("BPTSbpts")) > MAX_DIGITS and (
                 _SPEED_CHANGE.match(token) or _MANOEUVRE.match(token) or _FINAL_SPEED.match(token)
             ):
                 shown = token if len(token) <= 12 else token[:12] + "…"
-                raise bad(f"number {shown!r} too long (at most {MAX_DIGITS} digits)")
+                raise bad(
+                    f"number {shown!r} too long (at most {MAX_DIGITS} digits)",
+                    "move.number-too-long",
+                    number=repr(shown),
+                    max=str(MAX_DIGITS),
+                )
             if _SPEED_CHANGE.match(token):
                 if stage > 0:
-                    raise bad(f"speed change {token!r} must come first")
+                    raise bad(
+                        f"speed change {token!r} must come first",
+                        "move.speed-change-first",
+                        token=repr(token),
+                    )
                 speed_change = int(token)
                 stage = 1
             elif m := _MANOEUVRE.match(token):
                 if stage > 1:
-                    raise bad(f"manoeuvre {token!r} after the final speed")
+                    raise bad(
+                        f"manoeuvre {token!r} after the final speed",
+                        "move.manoeuvre-after-speed",
+                        token=repr(token),
+                    )
                 arcs = int(m.group(1))
                 if arcs < 1:
-                    raise bad(f"manoeuvre {token!r} turns no arc")
+                    raise bad(f"manoeuvre {token!r} turns no arc", "move.no-arc", token=repr(token))
                 manoeuvres.append(Manoeuvre(arcs, _SIDE_ALIASES[m.group(2).upper()]))
                 if len(manoeuvres) > 2:
-                    raise bad("at most two manoeuvre steps (one before each half move)")
+                    raise bad(
+                        "at most two manoeuvre steps (one before each half move)",
+                        "move.two-steps",
+                    )
                 stage = 1
             elif _FINAL_SPEED.match(token):
                 if stage > 2:
-                    raise bad(f"a second final speed {token!r}")
+                    raise bad(
+                        f"a second final speed {token!r}", "move.second-speed", token=repr(token)
+                    )
                 final_speed = int(token)
                 stage = 3
             else:
-                raise bad(f"unreadable part {token!r}")
+                raise bad(f"unreadable part {token!r}", "move.unreadable", token=repr(token))
         if speed_change is None and final_speed is None:
             speed_change = 0
         return cls(speed_change, tuple(manoeuvres), final_speed)
@@ -220,7 +247,14 @@ def validate_orders(
         change = orders.speed_change
     new_speed = speed + change
     if new_speed < 0:
-        raise _illegal(ship, orders, f"speed {speed} {change:+d} would be negative: no reversing")
+        raise _illegal(
+            ship,
+            orders,
+            f"speed {speed} {change:+d} would be negative: no reversing",
+            code="move.reversing",
+            speed=str(speed),
+            change=f"{change:+d}",
+        )
     # Plain comparisons stand in for min(), max() and abs() below (same values, no calls).
     end_speed = new_speed if new_speed < MAX_END_SPEED else MAX_END_SPEED  # min(24, new)
     if orders.final_speed is not None and orders.final_speed != end_speed:
@@ -229,23 +263,43 @@ def validate_orders(
             orders,
             f"final speed {orders.final_speed} does not match {speed} {change:+d} "
             f"(= {end_speed}, capped at {MAX_END_SPEED} mu)",
+            code="move.final-speed",
+            final=str(orders.final_speed),
+            speed=str(speed),
+            change=f"{change:+d}",
+            end=str(end_speed),
+            max=str(MAX_END_SPEED),
         )
     arcs = 0  # orders.arcs, inlined
     for m in orders.manoeuvres:
         arcs = arcs + m.arcs
     if arcs and not bridge_working:
-        raise _illegal(ship, orders, "the bridge is out: no manoeuvres", "§4")
+        raise _illegal(
+            ship, orders, "the bridge is out: no manoeuvres", "§4", code="move.bridge-out"
+        )
     roll = speed == 0 and change == 0 and arcs == 1
     if roll:
         # D-4: one arc about the axis, one thrust point, drive not needed.
         return Plan(orders, 0, 0, 0, 1, True)
     if not drive_working or thrust <= 0:
         if change or arcs:
-            raise _illegal(ship, orders, "the drive is out: the ship keeps its speed and heading")
+            raise _illegal(
+                ship,
+                orders,
+                "the drive is out: the ship keeps its speed and heading",
+                code="move.drive-out",
+            )
         return Plan(orders, 0, new_speed, end_speed, 0, False)
     size = -change if change < 0 else change  # abs(change)
     if size > thrust:
-        raise _illegal(ship, orders, f"speed change {change:+d} exceeds thrust {thrust}")
+        raise _illegal(
+            ship,
+            orders,
+            f"speed change {change:+d} exceeds thrust {thrust}",
+            code="move.change-over-thrust",
+            change=f"{change:+d}",
+            thrust=str(thrust),
+        )
     if half_thrust_turn_cap:
         half = thrust // 2
         cap = half if half > 1 else 1  # max(1, thrust // 2)
@@ -254,9 +308,21 @@ def validate_orders(
                 ship,
                 orders,
                 f"{arcs} arcs exceed the turning cap of {cap} for thrust {thrust} (D-3)",
+                code="move.turning-cap",
+                arcs=str(arcs),
+                cap=str(cap),
+                thrust=str(thrust),
             )
     if arcs + size > thrust:
-        raise _illegal(ship, orders, f"{arcs} arcs + |{change:+d}| speed exceed thrust {thrust}")
+        raise _illegal(
+            ship,
+            orders,
+            f"{arcs} arcs + |{change:+d}| speed exceed thrust {thrust}",
+            code="move.over-thrust",
+            arcs=str(arcs),
+            change=f"{change:+d}",
+            thrust=str(thrust),
+        )
     return Plan(orders, change, new_speed, end_speed, arcs + size, False)
 
 
@@ -300,9 +366,18 @@ class Movement(NamedTuple):
     path: tuple[tuple[float, float], ...]
 
 
-def _illegal(ship: str, orders: Orders, why: str, section: str = "§3") -> IllegalOrder:
-    """The error ``validate_orders`` raises (a module function: no closure per call)."""
-    return IllegalOrder(f"{ship}: order {str(orders)!r}: {why} (rules {section})")
+def _illegal(
+    ship: str, orders: Orders, why: str, section: str = "§3", *, code: str, **params: str
+) -> IllegalOrder:
+    """The error ``validate_orders`` raises (a module function: no closure per call), with
+    its ``code`` and ``params`` for ``battles.rules_messages``."""
+    return IllegalOrder(
+        f"{ship}: order {str(orders)!r}: {why} (rules {section})",
+        code=code,
+        ship=ship,
+        order=repr(str(orders)),
+        **params,
+    )
 
 
 def step(position: tuple[float, float], heading: int, distance: float) -> tuple[float, float]:

@@ -20,6 +20,7 @@ from battles.rules.errors import RulesError
 from battles.rules.movement import Orders, execute, validate_orders
 from battles.rules.turn import BattleState
 from battles.rules.weapons import get_weapon
+from battles.rules_messages import rules_error_text
 
 from .orders import TurnOrdersError
 
@@ -198,7 +199,7 @@ def movement_preview(state: BattleState, ship_id: str, text: str) -> dict[str, A
     """What ``text`` (§3 notation) does to the ship: ``{"ok", "error", "thrust",
     "thrust_used", "speed", "end_speed", "heading", "path": [[x, y] ×3], "view": [x, y, w,
     h]}`` — the path in SVG coordinates (y flipped: +y up on the map). Never raises for
-    bad text: the engine's ``IllegalOrder`` message is ``error``."""
+    bad text: the engine's ``IllegalOrder`` message, in the reader's language, is ``error``."""
     ship = state.ships[ship_id]
     out: dict[str, Any] = {
         "ok": False,
@@ -219,7 +220,7 @@ def movement_preview(state: BattleState, ship_id: str, text: str) -> dict[str, A
             half_thrust_turn_cap=state.options.half_thrust_turn_cap,
         )
     except RulesError as exc:
-        out["error"] = str(exc)
+        out["error"] = rules_error_text(exc)
         return out
     moved = execute(plan, position=(ship.x, ship.y), heading=ship.heading)
     path = [[round(x, 2), round(-y, 2)] for x, y in moved.path]

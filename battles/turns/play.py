@@ -45,6 +45,7 @@ from battles.rules.errors import RulesError
 from battles.rules.options import RuleOptions
 from battles.rules.turn import BattleState, ShipOrders, play_turn
 from battles.rules.turn import Event as EngineEvent
+from battles.rules_messages import rules_error_text
 from battles.services import MAX_TURNS_LIMIT, BattleActionError
 from battles.services.common import battle_label
 from battles.turn_models import TurnOrders, TurnPlay
@@ -352,7 +353,9 @@ def turn_orders_submit(
         try:
             play_turn(state, trial)
         except RulesError as exc:
-            raise TurnOrdersError(_("%(error)s; nothing stored") % {"error": exc}) from exc
+            raise TurnOrdersError(
+                _("%(error)s; nothing stored") % {"error": rules_error_text(exc)}
+            ) from exc
         stored, _created = TurnOrders.objects.update_or_create(
             battle=battle,
             side=side,

@@ -74,6 +74,7 @@ _SOURCES = (
     "templates/site",
     "templates/reports",
     "battles/reports.py",
+    "battles/report_log.py",
     "battles/battle_map.py",  # the report's map
     "battles/turns/board.py",  # the board the map is drawn from
     "battles/templatetags",
@@ -83,10 +84,13 @@ _SOURCES = (
     "factions/type_words.py",
     "battles/log_text.py",
     "battles/log_text_light.py",
+    "battles/log_text_damage.py",
     "battles/roll_text.py",
     "campaign/stored_text.py",
     "battles/markdown_text.py",
     "factions/ssd.py",
+    "factions/ssd_canvas.py",
+    "factions/ssd_text.py",
     "campaign/publish",
     "locale",
 )

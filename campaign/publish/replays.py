@@ -45,6 +45,7 @@ _SOURCES = (
     "battles/turns/board.py",
     "battles/log_text.py",
     "battles/log_text_light.py",
+    "battles/log_text_damage.py",
     "battles/roll_text.py",
     "campaign/publish/replays.py",
 )

@@ -111,7 +111,9 @@ def test_a_5_mb_narrative_gets_a_readable_json_413(cast, battle):
     body = {"outcome": "x", "narrative": "n" * 5_000_000}
     response = post_json(organiser(cast), f"/api/battles/{battle.pk}/record", body)
     assert response.status_code == 413
-    assert response.json() == {"detail": "La requête est trop grande : la limite est de 2 Mio."}
+    assert response.json() == {
+        "detail": "La requête est trop grande\u202f: la limite est de 2 Mio."
+    }
     battle.refresh_from_db()
     assert battle.status == Battle.Status.DRAFT
 

@@ -77,7 +77,7 @@ def test_refusals_are_400_with_the_message(cast, battle):
     assert again.status_code == 400
     assert again.json()["detail"] == (  # in French, the default language
         f"bataille {battle.pk} (Skirmish skirmish) est déjà conclue "
-        "(résolue par le moteur de règles) ; rien n’a changé"
+        "(résolue par le moteur de règles)\u202f; rien n’a changé"
     )
     english = client.post(
         f"/api/battles/{battle.pk}/resolve",
@@ -128,7 +128,10 @@ def test_a_record_the_ssd_refuses_is_400_naming_participant_and_field(cast, batt
     response = post(client_for(cast.organiser), f"/api/battles/{battle.pk}/record", body)
     assert response.status_code == 400
     detail = response.json()["detail"]
-    assert f"participant {huulth.pk}" in detail and "systems_lost : ['nope'] ne sont pas" in detail
+    assert (
+        f"participant {huulth.pk}" in detail
+        and "systems_lost\u202f: ['nope'] ne sont pas" in detail
+    )
     huulth.refresh_from_db()
     assert huulth.ship.systems_lost == [] and Battle.objects.get(pk=battle.pk).status == "draft"
 
@@ -152,5 +155,5 @@ def test_craft_lost_on_a_ship_is_refused_naming_participant_and_field(cast, batt
     assert response.status_code == 400
     detail = response.json()["detail"]
     assert f"participant {huulth.pk}" in detail
-    assert "craft_lost : 5, mais un vaisseau n’a pas de craft_lost" in detail
+    assert "craft_lost\u202f: 5, mais un vaisseau n’a pas de craft_lost" in detail
     assert Battle.objects.get(pk=battle.pk).status == "draft"

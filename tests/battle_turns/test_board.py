@@ -162,6 +162,8 @@ def test_auto_tactics_are_logged_as_such_for_both_sides(cast):
         board = board_view(rows, Viewer("side", "phalon"), side_names=NAMES)
     lines = [line["text"] for line in board["log"] if line["kind"] == "auto-orders"]
     assert lines == [
-        "Qatzrin n’a pas donné d’ordres à temps : ses vaisseaux suivent les tactiques automatiques",
-        "Phalon n’a pas donné d’ordres à temps : ses vaisseaux suivent les tactiques automatiques",
+        "Qatzrin n’a pas donné d’ordres à temps\u202f: "
+        "ses vaisseaux suivent les tactiques automatiques",
+        "Phalon n’a pas donné d’ordres à temps\u202f: "
+        "ses vaisseaux suivent les tactiques automatiques",
     ]

@@ -142,7 +142,7 @@ def test_a_form_naming_the_enemys_ship_stores_nothing_and_says_why(started):
     )
     assert response.status_code == 400
     page = response.content.decode()
-    assert "pas un vaisseau de votre camp ; rien n’a été enregistré" in page  # French default
+    assert "pas un vaisseau de votre camp\u202f; rien n’a été enregistré" in page  # French default
     assert not TurnOrders.objects.filter(battle=started.battle).exists()
     # The refusal names neither the ship nor its class.
     error = re.search(r'class="form-error"[^>]*>([^<]*)<', page).group(1)

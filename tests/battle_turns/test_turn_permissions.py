@@ -205,7 +205,9 @@ def test_api_orders_for_the_other_sides_ship_name_it_and_store_nothing(game):
         content_type="application/json",
     )
     assert response.status_code == 400
-    assert "pas un vaisseau de votre camp ; rien n’a été enregistré" in response.json()["detail"]
+    assert (
+        "pas un vaisseau de votre camp\u202f; rien n’a été enregistré" in response.json()["detail"]
+    )
     assert TurnPlay.objects.get(battle=game.battle).turns_played == 0
 
 

@@ -173,7 +173,7 @@ def test_record_entries_through_the_api(client, league):
     response = client.post(url, json.dumps(bad), content_type="application/json")
     assert response.status_code == 400
     assert f"participant {raam.pk}" in response.json()["detail"]
-    assert "hull_lost : 99, mais il reste au" in response.json()["detail"]
+    assert "hull_lost\u202f: 99, mais il reste au" in response.json()["detail"]
     mine = client.post(
         url, json.dumps({"side": "phalon", "results": []}), content_type="application/json"
     )

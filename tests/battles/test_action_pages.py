@@ -204,7 +204,7 @@ def test_record_formset_errors_name_the_ship_and_field_and_other_side_confirms(c
     assert f"({len(q_parts)} unités)" in page
     response = client.post(decide, follow=True)
     assert response.redirect_chain[0][1] == 302
-    assert "Compte rendu confirmé ; la bataille attend" in response.content.decode()
+    assert "Compte rendu confirmé\u202f; la bataille attend" in response.content.decode()
     battle.refresh_from_db()
     assert battle.status == "draft"  # the Phalon side has not entered theirs
     p_parts = list(battle.sides.get(faction__slug="phalon").participants.order_by("pk"))

@@ -133,7 +133,8 @@ def test_the_api_refusal_is_400_with_the_message(cast, battle):
     response = _client(cast.organiser).get(f"/api/battles/{battle.pk}/forecast")
     assert response.status_code == 400
     assert (
-        "est déjà conclue : ses flottes portent désormais ses dégâts" in response.json()["detail"]
+        "est déjà conclue\u202f: ses flottes portent désormais ses dégâts"
+        in response.json()["detail"]
     )
 
 

@@ -43,8 +43,8 @@ def test_a_resolved_battle_reads_in_french(resolved):
     winner = resolved.winner.name
     assert re.search(r"(Qatzrin|Phalon) a l’initiative", page)
     assert "has the initiative" not in page
-    assert " tire " in page and " sur " in page and " mu : " in page
-    assert "détruit : dernière case de coque perdue (§11)" in page
+    assert " tire " in page and " sur " in page and " mu\u202f: " in page
+    assert "détruit\u202f: dernière case de coque perdue (§11)" in page
     assert "last hull box gone" not in page
     assert f"victoire de {winner} (" in page and " wins (" not in page
     assert "flottes déployées" in page and "fleets deployed" not in page
@@ -58,7 +58,7 @@ def test_french_lines_name_the_destroyed_ship(resolved):
     destroyed = Event.objects.filter(battle=resolved, kind="damage-destroyed").first()
     assert destroyed is not None
     name = _names(resolved)[destroyed.data["ship"]]
-    assert f"{name} détruit : dernière case de coque perdue (§11)" in fragment(resolved, "fr")
+    assert f"{name} détruit\u202f: dernière case de coque perdue (§11)" in fragment(resolved, "fr")
 
 
 def test_english_rendering_still_works(resolved):
@@ -102,22 +102,22 @@ def test_known_lines_in_french():
              "range": 4.0},
         )  # fmt: skip
         assert event_line(fire, NAMES) == (
-            "Silith 1 tire beam-a (beam-2) sur Kashat-E 1, à 4.0 mu : 2 dégâts"
+            "Silith 1 tire beam-a (beam-2) sur Kashat-E 1, à 4.0 mu\u202f: 2 dégâts"
         )
         fire.summary = fire.summary.replace("2 damage", "1 damage")
         assert event_line(fire, NAMES) == (
-            "Silith 1 tire beam-a (beam-2) sur Kashat-E 1, à 4.0 mu : 1 dégât"
+            "Silith 1 tire beam-a (beam-2) sur Kashat-E 1, à 4.0 mu\u202f: 1 dégât"
         )
         row = _event(
             "damage-row", "x", {"ship": "ship-2", "detail": "hull row 1 completed, -0 armour"}
         )
-        assert event_line(row, NAMES) == "Kashat-E 1 : rangée de coque 1 complète"
+        assert event_line(row, NAMES) == "Kashat-E 1\u202f: rangée de coque 1 complète"
         roll = _event(
             "roll",
             "ship-2 core countdown: d6=6",
             {"purpose": "ship-2 core countdown", "sides": 6, "result": 6},
         )  # noqa: E501
-        assert event_line(roll, NAMES) == "Kashat-E 1 compte à rebours de core : d6=6"
+        assert event_line(roll, NAMES) == "Kashat-E 1 compte à rebours de core\u202f: d6=6"
         lost = _event(
             "contact-lost", "phalon loses Kashat-E 1", {"side": "phalon", "ship": "ship-2"}
         )

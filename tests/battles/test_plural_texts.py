@@ -27,8 +27,8 @@ def _setup_line(max_turns: int) -> str:
     [
         ("en", 1, "Qatzrin against Phalon; seed 9, at most 1 turn"),
         ("en", 12, "Qatzrin against Phalon; seed 9, at most 12 turns"),
-        ("fr", 1, "Qatzrin contre Phalon ; graine 9, 1 tour au plus"),
-        ("fr", 12, "Qatzrin contre Phalon ; graine 9, 12 tours au plus"),
+        ("fr", 1, "Qatzrin contre Phalon\u202f; graine 9, 1 tour au plus"),
+        ("fr", 12, "Qatzrin contre Phalon\u202f; graine 9, 12 tours au plus"),
     ],
 )
 def test_the_set_up_line_counts_its_turns(lang, turns, line):

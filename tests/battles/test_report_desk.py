@@ -32,7 +32,7 @@ def test_the_draft_holds_forces_with_points_objectives_turns_losses_and_outcome(
         assert heading in text
     assert "Silith One" in text and "Vishnu Prime" in text
     assert "| Phalon |" in text
-    assert "Victoire : Phalon." in text
+    assert "Victoire\u202f: Phalon." in text
 
 
 def test_the_draft_never_names_a_unit_of_a_hidden_fleet(cast):
@@ -409,12 +409,12 @@ def test_publishing_a_published_report_again_does_nothing(
     assert repeated.status_code == 200
     body = repeated.json()
     assert body["state"] == "published" and body["version"] == version
-    assert body["detail"] == "Le rapport est déjà publié ; rien n'a été fait."
+    assert body["detail"] == "Le rapport est déjà publié\u202f; rien n'a été fait."
     assert again == []  # nothing queued: no PDF, no site refresh
     with django_capture_on_commit_callbacks(execute=True) as button:
         page = client.post(reverse("report-publish", args=[drafted.pk]), follow=True)
     assert button == []
-    assert "Le rapport est déjà publié ; rien n&#x27;a été fait." in page.content.decode()
+    assert "Le rapport est déjà publié\u202f; rien n&#x27;a été fait." in page.content.decode()
     drafted.refresh_from_db()
     assert drafted.version == version
     assert (

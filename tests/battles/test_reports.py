@@ -257,7 +257,7 @@ def test_pdf_names_the_battle_and_the_winner_and_embeds_nothing_hostile(monkeypa
     assert data.startswith(b"%PDF")
     text = pdf_text(data)
     assert "Colonisation compromise" in text
-    assert "Victory: Phalon" in text or "Victoire : Phalon" in text
+    assert "Victory: Phalon" in text or "Victoire\u202f: Phalon" in text
     assert "Vishnu Prime" in text
     assert "pwned" not in text
     assert pdf_image_count(data) == 0

@@ -525,7 +525,7 @@ def test_the_report_gives_each_turn_a_summary_highlights_and_every_die():
         kinds = {e.kind for e in t["events"]}
         assert not kinds & {"roll", "orders", "move", "contact"}
         assert all(e.data.get("value") for e in t["events"] if e.kind == "fire")
-        assert t["summary"].startswith(("initiative: ", "initiative : "))  # en, fr
+        assert t["summary"].startswith(("initiative: ", "initiative\u202f: "))  # en, fr
     destroyed = [r for r in rows if r["kind"] == "damage-destroyed"]
     assert destroyed
     summaries = " ".join(t["summary"] for t in turns)
@@ -549,7 +549,8 @@ def test_a_ship_already_destroyed_or_fielded_twice_is_refused():
 
 
 def test_the_pdf_keeps_losses_and_a_few_volleys_per_turn_and_counts_the_rest():
-    from battles.reports import PRINT_KINDS, report_context, trim_for_print
+    from battles.report_log import PRINT_KINDS, trim_for_print
+    from battles.reports import report_context
 
     battle = draft_skirmish()
     battle_resolve(battle=battle, seed=SEED)

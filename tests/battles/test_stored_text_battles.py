@@ -53,7 +53,7 @@ def test_the_timeline_reads_in_the_readers_language(resolved, django_user_model)
     assert "— first dice seed drawn</li>" in pages["en"]
     winner = resolved.winner.name
     assert re.search(
-        rf"— Victoire de {winner} : [^<]*, après \d+ tours?\. Résolue par le moteur de "
+        rf"— Victoire de {winner}\u202f: [^<]*, après \d+ tours?\. Résolue par le moteur de "
         rf"règles \(graine {SEED}\)\.</li>",
         pages["fr"],
     )
@@ -62,7 +62,7 @@ def test_the_timeline_reads_in_the_readers_language(resolved, django_user_model)
 
 def test_dice_purposes_read_in_french_in_the_full_log(resolved):
     french = html_lib.unescape(fragment(resolved, "fr"))
-    assert re.search(r">initiative de (Qatzrin|Phalon), jet 1, dé 1 : d6=[1-6]</li>", french)
+    assert re.search(r">initiative de (Qatzrin|Phalon), jet 1, dé 1\u202f: d6=[1-6]</li>", french)
     assert re.search(r"\btest de seuil, rangée \d, ", french)
     assert "initiative qatzrin, roll" not in french and ", die 1" not in french
     english = html_lib.unescape(fragment(resolved, "en"))
@@ -74,7 +74,8 @@ def test_a_battle_played_turn_by_turn_shows_its_stored_outcome_translated(resolv
     resolved.refresh_from_db()
     french = html_lib.unescape(fragment(resolved, "fr"))
     assert (
-        "<span>Victoire de Qatzrin : plus de force restante (masse × coque restante), bataille "
+        "<span>Victoire de Qatzrin\u202f: plus de force restante (masse × coque restante), "
+        "bataille "
         "arrêtée par l’organisateur après le tour 2. Livrée tour par tour sur les ordres des "
         "deux camps (graine 7).</span>"
     ) in french
@@ -104,7 +105,7 @@ def test_translated_lines_keep_names_escaped(resolved):
     resolved.refresh_from_db()
     page = fragment(resolved, "fr")
     assert "<img" not in page
-    assert "Victoire de &lt;img src=x onerror=&quot;alert(1)&quot;&gt; : " in page
+    assert "Victoire de &lt;img src=x onerror=&quot;alert(1)&quot;&gt;\u202f: " in page
 
 
 def test_roll_purposes_name_ships_and_keep_unknown_words():
@@ -120,19 +121,19 @@ def test_roll_purposes_name_ships_and_keep_unknown_words():
 
     with translation.override("fr"):
         assert line("ship-3 threshold row 2 core (5+)") == (
-            "Huulth 1 test de seuil, rangée 2, core (5+) : d6=4"
+            "Huulth 1 test de seuil, rangée 2, core (5+)\u202f: d6=4"
         )
         assert line("beam-2 vs Huulth 1, shot 2 to-hit 4+") == (
-            "beam-2 contre Huulth 1, tir 2, touche sur 4+ : d6=4"
+            "beam-2 contre Huulth 1, tir 2, touche sur 4+\u202f: d6=4"
         )
         assert line("pulser-short vs Ra'am 1, die 3, re-roll 1") == (
-            "pulser-short contre Ra'am 1, dé 3, relance 1 : d6=4"
+            "pulser-short contre Ra'am 1, dé 3, relance 1\u202f: d6=4"
         )
         assert line("ship-3 damage control bridge (2 crew, 4+)") == (
-            "Huulth 1 contrôle des avaries sur bridge (2 équipes, 4+) : d6=4"
+            "Huulth 1 contrôle des avaries sur bridge (2 équipes, 4+)\u202f: d6=4"
         )
         # A purpose of unknown shape: its words kept, its ship ids named.
-        assert line("ship-3 something new") == "Huulth 1 something new : d6=4"
+        assert line("ship-3 something new") == "Huulth 1 something new\u202f: d6=4"
     with translation.override("en"):
         assert line("ship-3 threshold row 2 core (5+)") == (
             "Huulth 1 threshold check, row 2, core (5+): d6=4"
@@ -167,11 +168,11 @@ def test_light_unit_and_rarer_lines_read_in_french():
             "point-defence",
             f"Dinth 1 pd-a at {unit}: 2 killed",
             ship="ship-4", system="pd-a", unit=unit, kills=2,
-        ) == "Dinth 1 pd-a tire sur Kineret 1 bay-a-1 : 2 abattus"  # fmt: skip
+        ) == "Dinth 1 pd-a tire sur Kineret 1 bay-a-1\u202f: 2 abattus"  # fmt: skip
         assert line(
             "damage-boarding", "Dinth 1 boarding: marines repelled by crew",
             ship="ship-4", detail="marines repelled by crew",
-        ) == "Dinth 1 : marines repoussés par crew"  # fmt: skip
+        ) == "Dinth 1\u202f: marines repoussés par crew"  # fmt: skip
         # A shape not known: the stored summary.
         odd = "ship-1.bay-a-1 loops around"
         assert line("light-unit-move", odd, unit=unit) == odd
@@ -187,7 +188,7 @@ def test_a_refused_shot_reads_in_french_from_its_error_class():
     event = Event(kind="fire-refused", summary="Kineret 1 beam-a at ship-4: …", data=data)
     with translation.override("fr"):
         assert event_line(event, names) == (
-            "Kineret 1 ne peut pas tirer beam-a sur Dinth 1 : hors de l’arc de tir"
+            "Kineret 1 ne peut pas tirer beam-a sur Dinth 1\u202f: hors de l’arc de tir"
         )
         event.data = {**data, "error": "SomethingNew"}
         assert event_line(event, names) == event.summary

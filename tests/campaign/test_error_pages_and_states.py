@@ -38,8 +38,8 @@ def test_a_ship_timeline_names_the_status_after_a_battle_in_french(client, cast)
         reverse("ship-detail", args=[participant.ship.pk]), HTTP_ACCEPT_LANGUAGE="fr"
     )
     html = response.content.decode()
-    assert f"{french} :" in html
-    assert f"{participant.fate} :" not in html
+    assert f"{french}\u202f:" in html
+    assert f"{participant.fate}\u202f:" not in html
 
 
 def test_a_refused_page_says_why_in_the_users_language_inside_the_site(client, cast):

@@ -64,7 +64,8 @@ def test_another_campaigns_organiser_may_not_act_on_the_battle(cast, rival, batt
     response = post(client, f"/api/battles/{battle.pk}/record", {"outcome": "x"})
     assert response.status_code == 403
     assert response.json()["detail"] == (
-        "seuls les organisateurs de la campagne « test-league » peuvent enregistrer ses batailles "
+        "seuls les organisateurs de la campagne «\u202ftest-league\u202f» peuvent enregistrer "
+        "ses batailles "
         f"(bataille {battle.pk})"
     )
 

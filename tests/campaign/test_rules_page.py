@@ -96,7 +96,7 @@ def test_the_page_is_french_by_default(client, cast):
     assert "<h1>Règles en vigueur</h1>" in html
     assert "Là où le livre de règles se tait" in html
     assert "sont refusées par le moteur" in html
-    assert "cette campagne : non (par défaut : non)" in html
+    assert "cette campagne\u202f: non (par défaut\u202f: non)" in html
     assert "Durant la phase 9 où un Vaisseau tire à la Lance" in html
     assert "Fixé dans le moteur." in html
 

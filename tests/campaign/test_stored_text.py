@@ -32,55 +32,59 @@ SHAPES = [
     ),
     (
         "battle Raid on Arendal undone: repair of Silith #4 cancelled",
-        "bataille Raid on Arendal annulée : réparation de Silith #4 annulée",
+        "bataille Raid on Arendal annulée\u202f: réparation de Silith #4 annulée",
         None,
     ),
     # History change reasons and ETA notes.
-    ("turn 2: repaired at Petra IV", "tour 2 : réparé à Petra IV", None),
-    ("turn 2: built at Trøndelag", "tour 2 : construit à Trøndelag", None),
-    ("turn 4: moved to Arendal", "tour 4 : déplacée vers Arendal", None),
-    ("turn 4: lost with carrier Kajna #1", "tour 4 : perdus avec le porte-nefs Kajna #1", None),
+    ("turn 2: repaired at Petra IV", "tour 2\u202f: réparé à Petra IV", None),
+    ("turn 2: built at Trøndelag", "tour 2\u202f: construit à Trøndelag", None),
+    ("turn 4: moved to Arendal", "tour 4\u202f: déplacée vers Arendal", None),
+    (
+        "turn 4: lost with carrier Kajna #1",
+        "tour 4\u202f: perdus avec le porte-nefs Kajna #1",
+        None,
+    ),
     ("turn 4 reopened", "tour 4 rouvert", None),
     (
         "was turn 5: repair of Silith #4 cancelled",
-        "était le tour 5 : réparation de Silith #4 annulée",
+        "était le tour 5\u202f: réparation de Silith #4 annulée",
         None,
     ),
-    ("was turn 5: turn 3 closed", "était le tour 5 : tour 3 clos", None),
+    ("was turn 5: turn 3 closed", "était le tour 5\u202f: tour 3 clos", None),
     ("Built at Trøndelag, turn 2.", "Construit à Trøndelag, tour 2.", None),
     # Engine outcomes.
     (
         "Qatzrin victory: the other side has no ship left in action, after 8 turns. "
         "Resolved by the rules engine (seed 20261130).",
-        "Victoire de Qatzrin : l’autre camp n’a plus aucun vaisseau en action, après 8 tours. "
+        "Victoire de Qatzrin\u202f: l’autre camp n’a plus aucun vaisseau en action, après 8 tours. "
         "Résolue par le moteur de règles (graine 20261130).",
         None,
     ),
     (
         "Phalon victory: the other side's last ships withdrew, after 1 turn. "
         "Played turn by turn from both sides' orders (seed 5).",
-        "Victoire de Phalon : les derniers vaisseaux de l’autre camp se sont retirés, après "
+        "Victoire de Phalon\u202f: les derniers vaisseaux de l’autre camp se sont retirés, après "
         "1 tour. Livrée tour par tour sur les ordres des deux camps (graine 5).",
         None,
     ),
     (
         "No winner: both sides lost every ship, after 3 turns. "
         "Resolved by the rules engine (seed 9).",
-        "Pas de vainqueur : les deux camps ont perdu tous leurs vaisseaux, après 3 tours. "
+        "Pas de vainqueur\u202f: les deux camps ont perdu tous leurs vaisseaux, après 3 tours. "
         "Résolue par le moteur de règles (graine 9).",
         None,
     ),
     (
         "Draw: equal surviving strength at the turn limit, after 20 turns. "
         "Resolved by the rules engine (seed 9).",
-        "Match nul : forces restantes égales à la limite de tours, après 20 tours. "
+        "Match nul\u202f: forces restantes égales à la limite de tours, après 20 tours. "
         "Résolue par le moteur de règles (graine 9).",
         None,
     ),
     (
         "Phalon victory: more surviving strength (mass × hull left), the battle ended by the "
         "organiser after turn 3. Played turn by turn from both sides' orders (seed 9).",
-        "Victoire de Phalon : plus de force restante (masse × coque restante), bataille "
+        "Victoire de Phalon\u202f: plus de force restante (masse × coque restante), bataille "
         "arrêtée par l’organisateur après le tour 3. Livrée tour par tour sur les ordres des "
         "deux camps (graine 9).",
         None,
@@ -88,7 +92,7 @@ SHAPES = [
     (
         "Draw: equal surviving strength, the battle ended by the organiser before its first "
         "turn. Played turn by turn from both sides' orders (seed 1).",
-        "Match nul : forces restantes égales, bataille arrêtée par l’organisateur avant son "
+        "Match nul\u202f: forces restantes égales, bataille arrêtée par l’organisateur avant son "
         "premier tour. Livrée tour par tour sur les ordres des deux camps (graine 1).",
         None,
     ),
@@ -96,20 +100,24 @@ SHAPES = [
     (
         "left derelict: crew lost to life support failure (§4); "
         "left dead in space: core shut down (§4)",
-        "laissé à la dérive : équipage perdu, support vital hors service (§4); "
-        "laissé inerte dans l’espace : réacteur arrêté (§4)",
+        "laissé à la dérive\u202f: équipage perdu, support vital hors service (§4); "
+        "laissé inerte dans l’espace\u202f: réacteur arrêté (§4)",
         None,
     ),
     # Battle timeline summaries.
     (
         "Qatzrin: 3 ship(s), 1 group(s) / Phalon: 1 ship(s), 0 group(s)",
-        "Qatzrin : 3 vaisseaux, 1 groupe / Phalon : 1 vaisseau, 0 groupe",
+        "Qatzrin\u202f: 3 vaisseaux, 1 groupe / Phalon\u202f: 1 vaisseau, 0 groupe",
         "Qatzrin: 3 ships, 1 group / Phalon: 1 ship, 0 groups",
     ),
-    ("entry for Phalon: 2 unit(s)", "saisie pour Phalon : 2 unités", "entry for Phalon: 2 units"),
+    (
+        "entry for Phalon: 2 unit(s)",
+        "saisie pour Phalon\u202f: 2 unités",
+        "entry for Phalon: 2 units",
+    ),
     (
         "entry for every side: 1 unit(s)",
-        "saisie pour tous les camps : 1 unité",
+        "saisie pour tous les camps\u202f: 1 unité",
         "entry for every side: 1 unit",
     ),
     ("entry 12 confirmed", "saisie 12 confirmée", None),
@@ -118,7 +126,7 @@ SHAPES = [
     ("first dice seed drawn", "première graine des dés tirée", None),
     (
         "reopened: every ship and light unit as before the battle",
-        "rouverte : chaque vaisseau et unité légère comme avant la bataille",
+        "rouverte\u202f: chaque vaisseau et unité légère comme avant la bataille",
         None,
     ),
     (
@@ -126,7 +134,7 @@ SHAPES = [
         "partie tour par tour commencée (graine 77, 6 tours au plus)",
         None,
     ),
-    ("phalon: orders for turn 2 submitted", "phalon : ordres du tour 2 envoyés", None),
+    ("phalon: orders for turn 2 submitted", "phalon\u202f: ordres du tour 2 envoyés", None),
     ("turn 2 played", "tour 2 joué", None),
     (
         "turn 2 played (auto-resolve tactics for phalon, qatzrin)",

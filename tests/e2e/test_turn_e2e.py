@@ -53,7 +53,9 @@ def test_a_player_orders_repairs_on_a_phone_and_the_organiser_closes_the_turn(
     quote.wait_for(state="visible")
     # 20 hull + 4 crew (D-9) + beam-a (2 units) = 26 units at 12 a turn: three turn ends;
     # 20 + 4 + 9 resources (half Fleet Book points)
-    assert "Coût : 33 ressources ; 26 unités de travail à Trøndelag." in quote.inner_text()
+    assert (
+        "Coût\u202f: 33 ressources\u202f; 26 unités de travail à Trøndelag." in quote.inner_text()
+    )
     assert "3 fins de tour (tour 3)" in quote.inner_text()
     _fits(phone, 390)
     phone.get_by_role("button", name="Confirmer l’ordre").click()

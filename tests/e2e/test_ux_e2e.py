@@ -43,7 +43,7 @@ def test_an_organiser_adds_an_existing_user_by_name_on_a_phone(live_server, brow
     page.select_option("#add-role", "player")
     page.get_by_role("button", name="Ajouter", exact=True).click()
     error = page.locator("#member-add-error")
-    assert error.inner_text() == "faction : un joueur joue une faction ; choisissez-la"
+    assert error.inner_text() == "faction\u202f: un joueur joue une faction\u202f; choisissez-la"
     assert page.locator("#add-username").input_value() == "outsider"
     assert page.locator("#add-faction").get_attribute("aria-invalid") == "true"
     _fits(page)
@@ -52,7 +52,7 @@ def test_an_organiser_adds_an_existing_user_by_name_on_a_phone(live_server, brow
     page.select_option("#add-faction", label="Qatzrin")
     page.get_by_role("button", name="Ajouter", exact=True).click()
     page.wait_for_url(base + "/campaigns/test-league/members/")
-    assert "outsider ajouté : joueur de Qatzrin." in page.locator(".messages").inner_text()
+    assert "outsider ajouté\u202f: joueur de Qatzrin." in page.locator(".messages").inner_text()
     assert "outsider" in page.locator("#h-members + ul").inner_text()
     m = Membership.objects.get(user=cast.outsider)
     assert (m.role, m.faction) == ("player", cast.qatzrin)

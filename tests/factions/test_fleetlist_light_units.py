@@ -101,10 +101,11 @@ def test_the_api_refuses_them_and_writes_nothing(catalogue):
     assert response.status_code == 400
     # The league reads French: the API lists the same errors in French.
     assert response.json()["errors"] == [
-        "ligne 3 : unité légère inconnue « Mijnaa » (vouliez-vous dire « Mijna » ?)",
-        "ligne 5 : unité légère inconnue « Nith »",
-        "ligne 8 : pas de batterie de faisceaux de classe 7 : les faisceaux sont de classe 1, 2 "
-        "ou 3 (rules/ft-incursion.md §8)",
+        "ligne 3\u202f: unité légère inconnue «\u202fMijnaa\u202f» "
+        "(vouliez-vous dire «\u202fMijna\u202f»\u202f?)",
+        "ligne 5\u202f: unité légère inconnue «\u202fNith\u202f»",
+        "ligne 8\u202f: pas de batterie de faisceaux de classe 7\u202f: "
+        "les faisceaux sont de classe 1, 2 ou 3 (rules/ft-incursion.md §8)",
     ]
     assert snapshot() == before
 

@@ -96,7 +96,7 @@ def post(client, body):
 def test_api_import_of_a_payload_that_is_no_design_file_is_a_400(cast, data):
     response = post(organiser_client(cast), {"faction": "qatzrin", "data": data})
     assert response.status_code == 400
-    assert response.json()["detail"].startswith("pas un fichier de conceptions : ")
+    assert response.json()["detail"].startswith("pas un fichier de conceptions\u202f: ")
     assert not ShipClass.objects.exists()
 
 

@@ -110,18 +110,18 @@ def test_page_errors_are_messages_naming_the_field(cast):
         (
             f"/campaigns/test-league/members/{org.pk}/remove/",
             {},
-            "rôle : organiser est le dernier organisateur",
+            "rôle\u202f: organiser est le dernier organisateur",
         ),
-        ("/campaigns/test-league/invitations/", {"role": "player"}, "faction : un joueur"),
+        ("/campaigns/test-league/invitations/", {"role": "player"}, "faction\u202f: un joueur"),
         (
             "/campaigns/test-league/invitations/",
             {"role": "player", "faction": "x"},
-            "faction : choisissez",
+            "faction\u202f: choisissez",
         ),
         (
             "/campaigns/test-league/invitations/",
             {"role": "chronicler", "email": "x"},
-            "adresse e-mail : « x »",
+            "adresse e-mail\u202f: «\u202fx\u202f»",
         ),
     ]
     for url, data, message in cases:
@@ -143,12 +143,12 @@ def test_invitation_link_lifecycle(cast, rival):
     assert f'<a href="/login/?next={url}">Connectez-vous</a>' in page
     # A weak password: the form comes back with the error, nothing is created.
     r = anon.post(url, {"username": "jo", "password": "123", "email": ""})
-    assert r.status_code == 400 and "mot de passe : " in r.content.decode()
+    assert r.status_code == 400 and "mot de passe\u202f: " in r.content.decode()
     assert not get_user_model().objects.filter(username="jo").exists()
     r = anon.post(url, {"username": "jo", "password": "a-long passphrase 42", "email": ""})
     assert r.status_code == 302 and r["Location"] == "/campaigns/test-league/"
     landed = anon.get(r["Location"]).content.decode()
-    assert "Bienvenue dans Test league : votre rôle est joueur." in landed
+    assert "Bienvenue dans Test league\u202f: votre rôle est joueur." in landed
     assert "Test league</a>: joueur (Qatzrin)" in landed
     # Used: a page that says so, for anyone.
     used = Client().get(url)
@@ -269,7 +269,10 @@ def test_adding_an_existing_user_by_name(cast):
     fr.force_login(c.organiser)
     r = fr.post(url, {"username": "fantome", "role": "chronicler"})
     assert r.status_code == 400
-    assert escape("nom d’utilisateur : aucun utilisateur « fantome »") in r.content.decode()
+    assert (
+        escape("nom d’utilisateur\u202f: aucun utilisateur «\u202ffantome\u202f»")
+        in r.content.decode()
+    )
 
 
 @pytest.mark.parametrize(

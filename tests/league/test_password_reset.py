@@ -17,7 +17,7 @@ def test_password_reset_flow(cast):
     cast.norge_player.save()
     client = Client()
     login = client.get("/login/").content.decode()
-    assert '<a href="/password-reset/">Mot de passe oublié ?</a>' in login
+    assert '<a href="/password-reset/">Mot de passe oublié\u202f?</a>' in login
     assert "Mot de passe oublié" in client.get("/password-reset/").content.decode()
 
     r = client.post("/password-reset/", {"email": "norge@example.org"})
@@ -29,7 +29,7 @@ def test_password_reset_flow(cast):
     assert len(mail.outbox) == 1
     sent = mail.outbox[0]
     assert sent.to == ["norge@example.org"]
-    assert sent.subject == "Admiralty : choisissez un nouveau mot de passe"
+    assert sent.subject == "Admiralty\u202f: choisissez un nouveau mot de passe"
     assert "pour le compte norge_player sur Admiralty" in sent.body
     link = re.search(r"http://testserver(/password-reset/[^/\s]+/[^/\s]+/)", sent.body)[1]
 

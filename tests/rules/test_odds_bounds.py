@@ -137,7 +137,9 @@ def test_fire_names_the_section_for_a_negative_count():
 def test_the_apis_not_a_number_message_names_the_weapon(client, value):
     r = client.get("/api/rules/odds", {"weapon": "beam-2", "range": value})
     assert r.status_code == 400
-    assert r.json()["detail"].startswith(f"beam-2 : la portée « {value} » n’est pas un nombre")
+    assert r.json()["detail"].startswith(
+        f"beam-2\u202f: la portée «\u202f{value}\u202f» n’est pas un nombre"
+    )
     unknown = client.get("/api/rules/odds", {"weapon": "death-ray", "range": value})
     assert unknown.status_code == 400
     assert "unknown weapon id 'death-ray'" in unknown.json()["detail"]

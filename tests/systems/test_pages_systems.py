@@ -175,7 +175,7 @@ def test_the_service_refuses_bad_input_and_writes_nothing(cast):
     assert str(info.value) == "sides: two different factions fight a battle"
     with pytest.raises(OtherBattleError) as info:  # French, the league's default language
         record(cast, sides=same_faction)
-    assert str(info.value) == "camps : une bataille oppose deux factions différentes"
+    assert str(info.value) == "camps\u202f: une bataille oppose deux factions différentes"
     assert not Battle.objects.exists() and not SystemParticipant.objects.exists()
 
 
@@ -223,7 +223,7 @@ def test_record_page_names_the_bad_field(cast, client):
     response = client.post(url, data)
     assert response.status_code == 400
     assert (
-        "états critiques de l’unité 1 : &#x27;hyperdrive&#x27; n’est pas un état critique"
+        "états critiques de l’unité 1\u202f: &#x27;hyperdrive&#x27; n’est pas un état critique"
         in response.content.decode()
     )
     same = client.post(url, RECORD_POST | {"side_a": cast.norge.pk, "side_b": cast.norge.pk})

@@ -106,12 +106,12 @@ def test_repair_errors_are_400_naming_the_ship_and_change_nothing(played):
     r = post(c, "/api/campaigns/sample/repairs", {"ship": destroyed.pk, "hull": 1})
     assert r.status_code == 400
     assert r.json()["detail"] == (
-        f"vaisseau Tordenskjold #{destroyed.pk} est au statut « détruit » : "
+        f"vaisseau Tordenskjold #{destroyed.pk} est au statut «\u202fdétruit\u202f»\u202f: "
         "il ne peut pas être réparé"
     )
     r = post(c, "/api/campaigns/sample/repairs", {"ship": s.tord_a.pk, "hull": 7})
     assert r.status_code == 400 and r.json()["detail"].startswith(
-        "coque : 7 pour vaisseau Tordenskjold"
+        "coque\u202f: 7 pour vaisseau Tordenskjold"
     )
     # The same refusal in English for a reader who asks for it.
     r = c.post(

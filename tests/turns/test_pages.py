@@ -159,9 +159,11 @@ def test_a_bad_repair_value_is_explained_in_french_on_a_french_page(played):
     count = LedgerEntry.objects.count()
     url = f"/campaigns/sample/ships/{s.tord_a.pk}/repair/"
     html = c.post(url, {"hull": "beaucoup"}).content.decode()
-    assert "coque : « beaucoup » n’est pas un nombre entier" in html
+    assert "coque\u202f: «\u202fbeaucoup\u202f» n’est pas un nombre entier" in html
     html = c.post(url, {"hull": 99}).content.decode()
-    assert f"coque : 99 pour vaisseau Tordenskjold #{s.tord_a.pk}, qui n’en a perdu que" in html
+    assert (
+        f"coque\u202f: 99 pour vaisseau Tordenskjold #{s.tord_a.pk}, qui n’en a perdu que" in html
+    )
     assert LedgerEntry.objects.count() == count
 
 

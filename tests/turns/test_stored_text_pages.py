@@ -64,7 +64,7 @@ def test_a_ships_history_reason_reads_in_the_readers_language(closed):
     n, yard = s.turn.number, s.order.yard.name
     assert s.tord.history.filter(history_change_reason=f"turn {n}: repaired at {yard}").exists()
     french = page(s, f"/ships/{s.tord.pk}/", "fr")
-    assert f'<span class="meta">tour {n} : réparé à {yard}</span>' in french
+    assert f'<span class="meta">tour {n}\u202f: réparé à {yard}</span>' in french
     assert "repaired at" not in french
     english = page(s, f"/ships/{s.tord.pk}/", "en")
     assert f'<span class="meta">turn {n}: repaired at {yard}</span>' in english

@@ -51,7 +51,12 @@ def phase_orders(state: BattleState, orders: Mapping[str, ShipOrders]) -> dict[s
     for ship_id, order in orders.items():
         ship = state.ships.get(ship_id) if isinstance(ship_id, str) else None
         if ship is None:
-            raise IllegalOrder(f"orders for unknown ship {ship_id!r} (rules §2 phase 1)")
+            raise IllegalOrder(
+                f"orders for unknown ship {ship_id!r} (rules §2 phase 1)",
+                code="order.unknown-ship",
+                ship=None,
+                id=repr(ship_id),
+            )
         if not isinstance(order, ShipOrders):
             raise IllegalOrder(
                 f"{ship.name}: orders must be ShipOrders, got {type(order).__name__} "
@@ -60,7 +65,10 @@ def phase_orders(state: BattleState, orders: Mapping[str, ShipOrders]) -> dict[s
         if ship.out_of_action:
             raise IllegalOrder(
                 f"{ship.name}: orders for a ship out of action ({_why_out(ship)}); it takes "
-                "no more orders (rules §2 phase 1)"
+                "no more orders (rules §2 phase 1)",
+                code="order.out-of-action",
+                ship=ship.name,
+                why=_why_out(ship),
             )
     half_cap = state.options.half_thrust_turn_cap
     state.settings = {}
@@ -158,17 +166,28 @@ def _check_fire_and_launches(
         system = ship.systems.get(intent.system)
         if system is None or system.kind != "weapon":
             raise IllegalOrder(
-                f"{ship.name}: no weapon system {intent.system!r} to fire (rules §2 phase 1)"
+                f"{ship.name}: no weapon system {intent.system!r} to fire (rules §2 phase 1)",
+                code="fire.no-system",
+                ship=ship.name,
+                system=repr(intent.system),
             )
         if intent.system in ordered:
             raise IllegalOrder(
                 f"{ship.name}: {intent.system} ({system.weapon}) ordered to fire twice; "
-                "a weapon system fires at most once a turn (rules §6, §8)"
+                "a weapon system fires at most once a turn (rules §6, §8)",
+                code="fire.twice",
+                ship=ship.name,
+                system=intent.system,
+                weapon=str(system.weapon),
             )
         ordered.add(intent.system)
         if not system.working:
             raise IllegalOrder(
-                f"{ship.name}: {intent.system} is {system.status} and cannot fire (rules §11)"
+                f"{ship.name}: {intent.system} is {system.status} and cannot fire (rules §11)",
+                code="fire.not-working",
+                ship=ship.name,
+                system=intent.system,
+                status=str(system.status),
             )
         try:
             modes = get_weapon(system.weapon or "").modes
@@ -177,9 +196,15 @@ def _check_fire_and_launches(
         if intent.mode is not None and intent.mode not in modes:
             raise IllegalOrder(
                 f"{ship.name}: {intent.system} ({system.weapon}) has no fire mode "
-                f"{intent.mode!r} (modes: {', '.join(modes) or 'none'}; rules §8)"
+                f"{intent.mode!r} (modes: {', '.join(modes) or 'none'}; rules §8)",
+                code="fire.no-mode",
+                ship=ship.name,
+                system=intent.system,
+                weapon=str(system.weapon),
+                mode=repr(intent.mode),
+                modes=", ".join(modes) or "none",
             )
-        _check_target(state, ship, intent, f"{ship.name}: {intent.system} ({system.weapon})")
+        _check_target(state, ship, intent, str(system.weapon))
     settings = phase_1_settings(state, ship, order)
     if settings:
         state.settings[ship.ship_id] = settings
@@ -192,21 +217,29 @@ def _check_fire_and_launches(
     return settings
 
 
-def _check_target(state: BattleState, ship: ShipState, intent: FireIntent, where: str) -> None:
+def _check_target(state: BattleState, ship: ShipState, intent: FireIntent, weapon: str) -> None:
     """Phase 1 check of a fire order's target (§6): it must name an enemy ship or light
     unit (a light unit leaves the table at the end of the turn it is spent). Whether it
     lies in an arc and in range is known only after movement, and a target ship already
     out of action is refused in phase 9 with the rest (``fire-refused``)."""
+    where = f"{ship.name}: {intent.system} ({weapon})"
+    said = {"ship": ship.name, "system": intent.system, "weapon": weapon}
     if not intent.target:
-        raise IllegalOrder(f"{where}: no target ordered (rules §6)")
+        raise IllegalOrder(f"{where}: no target ordered (rules §6)", code="fire.no-target", **said)
     side = side_of(state, intent.target)
     if side is None:
         raise IllegalOrder(
-            f"{where}: no ship or light unit {intent.target!r} on the table to fire at (rules §6)"
+            f"{where}: no ship or light unit {intent.target!r} on the table to fire at (rules §6)",
+            code="fire.target-not-on-table",
+            target=repr(intent.target),
+            **said,
         )
     if side == ship.side:
         raise IllegalOrder(
-            f"{where} at {intent.target}: a friendly unit is not a target (rules §6)"
+            f"{where} at {intent.target}: a friendly unit is not a target (rules §6)",
+            code="fire.friendly-target",
+            target=str(intent.target),
+            **said,
         )
 
 
@@ -228,15 +261,25 @@ def _check_fire_magazines(
         if not needs and system.ammo is None:
             continue
         where = f"{ship.name}: {intent.system} ({system.weapon})"
+        said = {"ship": ship.name, "system": intent.system, "weapon": str(system.weapon)}
         key = (system.magazine or "") if needs else system.id
         drawn[key] = drawn.get(key, 0) + 1
         if needs:
             magazine = ship.systems.get(key)
             if magazine is None:
-                raise MagazineDestroyed(f"{where}: its magazine {key!r} is missing (rules §8)")
+                raise MagazineDestroyed(
+                    f"{where}: its magazine {key!r} is missing (rules §8)",
+                    code="fire.magazine-missing",
+                    magazine=repr(key),
+                    **said,
+                )
             if not magazine.working:
                 raise MagazineDestroyed(
-                    f"{where}: its magazine {key!r} is {magazine.status} (rules §8)"
+                    f"{where}: its magazine {key!r} is {magazine.status} (rules §8)",
+                    code="fire.magazine-not-working",
+                    magazine=repr(key),
+                    status=str(magazine.status),
+                    **said,
                 )
             left = magazine.ammo or 0
         else:
@@ -244,7 +287,12 @@ def _check_fire_magazines(
         if drawn[key] > left:
             raise MagazineDestroyed(
                 f"{where}: magazine {key!r} has {left} round(s) left, {drawn[key]} ordered "
-                "from it this turn (rules §8)"
+                "from it this turn (rules §8)",
+                code="fire.magazine-rounds",
+                magazine=repr(key),
+                left=str(left),
+                ordered=str(drawn[key]),
+                **said,
             )
 
 
@@ -301,33 +349,57 @@ def _check_launches(
     if len(launches) > fire_controls(state, ship):
         raise IllegalOrder(
             f"{ship.name}: {len(launches)} launches but {fire_controls(state, ship)} working "
-            "fire control(s); each launch ties one (rules §6)"
+            "fire control(s); each launch ties one (rules §6)",
+            code="launch.fire-controls",
+            ship=ship.name,
+            launches=str(len(launches)),
+            fire_controls=str(fire_controls(state, ship)),
         )
     squadrons = 0
     rounds: dict[str, int] = {}
     for system_id, target_id in launches:
         system = ship.systems.get(system_id)
         where = f"{ship.name}: launch from {system_id!r}"
+        said = {"ship": ship.name, "system": repr(system_id)}
         if system is None or not system.working:
-            raise IllegalOrder(f"{where}: no working system of that id (rules §2 phase 3)")
+            raise IllegalOrder(
+                f"{where}: no working system of that id (rules §2 phase 3)",
+                code="launch.no-system",
+                **said,
+            )
         target = state.ships.get(target_id)
         if target is None or (target.side == ship.side and not escort_launch(system, target)):
             raise IllegalOrder(
                 f"{where}: {target_id!r} is not an enemy ship (only fighters and PD-platform "
-                "gunboats are launched to escort a friendly ship; rules §2 phase 3, §9)"
+                "gunboats are launched to escort a friendly ship; rules §2 phase 3, §9)",
+                code="launch.not-enemy",
+                target=repr(target_id),
+                **said,
             )
         if system.kind == "bay":
             if not system.data.get("squadron") or system.data.get("launched"):
-                raise IllegalOrder(f"{where}: no squadron aboard to launch (rules §9)")
+                raise IllegalOrder(
+                    f"{where}: no squadron aboard to launch (rules §9)",
+                    code="launch.no-squadron",
+                    **said,
+                )
             if system.data.get("ready_turn", 0) > state.turn:
                 raise IllegalOrder(
                     f"{where}: the squadron landed on turn {system.data['ready_turn'] - 2} "
-                    f"and rearms until turn {system.data['ready_turn']} (rules §9)"
+                    f"and rearms until turn {system.data['ready_turn']} (rules §9)",
+                    code="launch.rearming",
+                    landed=str(system.data["ready_turn"] - 2),
+                    ready=str(system.data["ready_turn"]),
+                    **said,
                 )
             squadron_weapon(system.data["squadron"], where=where)
             squadrons += 1
             if squadrons > launch_bays(ship):
-                raise IllegalOrder(f"{where}: no free launch tube this turn (rules §9)")
+                raise IllegalOrder(
+                    f"{where}: no free launch tube this turn (rules §9)",
+                    code="launch.no-tube",
+                    **said,
+                )
         elif system.kind == "weapon" and (system.weapon or "").startswith("missile"):
             key = system.magazine or system.id
             rounds[key] = rounds.get(key, 0) + 1
@@ -338,25 +410,44 @@ def _check_launches(
             if left is not None and left < rounds[key]:
                 raise MagazineDestroyed(
                     f"{where}: magazine {system.magazine or system.id!r} is destroyed or "
-                    "empty (rules §8)"
+                    "empty (rules §8)",
+                    code="launch.magazine-empty",
+                    magazine=repr(system.magazine or system.id),
+                    **said,
                 )
         else:
-            raise IllegalOrder(f"{where}: not a bay or a missile launcher (rules §2 phase 3)")
+            raise IllegalOrder(
+                f"{where}: not a bay or a missile launcher (rules §2 phase 3)",
+                code="launch.not-launcher",
+                **said,
+            )
 
 
 def _check_recoveries(state: BattleState, ship: ShipState, unit_ids: Sequence[str]) -> None:
     """Phase 1 check of a carrier's recovery orders (§2 phase 6, §9): each id names a
     friendly fighter squadron on the table, and the ship has a working bay."""
     if not any(s.kind == "bay" and s.working for s in ship.systems.values()):
-        raise IllegalOrder(f"{ship.name}: no working bay to recover squadrons into (rules §9)")
+        raise IllegalOrder(
+            f"{ship.name}: no working bay to recover squadrons into (rules §9)",
+            code="recover.no-bay",
+            ship=ship.name,
+        )
     for unit_id in unit_ids:
         unit = state.light_units.get(unit_id)
         where = f"{ship.name}: recover {unit_id!r}"
         if unit is None or not unit.active:
-            raise IllegalOrder(f"{where}: no such light unit on the table (rules §2 phase 6)")
+            raise IllegalOrder(
+                f"{where}: no such light unit on the table (rules §2 phase 6)",
+                code="recover.unknown",
+                ship=ship.name,
+                unit=repr(unit_id),
+            )
         if unit.side != ship.side or unit.kind != "fighter":
             raise IllegalOrder(
-                f"{where}: only friendly fighter squadrons land on a carrier (rules §2 phase 6)"
+                f"{where}: only friendly fighter squadrons land on a carrier (rules §2 phase 6)",
+                code="recover.not-fighter",
+                ship=ship.name,
+                unit=repr(unit_id),
             )
 
 
