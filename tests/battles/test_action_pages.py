@@ -118,8 +118,9 @@ def test_setup_page_lists_the_ships_a_draft_holds_here_or_in_another_campaign(cl
         listing
     )
     assert "Lent Sa&#x27;ar" in listing
-    assert "une bataille d’une autre campagne, Rival league : demandez à ses organisateurs" in (
-        listing
+    assert (
+        "une bataille d’une autre campagne, Rival league\u202f: demandez à ses organisateurs"
+        in (listing)
     )
     assert "Secret draft" not in page and elsewhere.get_absolute_url() not in page
     assert f'name="ships" value="{spare.pk}"' not in page

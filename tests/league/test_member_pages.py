@@ -312,12 +312,12 @@ def test_an_invitation_sent_to_an_address_is_not_taken_by_another_account(cast):
     player = client_for(c, None, "norge_player")
     page = player.get(url).content.decode()
     # The page says which roles the account holds and that the link is not theirs.
-    assert "Vos rôles dans cette campagne : joueur (Kongeriket Norge)." in page
+    assert "Vos rôles dans cette campagne\u202f: joueur (Kongeriket Norge)." in page
     assert "Cette invitation a été envoyée à Dora@Example.org" in page
     assert "Rejoindre la campagne" not in page
     r = player.post(url)
     assert r.status_code == 400
-    assert "invitation : elle a été envoyée à Dora@Example.org" in r.content.decode()
+    assert "invitation\u202f: elle a été envoyée à Dora@Example.org" in r.content.decode()
     assert not Membership.objects.filter(user=c.norge_player, role="chronicler").exists()
     assert invitations.invitation_find(token).state() == "pending"
     # The addressee's account (any case), or one with no address, may take it.
@@ -328,6 +328,6 @@ def test_an_invitation_sent_to_an_address_is_not_taken_by_another_account(cast):
     c.norge_player.save()
     page = player.get(url).content.decode()
     assert "Rejoindre la campagne" in page
-    assert "Rejoindre ajoute le rôle chroniqueur ; il ne remplace pas les autres." in page
+    assert "Rejoindre ajoute le rôle chroniqueur\u202f; il ne remplace pas les autres." in page
     assert player.post(url).status_code == 302
     assert Membership.objects.filter(user=c.norge_player, role="chronicler").exists()
