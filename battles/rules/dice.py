@@ -171,32 +171,16 @@ def _as_roll(purpose: str, die: int, re_roll: int, sides: int, face: int) -> Rol
     return Roll(purpose, sides, face)
 
 
-class _Discard(list):  # type: ignore[type-arg]
-    """A log that keeps nothing (``UnrecordedDice``)."""
-
-    __slots__ = ()
-
-    def append(self, item: object) -> None:
-        pass
-
-    def extend(self, items: object) -> None:
-        pass
-
-
 class UnrecordedDice(Dice):
     """Dice with the same faces as ``Dice(seed)`` for the same calls, keeping no log.
 
     For Monte-Carlo runs (``battles.rules.forecast``) where only outcomes matter: no
-    purpose text is written and no ``Roll`` kept, which is a tenth of a battle's cost. Any
-    method not overridden here still works, logging into a list that keeps nothing.
+    purpose text is written and no ``Roll`` kept, which is a tenth of a battle's cost. It
+    overrides every method that rolls, so ``log`` stays empty.
     """
 
     __slots__ = ()
     recording = False
-
-    def __init__(self, seed: int | str = 0) -> None:
-        super().__init__(seed)
-        self._new = _Discard()
 
     def die(self, sides: int, purpose: str) -> int:
         if type(sides) is not int or sides < 1:

@@ -110,6 +110,9 @@ class _KindIndex:
     no part of the ship's state, its repr, equality, copies or stored form)."""
 
     __slots__ = ("_by_kind", "_indexed", "_indexed_count")
+    _by_kind: dict[str, tuple[SystemState, ...]]
+    _indexed: dict[str, SystemState]
+    _indexed_count: int
 
 
 @dataclass(slots=True)
@@ -149,7 +152,7 @@ class ShipState(_KindIndex):
     x: float = 0.0
     y: float = 0.0
     heading: int = 0
-    speed: float = 0.0
+    speed: int | float = 0.0  # (not ``float``: compiled by mypyc, that would turn 8 into 8.0)
     screens_on: bool = True
     thrust_used: bool = False
     destroyed: bool = False
@@ -316,8 +319,10 @@ class ShipState(_KindIndex):
         groups: dict[str, list[SystemState]] = {}
         for system in systems.values():
             groups.setdefault(system.kind, []).append(system)
-        self._by_kind = {kind: tuple(group) for kind, group in groups.items()}
-        self._indexed, self._indexed_count = systems, len(systems)
+        # (mypy reads only the dataclass's own __slots__, not _KindIndex's: hence the ignores)
+        self._by_kind = {kind: tuple(group) for kind, group in groups.items()}  # type: ignore[misc]
+        self._indexed = systems  # type: ignore[misc]
+        self._indexed_count = len(systems)  # type: ignore[misc]
         return self._by_kind
 
     def systems_of(self, kind: str, *, working: bool = True) -> list[SystemState]:

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from functools import cache, lru_cache
 from itertools import zip_longest
-from typing import Any, ClassVar
+from typing import Any
 
 from battles.rules.dice import Dice
 from battles.rules.errors import RulesError
@@ -277,11 +277,13 @@ class BattleState:
     armoury: Armoury = field(init=False, repr=False)
 
     #: False on ``UnrecordedBattleState``: the busiest log sites skip building their
-    #: summary and data (a forecast reads neither).
-    recording: ClassVar[bool] = True
+    #: summary and data (a forecast reads neither). A field set by ``__post_init__``, not a
+    #: ``ClassVar``: mypyc makes every class attribute of a dataclass a field (mypyc#1122).
+    recording: bool = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.armoury = Armoury(self.options)
+        self.recording = True
 
     def hold_roster(self, hold: bool) -> None:
         """Serve ``in_action`` from a snapshot (True) or recompute it every call (False).
@@ -361,7 +363,9 @@ class UnrecordedBattleState(BattleState):
     ``dice.UnrecordedDice`` (``battles.rules.forecast``): outcomes only, a tenth faster.
     ``contacts`` stays empty: phase 7 only feeds the log (``phases.sensors``)."""
 
-    recording: ClassVar[bool] = False
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self.recording = False
 
     def log(self, phase: int, kind: str, summary: str | tuple[Any, ...], **data: Any) -> Event:
         return _UNRECORDED
