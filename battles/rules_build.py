@@ -7,10 +7,10 @@ unhashed), compiled there by mypyc and gcc, and the extension modules written to
 extension suffix, the modules compiled). ``battles.rules._accelerator`` loads them only
 while every source still has the hash the manifest gives (see that module).
 
-Compiled: every module of the package but the package ``__init__`` files (re-exports only)
-and ``_accelerator`` (it decides what to load). A build already matching the sources is
-kept (nothing done). Without a C compiler, the Python headers or mypyc, or when the build
-fails, it prints one line saying so and exits 0: the plain Python engine then runs.
+Compiled: every module of the package but the ``__init__`` files (re-exports) and
+``NOT_COMPILED``. A build already matching the sources is kept (nothing done). Without a C
+compiler, the Python headers or mypyc, or when the build fails, it prints one line saying
+so and exits 0: the plain Python engine then runs.
 ``--force`` rebuilds; ``--check`` exits 1 unless the build matches the sources.
 Run by ``make venv``; ``make clean`` removes ``build/``.
 """
@@ -30,7 +30,9 @@ from pathlib import Path
 
 from battles.rules import _accelerator
 
-NOT_COMPILED = ("__init__.py", "_accelerator.py", "state.py")
+#: Left as Python: package ``__init__`` files (re-exports), ``_accelerator`` (it decides what
+#: to load) and ``phases/event.py`` (descriptors over slots, which native classes lack).
+NOT_COMPILED = ("_accelerator.py", "phases/event.py")
 #: mypyc's optimisation level for gcc (-O3; mypyc's default).
 OPT_LEVEL = "3"
 
@@ -55,7 +57,7 @@ def compiled_modules(package: Path) -> list[str]:
     return sorted(
         path.relative_to(root).as_posix()
         for path in package.rglob("*.py")
-        if path.name not in NOT_COMPILED
+        if path.name != "__init__.py" and path.relative_to(package).as_posix() not in NOT_COMPILED
     )
 
 

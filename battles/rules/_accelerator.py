@@ -59,7 +59,10 @@ def check(build: Path = BUILD, sources: Path = SOURCES) -> tuple[list[str], str]
     built, now = manifest.get("sources", {}), source_hashes(sources)
     if built != now:
         changed = sorted(k for k in built.keys() | now.keys() if built.get(k) != now.get(k))
-        return [], f"stale build: {', '.join(changed[:3])}{' …' if len(changed) > 3 else ''} changed"
+        return (
+            [],
+            f"stale build: {', '.join(changed[:3])}{' …' if len(changed) > 3 else ''} changed",
+        )
     return list(manifest.get("modules", [])), ""
 
 

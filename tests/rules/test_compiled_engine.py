@@ -130,3 +130,23 @@ def test_a_build_for_another_python_or_none_at_all_is_not_loaded(tmp_path):
 def test_admiralty_pure_rules_forces_plain_python(monkeypatch):
     monkeypatch.setenv("ADMIRALTY_PURE_RULES", "1")
     assert _accelerator.check() == ([], "ADMIRALTY_PURE_RULES is set")
+
+
+def test_runserver_reloads_on_a_rules_source_edit_when_compiled(monkeypatch):
+    import battles.rules
+    from battles.apps import watch_rules_sources
+
+    class Reloader:
+        def __init__(self):
+            self.watched = []
+
+        def watch_dir(self, path, glob):
+            self.watched.append((Path(path).resolve(), glob))
+
+    compiled, pure = Reloader(), Reloader()
+    monkeypatch.setattr(battles.rules, "COMPILED", True)
+    watch_rules_sources(compiled)
+    monkeypatch.setattr(battles.rules, "COMPILED", False)
+    watch_rules_sources(pure)  # the reloader watches the .py files of loaded modules itself
+    assert compiled.watched == [(_accelerator.SOURCES, "**/*.py")]
+    assert pure.watched == []
