@@ -12,7 +12,7 @@ Compiled: every module of the package but the ``__init__`` files (re-exports) an
 compiler, the Python headers or mypyc, or when the build fails, it prints one line saying
 so and exits 0: the plain Python engine then runs.
 ``--force`` rebuilds; ``--check`` exits 1 unless the build matches the sources.
-Run by ``make venv``; ``make clean`` removes ``build/``.
+Run by ``make rules-engine`` (and ``make venv COMPILE_RULES=1``); ``make clean`` removes ``build/``.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Load the mypyc-compiled build of this package when it matches the sources, else nothing.
 
-The ``.py`` files are the engine; ``python -m battles.rules_build`` (``make venv``) compiles
+The ``.py`` files are the engine; ``python -m battles.rules_build`` (``make rules-engine``) compiles
 them with mypyc into ``build/rules-mypyc/lib`` (git-ignored, never beside the sources: Python
 would prefer an in-place ``.so`` to an edited ``.py``) and writes there ``manifest.json``:
 the SHA-256 of every ``.py`` of ``battles/rules``, the extension suffix of the Python that
@@ -51,7 +51,7 @@ def check(build: Path = BUILD, sources: Path = SOURCES) -> tuple[list[str], str]
     try:
         manifest = json.loads((build / "lib" / MANIFEST).read_text(encoding="utf-8"))
     except FileNotFoundError:
-        return [], "no compiled build (make venv builds it)"
+        return [], "no compiled build (make rules-engine builds it)"
     except (OSError, ValueError) as error:
         return [], f"unreadable build manifest: {error}"
     if manifest.get("ext_suffix") != EXT_SUFFIX:

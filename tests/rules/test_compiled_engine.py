@@ -52,7 +52,7 @@ def _build_matches() -> bool:
 
 needs_build = pytest.mark.skipif(
     not _build_matches(),
-    reason="no compiled build matching the sources (make venv builds one; "
+    reason="no compiled build matching the sources (make rules-engine builds one; "
     "without gcc, Python headers or mypyc there is none)",
 )
 
@@ -120,7 +120,7 @@ def test_an_edited_added_or_removed_source_makes_the_build_stale(tmp_path):
 
 
 def test_a_build_for_another_python_or_none_at_all_is_not_loaded(tmp_path):
-    assert _accelerator.check(tmp_path) == ([], "no compiled build (make venv builds it)")
+    assert _accelerator.check(tmp_path) == ([], "no compiled build (make rules-engine builds it)")
     (tmp_path / "lib").mkdir()
     manifest = {"ext_suffix": ".cpython-39-x86_64-linux-gnu.so", "sources": {}, "modules": []}
     (tmp_path / "lib" / _accelerator.MANIFEST).write_text(json.dumps(manifest))
