@@ -74,8 +74,8 @@ class Forecast:
         return self.turns / self.battles if self.battles else 0.0
 
     def __reduce__(self) -> tuple[Any, ...]:
-        # Pickled (Django's cache) as its constructor call: compiled by mypyc, a frozen
-        # dataclass cannot be rebuilt by setting its attributes one by one.
+        # Pickled (the web app's forecast cache) as its constructor call: compiled by mypyc,
+        # a frozen dataclass cannot be rebuilt by setting its attributes one by one.
         return (Forecast, tuple(getattr(self, f.name) for f in fields(self)))
 
     def as_dict(self) -> dict[str, Any]:
