@@ -16,6 +16,10 @@ runs one, without callgrind):
 battle, since storing reads every die and event;
 ``bench`` / ``bench-unrecorded``: the bench's larger battle (Qatzrin 5th vs Phalon 68th,
 ``bench.fleets``) seeds 0…N-1.
+
+The engine measured is the one ``battles.rules`` loads (``battles.rules.ENGINE``: the mypyc
+build when it matches the sources, else plain Python); when it is the compiled one, the
+plain Python counts (``ADMIRALTY_PURE_RULES=1``) are printed beside it.
 """
 
 from __future__ import annotations
@@ -64,7 +68,7 @@ def available() -> bool:
     return shutil.which("valgrind") is not None
 
 
-def _callgrind(workload: str, battles: int) -> int:
+def _callgrind(workload: str, battles: int, pure: bool = False) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         done = subprocess.run(
             [
@@ -78,7 +82,7 @@ def _callgrind(workload: str, battles: int) -> int:
                 str(battles),
             ],
             cwd=ROOT,
-            env={**os.environ, "PYTHONHASHSEED": "0"},
+            env={**os.environ, "PYTHONHASHSEED": "0", "ADMIRALTY_PURE_RULES": "1" if pure else ""},
             capture_output=True,
             text=True,
             check=True,
@@ -89,17 +93,19 @@ def _callgrind(workload: str, battles: int) -> int:
     return int(found.group(1))
 
 
-def count(workload: str, battles: int) -> float:
-    """Instructions per battle of ``workload`` (see the module doc), ``battles`` ≥ 1."""
-    return (_callgrind(workload, battles) - _callgrind(workload, 0)) / battles
+def count(workload: str, battles: int, pure: bool = False) -> float:
+    """Instructions per battle of ``workload`` (see the module doc), ``battles`` ≥ 1; with
+    ``pure``, of the plain Python engine even when a compiled build is there."""
+    return (_callgrind(workload, battles, pure) - _callgrind(workload, 0, pure)) / battles
 
 
-def counts(battles: dict[str, int], workers: int = 2) -> dict[str, float]:
+def counts(battles: dict[str, int], workers: int = 2, pure: bool = False) -> dict[str, float]:
     """``count`` of each workload (name → battles), the callgrind runs ``workers`` at a
     time (valgrind runs one thread per process)."""
     runs = [(w, n) for w, b in battles.items() for n in (b, 0)]
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        totals = dict(zip(runs, pool.map(lambda run: _callgrind(*run), runs), strict=True))
+        found = pool.map(lambda run: _callgrind(*run, pure), runs)
+        totals = dict(zip(runs, found, strict=True))
     return {w: (totals[w, b] - totals[w, 0]) / b for w, b in battles.items()}
 
 
@@ -139,13 +145,19 @@ def bench_counts(seeds: int) -> None:
         "bench-unrecorded": seeds,
         "bench": seeds,
     }
+    import battles.rules as engine
+
     found = counts(battles)
-    print("callgrind instructions a battle (CPU ms a battle beside them, this run):")
+    # The plain Python figures beside the compiled ones (the same runs, ADMIRALTY_PURE_RULES).
+    pure = counts(battles, pure=True) if engine.COMPILED else {}
+    print(f"callgrind instructions a battle, engine {engine.ENGINE} (CPU ms a battle beside")
+    print("them, this run" + ("; then the plain Python engine's count):" if pure else "):"))
     for workload, label in LABELS.items():
         cpu = cpu_ms(workload, 20 if workload.startswith("mieska") else seeds)
         goal = GOALS.get(workload)
         target = f"  goal ≤ {goal / 1e6:.0f} M" if goal else ""
-        print(f"  {label:44} {found[workload] / 1e6:6.2f} M  {cpu:6.1f} ms{target}")
+        plain = f"  pure {pure[workload] / 1e6:6.2f} M" if pure else ""
+        print(f"  {label:44} {found[workload] / 1e6:6.2f} M  {cpu:6.1f} ms{plain}{target}")
 
 
 def main(argv: list[str]) -> None:

@@ -11,6 +11,8 @@ import random
 from collections.abc import Iterator
 from typing import NamedTuple
 
+from mypy_extensions import mypyc_attr
+
 from .errors import whole_number
 
 __all__ = ["Dice", "Roll", "UnrecordedDice"]
@@ -31,6 +33,7 @@ class Roll(NamedTuple):
         return f"{self.purpose}: d{self.sides}={self.result}"
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # (compiled: tests script their own dice)
 class Dice:
     """Seeded dice recording every roll in ``log`` (a list of :class:`Roll`, in roll order).
 
@@ -171,32 +174,16 @@ def _as_roll(purpose: str, die: int, re_roll: int, sides: int, face: int) -> Rol
     return Roll(purpose, sides, face)
 
 
-class _Discard(list):  # type: ignore[type-arg]
-    """A log that keeps nothing (``UnrecordedDice``)."""
-
-    __slots__ = ()
-
-    def append(self, item: object) -> None:
-        pass
-
-    def extend(self, items: object) -> None:
-        pass
-
-
 class UnrecordedDice(Dice):
     """Dice with the same faces as ``Dice(seed)`` for the same calls, keeping no log.
 
     For Monte-Carlo runs (``battles.rules.forecast``) where only outcomes matter: no
-    purpose text is written and no ``Roll`` kept, which is a tenth of a battle's cost. Any
-    method not overridden here still works, logging into a list that keeps nothing.
+    purpose text is written and no ``Roll`` kept, which is a tenth of a battle's cost. It
+    overrides every method that rolls, so ``log`` stays empty.
     """
 
     __slots__ = ()
     recording = False
-
-    def __init__(self, seed: int | str = 0) -> None:
-        super().__init__(seed)
-        self._new = _Discard()
 
     def die(self, sides: int, purpose: str) -> int:
         if type(sides) is not int or sides < 1:

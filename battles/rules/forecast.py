@@ -21,7 +21,7 @@ import os
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from battles.rules.ai import resolve_battle
@@ -72,6 +72,11 @@ class Forecast:
     def mean_turns(self) -> float:
         """Game turns per battle, on average."""
         return self.turns / self.battles if self.battles else 0.0
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled (the web app's forecast cache) as its constructor call: compiled by mypyc,
+        # a frozen dataclass cannot be rebuilt by setting its attributes one by one.
+        return (Forecast, tuple(getattr(self, f.name) for f in fields(self)))
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready: counts, shares and 95 % intervals per side and for draws."""

@@ -129,6 +129,11 @@ class RuleOptions:
         """All options as a JSON-ready dict."""
         return asdict(self)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled (forecast workers) as its constructor call: compiled by mypyc, a frozen
+        # dataclass cannot be rebuilt by setting its attributes one by one.
+        return (RuleOptions, tuple(getattr(self, f.name) for f in fields(self)))
+
     def non_default(self) -> dict[str, Any]:
         """Only the options that differ from the reference (shown on reports, §16)."""
         return {k: v for k, v in asdict(self).items() if getattr(DEFAULT_OPTIONS, k) != v}

@@ -163,7 +163,7 @@ def fire_reach(
     ecm = max(0, target_ecm)
     reach = math.inf
     if ecm_limits_fire_control:
-        reach = max(MIN_SENSOR_RANGE, FIRE_CONTROL_DETECTION - ECM_STEP * ecm)
+        reach = float(max(MIN_SENSOR_RANGE, FIRE_CONTROL_DETECTION - ECM_STEP * ecm))
     if blip_fire == "forbidden":
         reach = min(reach, sensor_range(sensors, target_ecm=ecm))
     return reach

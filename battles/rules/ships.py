@@ -111,6 +111,10 @@ class _KindIndex:
     holds what other modules resolve once from the index (``derived``), dropped with it."""
 
     __slots__ = ("_by_kind", "_indexed", "_indexed_count", "_derived")
+    _by_kind: dict[str, tuple[SystemState, ...]]
+    _indexed: dict[str, SystemState]
+    _indexed_count: int
+    _derived: dict[str, Any]
 
 
 @dataclass(slots=True)
@@ -150,7 +154,7 @@ class ShipState(_KindIndex):
     x: float = 0.0
     y: float = 0.0
     heading: int = 0
-    speed: float = 0.0
+    speed: int | float = 0.0  # (not ``float``: compiled by mypyc, that would turn 8 into 8.0)
     screens_on: bool = True
     thrust_used: bool = False
     destroyed: bool = False
@@ -317,9 +321,11 @@ class ShipState(_KindIndex):
         groups: dict[str, list[SystemState]] = {}
         for system in systems.values():
             groups.setdefault(system.kind, []).append(system)
-        self._by_kind = {kind: tuple(group) for kind, group in groups.items()}
-        self._indexed, self._indexed_count = systems, len(systems)
-        self._derived = {}
+        # (mypy reads only the dataclass's own __slots__, not _KindIndex's: hence the ignores)
+        self._by_kind = {kind: tuple(group) for kind, group in groups.items()}  # type: ignore[misc]
+        self._indexed = systems  # type: ignore[misc]
+        self._indexed_count = len(systems)  # type: ignore[misc]
+        self._derived = {}  # type: ignore[misc]
         return self._by_kind
 
     def derived(self) -> dict[str, Any]:

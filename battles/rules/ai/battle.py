@@ -238,7 +238,7 @@ def resolve_battle(
                 reason = "destruction"
             break
     state.hold_roster(False)
-    strength = {side: round(_strength(state, side), 6) for side in state.sides}
+    strength = {side: _strength(state, side) for side in state.sides}
     a, b = state.sides
     if reason in ("destruction", "withdrawal"):
         winner: str | None = a if state.in_action(a) else b
@@ -267,6 +267,6 @@ def resolve_battle(
     )
 
 
-def _deploy_data(at: list[tuple[str, float, float, int, float]]) -> dict[str, Any]:
+def _deploy_data(at: list[tuple[str, float, float, int, int | float]]) -> dict[str, Any]:
     """The ``deploy`` event's data: each ship's position (3 decimals), heading, speed."""
     return {"positions": {sid: [round(x, 3), round(y, 3), h, speed] for sid, x, y, h, speed in at}}

@@ -165,10 +165,10 @@ def ship_fire(state: BattleState, ship: ShipState) -> list[FireIntent]:
             break
         fresh = [w for w in reach[sid] if w.id not in used]
         lances = [w for w in fresh if w.weapon == "lance"]
-        others = [w for w in fresh if w.weapon != "lance"] if lances else fresh
-        if others:
+        guns = [w for w in fresh if w.weapon != "lance"] if lances else fresh
+        if guns:
             free -= 1
-            for w in others:
+            for w in guns:
                 intents.append(FireIntent(w.id, sid))
                 used.add(w.id)
         for w in lances:

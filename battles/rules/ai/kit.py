@@ -197,8 +197,11 @@ def crippled(ship: ShipState, loadout: _Loadout | None = None) -> bool:
     return not kit.guns and not kit.missiles and not kit.bays
 
 
-def _strength(state: BattleState, side: str) -> float:
-    return sum(s.mass * s.hull_left / s.hull_max for s in state.in_action(side) if s.hull_max > 0)
+def _strength(state: BattleState, side: str) -> int | float:
+    """Surviving strength, 6 decimals; ``0`` (an int, as stored logs have it) with no ship
+    left: compiled by mypyc, ``round`` of a ``float`` type would write ``0.0``."""
+    total = sum(s.mass * s.hull_left / s.hull_max for s in state.in_action(side) if s.hull_max > 0)
+    return round(total, 6) if type(total) is float else total
 
 
 def _nearest(state: BattleState, ship: ShipState) -> ShipState | None:

@@ -56,9 +56,10 @@ def phase_1_settings(
             )
         merged[system_id] = value
     for intent in order.fire:
-        value = intent.mode if intent.mode is not None else intent.power_points
-        if value is None:
+        setting = intent.mode if intent.mode is not None else intent.power_points
+        if setting is None:
             continue
+        value = setting
         if intent.mode is None and (type(value) is not int or value < 0):
             weapon_id = ship.systems[intent.system].weapon
             raise IllegalOrder(

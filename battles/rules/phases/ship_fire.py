@@ -138,7 +138,7 @@ def ship_volleys(
             _refuse(state, ship, intent, _no_setting(system))
             continue
         if reach_limited and not as_pd and not own_direction:
-            ecm = target.ecm if target_id in ships else 0
+            ecm = ships[target_id].ecm if target_id in ships else 0
             reach = fire_reach(
                 ship.sensors,
                 target_ecm=ecm,

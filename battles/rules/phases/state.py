@@ -9,15 +9,16 @@ of the log. The constants are the distances and costs of rules §2, §9, §10 an
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from itertools import zip_longest
-from typing import Any, ClassVar
+from typing import Any
 
 from battles.rules.dice import Dice
 from battles.rules.errors import RulesError
 from battles.rules.movement import Orders
 from battles.rules.options import DEFAULT_OPTIONS, RuleOptions
+from battles.rules.phases.event import Event
 from battles.rules.sensors import sight_line
 from battles.rules.ships import ShipState, Status
 from battles.rules.weapons import Armoury, fire_profile, get_weapon
@@ -80,70 +81,6 @@ def light_kind(weapon: str) -> str:
         if weapon.startswith(prefix):
             return prefix
     return "fighter"
-
-
-class _Written:
-    """An ``Event`` field stored as given: its value, or a ``(write, *args)`` tuple that
-    ``write(*args)`` turns into the value on first read (then kept). The engine's busiest
-    log sites pass the tuple for ``summary`` and ``data``: the text (float formatting,
-    names) and the data dict (positions rounded to 3 decimals, lists) are written only
-    when a report, the stored battle or a hash reads them, never by a run that does not
-    (a recorded Skirmish at Mieska reads none of them while it is fought)."""
-
-    def __init__(self, slot: str) -> None:
-        self.slot = slot  # the slot holding the value or its (write, *args) tuple
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.name = name
-
-    def __get__(self, event: Event | None, owner: type) -> Any:
-        if event is None:
-            raise AttributeError(self.name)  # no class-level default (a required field)
-        value = getattr(event, self.slot)
-        if type(value) is tuple:
-            value = value[0](*value[1:])
-            setattr(event, self.slot, value)
-        return value
-
-    def __set__(self, event: Event, value: Any) -> None:
-        setattr(event, self.slot, value)
-
-
-@dataclass(init=False)
-class Event:
-    """One decision or roll-backed outcome: ``{turn, phase, kind, summary, data}``; ``data``
-    holds only JSON types (the ``Event`` rows of the battles app store it as is).
-    ``summary`` reads as a ``str`` and ``data`` as a dict (see ``_Written``: either may
-    be written on first read, from what the event was given when it was logged)."""
-
-    __slots__ = ("turn", "phase", "kind", "_summary", "_data")
-
-    turn: int
-    phase: int
-    kind: str
-    summary: str = _Written("_summary")  # type: ignore[assignment]  # (no default: _Written)
-    data: dict[str, Any] = _Written("_data")  # type: ignore[assignment]
-
-    def __init__(
-        self,
-        turn: int,
-        phase: int,
-        kind: str,
-        summary: str | tuple[Any, ...],
-        data: dict[str, Any] | tuple[Any, ...] | None = None,
-    ) -> None:
-        self.turn = turn
-        self.phase = phase
-        self.kind = kind
-        self._summary = summary
-        self._data = {} if data is None else data
-
-    def as_dict(self) -> dict[str, Any]:
-        """The JSON-ready record."""
-        return asdict(self)
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (Event, (self.turn, self.phase, self.kind, self.summary, self.data))
 
 
 @dataclass
@@ -277,11 +214,13 @@ class BattleState:
     armoury: Armoury = field(init=False, repr=False)
 
     #: False on ``UnrecordedBattleState``: the busiest log sites skip building their
-    #: summary and data (a forecast reads neither).
-    recording: ClassVar[bool] = True
+    #: summary and data (a forecast reads neither). A field set by ``__post_init__``, not a
+    #: ``ClassVar``: mypyc makes every class attribute of a dataclass a field (mypyc#1122).
+    recording: bool = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.armoury = Armoury(self.options)
+        self.recording = True
 
     def hold_roster(self, hold: bool) -> None:
         """Serve ``in_action`` from a snapshot (True) or recompute it every call (False).
@@ -363,7 +302,9 @@ class UnrecordedBattleState(BattleState):
     ``dice.UnrecordedDice`` (``battles.rules.forecast``): outcomes only, a tenth faster.
     ``contacts`` stays empty: phase 7 only feeds the log (``phases.sensors``)."""
 
-    recording: ClassVar[bool] = False
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self.recording = False
 
     def log(self, phase: int, kind: str, summary: str | tuple[Any, ...], **data: Any) -> Event:
         return _UNRECORDED
