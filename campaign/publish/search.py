@@ -49,6 +49,26 @@ MAIN = "site"
 #: The "shard" of the pages left out of the search (the battle lists).
 UNINDEXED = ""
 _MEMBERS = f"{BUNDLE}/shards.json"
+#: What Pagefind leaves out of every page (``--exclude-selectors``, "Configuring the
+#: index" in its documentation), besides the ``data-pagefind-ignore`` sections: labels
+#: and numbers every report repeats (the facts' labels, the forces tables' headers and
+#: box counts, the losses table), the map section (its legend; the drawing is stripped
+#: by :func:`searchable`), the systems lost under a unit and the site's fixed notes
+#: ("recorded from the table…"). People search names, places, ships, factions and
+#: narratives: those stay. Indexing the rest was about a fifth of Pagefind's CPU on
+#: battle pages (1 000 battle pages: 1.50 → 1.25 s user), and it filled the results'
+#: excerpts with "0 0 0 0".
+EXCLUDED = ", ".join(
+    (
+        ".report-facts dt",
+        ".report-sides thead",
+        ".report-sides td.num",
+        ".report-sides .lost-list",
+        ".report-losses",
+        ".report-map",
+        "p.note",
+    )
+)
 
 
 class SearchIndexError(RuntimeError):
@@ -197,7 +217,7 @@ def _index(staging: Any, dirty: dict[str, list[str]], keys: dict[str, str], prog
                 else:
                     (pages / page).write_bytes(text)
             command = [sys.executable, "-m", "pagefind", "--site", str(pages),
-                       "--output-path", str(work / "out")]  # fmt: skip
+                       "--output-path", str(work / "out"), "--exclude-selectors", EXCLUDED]  # fmt: skip
             process = subprocess.Popen(  # noqa: S603 - fixed arguments, our own interpreter
                 command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
             )
