@@ -216,8 +216,8 @@ def _index(staging: Any, dirty: dict[str, list[str]], keys: dict[str, str], prog
                     os.link(root / page, pages / page)
                 else:
                     (pages / page).write_bytes(text)
-            command = [sys.executable, "-m", "pagefind", "--site", str(pages),
-                       "--output-path", str(work / "out"), "--exclude-selectors", EXCLUDED]  # fmt: skip
+            command = [sys.executable, "-m", "pagefind", "--site", str(pages), "--output-path",
+                       str(work / "out"), "--exclude-selectors", EXCLUDED]  # fmt: skip
             process = subprocess.Popen(  # noqa: S603 - fixed arguments, our own interpreter
                 command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
             )
