@@ -209,16 +209,29 @@ def _build(baker: Baker, pdfs: bool, search_index: bool, base_url: str) -> None:
     if pdfs:
         baker.pdfs()
     baker.base_url = base_url
-    for produce in PAGE_PRODUCERS:
-        produce(baker)
-    baker.statics()
-    if not feeds.write_sitemap(staging, result.pages, base_url):
-        result.warnings.append(feeds.NO_BASE_URL_WARNING)
-    result.removed = staging.finish_removals(keep=(search.BUNDLE + "/",))
-    if search_index:
-        shards = search.index_shards(staging, baker.shards, baker.progress)
-        result.search_shards = shards
-        result.search_indexed = bool(shards)
+    from .battle_pages import battles as battle_pages  # after pages.ships in the producers
+
+    indexer = search.Indexer(staging, baker.progress) if search_index else None
+    try:
+        for produce in PAGE_PRODUCERS:
+            produce(baker)
+            if indexer is not None and produce is battle_pages:
+                # Every ship and battle page is written and the battle pages' process
+                # pool is gone (no fork with a thread running): Pagefind indexes their
+                # bundles on the other core while the rest of the site is baked (about a
+                # fifth of a 10 000-battle build, on one core before).
+                indexer.start(baker.shards, kinds=("battles", "ships"))
+        baker.statics()
+        if not feeds.write_sitemap(staging, result.pages, base_url):
+            result.warnings.append(feeds.NO_BASE_URL_WARNING)
+        result.removed = staging.finish_removals(keep=(search.BUNDLE + "/",))
+        if indexer is not None:
+            shards = indexer.finish(baker.shards)
+            result.search_shards = shards
+            result.search_indexed = bool(shards)
+    finally:
+        if indexer is not None:
+            indexer.abort()
     result.written = list(staging.written)
     staging.finish()
 
