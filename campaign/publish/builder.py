@@ -211,7 +211,10 @@ def _build(baker: Baker, pdfs: bool, search_index: bool, base_url: str) -> None:
     baker.base_url = base_url
     from .battle_pages import battles as battle_pages  # after pages.ships in the producers
 
-    indexer = search.Indexer(staging, baker.progress) if search_index else None
+    indexer = None
+    if search_index:
+        baker.search_input = search.SearchInput(staging)
+        indexer = search.Indexer(staging, baker.progress, baker.search_input)
     try:
         for produce in PAGE_PRODUCERS:
             produce(baker)
@@ -255,6 +258,8 @@ class Baker:
         self.base_url = settings.SITE_BASE_URL
         #: search-index shard of each page (``search.py``); pages not named: "site"
         self.shards: dict[str, str] = {}
+        #: what Pagefind reads of the pages rendered (set when the build indexes them)
+        self.search_input: search.SearchInput | None = None
         self._svgs: dict[tuple, str] = {}
 
     # --- data ----------------------------------------------------------------------
@@ -429,6 +434,8 @@ class Baker:
         with translation.override(lang):
             html = render_to_string(template, context).encode("utf-8")
         self.staging.write(target, html, key or hashlib.sha256(html).hexdigest()[:32])
+        if self.search_input is not None and shard != search.UNINDEXED:
+            self.search_input.add(target, html)
 
     def md(self, text: str, root: str, section: str) -> Any:
         """People's Markdown of a page ``root`` deep, sanitised (``render_markdown``)."""
