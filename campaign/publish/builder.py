@@ -213,16 +213,32 @@ def _build(baker: Baker, pdfs: bool, search_index: bool, base_url: str) -> None:
     if pdfs:
         baker.pdfs()
     baker.base_url = base_url
-    for produce in PAGE_PRODUCERS:
-        produce(baker)
-    baker.statics()
-    if not feeds.write_sitemap(staging, result.pages, base_url):
-        result.warnings.append(feeds.NO_BASE_URL_WARNING)
-    result.removed = staging.finish_removals(keep=(search.BUNDLE + "/",))
+    from .battle_pages import battles as battle_pages  # after pages.ships in the producers
+
+    indexer = None
     if search_index:
-        shards = search.index_shards(staging, baker.shards, baker.progress)
-        result.search_shards = shards
-        result.search_indexed = bool(shards)
+        baker.search_input = search.SearchInput(staging)
+        indexer = search.Indexer(staging, baker.progress, baker.search_input)
+    try:
+        for produce in PAGE_PRODUCERS:
+            produce(baker)
+            if indexer is not None and produce is battle_pages:
+                # Every ship and battle page is written and the battle pages' process
+                # pool is gone (no fork with a thread running): Pagefind indexes their
+                # bundles on the other core while the rest of the site is baked (about a
+                # fifth of a 10 000-battle build, on one core before).
+                indexer.start(baker.shards, kinds=("battles", "ships"))
+        baker.statics()
+        if not feeds.write_sitemap(staging, result.pages, base_url):
+            result.warnings.append(feeds.NO_BASE_URL_WARNING)
+        result.removed = staging.finish_removals(keep=(search.BUNDLE + "/",))
+        if indexer is not None:
+            shards = indexer.finish(baker.shards)
+            result.search_shards = shards
+            result.search_indexed = bool(shards)
+    finally:
+        if indexer is not None:
+            indexer.abort()
     result.written = list(staging.written)
     staging.finish()
 
@@ -246,6 +262,8 @@ class Baker:
         self.base_url = settings.SITE_BASE_URL
         #: search-index shard of each page (``search.py``); pages not named: "site"
         self.shards: dict[str, str] = {}
+        #: what Pagefind reads of the pages rendered (set when the build indexes them)
+        self.search_input: search.SearchInput | None = None
         self._svgs: dict[tuple, str] = {}
 
     # --- data ----------------------------------------------------------------------
@@ -420,6 +438,8 @@ class Baker:
         with translation.override(lang):
             html = render_to_string(template, context).encode("utf-8")
         self.staging.write(target, html, key or hashlib.sha256(html).hexdigest()[:32])
+        if self.search_input is not None and shard != search.UNINDEXED:
+            self.search_input.add(target, html)
 
     def md(self, text: str, root: str, section: str) -> Any:
         """People's Markdown of a page ``root`` deep, sanitised (``render_markdown``)."""

@@ -115,12 +115,17 @@ class Staging:
             os.makedirs(os.path.join(self._new_root, folder), exist_ok=True)
             self._folders.add(folder)
 
-    def path(self, relative: str) -> Path:
-        """``root / relative``, refusing a path that leaves the staging folder."""
-        target = self.root / relative
-        if not target.resolve().is_relative_to(self.root.resolve()):
+    def path(self, relative: str) -> str:
+        """``root/relative``, refusing a path that leaves the staging folder.
+
+        Checked on the name alone: the tree holds no symbolic link (only this class
+        writes into it), so a relative name without ``..`` stays inside. Resolving both
+        paths on disk cost two ``lstat`` per folder of every file (1.2 s of a profiled
+        1 000-battle build, about 2 s at 10 000 battles)."""
+        parts = relative.split("/")
+        if not relative or relative.startswith("/") or "\0" in relative or ".." in parts:
             raise SiteBuildError(f"{relative!r}: not a safe file name")
-        return target
+        return os.path.join(self._new_root, relative)
 
     def _unlink(self, relative: str) -> None:
         with contextlib.suppress(FileNotFoundError):
@@ -154,7 +159,8 @@ class Staging:
         target = self.path(relative)
         self._folder(relative)
         self._unlink(relative)  # maybe a hard link shared with the served tree
-        target.write_bytes(data)
+        with open(target, "wb") as file:
+            file.write(data)
         self.tree[relative] = self.new[relative] = key
         self.written.append(relative)
 

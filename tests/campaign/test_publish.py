@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import io
+import json
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -203,6 +204,35 @@ def test_the_search_index_holds_both_languages_pages_in_shards_the_search_page_m
     assert (battles / "pagefind-entry.json").is_file()
     page = (out / "en" / "search.html").read_text()
     assert ship_shards and f'data-shards="{" ".join([battle_shard, *ship_shards])}"' in page
+
+
+def _indexed_text(bundle: Path, page: str) -> str:
+    """What Pagefind indexed of ``page`` (its fragment's ``content``)."""
+    fragment = next(f for f in fragments_of(bundle) if f'"url":"/{page}"' in f)
+    return json.loads(fragment.removeprefix("pagefind_dcd"))["content"]
+
+
+@pytest.mark.parametrize(
+    ("lang", "noise"),
+    [
+        ("en", ["Hull lost", "Armour lost", "Hull boxes", "Location", "No map", "Recorded from"]),
+        ("fr", ["Coque perdue", "Cases de coque", "Lieu", "Pas de carte", "Relevée sur"]),
+    ],
+)
+def test_a_battle_is_found_by_place_ship_faction_fleet_and_narrative_not_table_labels(
+    built, lang, noise
+):
+    out, _result, battle = built
+    bundle = out / "pagefind" / "shards" / search.shard("battles", battle.pk)
+    text = _indexed_text(bundle, f"{lang}/battles/test-league/colonisation-compromise.html")
+    for words in ("Colonisation compromise", "Miranda", "Silith One", "Vishnu Second", "Phalon",
+                  "Collectif G+", "Test Ganesha force", "The escort held",
+                  "Fighters arrived too late", "The Phalon hold the field"):  # fmt: skip
+        assert words in text
+    for words in noise:  # labels every report repeats, left out (search.EXCLUDED)
+        assert words not in text
+    assert " 30 " not in text  # Vishnu Prime's 30 hull boxes lost: the tables' counts
+    assert "Secret Reserve" not in text and "Whisper of Ptath" not in text
 
 
 def test_fleet_page_lists_ships_and_their_state(built):
