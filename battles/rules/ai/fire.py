@@ -91,9 +91,9 @@ def ship_fire(state: BattleState, ship: ShipState) -> list[FireIntent]:
     for gun, profile in ship_guns(ship):
         if gun.status is not _WORKING or profile.light:
             continue  # a light-unit weapon: launched in phase 3, not fired here
-        reach = profile.reach
+        mu = profile.reach
         if profile.weapon == "pulser" and gun.id in chosen:
-            reach = _reach(str(chosen[gun.id]))  # as far as its phase-1 mode reaches (D-34)
+            mu = _reach(str(chosen[gun.id]))  # as far as its phase-1 mode reaches (D-34)
         if gun.magazine:
             magazine = systems.get(gun.magazine)
             if magazine is None or not magazine.working:
@@ -104,9 +104,9 @@ def ship_fire(state: BattleState, ship: ShipState) -> list[FireIntent]:
             rounds[gun.magazine] = left - 1
         elif gun.ammo is not None and gun.ammo <= 0:  # _has_round without a magazine
             continue
-        weapons.append((gun, reach, profile.mask))
-        if reach > longest:
-            longest = reach
+        weapons.append((gun, mu, profile.mask))
+        if mu > longest:
+            longest = mu
         if profile.lance:
             has_lance = True
         elif profile.powered:
