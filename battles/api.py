@@ -266,13 +266,16 @@ def _organised_battle(
     request: HttpRequest, battle_id: int, action: str
 ) -> tuple[Battle | None, Status | None]:
     """The battle for an organiser action, or the 403 refusal: only staff and the
-    organisers of *this* battle's campaign may resolve, record or forecast it. 404 for an
-    unknown battle and for a draft the user may not see (another campaign's), so its
-    existence does not leak."""
+    organisers of *this* battle's campaign may resolve, record or forecast it. 404 first,
+    whoever asks, for an unknown battle and for a draft the user may not act on
+    (``access.actionable_battles``: another campaign's, one their faction is not in), as
+    the other battle actions (``battles.api_actions._battle``), so that no status tells
+    its existence (trial finding F-17: a player with no campaign to organise was refused
+    with 403 before the look-up)."""
+    visible = access.actionable_battles(request.user).select_related("campaign")
+    battle = get_object_or_404(visible, pk=battle_id)
     if not access.is_organiser(request.user):
         return None, Status(403, {"detail": str(ORGANISER_ONLY[action])})
-    visible = access.visible_battles(request.user).select_related("campaign")
-    battle = get_object_or_404(visible, pk=battle_id)
     if not access.is_organiser(request.user, battle.campaign):
         detail = str(ORGANISER_OF_CAMPAIGN_ONLY[action]) % {
             "campaign": battle.campaign.slug,
