@@ -344,12 +344,29 @@ def battle_resolve_view(request: HttpRequest, battle_id: int):
     )
 
 
-@router.post("/battles/{battle_id}/record", response=_ACTION_RESPONSES, auth=api_auth)
+def _json_type(request: HttpRequest) -> str:
+    """The JSON type name of the request's body (``dict`` for an object)."""
+    try:
+        return type(json.loads(request.body or b"null")).__name__
+    except ValueError:
+        return "text"
+
+
+@router.post(
+    "/battles/{battle_id}/record",
+    response={**_ACTION_RESPONSES, 422: ErrorOut},
+    auth=api_auth,
+)
 def battle_record_view(request: HttpRequest, battle_id: int, payload: RecordIn):
-    """Record what happened on the table, checked against each ship's SSD."""
+    """Record what happened on the table, checked against each ship's SSD. The body must
+    be one JSON object: django-ninja read a bare string (``"hello"``) as every default,
+    and the battle was concluded with no result (422 now, as ``/resolve`` does)."""
     battle, refused = _organised_battle(request, battle_id, "record")
     if refused:
         return refused
+    if (kind := _json_type(request)) != "dict":
+        detail = _('body: expected a JSON object such as {"results": []}, got %(type)s')
+        return Status(422, {"detail": detail % {"type": kind}})
     results = [r.model_dump(exclude_none=True) for r in payload.results]
     try:
         return battle_record(

@@ -328,7 +328,8 @@ def design_import(request: HttpRequest, payload: ImportIn):
         )
     except ValueError as exc:
         return Status(400, {**body, "detail": _("nothing written: %(error)s") % {"error": exc}})
-    kept = [_('kept: %(name)s; use "replace": true') % {"name": k} for k in result.kept]
+    # Data for scripts, as the import command prints it (its reasons are the importer's).
+    kept = [f'kept: {k}; use "replace": true' for k in result.kept]
     n = len(saved)
     detail = ngettext("%(n)d ship class written", "%(n)d ship classes written", n) % {"n": n}
     if kept:

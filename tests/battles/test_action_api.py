@@ -124,6 +124,18 @@ def test_a_resolve_body_that_is_not_an_object_is_422_and_changes_nothing(client,
     assert not Event.objects.exists()
 
 
+@pytest.mark.parametrize("body", ['"hello"', "[]", "7"])
+def test_a_record_body_that_is_not_an_object_is_422_and_concludes_nothing(client, league, body):
+    client.force_login(league.organiser)
+    response = client.post(
+        f"/api/battles/{league.battle.pk}/record", body, content_type="application/json"
+    )
+    assert response.status_code == 422, response.content
+    assert "objet JSON" in response.json()["detail"]
+    league.battle.refresh_from_db()
+    assert league.battle.status == "draft"
+
+
 def test_resolve_with_an_object_or_no_body_still_concludes(client, league):
     client.force_login(league.organiser)
     response = client.post(
