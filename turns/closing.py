@@ -82,6 +82,16 @@ def open_turn(campaign: Campaign) -> CampaignTurn | None:
     return campaign.turns.filter(status=CampaignTurn.Status.OPEN).order_by("-number").first()
 
 
+def _check_future(deadline: datetime | None) -> None:
+    """Raise :class:`TurnActionError` for a deadline that is naive or not in the future
+    (a past one would have the next ``close_due_turns`` run close the turn at once)."""
+    if deadline is not None and (timezone.is_naive(deadline) or deadline <= timezone.now()):
+        raise TurnActionError(
+            _("deadline: %(deadline)s is not a future time with its time zone")
+            % {"deadline": deadline}
+        )
+
+
 def campaign_turn_open(
     *, campaign: Campaign, user, deadline: datetime | None = None
 ) -> CampaignTurn:
@@ -89,11 +99,7 @@ def campaign_turn_open(
     with an optional ``deadline`` (aware datetime; stored in UTC). Raises
     :class:`TurnActionError` when a turn is open already or the deadline is past."""
     _require_organiser(user, campaign)
-    if deadline is not None and (timezone.is_naive(deadline) or deadline <= timezone.now()):
-        raise TurnActionError(
-            _("deadline: %(deadline)s is not a future time with its time zone")
-            % {"deadline": deadline}
-        )
+    _check_future(deadline)
     with transaction.atomic():
         campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
         current = open_turn(campaign)
@@ -112,14 +118,15 @@ def campaign_turn_open(
 
 
 def campaign_turn_deadline(*, turn: CampaignTurn, user, deadline: datetime | None) -> CampaignTurn:
-    """Set or clear the deadline of an open turn."""
+    """Set or clear the deadline of an open turn. Raises :class:`TurnActionError` for a
+    closed turn and, as opening a turn does, for a deadline that is naive or past (trial
+    finding M-2: a past one was stored and the next cron run closed the turn)."""
     _require_organiser(user, turn.campaign)
     if turn.status != CampaignTurn.Status.OPEN:
         raise TurnActionError(
             _("turn %(turn)s is closed: its deadline cannot change") % {"turn": turn.number}
         )
-    if deadline is not None and timezone.is_naive(deadline):
-        raise TurnActionError(_("deadline: give a time zone"))
+    _check_future(deadline)
     turn.deadline = deadline
     turn.save(update_fields=["deadline"])
     return turn
