@@ -266,13 +266,16 @@ def _organised_battle(
     request: HttpRequest, battle_id: int, action: str
 ) -> tuple[Battle | None, Status | None]:
     """The battle for an organiser action, or the 403 refusal: only staff and the
-    organisers of *this* battle's campaign may resolve, record or forecast it. 404 for an
-    unknown battle and for a draft the user may not see (another campaign's), so its
-    existence does not leak."""
+    organisers of *this* battle's campaign may resolve, record or forecast it. 404 first,
+    whoever asks, for an unknown battle and for a draft the user may not act on
+    (``access.actionable_battles``: another campaign's, one their faction is not in), as
+    the other battle actions (``battles.api_actions._battle``), so that no status tells
+    its existence (trial finding F-17: a player with no campaign to organise was refused
+    with 403 before the look-up)."""
+    visible = access.actionable_battles(request.user).select_related("campaign")
+    battle = get_object_or_404(visible, pk=battle_id)
     if not access.is_organiser(request.user):
         return None, Status(403, {"detail": str(ORGANISER_ONLY[action])})
-    visible = access.visible_battles(request.user).select_related("campaign")
-    battle = get_object_or_404(visible, pk=battle_id)
     if not access.is_organiser(request.user, battle.campaign):
         detail = str(ORGANISER_OF_CAMPAIGN_ONLY[action]) % {
             "campaign": battle.campaign.slug,
@@ -341,12 +344,29 @@ def battle_resolve_view(request: HttpRequest, battle_id: int):
     )
 
 
-@router.post("/battles/{battle_id}/record", response=_ACTION_RESPONSES, auth=api_auth)
+def _json_type(request: HttpRequest) -> str:
+    """The JSON type name of the request's body (``dict`` for an object)."""
+    try:
+        return type(json.loads(request.body or b"null")).__name__
+    except ValueError:
+        return "text"
+
+
+@router.post(
+    "/battles/{battle_id}/record",
+    response={**_ACTION_RESPONSES, 422: ErrorOut},
+    auth=api_auth,
+)
 def battle_record_view(request: HttpRequest, battle_id: int, payload: RecordIn):
-    """Record what happened on the table, checked against each ship's SSD."""
+    """Record what happened on the table, checked against each ship's SSD. The body must
+    be one JSON object: django-ninja read a bare string (``"hello"``) as every default,
+    and the battle was concluded with no result (422 now, as ``/resolve`` does)."""
     battle, refused = _organised_battle(request, battle_id, "record")
     if refused:
         return refused
+    if (kind := _json_type(request)) != "dict":
+        detail = _('body: expected a JSON object such as {"results": []}, got %(type)s')
+        return Status(422, {"detail": detail % {"type": kind}})
     results = [r.model_dump(exclude_none=True) for r in payload.results]
     try:
         return battle_record(

@@ -6,9 +6,12 @@ import json
 from typing import Any
 
 from django.db import DataError
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from ninja import NinjaAPI, Swagger
+from ninja.errors import HttpError
 
 from battles.api import router as battles_router
 from battles.api_actions import router as battle_actions_router
@@ -116,9 +119,38 @@ def text_error(request: HttpRequest, exc: TextError) -> HttpResponse:
 def data_error(request: HttpRequest, exc: DataError) -> HttpResponse:
     """A value the database refused (an id beyond 64 bits on PostgreSQL…): the request's
     fault, so 422, not a 500. Writes are in transactions, so nothing is half-written."""
-    return api.create_response(
-        request, {"detail": f"a value cannot be stored or looked up: {exc}".strip()}, status=422
-    )
+    detail = _("a value cannot be stored or looked up: %(error)s") % {"error": exc}
+    return api.create_response(request, {"detail": detail.strip()}, status=422)
+
+
+@api.exception_handler(Http404)
+def not_found(request: HttpRequest, exc: Http404) -> HttpResponse:
+    """Every 404 says the same, in the reader's language, never why: "not your faction's
+    fleet" or django-ninja's DEBUG text ("No Battle matches the given query.") would tell
+    a hidden object from a missing one, in English (trial finding F-22)."""
+    return api.create_response(request, {"detail": _("not found")}, status=404)
+
+
+#: django-ninja's own refusals (English constants in ``ninja.errors``, ``ninja.security``),
+#: in the reader's language.
+NINJA_TEXTS = {
+    "Unauthorized": gettext_lazy(
+        "log in, or send a personal token from /account/ (Authorization: Bearer adm_…)"
+    ),
+    "Forbidden": gettext_lazy("forbidden"),
+    "CSRF check Failed": gettext_lazy(
+        "CSRF check failed: send the page's CSRF token (X-CSRFToken) or a personal token"
+    ),
+    "Too many requests.": gettext_lazy("too many requests"),
+}
+
+
+@api.exception_handler(HttpError)
+def http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
+    """An ``HttpError``'s status and message; ours are translated where raised,
+    django-ninja's own through :data:`NINJA_TEXTS`."""
+    detail = NINJA_TEXTS.get(str(exc), str(exc))
+    return api.create_response(request, {"detail": str(detail)}, status=exc.status_code)
 
 
 api.add_router("/", factions_router)

@@ -216,6 +216,28 @@ def _ship_keys(where: str, ships: list[dict[str, Any]]) -> list[tuple[str, dict[
     return keyed
 
 
+_SHIP_STATE = ("status", "hull_lost", "armour_lost", "crew_lost", "systems_lost")
+
+
+def _ship_create(fleet: Fleet, values: dict[str, Any], *, battle: str | None) -> Ship:
+    """A new ship with ``values``. Hurt in the sample battle ``battle`` (its slug), it is
+    built intact and then takes that battle's damage in a second history row whose reason
+    names the battle ("battle <slug>", what ``turns.timeline`` reads as the battle's own
+    row): built already damaged, its life showed the losses twice (trial finding F-11).
+    """
+    intact = {"status": Ship.Status.ACTIVE, "hull_lost": 0, "armour_lost": 0, "crew_lost": 0}
+    intact["systems_lost"] = []
+    hurt = {f: values[f] for f in _SHIP_STATE}
+    if battle is None or hurt == intact:
+        return Ship.objects.create(fleet=fleet, **values)
+    ship = Ship.objects.create(fleet=fleet, **{**values, **intact})
+    for name, value in hurt.items():
+        setattr(ship, name, value)
+    ship._change_reason = f"battle {battle}"
+    ship.save()
+    return ship
+
+
 def _fleet_load(
     where: str,
     spec: dict[str, Any],
@@ -295,7 +317,7 @@ def _fleet_load(
             for f in ("status", "hull_lost", "armour_lost", "crew_lost", "systems_lost"):
                 del values[f]
         if match is None:
-            ships[key] = Ship.objects.create(fleet=fleet, **values)
+            ships[key] = _ship_create(fleet, values, battle=fates.get(key, {}).get("battle"))
         else:
             existing.remove(match)
             ships[key] = _upsert(Ship, {"pk": match.pk}, values)[0]
@@ -455,7 +477,9 @@ def sample_load(*, directory: Path = SAMPLE_DIR) -> SampleSummary:
     fates: dict[str, dict[str, dict[str, Any]]] = {}
     for _, b in battles_data:
         for side in b.get("sides", []):
-            fates.setdefault(side.get("fleet", ""), {}).update(side.get("participants", {}))
+            fates.setdefault(side.get("fleet", ""), {}).update(
+                {k: {**v, "battle": b.get("slug")} for k, v in side.get("participants", {}).items()}
+            )
     with transaction.atomic():
         campaign, factions = _factions_load(faction_data)
         classes = catalogue_load()

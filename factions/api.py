@@ -10,6 +10,7 @@ from __future__ import annotations
 from django.db.models import Count, Prefetch
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from ninja import Router, Schema, Status
 from ninja.renderers import JSONRenderer
 from pydantic import BaseModel
@@ -286,7 +287,7 @@ def fleet_import_view(request: HttpRequest, payload: FleetImportIn):
     "Sa'ar"?)``); nothing is written then.
     """
     if not access.is_organiser(request.user):
-        return Status(403, {"detail": "only organisers may import fleets"})
+        return Status(403, {"detail": _("only organisers may import fleets")})
     try:
         faction = faction_by_slug(slug=payload.faction)
     except UnknownFaction as exc:
@@ -294,7 +295,10 @@ def fleet_import_view(request: HttpRequest, payload: FleetImportIn):
     if not access.organises_faction(request.user, faction):
         return Status(
             403,
-            {"detail": f"only organisers of a campaign of '{faction.slug}' may import its fleets"},
+            {
+                "detail": _("only organisers of a campaign of '%(faction)s' may import its fleets")
+                % {"faction": faction.slug}
+            },
         )
     try:
         fleet = fleet_import(
@@ -305,7 +309,8 @@ def fleet_import_view(request: HttpRequest, payload: FleetImportIn):
             hidden=payload.hidden,
         )
     except FleetListError as exc:
-        return Status(400, {"detail": "invalid fleet list", "errors": [str(e) for e in exc.errors]})
+        errors = [str(e) for e in exc.errors]
+        return Status(400, {"detail": _("invalid fleet list"), "errors": errors})
     except FleetImportError as exc:
         return Status(400, {"detail": str(exc)})
     return Status(201, _fleet_detail(fleet_cache.visible_fleet(request.user, fleet.slug)))

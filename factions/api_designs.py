@@ -22,6 +22,8 @@ from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from ninja import Body, Router, Schema, Status
 
 from campaign import access
@@ -150,7 +152,7 @@ def design_export_catalogue(request: HttpRequest, faction: str):
     """Every class of a faction as a catalogue file in our format (import it back as is)."""
     found = Faction.objects.filter(slug=faction).first()
     if found is None:
-        return Status(404, {"detail": f"unknown faction '{faction}'"})
+        return Status(404, _unknown_faction(faction))
     return Status(200, export_catalogue(found))
 
 
@@ -189,8 +191,8 @@ def design_validate_view(request: HttpRequest, payload: dict[str, Any] = Body(..
     }
 
 
-def _not_your_faction(faction: Faction, action: str) -> str:
-    return f"only organisers of a campaign of '{faction.slug}' may {action}"
+def _unknown_faction(slug: str) -> dict[str, str]:
+    return {"detail": _("unknown faction '%(faction)s'") % {"faction": slug}}
 
 
 DESIGN_FORMAT = "admiralty-design/1"
@@ -236,24 +238,26 @@ def design_create(request: HttpRequest, payload: dict[str, Any] = Body(...)):  #
     has a class of that name; nothing is written then (one transaction).
     """
     if not access.is_organiser(request.user):
-        return Status(403, {"detail": "only organisers may create designs"})
+        return Status(403, {"detail": _("only organisers may create designs")})
     slug = str(payload.get("faction") or "")
     faction = Faction.objects.filter(slug=slug).first()
     if faction is None:
-        return Status(404, {"detail": f"unknown faction '{slug}'"})
+        return Status(404, _unknown_faction(slug))
     if not access.organises_faction(request.user, faction):
-        return Status(403, {"detail": _not_your_faction(faction, "create its designs")})
+        detail = _("only organisers of a campaign of '%(faction)s' may create its designs")
+        return Status(403, {"detail": detail % {"faction": faction.slug}})
     errors = _design_shape_errors(payload)
     if errors:
-        return Status(422, {"detail": "invalid design", "errors": errors})
+        return Status(422, {"detail": _("invalid design"), "errors": errors})
     result = designs_parse(payload, faction=faction.slug, format="admiralty")
     if result.invalid or len(result.designs) != 1:
         errors = [{"field": e.field, "message": e.message} for e in result.invalid]
-        return Status(422, {"detail": "invalid design", "errors": errors})
+        return Status(422, {"detail": _("invalid design"), "errors": errors})
     name = result.designs[0]["name"]
     with transaction.atomic():
         if ShipClass.objects.filter(faction=faction, slug=slugify(name)).exists():
-            return Status(409, {"detail": f"{faction.name} already has a class named '{name}'"})
+            detail = _("%(faction)s already has a class named '%(name)s'")
+            return Status(409, {"detail": detail % {"faction": faction.name, "name": name}})
         (ship_class,) = designs_save(faction=faction, result=result)
     return Status(201, ship_class)
 
@@ -279,15 +283,20 @@ def design_import(request: HttpRequest, payload: ImportIn):
     The answer lists every system not mapped and every validation error, per ship.
     """
     if not access.is_organiser(request.user):
-        return Status(403, {"detail": "only organisers may import designs"})
+        return Status(403, {"detail": _("only organisers may import designs")})
     faction = Faction.objects.filter(slug=payload.faction).first()
     if faction is None:
-        return Status(404, {"detail": f"unknown faction '{payload.faction}'"})
+        return Status(404, _unknown_faction(payload.faction))
     if not access.organises_faction(request.user, faction):
-        return Status(403, {"detail": _not_your_faction(faction, "import its designs")})
+        detail = _("only organisers of a campaign of '%(faction)s' may import its designs")
+        return Status(403, {"detail": detail % {"faction": faction.slug}})
     if payload.format not in FORMATS:
         return Status(
-            400, {"detail": f"unknown format '{payload.format}' (one of {', '.join(FORMATS)})"}
+            400,
+            {
+                "detail": _("unknown format '%(format)s' (one of %(formats)s)")
+                % {"format": payload.format, "formats": ", ".join(FORMATS)}
+            },
         )
     try:
         result = designs_parse(payload.data, faction=faction.slug, format=payload.format)
@@ -310,7 +319,7 @@ def design_import(request: HttpRequest, payload: ImportIn):
         "written": 0,
     }
     if payload.dry_run:
-        return Status(200, {**body, "detail": "dry run, nothing written"})
+        return Status(200, {**body, "detail": _("dry run, nothing written")})
     try:
         saved = designs_save(
             faction=faction,
@@ -318,7 +327,11 @@ def design_import(request: HttpRequest, payload: ImportIn):
             replace=payload.replace,
         )
     except ValueError as exc:
-        return Status(400, {**body, "detail": f"nothing written: {exc}"})
+        return Status(400, {**body, "detail": _("nothing written: %(error)s") % {"error": exc}})
+    # Data for scripts, as the import command prints it (its reasons are the importer's).
     kept = [f'kept: {k}; use "replace": true' for k in result.kept]
-    detail = f"{len(saved)} ship class(es) written" + (f", {len(kept)} kept" if kept else "")
+    n = len(saved)
+    detail = ngettext("%(n)d ship class written", "%(n)d ship classes written", n) % {"n": n}
+    if kept:
+        detail = _("%(written)s, %(n)d kept") % {"written": detail, "n": len(kept)}
     return Status(201, {**body, "detail": detail, "written": len(saved), "kept": kept})

@@ -82,18 +82,19 @@ def _require_organiser(user, campaign: Campaign) -> None:
         )
 
 
+def open_turn(campaign: Campaign) -> CampaignTurn | None:
+    """The campaign's open turn, if any."""
+    return campaign.turns.filter(status=CampaignTurn.Status.OPEN).order_by("-number").first()
+
+
 def _check_future(deadline: datetime | None) -> None:
-    """``TurnActionError`` unless ``deadline`` is None or an aware time in the future."""
+    """Raise :class:`TurnActionError` for a deadline that is naive or not in the future
+    (a past one would have the next ``close_due_turns`` run close the turn at once)."""
     if deadline is not None and (timezone.is_naive(deadline) or deadline <= timezone.now()):
         raise TurnActionError(
             _("deadline: %(deadline)s is not a future time with its time zone")
             % {"deadline": deadline}
         )
-
-
-def open_turn(campaign: Campaign) -> CampaignTurn | None:
-    """The campaign's open turn, if any."""
-    return campaign.turns.filter(status=CampaignTurn.Status.OPEN).order_by("-number").first()
 
 
 def campaign_turn_open(

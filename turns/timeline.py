@@ -14,9 +14,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from types import SimpleNamespace
 from typing import Any
 
 from battles.models import Battle
+from battles.services.common import ship_status
 from factions.models import Ship
 
 STATE = ("status", "hull_lost", "armour_lost", "crew_lost", "systems_lost")
@@ -69,17 +71,20 @@ def _after_battle(before: dict[str, Any], p: Any, ship: Ship) -> dict[str, Any]:
         after["systems_lost"] = list(before["systems_lost"]) + [
             s for s in p.systems_lost if s not in before["systems_lost"]
         ]
-        if p.fate in ("captured", "damaged"):
-            after["status"] = p.fate
+        # The status battles.services.conclude writes: captured, else from the damage.
+        hurt = SimpleNamespace(**after)
+        after["status"] = "captured" if p.fate == "captured" else ship_status(hurt)
     return after
 
 
 def ship_timeline(ship: Ship) -> list[TimelineEntry]:
     """The ship's life in time order (two queries plus one for the battles)."""
     rows = list(ship.history.order_by("history_date", "history_id"))
+    # A battle's own row (reason "battle <slug>") is told by the battle's entry below.
     entries = [
         TimelineEntry(r.history_date, _kind(r), r.history_change_reason or "", after=_state(r))
         for r in rows
+        if not (r.history_change_reason or "").startswith("battle ")
     ]
     parts = ship.participations.filter(side__battle__status=Battle.Status.CONCLUDED).select_related(
         "side__battle"

@@ -10,7 +10,9 @@ Perspectives (:class:`Viewer`, chosen by ``campaign.access.battle_perspective``)
   side, phase 7) their position, heading and class *only if their side had already met
   it* (the contact report's ``class``, else "unknown class"); enemy light units as
   0-blip markers. Log lines: their own ships' (orders included), what is fired at them,
-  enemy ships' doings while in contact; enemy names are never printed;
+  enemy ships' doings while in contact; enemy names are never printed. A blip's doings
+  to them are told without its systems, weapons or dice (``battles.log_text_veiled``),
+  and an enemy's refused fire (nothing happened) not at all;
 - ``public`` (a chronicler, any other user or the public): what a player of neither side
   would see of the published battle — everything except the ships of hidden fleets
   (``hidden``: their engine ids), which are neither drawn nor named.
@@ -40,6 +42,7 @@ from typing import Any
 from django.utils.translation import gettext
 
 from battles.log_text import LogNames, event_line
+from battles.log_text_veiled import VEILED_KINDS, veiled_line
 
 from .contacts import ContactKeys
 
@@ -55,7 +58,6 @@ _SEEN_OF_ENEMY = frozenset(
     {
         "move",
         "fire",
-        "fire-refused",
         "launch",
         "attack",
         "missile-strike",
@@ -102,8 +104,24 @@ class _Board:
 
 
 def _owner(ref: Any) -> str | None:
-    """The engine ship id a ship or light-unit id belongs to (``ship-3.bay-1-2`` → ship-3)."""
-    return ref.split(".")[0] if isinstance(ref, str) and ref.startswith("ship-") else None
+    """The engine id of the ship or platform a ship, platform or light-unit id belongs to
+    (``ship-3.bay-1-2`` → ship-3, ``lu-6.bay-a-1`` → lu-6)."""
+    if isinstance(ref, str) and ref.startswith(("ship-", "lu-")):
+        return ref.split(".")[0]
+    return None
+
+
+# What a blip does that its ordinary line may tell (no system or weapon in it).
+_BLIP_SAFE = frozenset(
+    {"attack", "dogfight", "light-unit-move", "light-unit-losses", "withdraw"} | set(_GONE)
+)
+# Kinds whose actor is a light unit (``data["unit"]``), not a ship.
+_BY_UNIT = ("attack", "missile-strike", "dogfight", "light-unit-move", "intent", "attack-wreck")
+
+
+def _actor(row: _Row) -> str | None:
+    """The engine id of the ship or platform doing what ``row`` tells (a unit's carrier)."""
+    return _owner(row.data.get("unit" if row.kind in _BY_UNIT else "ship"))
 
 
 def _refs(data: Mapping[str, Any]) -> set[str]:
@@ -187,6 +205,15 @@ class _Looker:
         shown = report.get("class") or gettext("unknown class")
         return f"{shown} ({self.keys.number(ship_id)})"
 
+    def blip(self, ref: str | None) -> bool:
+        """Whether ``ref`` is, to a ``side`` viewer, an enemy seen only as a blip."""
+        return (
+            self.viewer.mode == "side"
+            and ref is not None
+            and not self.own(ref)
+            and self.in_contact(ref) is None
+        )
+
     def _blips(self, ship_id: str) -> int:
         mass = (self.specs.get(ship_id, {}).get("design") or {}).get("mass") or 0
         return max(1, math.ceil(int(mass) / _BLIP_MASS))
@@ -206,22 +233,31 @@ class _Looker:
             return data.get("side") == self.viewer.side
         if row.kind == "setup" or not refs:
             return False
-        if self.own(data.get("ship")) or self.own(_owner(data.get("unit"))):
+        if self.own(_owner(data.get("ship"))) or self.own(_owner(data.get("unit"))):
             return True  # our own ship or unit: everything about it
+        if row.kind == "fire-refused":
+            return False  # an enemy's shot that never happened: nothing to see
         if any(self.own(r) for r in refs):
             return row.kind in _SEEN_OF_ENEMY  # done to us
         return row.kind in _SEEN_OF_ENEMY and all(self.in_contact(r) is not None for r in refs)
 
-    def line(self, row: _Row) -> str:
+    def line(self, row: _Row) -> str | None:
+        """``row``'s log line for this viewer; ``None``: nothing to print (a blip's doing
+        that cannot be told without naming its systems)."""
+        if self.blip(_actor(row)):
+            if row.kind not in VEILED_KINDS:
+                return event_line(row, self.names) if row.kind in _BLIP_SAFE else None
+            veiled = veiled_line(row, self.names)
+            return None if veiled is None else self.keys.rekey(self._unsay(veiled))
         if row.kind == "auto-orders" and isinstance(row.data.get("side"), str):
             side = self.names.sides.get(row.data["side"], row.data["side"])
             return gettext(
                 "%(side)s gave no orders in time: its ships take the auto-resolve tactics"
             ) % {"side": side}
-        text = event_line(row, self.names)
-        if self.secret is not None:
-            text = self.secret.sub("?", text)
-        return self.keys.rekey(text)
+        return self.keys.rekey(self._unsay(event_line(row, self.names)))
+
+    def _unsay(self, text: str) -> str:
+        return self.secret.sub("?", text) if self.secret is not None else text
 
     # -- the board ---------------------------------------------------------------------
 
@@ -342,11 +378,13 @@ def board_view(
             pending.append(row)
             continue
         looker.apply(row)
-        if with_log and looker.visible(row):
+        text = looker.line(row) if with_log and looker.visible(row) else None
+        if text is not None:
             m = max(0, len(moments) - 1)
-            for die in pending:
-                log.append({"m": m, "text": looker.line(die), "kind": "roll"})
-            log.append({"m": m, "text": looker.line(row), "kind": row.kind})
+            if not looker.blip(_actor(row)):  # a blip's dice would name its weapons
+                for die in pending:
+                    log.append({"m": m, "text": looker.line(die), "kind": "roll"})
+            log.append({"m": m, "text": text, "kind": row.kind})
             if row.kind in _FIRE_KINDS and moments:
                 data = row.data
                 by_unit = row.kind in ("attack", "missile-strike", "dogfight")

@@ -18,6 +18,7 @@ from django.utils.translation import gettext
 
 from battles.rules.errors import RulesError
 from battles.rules.movement import Orders, execute, validate_orders
+from battles.rules.phases.orders import launch_refusal
 from battles.rules.turn import BattleState
 from battles.rules.weapons import get_weapon
 from battles.rules_messages import rules_error_text
@@ -66,8 +67,11 @@ def order_sheet(
 ) -> list[dict[str, Any]]:
     """One entry per ship of ``side`` still in action: its name, id, speed, heading,
     thrust, the weapon systems it may order to fire (working), its launchers (bays with a
-    squadron aboard, working missile launchers), whether it has screens or a vapour veil,
-    and what ``given`` (its stored orders, if any) says for each field."""
+    squadron aboard, working missile launchers) that the engine's phase 1 would let launch
+    this turn, those it would refuse (``unlaunchable``, with the engine's reason: trial
+    finding F-02, a station's fighters with no fire control to tie), whether it has
+    screens or a vapour veil, and what ``given`` (its stored orders, if any) says for each
+    field."""
     given = given or {}
     sheet = []
     for ship in state.in_action(side):
@@ -111,6 +115,12 @@ def order_sheet(
                         "power_points": ordered.get("power_points"),
                     }
                 )
+        unlaunchable = []
+        for launcher in list(launchers):
+            reason = launch_refusal(state, ship, launcher["id"])
+            if reason is not None:
+                launchers.remove(launcher)
+                unlaunchable.append({"id": launcher["id"], "what": launcher["what"], "why": reason})
         sheet.append(
             {
                 "id": ship.ship_id,
@@ -124,6 +134,7 @@ def order_sheet(
                 "movement": mine.get("movement", ""),
                 "weapons": weapons,
                 "launchers": launchers,
+                "unlaunchable": unlaunchable,
                 "screens": ship.working_count("screen") > 0,
                 "veil": ship.working_count("vapour-veil") > 0,
                 "screens_order": _switch(mine.get("screens")),

@@ -170,8 +170,13 @@ def odds_panel(battle: Battle, user: Any, board: dict[str, Any] | None = None) -
     keys = contact_keys(battle, viewer)
     labels = _labels(board) if board else {}
     on_board = {m["id"] for frame in (board or {}).get("frames", []) for m in frame}
-    if not on_board:  # no engine log: enemies of fleets the user may see
+    # Once concluded the report names the enemy ships of the fleets the user may see
+    # (trial finding F-19: the panel still said "contact-1"); their keys stay the ids.
+    concluded = battle.status == Battle.Status.CONCLUDED
+    visible: set[int] = set()
+    if concluded or not on_board:
         visible = set(access.visible_fleets(user).values_list("pk", flat=True))
+    if not on_board:  # no engine log: enemies of fleets the user may see
         on_board = {
             keys.opaque(f"ship-{p.ship_id}") for p in participants if p.ship.fleet_id in visible
         }
@@ -192,9 +197,13 @@ def odds_panel(battle: Battle, user: Any, board: dict[str, Any] | None = None) -
                         }
                     )
         if viewer.mode == "all" or (not own and ship_id in on_board):
-            targets.append(
-                {"id": ship_id, "label": labels.get(ship_id) or (name if own else ship_id)}
-            )
+            if own:
+                label = labels.get(ship_id) or name
+            elif concluded and p.ship.fleet_id in visible:
+                label = name  # as the report names it
+            else:
+                label = labels.get(ship_id) or ship_id
+            targets.append({"id": ship_id, "label": label})
     if not weapons:
         return None
     return {"weapons": weapons, "targets": targets}

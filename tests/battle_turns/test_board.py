@@ -167,3 +167,26 @@ def test_auto_tactics_are_logged_as_such_for_both_sides(cast):
         "Phalon n’a pas donné d’ordres à temps\u202f: "
         "ses vaisseaux suivent les tactiques automatiques",
     ]
+
+
+def test_a_concluded_battles_odds_panel_names_the_enemy_as_the_report_does(cast):
+    """Trial finding F-19: after the battle the panel still offered "contact-1" while the
+    report named the ship; a hidden fleet's ship stays unnamed."""
+    from battles.models import Battle
+
+    battle = draft_skirmish(cast.campaign, qatzrin=("Sa'ar",), phalon=("Tsaara",), slug="done")
+    battle_resolve(battle=battle, seed=11, max_turns=2)
+    battle.refresh_from_db()
+    assert battle.status == Battle.Status.CONCLUDED
+    panel = odds_panel(battle, cast.qatzrin_player)
+    assert [t["label"] for t in panel["targets"]] == ["Tsaara"]
+    assert panel["targets"][0]["id"].startswith("contact-")
+    page = Client()
+    page.force_login(cast.qatzrin_player)
+    html = page.get(f"/battles/{battle.pk}/").content.decode()
+    assert ">Tsaara</option>" in html and ">contact-" not in html
+    enemy_fleet = battle.sides.get(faction__slug="phalon").fleet
+    enemy_fleet.hidden = True
+    enemy_fleet.save()
+    hidden = odds_panel(battle, cast.qatzrin_player)["targets"]
+    assert "Tsaara" not in [t["label"] for t in hidden]

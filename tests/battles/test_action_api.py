@@ -54,6 +54,11 @@ def _call(client, league, endpoint):
         return client.post(f"/api/battles/{b}/record-entries/{entry.pk}/confirm")
     if endpoint == "resolve":
         return client.post(f"/api/battles/{b}/resolve", '"hello"', content_type="application/json")
+    if endpoint == "record":
+        body = json.dumps({"winner": "no-such-faction"})
+        return client.post(f"/api/battles/{b}/record", body, content_type="application/json")
+    if endpoint == "forecast":
+        return client.get(f"/api/battles/{b}/forecast?battles=2")
     raise AssertionError(endpoint)
 
 
@@ -68,7 +73,9 @@ MATRIX = {
     "timeline": [200, 403, 403, 404, 404, 404, 401],
     "entry": [201, 201, 403, 404, 404, 404, 401],
     "decide": [200, 403, 200, 404, 404, 404, 401],
-    "resolve": [422, 403, 403, 403, 403, 404, 401],
+    "resolve": [422, 403, 403, 404, 404, 404, 401],
+    "record": [400, 403, 403, 404, 404, 404, 401],
+    "forecast": [200, 403, 403, 404, 404, 404, 401],
 }
 
 
@@ -80,6 +87,26 @@ def test_permission_matrix_of_the_action_endpoints(client, league, endpoint, ind
     assert response.status_code == MATRIX[endpoint][index], (WHO[index], response.content)
     league.battle.refresh_from_db()
     assert league.battle.status == "draft"
+
+
+@pytest.mark.parametrize("action", ["forecast", "resolve", "record"])
+def test_another_campaigns_draft_is_404_to_a_player_as_an_unknown_id(client, league, action):
+    """Trial finding F-17: a player (who organises nothing) met 403 on another campaign's
+    draft, telling that it exists, where every other route answers 404."""
+    from tests.battles.battle_fixtures import draft_skirmish
+
+    hidden = draft_skirmish(league.rival.campaign, slug="rival-draft", phalon=("Tsaara",))
+    client.force_login(league.qatzrin_player)
+    for battle_id in (hidden.pk, 999999):
+        url = f"/api/battles/{battle_id}/{action}"
+        if action == "forecast":
+            response = client.get(url + "?battles=2")
+        else:
+            response = client.post(url, "{}", content_type="application/json")
+        assert response.status_code == 404, (battle_id, response.content)
+    # Their own campaign's draft: it exists for them, the refusal says why.
+    response = client.get(f"/api/battles/{league.battle.pk}/forecast?battles=2")
+    assert response.status_code == 403
 
 
 @pytest.mark.parametrize("body", ['"hello"', "[]", json.dumps(json.dumps({"seed": 5})), "7", "{"])
@@ -95,6 +122,18 @@ def test_a_resolve_body_that_is_not_an_object_is_422_and_changes_nothing(client,
     assert (league.battle.status, league.battle.seed) == ("draft", None)
     assert list(Ship.objects.order_by("pk").values()) == ships
     assert not Event.objects.exists()
+
+
+@pytest.mark.parametrize("body", ['"hello"', "[]", "7"])
+def test_a_record_body_that_is_not_an_object_is_422_and_concludes_nothing(client, league, body):
+    client.force_login(league.organiser)
+    response = client.post(
+        f"/api/battles/{league.battle.pk}/record", body, content_type="application/json"
+    )
+    assert response.status_code == 422, response.content
+    assert "objet JSON" in response.json()["detail"]
+    league.battle.refresh_from_db()
+    assert league.battle.status == "draft"
 
 
 def test_resolve_with_an_object_or_no_body_still_concludes(client, league):

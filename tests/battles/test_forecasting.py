@@ -121,8 +121,14 @@ def test_the_api_answers_organisers_only(cast, battle):
     assert sum(o["battles"] for o in body["outcomes"]) == 5
     for o in body["outcomes"]:
         assert 0 <= o["interval_95"][0] <= o["share"] <= o["interval_95"][1] <= 1
-    for who in ("norge_player", "qatzrin_player", "chronicler", "outsider"):
-        assert _client(getattr(cast, who)).get(url).status_code == 403, who
+    # A player of a side is told why; anyone else may not see the draft: 404 (F-17).
+    for who, status in (
+        ("norge_player", 404),
+        ("qatzrin_player", 403),
+        ("chronicler", 404),
+        ("outsider", 404),
+    ):
+        assert _client(getattr(cast, who)).get(url).status_code == status, who
     assert _client().get(url).status_code == 401
     assert _client(cast.organiser).get(url, {"battles": 501}).status_code == 422
     assert _client(cast.organiser).get("/api/battles/999999/forecast").status_code == 404

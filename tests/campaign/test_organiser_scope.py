@@ -98,7 +98,8 @@ def test_fleet_import_is_for_organisers_of_a_campaign_of_the_faction(cast, rival
     body = {"faction": "qatzrin", "name": "Raiders", "text": "nothing parsed before the check"}
     response = post(client_for(rival.organiser), "/api/fleets/import", body)
     assert response.status_code == 403
-    assert "only organisers of a campaign of 'qatzrin'" in response.json()["detail"]
+    # In the reader's language (French by default; trial finding F-22).
+    assert "seuls les organisateurs d’une campagne de « qatzrin »" in response.json()["detail"]
     assert not Fleet.objects.exists()
     # the cast's organiser may not import for the Phalon (rival campaign only) either
     body["faction"] = "phalon"
@@ -111,11 +112,11 @@ def test_design_create_and_import_are_scoped_to_the_faction(cast, rival):
     doc = design()  # a Qatzrin design
     response = post(client_for(rival.organiser), "/api/designs", doc)
     assert response.status_code == 403
-    assert "may create its designs" in response.json()["detail"]
+    assert "peuvent créer ses plans" in response.json()["detail"]
     body = {"faction": "qatzrin", "data": ftl_fleet(), "dry_run": True}
     response = post(client_for(rival.organiser), "/api/designs/import", body)
     assert response.status_code == 403
-    assert "may import its designs" in response.json()["detail"]
+    assert "peuvent importer ses plans" in response.json()["detail"]
     assert not ShipClass.objects.exists()
     assert post(client_for(cast.organiser), "/api/designs/import", body).status_code == 200
     assert post(client_for(rival.staff), "/api/designs/import", body).status_code == 200

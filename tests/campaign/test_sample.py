@@ -304,3 +304,28 @@ def test_a_detachment_naming_a_ship_outside_the_fleet_is_refused(sample, tmp_pat
     path.write_text(json.dumps(spec), "utf-8")
     with pytest.raises(SampleDataError, match=r"sides\[1\]\.ships: \['ptath-7'\] are not in"):
         sample_load(directory=data)
+
+
+def test_a_ship_hurt_in_the_sample_battle_has_a_life_that_matches_its_state(sample):
+    """Trial finding F-11: built already damaged, a ship's life read "before: 4 hull lost,
+    after: 8" for a battle that cost it 4. Now built intact, then the battle's own history
+    row: before = intact, after = the ship as it stands (no turn played yet)."""
+    from turns.timeline import ship_timeline
+
+    hurt = Participant.objects.filter(
+        side__battle__slug="colonisation-compromise", ship__isnull=False, hull_lost__gt=0
+    ).select_related("ship__ship_class")
+    assert hurt.count() > 3
+    for p in hurt:
+        ship = p.ship
+        (battle,) = [e for e in ship_timeline(ship) if e.kind == "battle"]
+        assert battle.before == {
+            "status": "active",
+            "hull_lost": 0,
+            "armour_lost": 0,
+            "crew_lost": 0,
+            "systems_lost": [],
+        }, ship
+        now = {f: getattr(ship, f) for f in battle.after}
+        assert battle.after == now, ship
+        assert [e.kind for e in ship_timeline(ship)] == ["built", "battle"]

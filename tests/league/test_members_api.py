@@ -146,7 +146,7 @@ def test_member_endpoints_answer_exactly(cast):
             400,
             LAST,
         ),
-        ("put", "/members/999999", {"role": "chronicler"}, 404, "Not Found"),
+        ("put", "/members/999999", {"role": "chronicler"}, 404, "not found"),
         (
             "post",
             "/invitations",

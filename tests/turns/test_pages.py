@@ -393,3 +393,31 @@ def test_the_build_page_says_why_a_faction_without_a_yard_cannot_build(played):
     assert "Kongeriket Norge" in options and "Qatzrin" not in options
     page = client_for(s, "norge_player").get("/campaigns/sample/build/").content.decode()
     assert "cannot build" not in page and 'id="yard"' in page
+
+
+def test_a_past_deadline_for_the_open_turn_is_refused_and_cron_leaves_the_turn(played):
+    """Trial finding M-2: the open turn's deadline took 2020-01-01 and the next
+    ``close_due_turns`` closed the turn (repairs, income, moves) with nobody confirming."""
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    s = played
+    c = client_for(s, "organiser")
+    turn = CampaignTurn.objects.get(campaign=s.campaign, status="open")
+    before = turn.deadline
+    page = c.post(
+        "/campaigns/sample/turn/deadline/", {"deadline": "2020-01-01T10:00"}, follow=True
+    ).content.decode()
+    assert "is not a future time with its time zone" in page
+    turn.refresh_from_db()
+    assert turn.deadline == before
+    out = StringIO()
+    call_command("close_due_turns", stdout=out)
+    assert CampaignTurn.objects.get(pk=turn.pk).status == "open"
+    api = c.post(
+        "/api/campaigns/sample/turn/deadline",
+        '{"deadline": "2020-01-01T10:00:00Z"}',
+        content_type="application/json",
+    )
+    assert api.status_code == 400 and "future" in api.json()["detail"]

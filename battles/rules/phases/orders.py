@@ -337,6 +337,21 @@ def _check_fire_control(state: BattleState, ship: ShipState, order: ShipOrders) 
         raise NoFireControl(f"{error}; its vapour veil is on (rules §14)") from error
 
 
+def launch_refusal(state: BattleState, ship: ShipState, system_id: str) -> str | None:
+    """Why phase 1 would refuse ``ship`` launching from ``system_id`` alone this turn at
+    an enemy ship (the orders' own check, ``_check_launches``: FCs, squadron aboard and
+    rearmed, tubes, magazine), or None when it would accept it, or when no enemy ship is
+    left to aim at. For order forms: a launch that is always refused is not offered."""
+    enemy = next(iter(state.in_action(state.enemy_of(ship.side))), None)
+    if enemy is None:
+        return None
+    try:
+        _check_launches(state, ship, [(system_id, enemy.ship_id)])
+    except (IllegalOrder, MagazineDestroyed, UnknownWeapon) as exc:
+        return str(exc)
+    return None
+
+
 def _check_launches(
     state: BattleState, ship: ShipState, launches: Sequence[tuple[str, str]]
 ) -> None:
