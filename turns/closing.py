@@ -25,10 +25,11 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 from datetime import datetime
+from zoneinfo import ZoneInfo
 
 from django.db import transaction
 from django.db.models import Count, Q
-from django.utils import timezone
+from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from simple_history.utils import bulk_update_with_history
 
@@ -89,10 +90,17 @@ def campaign_turn_open(
     with an optional ``deadline`` (aware datetime; stored in UTC). Raises
     :class:`TurnActionError` when a turn is open already or the deadline is past."""
     _require_organiser(user, campaign)
-    if deadline is not None and (timezone.is_naive(deadline) or deadline <= timezone.now()):
+    if deadline is not None and timezone.is_naive(deadline):
+        raise TurnActionError(_("deadline: give a time zone"))
+    if deadline is not None and deadline <= timezone.now():
+        # Shown as the campaign's clock reads it, as the form took it.
+        local = timezone.localtime(deadline, ZoneInfo(campaign.time_zone))
         raise TurnActionError(
-            _("deadline: %(deadline)s is not a future time with its time zone")
-            % {"deadline": deadline}
+            _("deadline: %(deadline)s (%(tz)s) is past; give a future time")
+            % {
+                "deadline": formats.date_format(local, "SHORT_DATETIME_FORMAT"),
+                "tz": campaign.time_zone,
+            }
         )
     with transaction.atomic():
         campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)

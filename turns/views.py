@@ -144,6 +144,13 @@ def turn_page(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "turns/turn.html", turn_context(campaign, seen, request.user))
 
 
+def _confirmed(request: HttpRequest) -> None:
+    """Raise :class:`TurnActionError` unless the form's "I confirm" box was ticked (a
+    cancelled order loses its place in the yard's queue)."""
+    if not request.POST.get("confirm"):
+        raise TurnActionError(_("Tick “I confirm” to go on; nothing was done."))
+
+
 def _act(request: HttpRequest, campaign: Campaign, action, done: str) -> HttpResponse:
     try:
         action()
@@ -158,36 +165,49 @@ def _act(request: HttpRequest, campaign: Campaign, action, done: str) -> HttpRes
     return redirect("turn-page", slug=campaign.slug)
 
 
+def _deadline_act(request: HttpRequest, slug: str, action, done: str) -> HttpResponse:
+    """Run ``action(campaign, deadline)`` with the form's ``deadline``; a refusal shows
+    the turn page again (400) with the value typed and the message beside the field."""
+    campaign, seen = _campaign_for(request, slug)
+    typed = request.POST.get("deadline", "")
+    try:
+        action(campaign, parse_deadline(typed, campaign))
+    except TurnPermissionError as exc:
+        return HttpResponse(str(exc), status=403)
+    except TurnActionError as exc:
+        context = turn_context(campaign, seen, request.user)
+        context["deadline_refused"] = {"value": typed, "error": str(exc)}
+        return render(request, "turns/turn.html", context, status=400)
+    messages.success(request, done)
+    return redirect("turn-page", slug=campaign.slug)
+
+
 @require_POST
 @_members_only
 def turn_open(request: HttpRequest, slug: str) -> HttpResponse:
     """Open the next turn (organisers)."""
-    campaign, _seen = _campaign_for(request, slug)
-
-    def run():
-        closing.campaign_turn_open(
-            campaign=campaign,
-            user=request.user,
-            deadline=parse_deadline(request.POST.get("deadline", ""), campaign),
-        )
-
-    return _act(request, campaign, run, _("Turn opened."))
+    return _deadline_act(
+        request,
+        slug,
+        lambda campaign, deadline: closing.campaign_turn_open(
+            campaign=campaign, user=request.user, deadline=deadline
+        ),
+        _("Turn opened."),
+    )
 
 
 @require_POST
 @_members_only
 def turn_deadline(request: HttpRequest, slug: str) -> HttpResponse:
     """Set or clear the open turn's deadline (organisers)."""
-    campaign, _seen = _campaign_for(request, slug)
 
-    def run():
+    def run(campaign: Campaign, deadline: datetime | None) -> None:
         current = closing.open_turn(campaign)
         if current is None:
             raise TurnActionError(_("%(campaign)s has no open turn") % {"campaign": campaign.name})
-        deadline = parse_deadline(request.POST.get("deadline", ""), campaign)
         closing.campaign_turn_deadline(turn=current, user=request.user, deadline=deadline)
 
-    return _act(request, campaign, run, _("Deadline saved."))
+    return _deadline_act(request, slug, run, _("Deadline saved."))
 
 
 @require_POST
@@ -251,12 +271,12 @@ def repair_cancel(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     )
     if seen is not None and order.ship.fleet.faction_id not in seen:
         raise Http404("not your faction's order")
-    return _act(
-        request,
-        campaign,
-        lambda: repairs.repair_cancel(order=order, user=request.user),
-        _("Repair order cancelled."),
-    )
+
+    def run() -> None:
+        _confirmed(request)
+        repairs.repair_cancel(order=order, user=request.user)
+
+    return _act(request, campaign, run, _("Repair order cancelled."))
 
 
 @require_POST
@@ -268,12 +288,12 @@ def construction_cancel(request: HttpRequest, slug: str, pk: int) -> HttpRespons
     build = get_object_or_404(Construction, pk=pk, campaign=campaign)
     if seen is not None and build.faction_id not in seen:
         raise Http404("not your faction's construction")
-    return _act(
-        request,
-        campaign,
-        lambda: building.construction_cancel(construction=build, user=request.user),
-        _("Construction cancelled."),
-    )
+
+    def run() -> None:
+        _confirmed(request)
+        building.construction_cancel(construction=build, user=request.user)
+
+    return _act(request, campaign, run, _("Construction cancelled."))
 
 
 @_members_only

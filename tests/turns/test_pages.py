@@ -168,7 +168,16 @@ def test_a_bad_repair_value_is_explained_in_french_on_a_french_page(played):
 @pytest.mark.parametrize("who", WHO)
 def test_cancel_matrix(played, who):
     s = played
-    response = client_for(s, who).post(f"/campaigns/sample/repairs/{s.order.pk}/cancel/")
+    url = f"/campaigns/sample/repairs/{s.order.pk}/cancel/"
+    if who in ("organiser", "norge_player"):
+        # The page asks first; without the "I confirm" box nothing is cancelled.
+        html = client_for(s, who).get("/campaigns/sample/turn/").content.decode()
+        assert f'<form method="post" action="{url}">' in html
+        assert "I confirm: cancel the repair of" in html
+        assert client_for(s, who).post(url).status_code == 302
+        s.order.refresh_from_db()
+        assert s.order.status == "queued"
+    response = client_for(s, who).post(url, {"confirm": "yes"})
     expected = {"organiser": 302, "norge_player": 302, None: 302}.get(who, 404)
     assert response.status_code == expected
     s.order.refresh_from_db()
@@ -248,7 +257,28 @@ def test_deadline_is_entered_and_shown_in_the_campaign_time_zone(played):
     turn.refresh_from_db()
     assert turn.deadline is not None
     bad = c.post("/campaigns/sample/turn/deadline/", {"deadline": "tomorrow"}, follow=True)
-    assert "deadline: &#x27;tomorrow&#x27; is not a date and time" in bad.content.decode()
+    assert bad.status_code == 400  # the page again, with what was typed
+    text = bad.content.decode()
+    assert "deadline: &#x27;tomorrow&#x27; is not a date and time" in text
+    assert 'id="new-deadline" name="deadline" value="tomorrow" aria-invalid="true"' in text
+
+
+def test_a_past_deadline_is_refused_readably_and_kept_in_the_field(sample):
+    s = sample
+    s.campaign.time_zone = "Europe/Paris"
+    s.campaign.save()
+    c = Client()  # French, the default language
+    c.force_login(s.organiser)
+    r = c.post("/campaigns/sample/turn/open/", {"deadline": "2020-01-01T10:00"})
+    assert r.status_code == 400
+    text = r.content.decode()
+    assert 'id="deadline" name="deadline" value="2020-01-01T10:00" aria-invalid="true"' in text
+    assert "échéance : 01/01/2020 10:00 (Europe/Paris) est passée ; donnez une heure future" in text
+    assert "+00:00" not in text
+    assert not CampaignTurn.objects.filter(campaign=s.campaign, status="open").exists()
+    r = c.post("/campaigns/sample/turn/open/", {"deadline": "2099-01-01T10:00"})
+    assert r.status_code == 302
+    assert CampaignTurn.objects.get(campaign=s.campaign, status="open").deadline.year == 2099
 
 
 def test_a_class_whose_stated_points_disagree_is_flagged_on_its_pages(sample):
