@@ -346,6 +346,16 @@ def _core_systems(design: dict) -> list[tuple[str, str, str]]:
     return out
 
 
+def system_labels(design: dict) -> dict[str, str]:
+    """System id -> the label its SSD box carries, in the active language ("fire control
+    1", "life support", "beam class 2", a bay's squadron). Systems the SSD does not draw
+    are left out: callers show those ids as they are."""
+    labels = {sid: label for sid, _icon, label in _core_systems(design)}
+    for system in design.get("systems") or []:
+        labels[str(system.get("id", "?"))] = _system_text(system)[1]
+    return labels
+
+
 ICON_TEXT = {
     "pd": "PD",
     "adaf": "ADAF",
