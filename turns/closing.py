@@ -83,17 +83,14 @@ def open_turn(campaign: Campaign) -> CampaignTurn | None:
     return campaign.turns.filter(status=CampaignTurn.Status.OPEN).order_by("-number").first()
 
 
-def campaign_turn_open(
-    *, campaign: Campaign, user, deadline: datetime | None = None
-) -> CampaignTurn:
-    """Open the next turn (number = last + 1, or ``campaign.current_turn`` for the first)
-    with an optional ``deadline`` (aware datetime; stored in UTC). Raises
-    :class:`TurnActionError` when a turn is open already or the deadline is past."""
-    _require_organiser(user, campaign)
-    if deadline is not None and timezone.is_naive(deadline):
+def _check_deadline(deadline: datetime | None, campaign: Campaign) -> None:
+    """Raise :class:`TurnActionError` for a naive or past ``deadline`` (None: no deadline),
+    the past one shown as the campaign's clock reads it ("01/01/2020 10:00 (UTC)")."""
+    if deadline is None:
+        return
+    if timezone.is_naive(deadline):
         raise TurnActionError(_("deadline: give a time zone"))
-    if deadline is not None and deadline <= timezone.now():
-        # Shown as the campaign's clock reads it, as the form took it.
+    if deadline <= timezone.now():
         local = timezone.localtime(deadline, ZoneInfo(campaign.time_zone))
         raise TurnActionError(
             _("deadline: %(deadline)s (%(tz)s) is past; give a future time")
@@ -102,6 +99,16 @@ def campaign_turn_open(
                 "tz": campaign.time_zone,
             }
         )
+
+
+def campaign_turn_open(
+    *, campaign: Campaign, user, deadline: datetime | None = None
+) -> CampaignTurn:
+    """Open the next turn (number = last + 1, or ``campaign.current_turn`` for the first)
+    with an optional ``deadline`` (aware datetime; stored in UTC). Raises
+    :class:`TurnActionError` when a turn is open already or the deadline is past."""
+    _require_organiser(user, campaign)
+    _check_deadline(deadline, campaign)
     with transaction.atomic():
         campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
         current = open_turn(campaign)
@@ -120,14 +127,15 @@ def campaign_turn_open(
 
 
 def campaign_turn_deadline(*, turn: CampaignTurn, user, deadline: datetime | None) -> CampaignTurn:
-    """Set or clear the deadline of an open turn."""
+    """Set or clear the deadline of an open turn. Raises :class:`TurnActionError` for a
+    closed turn or a naive or past ``deadline``."""
     _require_organiser(user, turn.campaign)
     if turn.status != CampaignTurn.Status.OPEN:
         raise TurnActionError(
             _("turn %(turn)s is closed: its deadline cannot change") % {"turn": turn.number}
         )
-    if deadline is not None and timezone.is_naive(deadline):
-        raise TurnActionError(_("deadline: give a time zone"))
+    # A past deadline would have the next ``close_due_turns`` run close the turn unasked.
+    _check_deadline(deadline, turn.campaign)
     turn.deadline = deadline
     turn.save(update_fields=["deadline"])
     return turn

@@ -279,6 +279,14 @@ def test_a_past_deadline_is_refused_readably_and_kept_in_the_field(sample):
     r = c.post("/campaigns/sample/turn/open/", {"deadline": "2099-01-01T10:00"})
     assert r.status_code == 302
     assert CampaignTurn.objects.get(campaign=s.campaign, status="open").deadline.year == 2099
+    # The open turn's deadline: a past one is refused too (the next close_due_turns run
+    # would otherwise close the turn with nobody confirming, trial M-2).
+    r = c.post("/campaigns/sample/turn/deadline/", {"deadline": "2020-01-01T10:00"})
+    assert r.status_code == 400
+    text = r.content.decode()
+    assert "échéance : 01/01/2020 10:00 (Europe/Paris) est passée" in text
+    assert 'id="new-deadline" name="deadline" value="2020-01-01T10:00" aria-invalid="true"' in text
+    assert CampaignTurn.objects.get(campaign=s.campaign, status="open").deadline.year == 2099
 
 
 def test_a_class_whose_stated_points_disagree_is_flagged_on_its_pages(sample):
