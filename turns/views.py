@@ -231,21 +231,28 @@ def turn_close(request: HttpRequest, slug: str) -> HttpResponse:
 def turn_reopen(request: HttpRequest, slug: str) -> HttpResponse:
     """Reopen the last closed turn (organisers)."""
     campaign, _seen = _campaign_for(request, slug)
-    return _act(
-        request,
-        campaign,
-        lambda: closing.campaign_turn_reopen(campaign=campaign, user=request.user),
-        _("Turn reopened."),
-    )
+
+    def run():
+        # Reopening rolls the whole campaign back: the form's "I confirm" box must be ticked.
+        if not request.POST.get("confirm") and access.is_organiser(request.user, campaign):
+            raise TurnActionError(_("Tick “I confirm” to go on; nothing was done."))
+        closing.campaign_turn_reopen(campaign=campaign, user=request.user)
+
+    return _act(request, campaign, run, _("Turn reopened."))
 
 
 @require_POST
 @_members_only
 def treasury_adjust(request: HttpRequest, slug: str) -> HttpResponse:
-    """An organiser's credit or debit with its reason."""
-    campaign, _seen = _campaign_for(request, slug)
-
-    def run():
+    """An organiser's credit or debit with its reason. A refusal shows the turn page again
+    (400) with the values typed and the message at the top of the form."""
+    campaign, seen = _campaign_for(request, slug)
+    # Shown again on a refusal: a NUL (refused as text) is not written back into the page.
+    typed = {
+        k: request.POST.get(k, "").replace("\x00", "")
+        for k in ("faction", "resources", "technology", "reason")
+    }
+    try:
         faction = campaign.factions.filter(pk=_int(request, "faction")).first()
         if faction is None:
             raise TurnActionError(_("faction: choose a faction of the campaign"))
@@ -257,8 +264,15 @@ def treasury_adjust(request: HttpRequest, slug: str) -> HttpResponse:
             reason=request.POST.get("reason", ""),
             user=request.user,
         )
-
-    return _act(request, campaign, run, _("Treasury adjusted."))
+    except TurnPermissionError as exc:
+        return HttpResponse(str(exc), status=403)
+    except (TurnActionError, TextError) as exc:
+        context = turn_context(campaign, seen, request.user)
+        error = exc.messages[0] if isinstance(exc, TextError) else str(exc)
+        context["adjust_refused"] = {**typed, "error": error}
+        return render(request, "turns/turn.html", context, status=400)
+    messages.success(request, _("Treasury adjusted."))
+    return redirect("turn-page", slug=campaign.slug)
 
 
 @require_POST

@@ -429,3 +429,19 @@ def test_the_build_page_says_why_a_faction_without_a_yard_cannot_build(played):
     assert "Kongeriket Norge" in options and "Qatzrin" not in options
     page = client_for(s, "norge_player").get("/campaigns/sample/build/").content.decode()
     assert "cannot build" not in page and 'id="yard"' in page
+
+
+def test_reopening_a_turn_asks_first(sample):
+    s = sample
+    campaign_turn_open(campaign=s.campaign, user=s.organiser)
+    closed = campaign_turn_close(campaign=s.campaign, user=s.organiser)
+    c = client_for(s, "organiser")
+    html = c.get("/campaigns/sample/turn/").content.decode()
+    form = html.split('action="/campaigns/sample/turn/reopen/"')[1].split("</form>")[0]
+    assert 'name="confirm" value="yes" required' in form
+    assert f"I confirm: reopen turn {closed.number}" in form
+    page = c.post("/campaigns/sample/turn/reopen/", follow=True).content.decode()
+    assert "Tick “I confirm” to go on; nothing was done." in page
+    assert CampaignTurn.objects.get(pk=closed.pk).status == "closed"
+    c.post("/campaigns/sample/turn/reopen/", {"confirm": "yes"})
+    assert CampaignTurn.objects.get(pk=closed.pk).status == "open"
