@@ -346,7 +346,15 @@ def repair_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     return render(
         request,
         "turns/repair.html",
-        {"campaign": campaign, "ship": ship, "quote": quote, "error": error, "values": source},
+        {
+            "campaign": campaign,
+            "ship": ship,
+            "quote": quote,
+            "error": error,
+            "values": source,
+            # No form where an order could only be refused: the reason instead.
+            "blocker": None if quote else repairs.repair_blocker(campaign, ship),
+        },
     )
 
 
@@ -425,12 +433,13 @@ def build_page(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-def ship_repair_campaigns(ship: Ship, user) -> list[Campaign]:
-    """Campaigns where ``user`` may order repairs for ``ship`` (for the ship page's link)."""
+def ship_repair_campaigns(ship: Ship, user) -> list[tuple[Campaign, str | None]]:
+    """Campaigns where ``user`` may order repairs for ``ship``, each with why no order can
+    be placed there now (``repairs.repair_blocker``; None: the ship page links the form)."""
     if not getattr(user, "is_authenticated", False):
         return []
     return [
-        c
+        (c, repairs.repair_blocker(c, ship))
         for c in ship.fleet.faction.campaigns.all()
         if access.can_act_for_faction(user, c, ship.fleet.faction)
     ]

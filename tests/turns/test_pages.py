@@ -149,6 +149,31 @@ def test_a_bad_repair_shows_the_error_and_changes_nothing(played):
     assert LedgerEntry.objects.count() == count
 
 
+def test_the_ship_page_says_why_no_repair_can_be_ordered(played):
+    s = played
+    c = Client()  # French
+    c.force_login(s.norge_player)
+    repair = f"/campaigns/sample/ships/{s.tord_a.pk}/repair/"
+    # An order is queued: its yard and end turn, no link to a form that would refuse.
+    html = c.get(f"/ships/{s.tord_a.pk}/").content.decode()
+    assert f"Réparations déjà ordonnées à Trøndelag, terminées au tour {s.order.eta_turn}" in html
+    assert f'href="{repair}"' not in html and 'href="/campaigns/sample/turn/"' in html
+    assert "Coût et tours" not in c.get(repair).content.decode()
+    # Nothing lost: said so, no form either.
+    intact = s.fleet.ships.exclude(pk=s.tord_a.pk).filter(hull_lost=0, armour_lost=0).first()
+    html = c.get(f"/ships/{intact.pk}/").content.decode()
+    assert "Rien à réparer : le vaisseau n’a perdu aucune case" in html
+    assert f'href="/campaigns/sample/ships/{intact.pk}/repair/"' not in html
+    # In transit: the yard rule's reason, capitalised.
+    s.order.status = "cancelled"
+    s.order.save(update_fields=["status"])
+    s.fleet.territory = None
+    s.fleet.save(update_fields=["territory"])
+    html = c.get(f"/ships/{s.tord_a.pk}/").content.decode()
+    assert f"Vaisseau Tordenskjold #{s.tord_a.pk} : la flotte" in html and "en transit" in html
+    assert f'href="{repair}"' not in html
+
+
 def test_a_bad_repair_value_is_explained_in_french_on_a_french_page(played):
     """The league plays in French: a refused repair reads in French, naming the field."""
     s = played
@@ -159,9 +184,9 @@ def test_a_bad_repair_value_is_explained_in_french_on_a_french_page(played):
     count = LedgerEntry.objects.count()
     url = f"/campaigns/sample/ships/{s.tord_a.pk}/repair/"
     html = c.post(url, {"hull": "beaucoup"}).content.decode()
-    assert "coque : « beaucoup » n’est pas un nombre entier" in html
+    assert "Coque : « beaucoup » n’est pas un nombre entier" in html
     html = c.post(url, {"hull": 99}).content.decode()
-    assert f"coque : 99 pour vaisseau Tordenskjold #{s.tord_a.pk}, qui n’en a perdu que" in html
+    assert f"Coque : 99 pour vaisseau Tordenskjold #{s.tord_a.pk}, qui n’en a perdu que" in html
     assert LedgerEntry.objects.count() == count
 
 
