@@ -28,6 +28,7 @@ from django.utils.translation import gettext, ngettext
 
 from campaign.access import unit_fleet_id  # noqa: F401 — one visibility rule
 from campaign.stored_text import stored_text
+from factions.type_words import light_unit_label
 
 from .log_text import (
     LogNames,
@@ -65,7 +66,7 @@ def _participant_row(participant: Any, fate_labels: dict[str, str]) -> dict[str,
         unit_class = str(ship.ship_class) if ship.name else ship.ship_class.type_label
     else:
         name = group.name
-        unit_class = group.get_kind_display() + (f" ({group.unit_type})" if group.unit_type else "")
+        unit_class = light_unit_label(group.kind, group.get_kind_display(), group.unit_type)
     return {
         "participant": participant,
         "ship": ship,

@@ -24,6 +24,7 @@ from campaign import access, limits
 from campaign.models import Campaign
 from campaign.validation import TextError
 from factions.models import Fleet, LightUnitGroup, Ship, ShipClass, Territory
+from factions.type_words import SEED_GUNBOAT_VARIANTS
 
 from . import building, closing, moves, repairs, treasury
 from .errors import TurnActionError, TurnPermissionError, field_label
@@ -418,8 +419,8 @@ def build_page(request: HttpRequest, slug: str) -> HttpResponse:
             .select_related("faction")
             .order_by("faction__name", "mass"),
             "squadrons": [
-                ("gunboat:heavy-transport", _("gunboats, heavy transports")),
-                ("gunboat:emp", _("gunboats, EMP launchers")),
+                ("gunboat:heavy-transport", str(SEED_GUNBOAT_VARIANTS["heavy transport"])),
+                ("gunboat:emp", str(SEED_GUNBOAT_VARIANTS["emp launcher"])),
             ]
             + [
                 (f"{k}:", str(label))
