@@ -265,6 +265,13 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
         "role": invitations.role_label(found.role),
         "values": {"username": "", "email": found.email},
     }
+    if request.user.is_authenticated:
+        # Say what joining changes for a member (trial m-14): the roles held stay, one is
+        # added; and whether the link was mailed to someone else.
+        held = Membership.objects.filter(campaign=found.campaign, user=request.user)
+        context["held"] = [_role_text(m) for m in held.select_related("faction")]
+        email = (request.user.email or "").strip().lower()
+        context["sent_elsewhere"] = bool(found.email) and found.email.lower() != email
     if request.method == "POST":
         try:
             if request.user.is_authenticated:

@@ -342,3 +342,15 @@ def test_removing_asks_first_and_is_not_offered_for_the_last_organiser(cast):
     r = client.post(f"/campaigns/test-league/members/{player.pk}/remove/", follow=True)
     assert "Cochez « Je confirme » pour continuer ; rien n’a été fait." in r.content.decode()
     assert Membership.objects.filter(pk=player.pk).exists()
+
+
+def test_a_member_opening_an_invitation_is_told_what_joining_changes(cast):
+    c = cast
+    _inv, token = invitations.invitation_create(
+        campaign=c.campaign, role="chronicler", email="dora@example.org", by=c.organiser
+    )
+    client = Client()  # French
+    client.force_login(c.norge_player)
+    page = client.get(invitations.invitation_path(token)).content.decode()
+    assert "Vous avez déjà dans Test league : joueur de Kongeriket Norge." in page
+    assert "Cette invitation a été envoyée à dora@example.org" in page
