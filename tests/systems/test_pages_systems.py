@@ -226,6 +226,8 @@ def test_record_page_names_the_bad_field(cast, client):
         "états critiques de l’unité 1 : &#x27;hyperdrive&#x27; n’est pas un état critique"
         in response.content.decode()
     )
+    # The valid states are named in the message itself.
+    assert "(un parmi : navigation-damaged, shield-generator-damaged," in response.content.decode()
     same = client.post(url, RECORD_POST | {"side_a": cast.norge.pk, "side_b": cast.norge.pk})
     assert same.status_code == 400 and not Battle.objects.exists()
 
