@@ -400,7 +400,9 @@ def campaign_turn_reopen(*, campaign: Campaign, user) -> CampaignTurn:
             raise TurnActionError(
                 _(
                     "turn %(turn)s: %(faction)s paid or was paid after the close "
-                    "(ledger entry %(entry)s, %(reason)s); undo that first"
+                    "(ledger entry %(entry)s, %(reason)s). The ledger keeps every entry, so "
+                    "this turn can no longer be reopened: correct what must be with a "
+                    "treasury adjustment instead"
                 )
                 % {
                     "turn": turn.number,
