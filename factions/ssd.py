@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext, ngettext
 
+from battles.rules.errors import RulesError
 from factions.designs import COMMAND_SYSTEMS, design_system_ids
 from factions.type_words import type_label
 
@@ -349,10 +350,16 @@ def _core_systems(design: dict) -> list[tuple[str, str, str]]:
 def system_labels(design: dict) -> dict[str, str]:
     """System id -> the label its SSD box carries, in the active language ("fire control
     1", "life support", "beam class 2", a bay's squadron). Systems the SSD does not draw
-    are left out: callers show those ids as they are."""
-    labels = {sid: label for sid, _icon, label in _core_systems(design)}
+    are left out: callers show those ids as they are. A design the engine cannot build
+    (a class saved without mass or hull) gives its listed systems only, never an error:
+    the labels only name things."""
+    try:
+        labels = {sid: label for sid, _icon, label in _core_systems(design)}
+    except (RulesError, KeyError, TypeError, ValueError, AttributeError):
+        labels = {}
     for system in design.get("systems") or []:
-        labels[str(system.get("id", "?"))] = _system_text(system)[1]
+        if isinstance(system, dict):
+            labels[str(system.get("id", "?"))] = _system_text(system)[1]
     return labels
 
 

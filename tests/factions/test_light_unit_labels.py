@@ -27,3 +27,12 @@ def test_a_group_reads_in_the_readers_words(kind, unit_type, fr, en):
         with translation.override(language):
             label = LightUnitGroup.Kind(kind).label
             assert light_unit_label(kind, str(label), unit_type) == expected
+
+
+def test_system_labels_never_fail_on_a_design_the_engine_cannot_build():
+    from factions.ssd import system_labels
+
+    assert system_labels({}) == {}
+    partial = {"systems": [{"id": "pd-a", "kind": "pd"}, "junk"]}
+    with translation.override("en"):
+        assert system_labels(partial) == {"pd-a": "point defence"}
