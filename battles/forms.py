@@ -12,6 +12,7 @@ from django.utils.translation import ngettext
 from campaign import limits
 from campaign.models import Campaign
 from factions.models import Faction, LightUnitGroup, Ship, Territory
+from factions.ssd import system_labels
 
 from .models import Battle, Participant
 from .services import MAX_TURNS_LIMIT, eligible_light_units, eligible_ships, ship_system_ids
@@ -33,6 +34,13 @@ def ship_label(ship: Ship) -> str:
         bits.append(ngettext("%(n)s system lost", "%(n)s systems lost", n) % {"n": n})
     state = " — " + ", ".join(str(b) for b in bits) if bits else ""
     return f"{name} ({ship.ship_class.name}){state}"
+
+
+def system_choice_label(system_id: str, labels: dict[str, str]) -> str:
+    """A system as the record form and page name it: its SSD label then its id ("fire
+    control 1 (fc-1)"), or the id alone when the SSD has no other word for it."""
+    label = labels.get(system_id)
+    return f"{label} ({system_id})" if label and label != system_id else system_id
 
 
 def group_label(group: LightUnitGroup) -> str:
@@ -157,8 +165,11 @@ class ParticipantResultForm(forms.Form):
             ship = participant.ship
             self.unit_name = ship_label(ship)
             already = set(ship.systems_lost or [])
+            labels = system_labels(ship.ship_class.design or {})
             self.fields["systems_lost"].choices = [
-                (s, s) for s in ship_system_ids(ship) if s not in already
+                (s, system_choice_label(s, labels))
+                for s in ship_system_ids(ship)
+                if s not in already
             ]
             del self.fields["craft_lost"]
         else:

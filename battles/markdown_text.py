@@ -13,9 +13,11 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import markdown
+import markdown.extensions
 import nh3
 from django.conf import settings
 from django.utils.safestring import SafeString, mark_safe
+from markdown.inlinepatterns import LINK_RE, LinkInlineProcessor
 
 #: The only scheme the PDF fetcher serves: ``admiralty-static:css/report.css``.
 STATIC_SCHEME = "admiralty-static"
@@ -75,7 +77,37 @@ def static_file(relative: str) -> Path | None:
 #: ~40 printed pages. ``battles.chronicle`` refuses more with a message naming the field.
 MAX_MARKDOWN_CHARS = 60_000
 
-_MD_EXTENSIONS = ["extra", "sane_lists", "toc"]
+
+class _LinkProcessor(LinkInlineProcessor):
+    """Python-Markdown's link parser, except that a quote glued to the destination is part
+    of it, not a title: ``[a](f('b'))`` is a link to ``f('b')`` (CommonMark needs a space
+    before a title). The stock parser made ``f(`` the link, ``b`` its title and left a
+    stray ")" in the text (trial finding p-8)."""
+
+    def getLink(self, data: str, index: int) -> tuple[str, str | None, int, bool]:  # noqa: N802
+        href, title, end, handled = super().getLink(data, index)
+        m = self.RE_LINK.match(data, pos=index)
+        if not handled or title is None or m is None or m.group(1):
+            return href, title, end, handled
+        start = m.end()
+        raw = data[start : end - 1].rstrip()
+        opening = raw.rfind(raw[-1], 0, len(raw) - 1) if raw else -1
+        if opening <= 0 or raw[opening - 1].isspace():
+            return href, title, end, handled  # a real title: [a](url "title")
+        depth = 1
+        for pos in range(start, len(data)):
+            depth += {"(": 1, ")": -1}.get(data[pos], 0)
+            if depth == 0:
+                return self.unescape(data[start:pos]).strip(), None, pos + 1, True
+        return href, title, end, handled
+
+
+class _Links(markdown.extensions.Extension):
+    def extendMarkdown(self, md: markdown.Markdown) -> None:  # noqa: N802
+        md.inlinePatterns.register(_LinkProcessor(LINK_RE, md), "link", 160)
+
+
+_MD_EXTENSIONS = ["extra", "sane_lists", "toc", _Links()]
 _MD_CONFIG = {"footnotes": {"BACKLINK_TITLE": "%d"}, "toc": {"toc_depth": "1-4"}}
 _local = threading.local()
 

@@ -121,7 +121,9 @@ def parse_criticals(game_system: str, text: str, field: str) -> list[str]:
         if allowed and state not in allowed:
             raise OtherBattleError(
                 field,
-                _("%(state)r is not a critical state of this system") % {"state": state},
+                # The valid ones named: the form's list sits collapsed at its foot (trial m-12).
+                _("%(state)r is not a critical state of this system (one of: %(choices)s)")
+                % {"state": state, "choices": ", ".join(allowed)},
                 label=_criticals_label(field),
             )
         if len(state) > EPIC_STATE_MAX:

@@ -98,12 +98,17 @@ def _losses(sides: list[dict[str, Any]]) -> list[str]:
 
 def _outcome(battle: Battle, context: dict[str, Any]) -> list[str]:
     lines = ["## " + _("Outcome"), ""]
+    outcome = context["outcome_text"]
     if context["winner_name"]:
-        lines.append(_("Victory: %(name)s.") % {"name": _escape(context["winner_name"])})
+        name = _escape(context["winner_name"])
+        # The engine's "(withdrawal, after 2 turns)" completes the sentence (reports._outcome_line).
+        if outcome.startswith("("):
+            name, outcome = f"{name} {_escape(outcome)}", ""
+        lines.append(_("Victory: %(name)s.") % {"name": name})
     else:
         lines.append(_("No side won the day."))
-    if context["outcome_text"]:
-        lines += ["", _escape(context["outcome_text"])]
+    if outcome:
+        lines += ["", _escape(outcome)]
     return [*lines, ""]
 
 

@@ -24,12 +24,18 @@ from django.conf import settings
 from django.db.models import Prefetch
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from campaign.access import unit_fleet_id  # noqa: F401 — one visibility rule
 from campaign.stored_text import stored_text
+from factions.type_words import light_unit_label
 
-from .log_text import event_line, hidden_unit_names, log_names
+from .log_text import (
+    end_reason_label,
+    event_line,
+    hidden_unit_names,
+    log_names,
+)
 from .markdown_text import (  # noqa: F401 — long importable from here
     ALLOWED_ATTRIBUTES,
     ALLOWED_CLASSES,
@@ -59,7 +65,7 @@ def _participant_row(participant: Any, fate_labels: dict[str, str]) -> dict[str,
         unit_class = str(ship.ship_class) if ship.name else ship.ship_class.type_label
     else:
         name = group.name
-        unit_class = group.get_kind_display() + (f" ({group.unit_type})" if group.unit_type else "")
+        unit_class = light_unit_label(group.kind, group.get_kind_display(), group.unit_type)
     return {
         "participant": participant,
         "ship": ship,
@@ -251,6 +257,21 @@ def report_rows(battles: list[Battle], *, user: Any = None) -> dict[int, ReportR
     return {pk: ReportRows(sides[pk], seen, events[pk]) for pk in ids}
 
 
+def _outcome_line(result: Any, won: bool) -> str:
+    """The engine's ``result`` event as the report's outcome line. With a winner only why
+    and when ("(withdrawal, after 2 turns)"): the line follows "Victory: <side>", and the
+    log's "<side> wins (withdrawal) after 2 turns" repeated the name (trial F-10, F-20)."""
+    data = result.data if isinstance(result.data, dict) else {}
+    reason = end_reason_label(data.get("reason"))
+    if not won or reason is None or not isinstance(result.game_turn, int):
+        return result.line
+    n = result.game_turn
+    return ngettext("(%(reason)s, after %(n)d turn)", "(%(reason)s, after %(n)d turns)", n) % {
+        "reason": reason,
+        "n": n,
+    }
+
+
 def report_context(
     battle: Battle,
     *,
@@ -366,7 +387,11 @@ def report_context(
     # A battle played turn by turn keeps its stored outcome (it may say the organiser ended it).
     resolved = battle.mode == battle.Mode.RESOLVED
     result = next((e for e in reversed(events) if e.kind == "result"), None) if resolved else None
-    outcome_text = result.line if result is not None and names else stored_text(battle.outcome)
+    outcome_text = (
+        _outcome_line(result, winner is not None)
+        if result is not None and names
+        else stored_text(battle.outcome)
+    )
     turns = turn_log(
         _public_events(events, hidden), engine=engine, side_names=side_names, names=names
     )

@@ -24,9 +24,16 @@ from django.views.decorators.http import require_POST
 from campaign import access
 from campaign.models import Campaign, Membership
 from campaign.validation import TextError
+from factions.ssd import system_labels
 
 from .forecasting import battle_forecast
-from .forms import BattleSetupForm, ReasonForm, RecordFormSet, RecordSummaryForm
+from .forms import (
+    BattleSetupForm,
+    ReasonForm,
+    RecordFormSet,
+    RecordSummaryForm,
+    system_choice_label,
+)
 from .log_text import event_line, log_names
 from .models import Battle, Participant, RecordEntry
 from .services import (
@@ -220,10 +227,14 @@ def battle_forecast_fragment(request: HttpRequest, pk: int) -> HttpResponse:
 _WHERE = re.compile(r"results\[(\d+)\][^.]*?(?:\)\))?\.(\w+)\s*:")
 
 
-def _entry_row(result: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
+def _entry_row(
+    result: dict[str, Any], names: dict[int, str], systems: dict[int, dict[str, str]]
+) -> dict[str, Any]:
     """One unit of a submitted record entry as the record page lists it: name, fate in
-    the reader's language, hull/armour/crew boxes and craft lost, systems destroyed."""
+    the reader's language, hull/armour/crew boxes and craft lost, systems destroyed (by
+    their SSD labels, ``systems``: participant -> id -> label)."""
     fate = result.get("fate", "unharmed")
+    labels = systems.get(result.get("participant"), {})
     return {
         "name": names.get(result.get("participant"), f"#{result.get('participant')}"),
         "fate": Participant.Fate(fate).label if fate in Participant.Fate.values else fate,
@@ -231,7 +242,9 @@ def _entry_row(result: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
         "armour_lost": result.get("armour_lost", 0),
         "crew_lost": result.get("crew_lost"),
         "craft_lost": result.get("craft_lost", 0),
-        "systems_lost": result.get("systems_lost", []),
+        "systems_lost": [
+            system_choice_label(str(s), labels) for s in result.get("systems_lost") or []
+        ],
     }
 
 
@@ -278,7 +291,12 @@ def battle_record_page(request: HttpRequest, pk: int) -> HttpResponse:
             else:
                 summary.add_error(None, str(exc))
         else:
-            messages.success(request, _("Entry submitted; it waits for confirmation."))
+            messages.success(
+                request,
+                _("Entry submitted; as organiser you may confirm it yourself below.")
+                if side is None
+                else _("Entry submitted; it waits for confirmation."),
+            )
             return redirect("battle-record", pk=battle.pk)
     entries = list(
         RecordEntry.objects.filter(
@@ -287,11 +305,24 @@ def battle_record_page(request: HttpRequest, pk: int) -> HttpResponse:
     )
     # What each entry says, so that whoever confirms it reads it first.
     names = {p.pk: str(p.ship or p.light_units) for s in sides for p in s.participants.all()}
+    systems = {
+        p.pk: system_labels(p.ship.ship_class.design or {})
+        for s in sides
+        for p in s.participants.all()
+        if p.ship_id
+    }
     factions = {s.faction.slug: s.faction.name for s in sides}
     for e in entries:
         e.can_confirm = organiser or bool(own - {e.side_id}) and e.side_id is not None
-        e.rows = [_entry_row(r, names) for r in e.results]
+        e.rows = [_entry_row(r, names, systems) for r in e.results]
         e.winner_name = factions.get(e.winner, e.winner)
+    # The user's own entry waiting for confirmation replaces the blank form (trial F-18):
+    # the page says who confirms it and offers to withdraw it.
+    pending = next((e for e in entries if e.side_id == (side.pk if side else None)), None)
+    if pending is not None and (side is not None or organiser):
+        pending.confirmers = [s.faction.name for s in sides if s.pk != pending.side_id]
+    else:
+        pending = None
     return render(
         request,
         "battles/record.html",
@@ -302,6 +333,8 @@ def battle_record_page(request: HttpRequest, pk: int) -> HttpResponse:
             "summary": summary,
             "entries": entries,
             "side": side,
+            "pending": pending,
+            "organiser": organiser,
         },
     )
 
@@ -311,19 +344,29 @@ def battle_record_page(request: HttpRequest, pk: int) -> HttpResponse:
 def record_entry_decide(request: HttpRequest, pk: int, entry: int, decision: str) -> HttpResponse:
     """Confirm or reject a submitted record entry: the organiser, or a player of another
     side than the entry's."""
-    if decision not in ("confirm", "reject"):
+    if decision not in ("confirm", "reject", "withdraw"):
         raise Http404
     battle, roles = _battle(request, pk)
     entry_obj = get_object_or_404(RecordEntry, pk=entry, battle=battle)
     own = access.played_side_ids(request.user, battle)
-    allowed = Membership.Role.ORGANISER in roles or (
-        entry_obj.side_id is not None and bool(own - {entry_obj.side_id})
-    )
-    if not allowed:
+    organiser = Membership.Role.ORGANISER in roles
+    if decision == "withdraw":
+        # Its own side (or an organiser) takes an entry back to enter it again.
+        if not (organiser or entry_obj.side_id in own):
+            raise PermissionDenied(_("Only the entry's side or the organisers may withdraw it."))
+    elif not (organiser or (entry_obj.side_id is not None and bool(own - {entry_obj.side_id}))):
         raise PermissionDenied(_("Only the organisers or the other side may confirm."))
     try:
         if decision == "confirm":
             record_confirm(entry=entry_obj, user=request.user)
+        elif decision == "withdraw":
+            if not request.POST.get("confirm"):  # the form's "I confirm" box
+                raise BattleActionError(_("Tick “I confirm” to go on; nothing was done."))
+            record_reject(
+                entry=entry_obj,
+                user=request.user,
+                reason=f"entry {entry_obj.pk} withdrawn by its side",
+            )
         else:
             record_reject(entry=entry_obj, user=request.user)
     except BattleActionError as exc:
@@ -333,7 +376,9 @@ def record_entry_decide(request: HttpRequest, pk: int, entry: int, decision: str
     if battle.status == Battle.Status.CONCLUDED:
         messages.success(request, _("Every side is confirmed: the battle is concluded."))
         return redirect(battle)
-    if decision == "reject":
+    if decision == "withdraw":
+        messages.success(request, _("Entry withdrawn; you may submit a new one."))
+    elif decision == "reject":
         messages.success(request, _("Entry rejected; its side may submit a new one."))
     else:
         messages.success(request, _("Entry confirmed; the battle waits for the other entries."))

@@ -187,10 +187,22 @@ def battle_turns_orders(request: HttpRequest, pk: int) -> HttpResponse:
     except BattleActionError as exc:
         error = keys.mask(str(exc))
         return _render_turns(request, battle, error=error, posted=orders, status=400)
-    messages.success(
-        request, _("Orders saved; the other side sees them only once both sides' are in.")
-    )
+    messages.success(request, _orders_saved_text(play))
     return redirect(_turn_url(battle))
+
+
+def _orders_saved_text(play: TurnPlay) -> str:
+    """The flash after a side's orders: whether they completed the turn (it was played,
+    maybe ending the battle) or wait for the other side's. ``play`` as read before."""
+    before = play.turns_played
+    play.refresh_from_db(fields=["turns_played", "ended"])
+    if play.turns_played == before:
+        return _("Orders saved; the other side sees them only once both sides' are in.")
+    if play.ended:
+        return _("Orders saved; turn %(turn)s was played and the battle is over.") % {
+            "turn": play.turns_played
+        }
+    return _("Orders saved; turn %(turn)s was played.") % {"turn": play.turns_played}
 
 
 @require_POST

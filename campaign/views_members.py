@@ -60,6 +60,13 @@ def _faction(request: HttpRequest, campaign: Campaign):
     return faction
 
 
+def _confirmed(request: HttpRequest) -> None:
+    """Raise :class:`MemberError` unless the form's "I confirm" box was ticked (a removal
+    or a revocation cannot be undone from the page)."""
+    if not request.POST.get("confirm"):
+        raise MemberError(_("Tick “I confirm” to go on; nothing was done."))
+
+
 def _act(request: HttpRequest, campaign: Campaign, action, done: str) -> HttpResponse:
     try:
         action()
@@ -72,22 +79,45 @@ def _act(request: HttpRequest, campaign: Campaign, action, done: str) -> HttpRes
     return redirect("campaign-members", slug=campaign.slug)
 
 
+def _refused(values: dict, exc: Exception) -> dict:
+    """``values`` typed in a form plus the refusal's ``error`` and ``error_field``: the
+    field (a key of ``values``) the message starts with, in the reader's language
+    ("faction : …"), or "" when it names none."""
+    error = str(exc)
+    field = next((f for f in values if error.startswith(_(_FIELD_NAMES.get(f, f)))), "")
+    return {**values, "error": error, "error_field": field}
+
+
+# The name a refusal gives a form field when it differs from the field's key.
+_FIELD_NAMES = {"email": "e-mail"}
+
+
 def _page(
-    request: HttpRequest, campaign: Campaign, *, add: dict | None = None, status: int = 200
+    request: HttpRequest,
+    campaign: Campaign,
+    *,
+    add: dict | None = None,
+    invite: dict | None = None,
+    status: int = 200,
 ) -> HttpResponse:
-    """The members page; ``add``: the "add a member" form's values and ``error`` after a
-    refusal (the page is then answered with ``status`` 400)."""
+    """The members page; ``add`` / ``invite``: the "add a member" / "invite" form's values
+    and ``error`` after a refusal (the page is then answered with ``status`` 400)."""
+    listed = members.members_of(campaign)
+    organisers = [m.pk for m in listed if m.role == Membership.Role.ORGANISER]
     return render(
         request,
         "campaign/members.html",
         {
             "campaign": campaign,
-            "members": members.members_of(campaign),
+            "members": listed,
+            # The last organiser cannot be removed (members.membership_remove): no button.
+            "last_organiser": organisers[0] if len(organisers) == 1 else None,
             "invitations": invitations.pending_invitations(campaign),
             "factions": list(campaign.factions.order_by("name")),
             "roles": Membership.Role.choices,
             "new_link": request.session.pop("new_invitation_link", None),
             "add": add or {"role": Membership.Role.PLAYER},
+            "invite": invite or {"role": Membership.Role.PLAYER},
         },
         status=status,
     )
@@ -119,11 +149,7 @@ def member_add(request: HttpRequest, slug: str) -> HttpResponse:
     except MemberPermissionError as exc:
         return HttpResponse(str(exc), status=403)
     except (MemberError, TextError) as exc:
-        error = str(exc)
-        # The message starts with the field's name (in the reader's language): mark it.
-        field = next((f for f in ("username", "role", "faction") if error.startswith(_(f))), "")
-        add = {**values, "error": error, "error_field": field}
-        return _page(request, campaign, add=add, status=400)
+        return _page(request, campaign, add=_refused(values, exc), status=400)
     messages.success(
         request,
         _("%(user)s added: %(role)s.")
@@ -171,35 +197,40 @@ def member_remove(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     membership = get_object_or_404(
         Membership.objects.select_related("user"), pk=pk, campaign=campaign
     )
-    return _act(
-        request,
-        campaign,
-        lambda: members.membership_remove(membership=membership, by=request.user),
-        _("Member removed."),
-    )
+
+    def run() -> None:
+        _confirmed(request)
+        members.membership_remove(membership=membership, by=request.user)
+
+    return _act(request, campaign, run, _("Member removed."))
 
 
 @require_POST
 @_organisers_only
 def invitation_create(request: HttpRequest, slug: str) -> HttpResponse:
     """Create an invitation (``role``, ``faction`` id, optional ``email``); its link is
-    shown once on the members page (and mailed when an address is given)."""
+    shown once on the members page (and mailed when an address is given). A refusal shows
+    the page again with the values typed and the message next to the field it names."""
     campaign = _organised(request, slug)
-
-    def run() -> None:
+    values = {k: request.POST.get(k, "") for k in ("role", "faction", "email")}
+    try:
         _invitation, token = invitations.invitation_create(
             campaign=campaign,
-            role=request.POST.get("role", ""),
+            role=values["role"],
             faction=_faction(request, campaign),
-            email=request.POST.get("email", ""),
+            email=values["email"],
             by=request.user,
             link_base=request.build_absolute_uri("/").rstrip("/"),
         )
-        request.session["new_invitation_link"] = request.build_absolute_uri(
-            invitations.invitation_path(token)
-        )
-
-    return _act(request, campaign, run, _("Invitation created."))
+    except MemberPermissionError as exc:
+        return HttpResponse(str(exc), status=403)
+    except (MemberError, TextError) as exc:
+        return _page(request, campaign, invite=_refused(values, exc), status=400)
+    request.session["new_invitation_link"] = request.build_absolute_uri(
+        invitations.invitation_path(token)
+    )
+    messages.success(request, _("Invitation created."))
+    return redirect("campaign-members", slug=campaign.slug)
 
 
 @require_POST
@@ -208,12 +239,12 @@ def invitation_revoke(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """Revoke a pending invitation: its link no longer works."""
     campaign = _organised(request, slug)
     invitation = get_object_or_404(Invitation, pk=pk, campaign=campaign)
-    return _act(
-        request,
-        campaign,
-        lambda: invitations.invitation_revoke(invitation=invitation, by=request.user),
-        _("Invitation revoked."),
-    )
+
+    def run() -> None:
+        _confirmed(request)
+        invitations.invitation_revoke(invitation=invitation, by=request.user)
+
+    return _act(request, campaign, run, _("Invitation revoked."))
 
 
 def invitation(request: HttpRequest, token: str) -> HttpResponse:

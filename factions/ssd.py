@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext, ngettext
 
+from battles.rules.errors import RulesError
 from factions.ssd_canvas import MARGIN, WIDTH, Canvas
 from factions.ssd_text import core_systems, stats_line, system_text
 from factions.type_words import type_label
@@ -194,6 +195,22 @@ def _draw_crew(c: Canvas, design: dict, lost: int) -> None:
             c.cross(g, x - 6, c.y + 2, 12, 12)
         x += 18
     c.y += 26
+
+
+def system_labels(design: dict) -> dict[str, str]:
+    """System id -> the label its SSD box carries, in the active language ("fire control
+    1", "life support", "beam class 2", a bay's squadron). Systems the SSD does not draw
+    are left out: callers show those ids as they are. A design the engine cannot build
+    (a class saved without mass or hull) gives its listed systems only, never an error:
+    the labels only name things."""
+    try:
+        labels = {sid: label for sid, _icon, label in core_systems(design)}
+    except (RulesError, KeyError, TypeError, ValueError, AttributeError):
+        labels = {}
+    for system in design.get("systems") or []:
+        if isinstance(system, dict):
+            labels[str(system.get("id", "?"))] = system_text(system)[1]
+    return labels
 
 
 CELL_W = 120

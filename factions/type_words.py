@@ -27,3 +27,25 @@ def type_label(type_word: str) -> str:
     """``type_word`` in the active language when it is one of the seed's, else as written."""
     label = SEED_TYPE_WORDS.get((type_word or "").strip().lower())
     return str(label) if label is not None else type_word
+
+
+#: The seed's gunboat variants (``LightUnitGroup.unit_type`` of the sample's Norway
+#: squadrons, rules §9) in the reader's language: the build page's own labels.
+SEED_GUNBOAT_VARIANTS = {
+    "heavy transport": _("gunboats, heavy transports"),
+    "emp launcher": _("gunboats, EMP launchers"),
+}
+
+
+def light_unit_label(kind: str, kind_label: str, unit_type: str) -> str:
+    """A light-unit group's kind and type as reports name it: "fighters (Nith)". The seed's
+    English words are not printed beside a French kind: a type that only repeats the kind
+    ("long-range fighter") is left out, a gunboat variant is the build page's label
+    ("canonnières, transports lourds"). Any other type a league typed stays as written."""
+    word = (unit_type or "").strip()
+    variant = SEED_GUNBOAT_VARIANTS.get(word.lower()) if kind == "gunboat" else None
+    if variant is not None:
+        return str(variant)
+    if not word or word.lower().replace(" ", "-") == kind:
+        return kind_label
+    return f"{kind_label} ({word})"

@@ -27,10 +27,11 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 from datetime import datetime
+from zoneinfo import ZoneInfo
 
 from django.db import transaction
 from django.db.models import Count, Q
-from django.utils import timezone
+from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from simple_history.utils import bulk_update_with_history
 
@@ -87,13 +88,21 @@ def open_turn(campaign: Campaign) -> CampaignTurn | None:
     return campaign.turns.filter(status=CampaignTurn.Status.OPEN).order_by("-number").first()
 
 
-def _check_future(deadline: datetime | None) -> None:
-    """Raise :class:`TurnActionError` for a deadline that is naive or not in the future
-    (a past one would have the next ``close_due_turns`` run close the turn at once)."""
-    if deadline is not None and (timezone.is_naive(deadline) or deadline <= timezone.now()):
+def _check_deadline(deadline: datetime | None, campaign: Campaign) -> None:
+    """Raise :class:`TurnActionError` for a naive or past ``deadline`` (None: no deadline),
+    the past one shown as the campaign's clock reads it ("01/01/2020 10:00 (UTC)")."""
+    if deadline is None:
+        return
+    if timezone.is_naive(deadline):
+        raise TurnActionError(_("deadline: give a time zone"))
+    if deadline <= timezone.now():
+        local = timezone.localtime(deadline, ZoneInfo(campaign.time_zone))
         raise TurnActionError(
-            _("deadline: %(deadline)s is not a future time with its time zone")
-            % {"deadline": deadline}
+            _("deadline: %(deadline)s (%(tz)s) is past; give a future time")
+            % {
+                "deadline": formats.date_format(local, "SHORT_DATETIME_FORMAT"),
+                "tz": campaign.time_zone,
+            }
         )
 
 
@@ -104,7 +113,7 @@ def campaign_turn_open(
     with an optional ``deadline`` (aware datetime; stored in UTC). Raises
     :class:`TurnActionError` when a turn is open already or the deadline is past."""
     _require_organiser(user, campaign)
-    _check_future(deadline)
+    _check_deadline(deadline, campaign)
     with transaction.atomic():
         campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
         current = open_turn(campaign)
@@ -123,15 +132,15 @@ def campaign_turn_open(
 
 
 def campaign_turn_deadline(*, turn: CampaignTurn, user, deadline: datetime | None) -> CampaignTurn:
-    """Set or clear the deadline of an open turn. Raises :class:`TurnActionError` when
-    the turn is closed or the deadline is naive or not in the future."""
+    """Set or clear the deadline of an open turn. Raises :class:`TurnActionError` for a
+    closed turn or a naive or past ``deadline``."""
     _require_organiser(user, turn.campaign)
     if turn.status != CampaignTurn.Status.OPEN:
         raise TurnActionError(
             _("turn %(turn)s is closed: its deadline cannot change") % {"turn": turn.number}
         )
-    # A past deadline would let the next close_due_turns run close the turn unconfirmed.
-    _check_future(deadline)
+    # A past deadline would have the next ``close_due_turns`` run close the turn unasked.
+    _check_deadline(deadline, turn.campaign)
     turn.deadline = deadline
     turn.save(update_fields=["deadline"])
     return turn
@@ -421,7 +430,9 @@ def campaign_turn_reopen(*, campaign: Campaign, user) -> CampaignTurn:
             raise TurnActionError(
                 _(
                     "turn %(turn)s: %(faction)s paid or was paid after the close "
-                    "(ledger entry %(entry)s, %(reason)s); undo that first"
+                    "(ledger entry %(entry)s, %(reason)s). The ledger keeps every entry, so "
+                    "this turn can no longer be reopened: correct what must be with a "
+                    "treasury adjustment instead"
                 )
                 % {
                     "turn": turn.number,

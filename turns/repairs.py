@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 from django.db import transaction
 from django.db.models import QuerySet
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
 from battles.models import Participant
@@ -148,6 +149,41 @@ def _yard_queue(yard: Territory, campaign: Campaign) -> list[RepairOrder]:
         .select_related("ship__ship_class")
         .order_by("position", "pk")
     )
+
+
+def repair_blocker(campaign: Campaign, ship: Ship) -> str | None:
+    """Why no repair order can be placed for ``ship`` in ``campaign`` now, as a sentence
+    for its page (a capital first, the reader's language), or None when one can: destroyed
+    or captured, nothing lost, an order already queued (with its yard and end turn), or
+    away from a friendly shipyard (:func:`ship_yard`'s reason). The ship page shows it
+    instead of a link to a form that could only be refused (trial finding m-5)."""
+    if ship.status in (Ship.Status.DESTROYED, Ship.Status.CAPTURED):
+        reason = _("%(ship)s is %(status)s: it cannot be repaired") % {
+            "ship": ship_label(ship),
+            "status": ship.get_status_display(),
+        }
+        return capfirst(reason)
+    if not (ship.hull_lost or ship.armour_lost or ship.crew_lost or ship.systems_lost):
+        return _("Nothing to repair: the ship has lost no box, crew factor or system.")
+    order = (
+        RepairOrder.objects.filter(ship=ship, campaign=campaign, status=ACTIVE)
+        .select_related("yard")
+        .first()
+    )
+    if order is not None:
+        if order.eta_turn:
+            return _(
+                "Repairs already ordered at %(yard)s, done at turn %(turn)s; cancel them on "
+                "the turn page to order others."
+            ) % {"yard": order.yard.name, "turn": order.eta_turn}
+        return _(
+            "Repairs already ordered at %(yard)s; cancel them on the turn page to order others."
+        ) % {"yard": order.yard.name}
+    try:
+        ship_yard(ship)
+    except TurnActionError as exc:
+        return capfirst(str(exc))
+    return None
 
 
 def repair_quote(

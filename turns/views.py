@@ -24,6 +24,7 @@ from campaign import access, limits
 from campaign.models import Campaign
 from campaign.validation import TextError
 from factions.models import Fleet, LightUnitGroup, Ship, ShipClass, Territory
+from factions.type_words import SEED_GUNBOAT_VARIANTS
 
 from . import building, closing, moves, repairs, treasury
 from .errors import TurnActionError, TurnPermissionError, field_label
@@ -144,6 +145,13 @@ def turn_page(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "turns/turn.html", turn_context(campaign, seen, request.user))
 
 
+def _confirmed(request: HttpRequest) -> None:
+    """Raise :class:`TurnActionError` unless the form's "I confirm" box was ticked (a
+    cancelled order loses its place in the yard's queue)."""
+    if not request.POST.get("confirm"):
+        raise TurnActionError(_("Tick “I confirm” to go on; nothing was done."))
+
+
 def _act(request: HttpRequest, campaign: Campaign, action, done: str) -> HttpResponse:
     try:
         action()
@@ -158,36 +166,49 @@ def _act(request: HttpRequest, campaign: Campaign, action, done: str) -> HttpRes
     return redirect("turn-page", slug=campaign.slug)
 
 
+def _deadline_act(request: HttpRequest, slug: str, action, done: str) -> HttpResponse:
+    """Run ``action(campaign, deadline)`` with the form's ``deadline``; a refusal shows
+    the turn page again (400) with the value typed and the message beside the field."""
+    campaign, seen = _campaign_for(request, slug)
+    typed = request.POST.get("deadline", "")
+    try:
+        action(campaign, parse_deadline(typed, campaign))
+    except TurnPermissionError as exc:
+        return HttpResponse(str(exc), status=403)
+    except TurnActionError as exc:
+        context = turn_context(campaign, seen, request.user)
+        context["deadline_refused"] = {"value": typed, "error": str(exc)}
+        return render(request, "turns/turn.html", context, status=400)
+    messages.success(request, done)
+    return redirect("turn-page", slug=campaign.slug)
+
+
 @require_POST
 @_members_only
 def turn_open(request: HttpRequest, slug: str) -> HttpResponse:
     """Open the next turn (organisers)."""
-    campaign, _seen = _campaign_for(request, slug)
-
-    def run():
-        closing.campaign_turn_open(
-            campaign=campaign,
-            user=request.user,
-            deadline=parse_deadline(request.POST.get("deadline", ""), campaign),
-        )
-
-    return _act(request, campaign, run, _("Turn opened."))
+    return _deadline_act(
+        request,
+        slug,
+        lambda campaign, deadline: closing.campaign_turn_open(
+            campaign=campaign, user=request.user, deadline=deadline
+        ),
+        _("Turn opened."),
+    )
 
 
 @require_POST
 @_members_only
 def turn_deadline(request: HttpRequest, slug: str) -> HttpResponse:
     """Set or clear the open turn's deadline (organisers)."""
-    campaign, _seen = _campaign_for(request, slug)
 
-    def run():
+    def run(campaign: Campaign, deadline: datetime | None) -> None:
         current = closing.open_turn(campaign)
         if current is None:
             raise TurnActionError(_("%(campaign)s has no open turn") % {"campaign": campaign.name})
-        deadline = parse_deadline(request.POST.get("deadline", ""), campaign)
         closing.campaign_turn_deadline(turn=current, user=request.user, deadline=deadline)
 
-    return _act(request, campaign, run, _("Deadline saved."))
+    return _deadline_act(request, slug, run, _("Deadline saved."))
 
 
 @require_POST
@@ -211,21 +232,28 @@ def turn_close(request: HttpRequest, slug: str) -> HttpResponse:
 def turn_reopen(request: HttpRequest, slug: str) -> HttpResponse:
     """Reopen the last closed turn (organisers)."""
     campaign, _seen = _campaign_for(request, slug)
-    return _act(
-        request,
-        campaign,
-        lambda: closing.campaign_turn_reopen(campaign=campaign, user=request.user),
-        _("Turn reopened."),
-    )
+
+    def run():
+        # Reopening rolls the whole campaign back: the form's "I confirm" box must be ticked.
+        if not request.POST.get("confirm") and access.is_organiser(request.user, campaign):
+            raise TurnActionError(_("Tick “I confirm” to go on; nothing was done."))
+        closing.campaign_turn_reopen(campaign=campaign, user=request.user)
+
+    return _act(request, campaign, run, _("Turn reopened."))
 
 
 @require_POST
 @_members_only
 def treasury_adjust(request: HttpRequest, slug: str) -> HttpResponse:
-    """An organiser's credit or debit with its reason."""
-    campaign, _seen = _campaign_for(request, slug)
-
-    def run():
+    """An organiser's credit or debit with its reason. A refusal shows the turn page again
+    (400) with the values typed and the message at the top of the form."""
+    campaign, seen = _campaign_for(request, slug)
+    # Shown again on a refusal: a NUL (refused as text) is not written back into the page.
+    typed = {
+        k: request.POST.get(k, "").replace("\x00", "")
+        for k in ("faction", "resources", "technology", "reason")
+    }
+    try:
         faction = campaign.factions.filter(pk=_int(request, "faction")).first()
         if faction is None:
             raise TurnActionError(_("faction: choose a faction of the campaign"))
@@ -237,8 +265,15 @@ def treasury_adjust(request: HttpRequest, slug: str) -> HttpResponse:
             reason=request.POST.get("reason", ""),
             user=request.user,
         )
-
-    return _act(request, campaign, run, _("Treasury adjusted."))
+    except TurnPermissionError as exc:
+        return HttpResponse(str(exc), status=403)
+    except (TurnActionError, TextError) as exc:
+        context = turn_context(campaign, seen, request.user)
+        error = exc.messages[0] if isinstance(exc, TextError) else str(exc)
+        context["adjust_refused"] = {**typed, "error": error}
+        return render(request, "turns/turn.html", context, status=400)
+    messages.success(request, _("Treasury adjusted."))
+    return redirect("turn-page", slug=campaign.slug)
 
 
 @require_POST
@@ -251,12 +286,12 @@ def repair_cancel(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     )
     if seen is not None and order.ship.fleet.faction_id not in seen:
         raise Http404("not your faction's order")
-    return _act(
-        request,
-        campaign,
-        lambda: repairs.repair_cancel(order=order, user=request.user),
-        _("Repair order cancelled."),
-    )
+
+    def run() -> None:
+        _confirmed(request)
+        repairs.repair_cancel(order=order, user=request.user)
+
+    return _act(request, campaign, run, _("Repair order cancelled."))
 
 
 @require_POST
@@ -268,12 +303,12 @@ def construction_cancel(request: HttpRequest, slug: str, pk: int) -> HttpRespons
     build = get_object_or_404(Construction, pk=pk, campaign=campaign)
     if seen is not None and build.faction_id not in seen:
         raise Http404("not your faction's construction")
-    return _act(
-        request,
-        campaign,
-        lambda: building.construction_cancel(construction=build, user=request.user),
-        _("Construction cancelled."),
-    )
+
+    def run() -> None:
+        _confirmed(request)
+        building.construction_cancel(construction=build, user=request.user)
+
+    return _act(request, campaign, run, _("Construction cancelled."))
 
 
 @_members_only
@@ -312,7 +347,15 @@ def repair_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     return render(
         request,
         "turns/repair.html",
-        {"campaign": campaign, "ship": ship, "quote": quote, "error": error, "values": source},
+        {
+            "campaign": campaign,
+            "ship": ship,
+            "quote": quote,
+            "error": error,
+            "values": source,
+            # No form where an order could only be refused: the reason instead.
+            "blocker": None if quote else repairs.repair_blocker(campaign, ship),
+        },
     )
 
 
@@ -376,8 +419,8 @@ def build_page(request: HttpRequest, slug: str) -> HttpResponse:
             .select_related("faction")
             .order_by("faction__name", "mass"),
             "squadrons": [
-                ("gunboat:heavy-transport", _("gunboats, heavy transports")),
-                ("gunboat:emp", _("gunboats, EMP launchers")),
+                ("gunboat:heavy-transport", str(SEED_GUNBOAT_VARIANTS["heavy transport"])),
+                ("gunboat:emp", str(SEED_GUNBOAT_VARIANTS["emp launcher"])),
             ]
             + [
                 (f"{k}:", str(label))
@@ -391,12 +434,13 @@ def build_page(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-def ship_repair_campaigns(ship: Ship, user) -> list[Campaign]:
-    """Campaigns where ``user`` may order repairs for ``ship`` (for the ship page's link)."""
+def ship_repair_campaigns(ship: Ship, user) -> list[tuple[Campaign, str | None]]:
+    """Campaigns where ``user`` may order repairs for ``ship``, each with why no order can
+    be placed there now (``repairs.repair_blocker``; None: the ship page links the form)."""
     if not getattr(user, "is_authenticated", False):
         return []
     return [
-        c
+        (c, repairs.repair_blocker(c, ship))
         for c in ship.fleet.faction.campaigns.all()
         if access.can_act_for_faction(user, c, ship.fleet.faction)
     ]

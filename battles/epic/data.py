@@ -9,7 +9,7 @@ are left out. ``resolver`` names the function of :mod:`.resolve` that applies th
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 __all__ = ["ABILITIES", "Ability", "get_ability"]
 
@@ -24,6 +24,7 @@ class Ability:
     summary: str
     parameter: str = ""  # "X" when the ability takes a value: shields, DR, transport…
     resolver: str = ""
+    summary_fr: str = ""  # the summary in French (pages in French show it, ``SUMMARIES_FR``)
 
 
 def _ab(*args: object, **kw: object) -> Ability:
@@ -102,6 +103,81 @@ ABILITIES: dict[str, Ability] = {
             "", "flyer_shot"),
     )
 }  # fmt: skip
+
+
+#: The summaries in French, for the rules page read in French (as ``name_fr``); written
+#: from the same seed entries.
+SUMMARIES_FR = {
+    "indirect-fire": "Peut tirer en tir indirect (règles de base p. 37).",
+    "energy-shields": (
+        "Un tir de PA 1 ou plus détruit un bouclier au lieu de blesser le socle ; les tirs de "
+        "PA 0 (ou moins) n’ont aucun effet tant qu’un bouclier tient ; chaque bouclier perdu "
+        "revient sur 4+ en phase finale ; sauvegarde psychique à 4+ tant qu’un bouclier tient."
+    ),
+    "camouflage": (
+        "Dans un terrain donnant un malus pour toucher, invisible au-delà de 25 cm ; après "
+        "qu’il a tiré, un tireur au-delà de 25 cm doit faire 4+ pour le voir ; perdu en assaut."
+    ),
+    "charismatic": (
+        "Les détachements amis ayant un socle à 12 cm ou moins ont +1 aux tests de moral."
+    ),
+    "close-defence": (
+        "X tirs à 7+ (interception, PA 0) ou 6+ (contre-charge, PA 0), 15 cm, 360°, "
+        "inutiles contre la classe 3 ou plus."
+    ),
+    "elite": "Relances d’élite de l’armée : un dé par jet (toucher, sauvegardes, assaut).",
+    "structure-damage": (
+        "Un bâtiment touché doit réussir une sauvegarde à PA X ou perdre un point de structure."
+    ),
+    "armour-breaker": (
+        "Contre une sauvegarde de 4+ ou mieux, les sauvegardes normales réussies sont relancées."
+    ),
+    "ignores-cover": "Ignore les modificateurs pour toucher dus aux couverts.",
+    "elite-aura": (
+        "Les détachements de classe 1–2 ayant un socle à moins de 12 cm comptent comme élite "
+        "(ils utilisent les relances de l’armée, sans en générer)."
+    ),
+    "master-strategist": (
+        "Deux ordres de réserve face cachée peuvent remplacer l’ordre d’un détachement activé "
+        "(pas une retraite ni un ordre imposé)."
+    ),
+    "leadership": (
+        "Les détachements amis (pas de classe 5+) ayant un socle à 12 cm ou moins ont +1 FA."
+    ),
+    "forward-observer": (
+        "Dirige 3 tirs d’artillerie, ou 2 et un tir hors table (sur 3+, dispersion 2D6 cm) ; "
+        "les barrages indirects dirigés dévient de 1D6 cm au lieu de 2D6."
+    ),
+    "character": "Un individu unique ; peut abandonner son transport assigné (une perte).",
+    "bound-character": (
+        "Rejoint un détachement (2 au plus par détachement), son mode de transport et son moral."
+    ),
+    "hq": (
+        "Sur une sauvegarde ratée, peut sacrifier à la place un socle de même classe de "
+        "blocage à 6 cm ou moins (pas en assaut)."
+    ),
+    "jump-packs": (
+        "Ignore le terrain et la plupart des zones de contrôle en mouvement ; ne peut pas "
+        "s’en servir pour quitter un assaut."
+    ),
+    "reduces-cover": "Réduit de 1 les malus pour toucher dus aux couverts.",
+    "psychic-save": "Une sauvegarde à X+ contre les seules attaques psychiques éthérées.",
+    "turret": "Arc de tir de 360° quelle que soit la classe.",
+    "transport": (
+        "Transporte X socles d’infanterie ; 5 cm pour embarquer et débarquer ; les marcheurs "
+        "comptent 2 et un personnage voyage gratuitement dans une capacité de 6+."
+    ),
+    "command-unit": (
+        "Après son mouvement, un ordre Charge devient Avance et un ordre Avance un Tir de "
+        "soutien révélé."
+    ),
+    "flyer": (
+        "Altitude sol / basse (20 cm) / haute (40 cm, +25 cm de portée) ; −1 pour être touché "
+        "sauf par l’AA ; arc avant de 180° ; se déplace d’au moins la moitié de son mouvement, "
+        "en ligne droite."
+    ),
+}
+ABILITIES = {key: replace(a, summary_fr=SUMMARIES_FR[key]) for key, a in ABILITIES.items()}
 
 
 def get_ability(ability_id: object) -> Ability:

@@ -125,9 +125,11 @@ def _ship_result(where: str, p: Participant, entry: Mapping[str, Any]) -> UnitRe
         raise BattleActionError(
             _(
                 "%(where)s.hull_lost: %(value)s, but the %(name)s has %(left)s of %(max)s "
-                "hull boxes left (losing them all means fate 'destroyed')"
+                "hull boxes left (losing them all means fate '%(destroyed)s')"
             )
             % {
+                # The fate as the reader's form names it ("détruit"), not its key.
+                "destroyed": Participant.Fate.DESTROYED.label,
                 "where": where,
                 "value": hull,
                 "name": name,
@@ -193,7 +195,8 @@ def _ship_result(where: str, p: Participant, entry: Mapping[str, Any]) -> UnitRe
     systems = [s for s in systems if s not in (ship.systems_lost or [])]
     if fate == Participant.Fate.UNHARMED and (hull or armour or crew or systems):
         raise BattleActionError(
-            _("%(where)s.fate: 'unharmed' but losses are entered") % {"where": where}
+            _("%(where)s.fate: '%(unharmed)s' but losses are entered")
+            % {"where": where, "unharmed": Participant.Fate.UNHARMED.label}
         )
     return UnitResult(p.pk, fate, hull, armour, crew, systems, 0, str(entry.get("notes", "")))
 

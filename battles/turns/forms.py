@@ -22,12 +22,33 @@ from battles.rules.phases.orders import launch_refusal
 from battles.rules.turn import BattleState
 from battles.rules.weapons import get_weapon
 from battles.rules_messages import rules_error_text
+from factions.models import LightUnitGroup
 
 from .orders import TurnOrdersError
 
 __all__ = ["movement_preview", "order_sheet", "orders_from_form", "targets_for"]
 
 PULSER_MODES = ("pulser-short", "pulser-medium", "pulser-long")
+
+
+def _mode_labels() -> dict[str, str]:
+    """A pulser mode as the form offers it (rules §8: short 0–12, medium 0–24, long 0–36 mu);
+    the value stays the engine's id."""
+    return {
+        "pulser-short": gettext("short range (0–12 mu)"),
+        "pulser-medium": gettext("medium range (0–24 mu)"),
+        "pulser-long": gettext("long range (0–36 mu)"),
+    }
+
+
+def _squadron_text(squadron: dict[str, Any]) -> str:
+    """A bay's squadron as the launch control names it: the light-unit kind in the
+    reader's words (``LightUnitGroup.Kind``, "chasseurs lourds") and its craft, "×4"."""
+    unit = str(squadron.get("unit", "?"))
+    kind = LightUnitGroup.Kind(unit).label if unit in LightUnitGroup.Kind.values else unit
+    return f"{kind} ×{squadron.get('size', '?')}"
+
+
 #: Prefixes of the form's per-ship fields (``<prefix>-<ship>[-<system>]``).
 _FIELDS = frozenset(("movement", "fire", "mode", "power", "launch", "screens", "veil", "withdraw"))
 
@@ -88,7 +109,7 @@ def order_sheet(
                     launchers.append(
                         {
                             "id": system.id,
-                            "what": f"{squadron.get('unit', '?')} ×{squadron.get('size', '?')}",
+                            "what": _squadron_text(squadron),
                             "target": launches.get(system.id, ""),
                         }
                     )
@@ -108,7 +129,11 @@ def order_sheet(
                         "id": system.id,
                         "weapon": system.weapon,
                         "arcs": "/".join(system.arcs),
-                        "modes": PULSER_MODES if system.weapon == "pulser" else (),
+                        "modes": (
+                            [(m, _mode_labels()[m]) for m in PULSER_MODES]
+                            if system.weapon == "pulser"
+                            else ()
+                        ),
                         "power": _needs_power(system.weapon),
                         "target": ordered.get("target", ""),
                         "mode": ordered.get("mode") or "",

@@ -11,6 +11,7 @@ from django.utils.translation import gettext
 from battles.models import Battle, BattleSide, Event, Participant
 from battles.turn_models import TurnOrders, TurnPlay
 from campaign import access
+from factions.ssd import system_labels
 
 from .board import Viewer, board_view
 from .contacts import ContactKeys
@@ -153,6 +154,21 @@ def turn_context(battle: Battle, user: Any, *, posted: dict[str, Any] | None = N
     return context
 
 
+def _ship_names(participants: Any, setup: dict[str, Any] | None) -> dict[str, str]:
+    """Engine ship id -> the name the board gives it ("Kashat-E 1", from the ``setup``
+    row); without a log, the ship's name, its class's with "#<id>" when two would read
+    alike (two Kashat-E were indistinguishable in the odds panel, trial F-06)."""
+    logged = {sid: row.get("name") for sid, row in ((setup or {}).get("ships") or {}).items()}
+    plain = {f"ship-{p.ship_id}": p.ship.name or p.ship.ship_class.name for p in participants}
+    counts: dict[str, int] = {}
+    for name in plain.values():
+        counts[name] = counts.get(name, 0) + 1
+    return {
+        sid: logged.get(sid) or (f"{name} #{sid[5:]}" if counts[name] > 1 else name)
+        for sid, name in plain.items()
+    }
+
+
 def odds_panel(battle: Battle, user: Any, board: dict[str, Any] | None = None) -> dict | None:
     """The odds panel's data (item 9): the weapons of the ships ``user`` fights with
     (organisers: every ship's) and the targets they may pick, with ids matching the
@@ -167,7 +183,9 @@ def odds_panel(battle: Battle, user: Any, board: dict[str, Any] | None = None) -
         .order_by("side__order", "pk")
     )
     weapons, targets = [], []
-    keys = contact_keys(battle, viewer)
+    setup = Event.objects.filter(battle=battle, kind="setup").values_list("data", flat=True)
+    setup = setup.first()
+    keys = contact_keys(battle, viewer, setup)
     labels = _labels(board) if board else {}
     on_board = {m["id"] for frame in (board or {}).get("frames", []) for m in frame}
     # Once concluded the report names the enemy ships of the fleets the user may see
@@ -180,19 +198,23 @@ def odds_panel(battle: Battle, user: Any, board: dict[str, Any] | None = None) -
         on_board = {
             keys.opaque(f"ship-{p.ship_id}") for p in participants if p.ship.fleet_id in visible
         }
+    names = _ship_names(participants, setup)
     for p in participants:
         ship_id = f"ship-{p.ship_id}"
         own = viewer.mode == "all" or p.side.faction.slug == viewer.side
+        name = (labels.get(ship_id) or names[ship_id]) if own else ""
         if not own:
             ship_id = keys.opaque(ship_id)  # a side knows enemy ships by their keys only
-        name = p.ship.name or p.ship.ship_class.name
         if own:
-            for system in (p.ship.ship_class.design or {}).get("systems", []):
+            design = p.ship.ship_class.design or {}
+            systems = system_labels(design)
+            for system in design.get("systems", []):
                 if system.get("kind") == "weapon" and system.get("weapon"):
+                    sid = str(system.get("id"))
                     weapons.append(
                         {
                             "ship": ship_id,
-                            "label": f"{name} — {system.get('id')} ({system['weapon']})",
+                            "label": f"{name} — {sid} ({systems.get(sid, system['weapon'])})",
                             "weapon": system["weapon"],
                         }
                     )

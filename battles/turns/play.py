@@ -31,11 +31,11 @@ from __future__ import annotations
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from django.db import transaction
-from django.utils import timezone
+from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from battles.models import Battle, BattleSide, Event
@@ -246,9 +246,11 @@ def _play_of(battle: Battle) -> TurnPlay:
 
 def _check_deadline(deadline: datetime | None) -> None:
     if deadline is not None and deadline <= timezone.now():
+        # Read as the form takes it (UTC), not as an ISO timestamp (trial finding m-3).
+        shown = formats.date_format(timezone.localtime(deadline, UTC), "SHORT_DATETIME_FORMAT")
         raise BattleActionError(
-            _("deadline: %(deadline)s is in the past; give a later time")
-            % {"deadline": deadline.isoformat()}
+            _("deadline: %(deadline)s (%(tz)s) is past; give a future time")
+            % {"deadline": shown, "tz": "UTC"}
         )
 
 

@@ -244,3 +244,19 @@ def test_campaign_page_sends_a_turn_by_turn_battle_to_its_turn_page_not_to_recor
     html = client(game, "own").get(f"/campaigns/{slug}/").content.decode()
     assert f"/battles/{game.battle.pk}/turns/" in html
     assert f"/battles/{game.battle.pk}/record/" not in html
+
+
+def test_the_flash_says_whether_the_orders_played_the_turn(duel):
+    turn_play_start(battle=duel.battle, seed=SEED, max_turns=5)
+    url = f"/battles/{duel.battle.pk}/turns/orders/"
+    first = client_of(duel.cast.qatzrin_player).post(url, {}, follow=True).content.decode()
+    assert "Ordres enregistrés ; l’autre camp ne les voit" in first
+    second = client_of(duel.phalon_player).post(url, {}, follow=True).content.decode()
+    assert "Ordres enregistrés ; le tour 1 a été joué." in second
+    assert TurnPlay.objects.get(battle=duel.battle).turns_played == 1
+
+
+def client_of(user) -> Client:
+    c = Client()
+    c.force_login(user)
+    return c

@@ -4,7 +4,7 @@ orders that change nothing, the replay from seed and stored orders, and the conc
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.forms.models import model_to_dict
@@ -125,8 +125,14 @@ def test_the_deadline_gives_the_missing_side_the_auto_tactics_logged_as_such(sta
 
 def test_a_deadline_in_the_past_is_refused_and_changes_nothing(started):
     before = snapshot()
-    with pytest.raises(BattleActionError, match="deadline: .* is in the past"):
-        turn_deadline_set(battle=started.battle, deadline=timezone.now() - timedelta(hours=1))
+    past = datetime(2020, 1, 1, 10, 0, tzinfo=UTC)
+    with pytest.raises(BattleActionError, match=r"deadline: 01/01/2020 10 a\.m\. \(UTC\) is past"):
+        turn_deadline_set(battle=started.battle, deadline=past)
+    with translation.override("fr"), pytest.raises(BattleActionError) as refused:
+        turn_deadline_set(battle=started.battle, deadline=past)
+    assert str(refused.value) == (
+        "échéance : 01/01/2020 10:00 (UTC) est passée ; donnez une heure future"
+    )
     assert snapshot() == before
     turn_deadline_set(battle=started.battle, deadline=timezone.now() + timedelta(hours=1))
     assert TurnPlay.objects.get(battle=started.battle).deadline is not None

@@ -276,3 +276,76 @@ def test_query_counts_stay_flat_from_3_to_60_ships(
             assert client.get(url).status_code == 200
         counts.append(len(ctx.captured_queries))
     assert counts[0] == counts[1], counts
+
+
+def _unharmed_entry(battle, side_slug: str | None) -> dict:
+    sides = battle.sides.all()
+    if side_slug is not None:
+        sides = sides.filter(faction__slug=side_slug)
+    parts = [p for s in sides.order_by("pk") for p in s.participants.order_by("pk")]
+    data = {"unit-TOTAL_FORMS": len(parts), "unit-INITIAL_FORMS": len(parts)}
+    for i, p in enumerate(parts):
+        data[f"unit-{i}-fate"] = "unharmed"
+        data[f"unit-{i}-hull_lost"] = data[f"unit-{i}-armour_lost"] = 0
+        if not p.ship_id:
+            data[f"unit-{i}-craft_lost"] = 0
+    return data
+
+
+def test_a_submitted_entry_replaces_the_form_says_who_confirms_and_can_be_withdrawn(client, league):
+    battle = league.battle
+    url = reverse("battle-record", args=[battle.pk])
+    client.force_login(league.qatzrin_player)
+    blank = client.get(url).content.decode()
+    # Systems are named as on the SSD, their id after.
+    assert "contrôle de tir 1 (fc-1)</label>" in blank
+    response = client.post(url, _unharmed_entry(battle, "qatzrin"), follow=True)
+    page = response.content.decode()
+    assert "Soumettre le compte rendu" not in page and 'class="unit-row"' not in page
+    waits = "Le compte rendu de Qatzrin attend sa confirmation par Phalon ou un organisateur."
+    assert waits in page
+    entry = RecordEntry.objects.get()
+    withdraw = reverse("battle-record-decide", args=[battle.pk, entry.pk, "withdraw"])
+    assert f'action="{withdraw}"' in page
+    # The other side may not withdraw it; without "I confirm" nothing happens.
+    client.force_login(league.phalon_player)
+    assert client.post(withdraw, {"confirm": "yes"}).status_code == 403
+    other = client.get(url).content.decode()
+    assert "Soumettre le compte rendu" in other and "Votre compte rendu" not in other
+    client.force_login(league.qatzrin_player)
+    client.post(withdraw)
+    entry.refresh_from_db()
+    assert entry.status == "submitted"
+    page = client.post(withdraw, {"confirm": "yes"}, follow=True).content.decode()
+    entry.refresh_from_db()
+    assert entry.status == "rejected"
+    assert "Compte rendu retiré ; vous pouvez en soumettre un nouveau." in page
+    assert "Soumettre le compte rendu" in page
+
+
+def test_the_organiser_is_told_they_may_confirm_their_own_entry(client, league):
+    battle = league.battle
+    url = reverse("battle-record", args=[battle.pk])
+    client.force_login(league.organiser)
+    blank = client.get(url).content.decode()
+    assert "vous pouvez le confirmer vous-même, sur cette page" in blank
+    page = client.post(url, _unharmed_entry(battle, None), follow=True).content.decode()
+    assert "en tant qu’organisateur, vous pouvez le confirmer vous-même ci-dessous" in page
+    assert "Votre compte rendu pour tous les camps attend sa confirmation." in page
+    assert "Soumettre le compte rendu" not in page
+    entry = RecordEntry.objects.get()
+    client.post(reverse("battle-record-decide", args=[battle.pk, entry.pk, "confirm"]))
+    battle.refresh_from_db()
+    assert battle.status == "concluded"
+
+
+def test_a_hull_refusal_names_the_fate_as_the_form_does(client, league):
+    battle = league.battle
+    url = reverse("battle-record", args=[battle.pk])
+    client.force_login(league.organiser)
+    data = _unharmed_entry(battle, None)
+    data["unit-0-fate"] = "damaged"
+    data["unit-0-hull_lost"] = 999
+    page = client.post(url, data).content.decode()
+    assert "c’est le sort « détruit »)" in page and "« destroyed »" not in page
+    assert 'name="unit-0-hull_lost" value="999"' in page

@@ -145,3 +145,31 @@ def test_a_hidden_ships_name_never_appears_in_french(resolved):
     for name in hidden:
         assert not re.search(rf"(?<!\w){re.escape(name)}(?!\w)", page), name
     assert "a l’initiative" in page  # the log is still there, in French
+
+
+@pytest.mark.parametrize(
+    ("language", "victory", "why", "turn_word"),
+    [("fr", "Victoire : ", "après", "tour"), ("en", "Victory: ", "after", "turn")],
+)
+def test_the_report_header_names_the_winner_once(resolved, language, victory, why, turn_word):
+    page = fragment(resolved, language)
+    header = page.split('<p class="report-outcome">')[1].split("</p>")[0]
+    winner = resolved.winner.name
+    result = Event.objects.get(battle=resolved, kind="result")
+    turns = result.game_turn
+    assert header.count(winner) == 1, header
+    assert f"{victory}{winner}</strong>" in header
+    assert re.search(rf"<span>\(\w[^<]*, {why} {turns} {turn_word}s?\)</span>", header), header
+    # The log still says it whole.
+    assert (f"victoire de {winner} (" if language == "fr" else f"{winner} wins (") in page
+
+
+def test_the_drafted_report_names_the_winner_once(resolved):
+    from battles.report_draft import report_draft_markdown
+
+    with translation.override("fr"):
+        text = report_draft_markdown(resolved)
+    outcome = text.split("## Issue")[1].split("##")[0] if "## Issue" in text else text
+    winner = resolved.winner.name
+    assert re.search(rf"Victoire : {winner} \\?\(\w+, après \d+ tours?\\?\)\.", outcome), outcome
+    assert f"victoire de {winner}" not in outcome

@@ -301,3 +301,25 @@ def test_reports_render_without_the_diagram_module_or_when_a_drawing_fails(monke
     context = report_context(battle)
     assert context["diagrams"] == []
     assert "Colonisation compromise" in render_to_string("reports/battle.html", context)
+
+
+@pytest.mark.parametrize(
+    ("text", "html"),
+    [
+        # A quote glued to the destination is part of it (trial p-8: a stray ")" showed).
+        ("[lien](javascript:alert('js'))", '<p><a rel="noopener noreferrer nofollow">lien</a></p>'),
+        (
+            "[a](https://x.org/f('b')) c",
+            '<p><a href="https://x.org/f(\'b\')" rel="noopener noreferrer nofollow">a</a> c</p>',
+        ),
+        # A title after a space is still a title.
+        (
+            '[a](https://x.org "t") (c)',
+            '<p><a href="https://x.org" title="t" rel="noopener noreferrer nofollow">a</a> (c)</p>',
+        ),
+    ],
+)
+def test_a_link_with_quotes_in_its_destination_leaves_no_stray_parenthesis(text, html):
+    from battles.markdown_text import render_markdown
+
+    assert str(render_markdown(text)) == html

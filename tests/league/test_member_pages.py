@@ -45,9 +45,9 @@ def test_members_page_and_actions_permission_matrix(cast, rival, who):
     posts = [
         (f"{base}/members/add/", {"username": "outsider", "role": "chronicler", "faction": ""}),
         (f"{base}/members/{member.pk}/change/", {"role": "player", "faction": c.qatzrin.pk}),
-        (f"{base}/members/{member.pk}/remove/", {}),
+        (f"{base}/members/{member.pk}/remove/", {"confirm": "yes"}),
         (f"{base}/invitations/", {"role": "chronicler"}),
-        (f"{base}/invitations/{inv.pk}/revoke/", {}),
+        (f"{base}/invitations/{inv.pk}/revoke/", {"confirm": "yes"}),
     ]
     if who is None:
         assert page.status_code == 302 and page["Location"].startswith("/login/?next=")
@@ -109,7 +109,7 @@ def test_page_errors_are_messages_naming_the_field(cast):
     cases = [
         (
             f"/campaigns/test-league/members/{org.pk}/remove/",
-            {},
+            {"confirm": "yes"},
             "rôle\u202f: organiser est le dernier organisateur",
         ),
         ("/campaigns/test-league/invitations/", {"role": "player"}, "faction\u202f: un joueur"),
@@ -126,9 +126,37 @@ def test_page_errors_are_messages_naming_the_field(cast):
     ]
     for url, data, message in cases:
         r = client.post(url, data, follow=True)
-        assert r.status_code == 200
+        # A refused invitation comes back at once (400) with what was typed.
+        assert r.status_code == (400 if "invitations" in url else 200)
         assert message in r.content.decode(), message
     assert _state() == before
+
+
+def test_a_refused_invitation_keeps_what_was_typed_and_marks_the_field(cast):
+    c = cast
+    client = client_for(c, None, "organiser")
+    url = "/campaigns/test-league/invitations/"
+    before = _state()
+    r = client.post(url, {"role": "player", "faction": "", "email": "bob@example.org"})
+    text = r.content.decode()
+    assert r.status_code == 400
+    form = text.split('id="invite"')[1].split("</form>")[0]
+    assert 'value="bob@example.org"' in form
+    assert '<option value="player" selected>' in form
+    # The message sits right after the faction select, which is marked.
+    faction = form.split('id="invite-faction"')[1].split("</p>")[0]
+    assert 'aria-invalid="true"' in faction
+    assert "faction : un joueur joue une faction ; choisissez-la</span>" in faction
+    assert form.count('aria-invalid="true"') == 1
+    r = client.post(url, {"role": "chronicler", "email": "x"})
+    form = r.content.decode().split('id="invite"')[1].split("</form>")[0]
+    assert '<option value="chronicler" selected>' in form
+    email = form.split('id="invite-email"')[1].split("</p>")[0]
+    assert 'value="x"' in email and 'aria-invalid="true"' in email
+    assert "adresse e-mail : « x »" in email
+    assert _state() == before
+    r = client.post(url, {"role": "player", "faction": c.norge.pk, "email": "bob@example.org"})
+    assert r.status_code == 302
 
 
 def test_invitation_link_lifecycle(cast, rival):
@@ -331,3 +359,24 @@ def test_an_invitation_sent_to_an_address_is_not_taken_by_another_account(cast):
     assert "Rejoindre ajoute le rôle chroniqueur\u202f; il ne remplace pas les autres." in page
     assert player.post(url).status_code == 302
     assert Membership.objects.filter(user=c.norge_player, role="chronicler").exists()
+
+
+def test_removing_asks_first_and_is_not_offered_for_the_last_organiser(cast):
+    c = cast
+    client = client_for(c, None, "organiser")
+    org = Membership.objects.get(user=c.organiser)
+    player = Membership.objects.get(user=c.norge_player)
+    page = client.get("/campaigns/test-league/members/").content.decode()
+    mine = page.split(f'id="member-{org.pk}"')[1].split("</li>")[0]
+    assert "/remove/" not in mine and "Dernier organisateur" in mine
+    theirs = page.split(f'id="member-{player.pk}"')[1].split("</li>")[0]
+    assert f"/members/{player.pk}/remove/" in theirs
+    assert 'name="confirm" value="yes" required' in theirs
+    assert "Je confirme\u202f: retirer norge_player (joueur) de la campagne" in theirs
+    # Without the box ticked, nothing is removed.
+    r = client.post(f"/campaigns/test-league/members/{player.pk}/remove/", follow=True)
+    assert (
+        "Cochez «\u202fJe confirme\u202f» pour continuer\u202f; rien n’a été fait."
+        in r.content.decode()
+    )
+    assert Membership.objects.filter(pk=player.pk).exists()

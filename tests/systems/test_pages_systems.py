@@ -226,6 +226,8 @@ def test_record_page_names_the_bad_field(cast, client):
         "états critiques de l’unité 1\u202f: &#x27;hyperdrive&#x27; n’est pas un état critique"
         in response.content.decode()
     )
+    # The valid states are named in the message itself.
+    assert "(un parmi : navigation-damaged, shield-generator-damaged," in response.content.decode()
     same = client.post(url, RECORD_POST | {"side_a": cast.norge.pk, "side_b": cast.norge.pk})
     assert same.status_code == 400 and not Battle.objects.exists()
 
@@ -367,3 +369,16 @@ def test_tracker_takes_a_ship_from_the_starfinder_roster(cast, client):
         TRACKER, {"op": "add-roster", "unit": "999", "pc_tier": "3"}, follow=True
     )
     assert "message-error" in response.content.decode()  # the refusal, named: "unit: …"
+
+
+def test_the_epic_abilities_read_in_the_pages_language(client):
+    from battles.epic.data import ABILITIES
+
+    fr = client.get("/rules/epic/").content.decode()  # French, the default language
+    assert "Peut tirer en tir indirect (règles de base p. 37)." in fr
+    assert "May fire indirectly" not in fr and "A hit of AP 1 or more" not in fr
+    assert "<td>arme</td>" in fr and "<td>weapon</td>" not in fr
+    assert all(a.summary_fr for a in ABILITIES.values())
+    with translation.override("en"):
+        en = client.get("/rules/epic/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "May fire indirectly (core rules p. 37)." in en and "<td>weapon</td>" in en

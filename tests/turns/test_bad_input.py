@@ -30,10 +30,12 @@ def test_a_huge_treasury_amount_is_a_message_on_the_page_and_a_400_in_the_api(sa
         {"faction": s.norge.pk, "resources": HUGE, "technology": 0, "reason": "chest"},
         follow=True,
     )
-    assert response.status_code == 200
-    assert f"resources: {HUGE} is out of range (at most {limits.NUMBER_MAX})" in (
-        response.content.decode()
-    )
+    assert response.status_code == 400  # the page again, what was typed kept
+    form = response.content.decode().split('id="treasury-adjust"')[1].split("</form>")[0]
+    assert f"resources: {HUGE} is out of range (at most {limits.NUMBER_MAX})" in form
+    assert f'name="resources" type="number" value="{HUGE}"' in form
+    assert 'name="reason" required maxlength="300" value="chest"' in form
+    assert f'<option value="{s.norge.pk}" selected>' in form
     api = c.post(
         "/api/campaigns/sample/treasury/adjust",
         {"faction": "kongeriket-norge", "resources": int(HUGE), "reason": "chest"},
@@ -52,7 +54,8 @@ def test_a_nul_in_the_treasury_reason_is_a_message_and_stores_nothing(sample):
         {"faction": s.norge.pk, "resources": 5, "technology": 0, "reason": "ch\x00est"},
         follow=True,
     )
-    assert response.status_code == 200
+    assert response.status_code == 400
+    assert 'value="chest"' in response.content.decode()  # shown again without the NUL
     assert "reason" in response.content.decode() and "NUL" in response.content.decode()
     assert not LedgerEntry.objects.filter(kind="adjustment").exists()
 
@@ -71,7 +74,7 @@ def test_adjustments_cannot_take_a_treasury_past_the_maximum(sample):
     c.post("/campaigns/sample/treasury/adjust/", form)
     assert treasury_balance(campaign=s.campaign, faction=s.norge).resources == limits.NUMBER_MAX
     response = c.post("/campaigns/sample/treasury/adjust/", {**form, "resources": 1}, follow=True)
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert (
         f"resources: Kongeriket Norge holds {limits.NUMBER_MAX}; adding 1 would pass the "
         f"maximum of {limits.NUMBER_MAX}"

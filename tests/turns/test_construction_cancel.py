@@ -103,7 +103,7 @@ def test_cancel_page_matrix(building, who):
     c = Client(HTTP_ACCEPT_LANGUAGE="en")
     if who:
         c.force_login(getattr(s, who))
-    response = c.post(f"/campaigns/sample/constructions/{s.build.pk}/cancel/")
+    response = c.post(f"/campaigns/sample/constructions/{s.build.pk}/cancel/", {"confirm": "yes"})
     expected = {"organiser": 302, "norge_player": 302, None: 302}.get(who, 404)
     assert response.status_code == expected
     s.build.refresh_from_db()
@@ -117,12 +117,19 @@ def test_turn_page_offers_the_cancel_with_its_refund(building):
     html = c.get("/campaigns/sample/turn/").content.decode()
     assert f"/campaigns/sample/constructions/{s.build.pk}/cancel/" in html
     assert f"Cancel (refund {s.build.cost} resources, 0 technology)" in html
-    response = c.post(f"/campaigns/sample/constructions/{s.build.pk}/cancel/", follow=True)
+    assert "I confirm: cancel the construction of" in html
+    # Without the "I confirm" box nothing happens.
+    url = f"/campaigns/sample/constructions/{s.build.pk}/cancel/"
+    response = c.post(url, follow=True)
+    assert "Tick “I confirm” to go on; nothing was done." in response.content.decode()
+    s.build.refresh_from_db()
+    assert s.build.status == "queued"
+    response = c.post(url, {"confirm": "yes"}, follow=True)
     assert "Construction cancelled." in response.content.decode()
     # French page, French words
     c = Client(HTTP_ACCEPT_LANGUAGE="fr")
     c.force_login(s.norge_player)
-    response = c.post(f"/campaigns/sample/constructions/{s.build.pk}/cancel/", follow=True)
+    response = c.post(url, {"confirm": "yes"}, follow=True)
     assert "ne peut pas être annulée" in response.content.decode()
 
 

@@ -149,6 +149,31 @@ def test_a_bad_repair_shows_the_error_and_changes_nothing(played):
     assert LedgerEntry.objects.count() == count
 
 
+def test_the_ship_page_says_why_no_repair_can_be_ordered(played):
+    s = played
+    c = Client()  # French
+    c.force_login(s.norge_player)
+    repair = f"/campaigns/sample/ships/{s.tord_a.pk}/repair/"
+    # An order is queued: its yard and end turn, no link to a form that would refuse.
+    html = c.get(f"/ships/{s.tord_a.pk}/").content.decode()
+    assert f"Réparations déjà ordonnées à Trøndelag, terminées au tour {s.order.eta_turn}" in html
+    assert f'href="{repair}"' not in html and 'href="/campaigns/sample/turn/"' in html
+    assert "Coût et tours" not in c.get(repair).content.decode()
+    # Nothing lost: said so, no form either.
+    intact = s.fleet.ships.exclude(pk=s.tord_a.pk).filter(hull_lost=0, armour_lost=0).first()
+    html = c.get(f"/ships/{intact.pk}/").content.decode()
+    assert "Rien à réparer : le vaisseau n’a perdu aucune case" in html
+    assert f'href="/campaigns/sample/ships/{intact.pk}/repair/"' not in html
+    # In transit: the yard rule's reason, capitalised.
+    s.order.status = "cancelled"
+    s.order.save(update_fields=["status"])
+    s.fleet.territory = None
+    s.fleet.save(update_fields=["territory"])
+    html = c.get(f"/ships/{s.tord_a.pk}/").content.decode()
+    assert f"Vaisseau Tordenskjold #{s.tord_a.pk} : la flotte" in html and "en transit" in html
+    assert f'href="{repair}"' not in html
+
+
 def test_a_bad_repair_value_is_explained_in_french_on_a_french_page(played):
     """The league plays in French: a refused repair reads in French, naming the field."""
     s = played
@@ -159,10 +184,10 @@ def test_a_bad_repair_value_is_explained_in_french_on_a_french_page(played):
     count = LedgerEntry.objects.count()
     url = f"/campaigns/sample/ships/{s.tord_a.pk}/repair/"
     html = c.post(url, {"hull": "beaucoup"}).content.decode()
-    assert "coque\u202f: «\u202fbeaucoup\u202f» n’est pas un nombre entier" in html
+    assert "Coque\u202f: «\u202fbeaucoup\u202f» n’est pas un nombre entier" in html
     html = c.post(url, {"hull": 99}).content.decode()
     assert (
-        f"coque\u202f: 99 pour vaisseau Tordenskjold #{s.tord_a.pk}, qui n’en a perdu que" in html
+        f"Coque\u202f: 99 pour vaisseau Tordenskjold #{s.tord_a.pk}, qui n’en a perdu que" in html
     )
     assert LedgerEntry.objects.count() == count
 
@@ -170,7 +195,16 @@ def test_a_bad_repair_value_is_explained_in_french_on_a_french_page(played):
 @pytest.mark.parametrize("who", WHO)
 def test_cancel_matrix(played, who):
     s = played
-    response = client_for(s, who).post(f"/campaigns/sample/repairs/{s.order.pk}/cancel/")
+    url = f"/campaigns/sample/repairs/{s.order.pk}/cancel/"
+    if who in ("organiser", "norge_player"):
+        # The page asks first; without the "I confirm" box nothing is cancelled.
+        html = client_for(s, who).get("/campaigns/sample/turn/").content.decode()
+        assert f'<form method="post" action="{url}">' in html
+        assert "I confirm: cancel the repair of" in html
+        assert client_for(s, who).post(url).status_code == 302
+        s.order.refresh_from_db()
+        assert s.order.status == "queued"
+    response = client_for(s, who).post(url, {"confirm": "yes"})
     expected = {"organiser": 302, "norge_player": 302, None: 302}.get(who, 404)
     assert response.status_code == expected
     s.order.refresh_from_db()
@@ -250,7 +284,36 @@ def test_deadline_is_entered_and_shown_in_the_campaign_time_zone(played):
     turn.refresh_from_db()
     assert turn.deadline is not None
     bad = c.post("/campaigns/sample/turn/deadline/", {"deadline": "tomorrow"}, follow=True)
-    assert "deadline: &#x27;tomorrow&#x27; is not a date and time" in bad.content.decode()
+    assert bad.status_code == 400  # the page again, with what was typed
+    text = bad.content.decode()
+    assert "deadline: &#x27;tomorrow&#x27; is not a date and time" in text
+    assert 'id="new-deadline" name="deadline" value="tomorrow" aria-invalid="true"' in text
+
+
+def test_a_past_deadline_is_refused_readably_and_kept_in_the_field(sample):
+    s = sample
+    s.campaign.time_zone = "Europe/Paris"
+    s.campaign.save()
+    c = Client()  # French, the default language
+    c.force_login(s.organiser)
+    r = c.post("/campaigns/sample/turn/open/", {"deadline": "2020-01-01T10:00"})
+    assert r.status_code == 400
+    text = r.content.decode()
+    assert 'id="deadline" name="deadline" value="2020-01-01T10:00" aria-invalid="true"' in text
+    assert "échéance : 01/01/2020 10:00 (Europe/Paris) est passée ; donnez une heure future" in text
+    assert "+00:00" not in text
+    assert not CampaignTurn.objects.filter(campaign=s.campaign, status="open").exists()
+    r = c.post("/campaigns/sample/turn/open/", {"deadline": "2099-01-01T10:00"})
+    assert r.status_code == 302
+    assert CampaignTurn.objects.get(campaign=s.campaign, status="open").deadline.year == 2099
+    # The open turn's deadline: a past one is refused too (the next close_due_turns run
+    # would otherwise close the turn with nobody confirming, trial M-2).
+    r = c.post("/campaigns/sample/turn/deadline/", {"deadline": "2020-01-01T10:00"})
+    assert r.status_code == 400
+    text = r.content.decode()
+    assert "échéance : 01/01/2020 10:00 (Europe/Paris) est passée" in text
+    assert 'id="new-deadline" name="deadline" value="2020-01-01T10:00" aria-invalid="true"' in text
+    assert CampaignTurn.objects.get(campaign=s.campaign, status="open").deadline.year == 2099
 
 
 def test_a_class_whose_stated_points_disagree_is_flagged_on_its_pages(sample):
@@ -409,7 +472,7 @@ def test_a_past_deadline_for_the_open_turn_is_refused_and_cron_leaves_the_turn(p
     page = c.post(
         "/campaigns/sample/turn/deadline/", {"deadline": "2020-01-01T10:00"}, follow=True
     ).content.decode()
-    assert "is not a future time with its time zone" in page
+    assert "is past; give a future time" in page
     turn.refresh_from_db()
     assert turn.deadline == before
     out = StringIO()
@@ -421,3 +484,19 @@ def test_a_past_deadline_for_the_open_turn_is_refused_and_cron_leaves_the_turn(p
         content_type="application/json",
     )
     assert api.status_code == 400 and "future" in api.json()["detail"]
+
+
+def test_reopening_a_turn_asks_first(sample):
+    s = sample
+    campaign_turn_open(campaign=s.campaign, user=s.organiser)
+    closed = campaign_turn_close(campaign=s.campaign, user=s.organiser)
+    c = client_for(s, "organiser")
+    html = c.get("/campaigns/sample/turn/").content.decode()
+    form = html.split('action="/campaigns/sample/turn/reopen/"')[1].split("</form>")[0]
+    assert 'name="confirm" value="yes" required' in form
+    assert f"I confirm: reopen turn {closed.number}" in form
+    page = c.post("/campaigns/sample/turn/reopen/", follow=True).content.decode()
+    assert "Tick “I confirm” to go on; nothing was done." in page
+    assert CampaignTurn.objects.get(pk=closed.pk).status == "closed"
+    c.post("/campaigns/sample/turn/reopen/", {"confirm": "yes"})
+    assert CampaignTurn.objects.get(pk=closed.pk).status == "open"
