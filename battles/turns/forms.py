@@ -145,7 +145,8 @@ def order_sheet(
             reason = launch_refusal(state, ship, launcher["id"])
             if reason is not None:
                 launchers.remove(launcher)
-                unlaunchable.append({"id": launcher["id"], "what": launcher["what"], "why": reason})
+                why = rules_error_text(reason)  # in the reader's language
+                unlaunchable.append({"id": launcher["id"], "what": launcher["what"], "why": why})
         sheet.append(
             {
                 "id": ship.ship_id,

@@ -222,7 +222,7 @@ def odds_panel(battle: Battle, user: Any, board: dict[str, Any] | None = None) -
             if own:
                 label = labels.get(ship_id) or name
             elif concluded and p.ship.fleet_id in visible:
-                label = name  # as the report names it
+                label = names[f"ship-{p.ship_id}"]  # as the report names it
             else:
                 label = labels.get(ship_id) or ship_id
             targets.append({"id": ship_id, "label": label})

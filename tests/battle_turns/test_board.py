@@ -179,12 +179,12 @@ def test_a_concluded_battles_odds_panel_names_the_enemy_as_the_report_does(cast)
     battle.refresh_from_db()
     assert battle.status == Battle.Status.CONCLUDED
     panel = odds_panel(battle, cast.qatzrin_player)
-    assert [t["label"] for t in panel["targets"]] == ["Tsaara"]
+    assert [t["label"] for t in panel["targets"]] == ["Tsaara 1"]  # as the board names it
     assert panel["targets"][0]["id"].startswith("contact-")
     page = Client()
     page.force_login(cast.qatzrin_player)
     html = page.get(f"/battles/{battle.pk}/").content.decode()
-    assert ">Tsaara</option>" in html and ">contact-" not in html
+    assert ">Tsaara 1</option>" in html and ">contact-" not in html
     enemy_fleet = battle.sides.get(faction__slug="phalon").fleet
     enemy_fleet.hidden = True
     enemy_fleet.save()

@@ -54,9 +54,9 @@ def test_the_engines_refusal_replaces_the_launch_control(carrier_and_station, ca
     assert rows[station]["unlaunchable"] == [
         {
             "id": "bay-a",
-            "what": "fighter ×3",
-            "why": "Petra wing: 1 launches but 0 working fire control(s); each launch ties "
-            "one (rules §6)",
+            "what": "chasseurs ×3",
+            "why": "Petra wing\u202f: 1 lancements mais 0 conduite(s) de tir en service\u202f; "
+            "chaque lancement en occupe une (règles §6)",
         }
     ]
     client = Client()
@@ -64,7 +64,10 @@ def test_the_engines_refusal_replaces_the_launch_control(carrier_and_station, ca
     url = f"/battles/{battle.pk}/turns/"
     html = client.get(url).content.decode()
     assert f'name="launch-{station}-bay-a"' not in html
-    assert "bay-a (fighter ×3) ne peut pas lancer ce tour-ci : Petra wing: 1 launches" in html
+    refused = (
+        "bay-a (chasseurs ×3) ne peut pas lancer ce tour-ci\u202f: Petra wing\u202f: 1 lancements"
+    )
+    assert refused in html
     # A crafted launch for the station is not passed on: the orders are stored without it.
     target = next(iter(rows))  # any id: the field is not read
     response = client.post(url + "orders/", {f"launch-{station}-bay-a": target})

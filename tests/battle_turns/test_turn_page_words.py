@@ -51,14 +51,14 @@ def test_pulser_modes_are_offered_by_range_not_by_key(game):
         ("pulser-long", "longue portée (0–36 mu)"),
     ]
     # The card's position and the movement preview both write French decimals.
-    assert re.search(r"en x -?\d+,\d ; y -?\d+,\d", html)
+    assert re.search(r"en x -?\d+,\d\u202f; y -?\d+,\d", html)
     c = Client()
     c.force_login(phalon)
     silith = re.search(r'name="movement-(ship-\d+)"', html).group(1)
     preview = c.post(
         f"/battles/{battle.pk}/turns/preview/", {"ship": silith, f"movement-{silith}": "+1"}
     ).content.decode()
-    assert re.search(r"arrive en x -?\d+,\d ; y -?\d+,\d", preview), preview
+    assert re.search(r"arrive en x -?\d+,\d\u202f; y -?\d+,\d", preview), preview
 
 
 def test_a_squadron_is_named_by_its_kind_in_the_readers_words():

@@ -250,9 +250,9 @@ def test_the_flash_says_whether_the_orders_played_the_turn(duel):
     turn_play_start(battle=duel.battle, seed=SEED, max_turns=5)
     url = f"/battles/{duel.battle.pk}/turns/orders/"
     first = client_of(duel.cast.qatzrin_player).post(url, {}, follow=True).content.decode()
-    assert "Ordres enregistrés ; l’autre camp ne les voit" in first
+    assert "Ordres enregistrés\u202f; l’autre camp ne les voit" in first
     second = client_of(duel.phalon_player).post(url, {}, follow=True).content.decode()
-    assert "Ordres enregistrés ; le tour 1 a été joué." in second
+    assert "Ordres enregistrés\u202f; le tour 1 a été joué." in second
     assert TurnPlay.objects.get(battle=duel.battle).turns_played == 1
 
 

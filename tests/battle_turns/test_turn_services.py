@@ -131,7 +131,7 @@ def test_a_deadline_in_the_past_is_refused_and_changes_nothing(started):
     with translation.override("fr"), pytest.raises(BattleActionError) as refused:
         turn_deadline_set(battle=started.battle, deadline=past)
     assert str(refused.value) == (
-        "échéance : 01/01/2020 10:00 (UTC) est passée ; donnez une heure future"
+        "échéance\u202f: 01/01/2020 10:00 (UTC) est passée\u202f; donnez une heure future"
     )
     assert snapshot() == before
     turn_deadline_set(battle=started.battle, deadline=timezone.now() + timedelta(hours=1))

@@ -319,7 +319,7 @@ def test_a_submitted_entry_replaces_the_form_says_who_confirms_and_can_be_withdr
     page = client.post(withdraw, {"confirm": "yes"}, follow=True).content.decode()
     entry.refresh_from_db()
     assert entry.status == "rejected"
-    assert "Compte rendu retiré ; vous pouvez en soumettre un nouveau." in page
+    assert "Compte rendu retiré\u202f; vous pouvez en soumettre un nouveau." in page
     assert "Soumettre le compte rendu" in page
 
 
@@ -347,5 +347,5 @@ def test_a_hull_refusal_names_the_fate_as_the_form_does(client, league):
     data["unit-0-fate"] = "damaged"
     data["unit-0-hull_lost"] = 999
     page = client.post(url, data).content.decode()
-    assert "c’est le sort « détruit »)" in page and "« destroyed »" not in page
+    assert "c’est le sort «\u202fdétruit\u202f»)" in page and "«\u202fdestroyed\u202f»" not in page
     assert 'name="unit-0-hull_lost" value="999"' in page

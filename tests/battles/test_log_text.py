@@ -149,7 +149,7 @@ def test_a_hidden_ships_name_never_appears_in_french(resolved):
 
 @pytest.mark.parametrize(
     ("language", "victory", "why", "turn_word"),
-    [("fr", "Victoire : ", "après", "tour"), ("en", "Victory: ", "after", "turn")],
+    [("fr", "Victoire\u202f: ", "après", "tour"), ("en", "Victory: ", "after", "turn")],
 )
 def test_the_report_header_names_the_winner_once(resolved, language, victory, why, turn_word):
     page = fragment(resolved, language)
@@ -171,5 +171,7 @@ def test_the_drafted_report_names_the_winner_once(resolved):
         text = report_draft_markdown(resolved)
     outcome = text.split("## Issue")[1].split("##")[0] if "## Issue" in text else text
     winner = resolved.winner.name
-    assert re.search(rf"Victoire : {winner} \\?\(\w+, après \d+ tours?\\?\)\.", outcome), outcome
+    assert re.search(rf"Victoire\u202f: {winner} \\?\(\w+, après \d+ tours?\\?\)\.", outcome), (
+        outcome
+    )
     assert f"victoire de {winner}" not in outcome

@@ -99,7 +99,10 @@ def test_fleet_import_is_for_organisers_of_a_campaign_of_the_faction(cast, rival
     response = post(client_for(rival.organiser), "/api/fleets/import", body)
     assert response.status_code == 403
     # In the reader's language (French by default; trial finding F-22).
-    assert "seuls les organisateurs d’une campagne de « qatzrin »" in response.json()["detail"]
+    assert (
+        "seuls les organisateurs d’une campagne de «\u202fqatzrin\u202f»"
+        in response.json()["detail"]
+    )
     assert not Fleet.objects.exists()
     # the cast's organiser may not import for the Phalon (rival campaign only) either
     body["faction"] = "phalon"

@@ -146,14 +146,14 @@ def test_a_refused_invitation_keeps_what_was_typed_and_marks_the_field(cast):
     # The message sits right after the faction select, which is marked.
     faction = form.split('id="invite-faction"')[1].split("</p>")[0]
     assert 'aria-invalid="true"' in faction
-    assert "faction : un joueur joue une faction ; choisissez-la</span>" in faction
+    assert "faction\u202f: un joueur joue une faction\u202f; choisissez-la</span>" in faction
     assert form.count('aria-invalid="true"') == 1
     r = client.post(url, {"role": "chronicler", "email": "x"})
     form = r.content.decode().split('id="invite"')[1].split("</form>")[0]
     assert '<option value="chronicler" selected>' in form
     email = form.split('id="invite-email"')[1].split("</p>")[0]
     assert 'value="x"' in email and 'aria-invalid="true"' in email
-    assert "adresse e-mail : « x »" in email
+    assert "adresse e-mail\u202f: «\u202fx\u202f»" in email
     assert _state() == before
     r = client.post(url, {"role": "player", "faction": c.norge.pk, "email": "bob@example.org"})
     assert r.status_code == 302

@@ -162,7 +162,7 @@ def test_the_ship_page_says_why_no_repair_can_be_ordered(played):
     # Nothing lost: said so, no form either.
     intact = s.fleet.ships.exclude(pk=s.tord_a.pk).filter(hull_lost=0, armour_lost=0).first()
     html = c.get(f"/ships/{intact.pk}/").content.decode()
-    assert "Rien à réparer : le vaisseau n’a perdu aucune case" in html
+    assert "Rien à réparer\u202f: le vaisseau n’a perdu aucune case" in html
     assert f'href="/campaigns/sample/ships/{intact.pk}/repair/"' not in html
     # In transit: the yard rule's reason, capitalised.
     s.order.status = "cancelled"
@@ -170,7 +170,7 @@ def test_the_ship_page_says_why_no_repair_can_be_ordered(played):
     s.fleet.territory = None
     s.fleet.save(update_fields=["territory"])
     html = c.get(f"/ships/{s.tord_a.pk}/").content.decode()
-    assert f"Vaisseau Tordenskjold #{s.tord_a.pk} : la flotte" in html and "en transit" in html
+    assert f"Vaisseau Tordenskjold #{s.tord_a.pk}\u202f: la flotte" in html and "en transit" in html
     assert f'href="{repair}"' not in html
 
 
@@ -300,7 +300,10 @@ def test_a_past_deadline_is_refused_readably_and_kept_in_the_field(sample):
     assert r.status_code == 400
     text = r.content.decode()
     assert 'id="deadline" name="deadline" value="2020-01-01T10:00" aria-invalid="true"' in text
-    assert "échéance : 01/01/2020 10:00 (Europe/Paris) est passée ; donnez une heure future" in text
+    assert (
+        "échéance\u202f: 01/01/2020 10:00 (Europe/Paris) est passée\u202f; donnez une heure future"
+        in text
+    )
     assert "+00:00" not in text
     assert not CampaignTurn.objects.filter(campaign=s.campaign, status="open").exists()
     r = c.post("/campaigns/sample/turn/open/", {"deadline": "2099-01-01T10:00"})
@@ -311,7 +314,7 @@ def test_a_past_deadline_is_refused_readably_and_kept_in_the_field(sample):
     r = c.post("/campaigns/sample/turn/deadline/", {"deadline": "2020-01-01T10:00"})
     assert r.status_code == 400
     text = r.content.decode()
-    assert "échéance : 01/01/2020 10:00 (Europe/Paris) est passée" in text
+    assert "échéance\u202f: 01/01/2020 10:00 (Europe/Paris) est passée" in text
     assert 'id="new-deadline" name="deadline" value="2020-01-01T10:00" aria-invalid="true"' in text
     assert CampaignTurn.objects.get(campaign=s.campaign, status="open").deadline.year == 2099
 

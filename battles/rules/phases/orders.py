@@ -11,7 +11,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict
 from typing import Any
 
-from battles.rules.errors import IllegalOrder, MagazineDestroyed, NoFireControl, UnknownWeapon
+from battles.rules.errors import (
+    IllegalOrder,
+    MagazineDestroyed,
+    NoFireControl,
+    RulesError,
+    UnknownWeapon,
+)
 from battles.rules.movement import Orders, Plan, validate_orders
 from battles.rules.phases.fire_orders import check_lance_alone, check_power, phase_1_settings
 from battles.rules.phases.launches import (
@@ -337,10 +343,11 @@ def _check_fire_control(state: BattleState, ship: ShipState, order: ShipOrders) 
         raise NoFireControl(f"{error}; its vapour veil is on (rules §14)") from error
 
 
-def launch_refusal(state: BattleState, ship: ShipState, system_id: str) -> str | None:
-    """Why phase 1 would refuse ``ship`` launching from ``system_id`` alone this turn at
-    an enemy ship (the orders' own check, ``_check_launches``: FCs, squadron aboard and
-    rearmed, tubes, magazine), or None when it would accept it, or when no enemy ship is
+def launch_refusal(state: BattleState, ship: ShipState, system_id: str) -> RulesError | None:
+    """The error phase 1 would raise for ``ship`` launching from ``system_id`` alone this
+    turn at an enemy ship (the orders' own check, ``_check_launches``: FCs, squadron
+    aboard and rearmed, tubes, magazine; its ``code`` and ``params`` let a page say it in
+    the reader's language), or None when it would accept it, or when no enemy ship is
     left to aim at. For order forms: a launch that is always refused is not offered."""
     enemy = next(iter(state.in_action(state.enemy_of(ship.side))), None)
     if enemy is None:
@@ -348,7 +355,7 @@ def launch_refusal(state: BattleState, ship: ShipState, system_id: str) -> str |
     try:
         _check_launches(state, ship, [(system_id, enemy.ship_id)])
     except (IllegalOrder, MagazineDestroyed, UnknownWeapon) as exc:
-        return str(exc)
+        return exc
     return None
 
 
