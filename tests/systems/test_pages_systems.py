@@ -227,7 +227,9 @@ def test_record_page_names_the_bad_field(cast, client):
         in response.content.decode()
     )
     # The valid states are named in the message itself.
-    assert "(un parmi : navigation-damaged, shield-generator-damaged," in response.content.decode()
+    # (French typography: a narrow no-break space before the colon, as in the catalogue)
+    valid = "(un parmi\u202f: navigation-damaged, shield-generator-damaged,"
+    assert valid in response.content.decode()
     same = client.post(url, RECORD_POST | {"side_a": cast.norge.pk, "side_b": cast.norge.pk})
     assert same.status_code == 400 and not Battle.objects.exists()
 
