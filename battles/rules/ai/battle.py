@@ -180,7 +180,7 @@ def resolve_battle(
     for label, fleet in (("fleet_a", fleet_a), ("fleet_b", fleet_b)):
         # Read as objects: compiled, a ``Sequence[ShipState]`` would check each item itself.
         members: Iterable[object] = fleet
-        if isinstance(fleet, (str, bytes)) or not all(isinstance(x, ShipState) for x in members):
+        if isinstance(members, (str, bytes)) or not all(isinstance(x, ShipState) for x in members):
             raise BadArgument(f"resolve_battle: {label} must be a sequence of ShipState")
     if not isinstance(options, (RuleOptions, Mapping)) and options is not None:
         raise BadArgument(
