@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from mypy_extensions import mypyc_attr
 
@@ -87,7 +87,7 @@ class Dice:
         """How many dice ``log`` holds (without writing their ``Roll``s)."""
         return len(self._log) + len(self._new)
 
-    def die(self, sides: int, purpose: str) -> int:
+    def die(self, sides: object, purpose: str) -> int:
         """Roll one die of ``sides`` faces (d3, d6 …); returns 1..sides and logs it.
         ``BadArgument`` naming ``sides`` unless it is a whole number ≥ 1."""
         if type(sides) is not int or sides < 1:
@@ -104,7 +104,7 @@ class Dice:
         self._new.append((purpose, 0, 0, 6, result))
         return result
 
-    def roll(self, n: int, purpose: str, sides: int = 6) -> list[int]:
+    def roll(self, n: object, purpose: str, sides: object = 6) -> list[int]:
         """Roll ``n`` dice (default d6); each is logged as ``"<purpose>, die i"`` (1-based).
         ``BadArgument`` naming ``n`` (a whole number ≥ 0) or ``sides`` (≥ 1) otherwise."""
         if type(n) is not int or n < 0:
@@ -120,7 +120,7 @@ class Dice:
         return faces
 
     def roll_chained(
-        self, n: int, purpose: str, *, chain: bool = True, max_rerolls: int | None = None
+        self, n: object, purpose: str, *, chain: bool = True, max_rerolls: object = None
     ) -> list[list[int]]:
         """Roll ``n`` d6, each followed by its §7 re-roll chain (D-11): a 6 re-rolls that die,
         again on each further 6, at most ``max_rerolls`` times (None = no limit).
@@ -129,16 +129,18 @@ class Dice:
         ``"<purpose>, die i"`` then ``"<purpose>, die i, re-roll k"``. ``BadArgument``
         naming ``n`` or ``max_rerolls`` unless each is a whole number ≥ 0 (or None).
         """
-        if type(n) is not int or n < 0 or max_rerolls is not None and not _count_ok(max_rerolls):
-            n, max_rerolls = _chain_arguments(n, max_rerolls, purpose)
+        if type(n) is int and n >= 0 and (max_rerolls is None or _count_ok(max_rerolls)):
+            count, limit = n, cast("int | None", max_rerolls)
+        else:
+            count, limit = _chain_arguments(n, max_rerolls, purpose)
         rand, log = self._rng.random, self._new
         out: list[list[int]] = []
-        for i in range(1, n + 1):
+        for i in range(1, count + 1):
             face = int(rand() * 6) + 1
             log.append((purpose, i, 0, 6, face))
             faces = [face]
             k = 0
-            while chain and face == 6 and (max_rerolls is None or k < max_rerolls):
+            while chain and face == 6 and (limit is None or k < limit):
                 k += 1
                 face = int(rand() * 6) + 1
                 log.append((purpose, i, k, 6, face))
@@ -185,7 +187,7 @@ class UnrecordedDice(Dice):
     __slots__ = ()
     recording = False
 
-    def die(self, sides: int, purpose: str) -> int:
+    def die(self, sides: object, purpose: str) -> int:
         if type(sides) is not int or sides < 1:
             sides = whole_number(
                 sides, "sides", f"die ({purpose}): a die needs at least one side", minimum=1
@@ -195,7 +197,7 @@ class UnrecordedDice(Dice):
     def d6(self, purpose: str) -> int:
         return int(self._rng.random() * 6) + 1
 
-    def roll(self, n: int, purpose: str, sides: int = 6) -> list[int]:
+    def roll(self, n: object, purpose: str, sides: object = 6) -> list[int]:
         if type(n) is not int or n < 0:
             n = whole_number(n, "n", f"roll ({purpose}): cannot roll a negative number of dice")
         if type(sides) is not int or sides < 1:
@@ -206,17 +208,19 @@ class UnrecordedDice(Dice):
         return [int(rand() * sides) + 1 for _ in range(n)]
 
     def roll_chained(
-        self, n: int, purpose: str, *, chain: bool = True, max_rerolls: int | None = None
+        self, n: object, purpose: str, *, chain: bool = True, max_rerolls: object = None
     ) -> list[list[int]]:
-        if type(n) is not int or n < 0 or max_rerolls is not None and not _count_ok(max_rerolls):
-            n, max_rerolls = _chain_arguments(n, max_rerolls, purpose)
+        if type(n) is int and n >= 0 and (max_rerolls is None or _count_ok(max_rerolls)):
+            count, limit = n, cast("int | None", max_rerolls)
+        else:
+            count, limit = _chain_arguments(n, max_rerolls, purpose)
         rand = self._rng.random
         out: list[list[int]] = []
-        for _ in range(n):
+        for _ in range(count):
             face = int(rand() * 6) + 1
             faces = [face]
             k = 0
-            while chain and face == 6 and (max_rerolls is None or k < max_rerolls):
+            while chain and face == 6 and (limit is None or k < limit):
                 k += 1
                 face = int(rand() * 6) + 1
                 faces.append(face)

@@ -22,7 +22,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, cast
 
 from battles.rules.ai import resolve_battle
 from battles.rules.errors import BadArgument, whole_number
@@ -104,13 +104,13 @@ def win_odds(
     fleet_a: Sequence[ShipState],
     fleet_b: Sequence[ShipState],
     *,
-    battles: int = 1000,
-    seed: int = 0,
-    max_turns: int = 20,
+    battles: object = 1000,
+    seed: object = 0,
+    max_turns: object = 20,
     options: RuleOptions | Mapping[str, Any] | None = None,
     known_classes: Mapping[str, Iterable[str]] | None = None,
     progress: Callable[[int], None] | None = None,
-    workers: int | None = None,
+    workers: object = None,
 ) -> Forecast:
     """Fight ``battles`` battles of ``fleet_a`` against ``fleet_b`` (ship states as for
     ``resolve_battle``, not mutated), battle ``i`` with seed ``seed + i``, and count the
@@ -127,29 +127,33 @@ def win_odds(
     a sequence of ``ShipState``, and what ``resolve_battle``
     raises for bad fleets.
     """
+    # The counts are ``object`` so that a wrong type reaches these checks (and their
+    # BadArgument) in the compiled engine too, rather than mypyc's TypeError at the call.
     whole_number(battles, "battles", "win_odds")
-    if battles > MAX_BATTLES:
+    n = cast(int, battles)
+    if n > MAX_BATTLES:
         raise BadArgument(f"win_odds: battles must be 0–{MAX_BATTLES}, got {battles!r}")
     whole_number(seed, "seed", "win_odds")
+    first = cast(int, seed)
     whole_number(max_turns, "max_turns", "win_odds", minimum=1)
     if workers is not None:
         whole_number(workers, "workers", "win_odds (None: every core)", minimum=1)
     sides = (_side(fleet_a, "fleet_a"), _side(fleet_b, "fleet_b"))
-    job = _Job(list(fleet_a), list(fleet_b), max_turns, options, known_classes)
-    workers = min(workers or usable_cores(), max(1, battles // PARALLEL_FROM))
+    job = _Job(list(fleet_a), list(fleet_b), cast(int, max_turns), options, known_classes)
+    procs = min(cast("int | None", workers) or usable_cores(), max(1, n // PARALLEL_FROM))
     tally = _Tally(Counter({sides[0]: 0, sides[1]: 0}))
-    if workers <= 1:
-        _with_gc_paused(lambda: _fight(job, seed, seed + battles, tally, progress))
+    if procs <= 1:
+        _with_gc_paused(lambda: _fight(job, first, first + n, tally, progress))
     else:
-        _fight_in_processes(job, seed, battles, workers, tally, progress)
+        _fight_in_processes(job, first, n, procs, tally, progress)
     return Forecast(
-        battles,
+        n,
         sides,
         dict(tally.wins),
         tally.draws,
         dict(sorted(tally.endings.items())),
         tally.turns,
-        seed,
+        first,
     )
 
 
@@ -285,7 +289,7 @@ def _fight_in_processes(
             tally.add(part)
 
 
-def _side(fleet: Sequence[ShipState], label: str) -> str:
+def _side(fleet: object, label: str) -> str:
     if isinstance(fleet, (str, bytes)) or not isinstance(fleet, Sequence):
         raise BadArgument(
             f"win_odds: {label} must be a sequence of ShipState, got {type(fleet).__name__}"
@@ -294,4 +298,4 @@ def _side(fleet: Sequence[ShipState], label: str) -> str:
         raise BadArgument(f"win_odds: {label} has no ship")
     if not all(isinstance(ship, ShipState) for ship in fleet):
         raise BadArgument(f"win_odds: {label} must be a sequence of ShipState")
-    return fleet[0].side
+    return cast(ShipState, fleet[0]).side

@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from battles.rules.errors import BadArgument, IllegalOrder, whole_number
 
@@ -91,7 +91,7 @@ class Orders:
             object.__setattr__(self, "speed_change", 0)
 
     @classmethod
-    def parse(cls, text: str, *, ship: str | None = None) -> Orders:
+    def parse(cls, text: object, *, ship: str | None = None) -> Orders:
         """Parse the §3 notation (``"+3, 1B, 2T, 18"``, ``"2T"``, ``"-4"``, ``"18"``, ``""``).
 
         Raises ``IllegalOrder`` naming the ship (when given), the order and §3 for an
@@ -335,21 +335,25 @@ def _check_movement_arguments(orders: object, ship: str, thrust: object, speed: 
 
 
 def parse_orders(
-    text: str,
+    text: object,
     *,
     ship: str,
-    thrust: int,
-    speed: int,
+    thrust: object,
+    speed: object,
     drive_working: bool = True,
     bridge_working: bool = True,
     half_thrust_turn_cap: bool = False,
 ) -> Plan:
     """Parse then validate (see ``Orders.parse`` and ``validate_orders``)."""
+    # (``object``: a wrong type reaches the checks, not the compiled engine's TypeError)
+    orders = Orders.parse(text, ship=ship)
+    if type(thrust) is not int or type(speed) is not int:
+        _check_movement_arguments(orders, ship, thrust, speed)
     return validate_orders(
-        Orders.parse(text, ship=ship),
+        orders,
         ship=ship,
-        thrust=thrust,
-        speed=speed,
+        thrust=cast(int, thrust),
+        speed=cast(int, speed),
         drive_working=drive_working,
         bridge_working=bridge_working,
         half_thrust_turn_cap=half_thrust_turn_cap,

@@ -282,13 +282,13 @@ def _weapon(weapon: object, where: str) -> Weapon:
 
 
 def odds(
-    weapon: str | Weapon,
+    weapon: object,
     *,
-    range_mu: float,
-    screen: int = 0,
+    range_mu: object,
+    screen: object = 0,
     target: str | None = None,
-    power_points: int | None = None,
-    count: int = 1,
+    power_points: object = None,
+    count: object = 1,
     as_pd: bool = False,
     options: RuleOptions = DEFAULT_OPTIONS,
     max_dice: int | None = None,
@@ -308,7 +308,9 @@ def odds(
             f"{w.id}: count must be a whole number ≥ 1 (identical weapons firing), "
             f"got {count!r} (§8–10)"
         )
-    _check_volley_arguments(w.id, range_mu, screen, count, power_points)
+    range_mu, screen, count, power_points = _check_volley_arguments(
+        w.id, range_mu, screen, count, power_points
+    )
     target = target or ("fighter" if as_pd else default_target(w))
     if target not in TARGET_KINDS:
         raise RulesError(
@@ -402,19 +404,21 @@ def _finish(dist: Dist, tail: Fraction) -> tuple[dict[int, Fraction], Fraction]:
 
 
 def mean_value(
-    weapon: str | Weapon,
+    weapon: object,
     *,
-    range_mu: float,
-    screen: int = 0,
+    range_mu: object,
+    screen: object = 0,
     target: str | None = None,
-    power_points: int | None = None,
-    count: int = 1,
+    power_points: object = None,
+    count: object = 1,
     options: RuleOptions = DEFAULT_OPTIONS,
 ) -> Fraction:
     """Only the exact mean of :func:`odds` (cheap: no distribution is built); raises as
     :func:`odds` does."""
     w = apply_options(_weapon(weapon, "mean_value"), options)
-    _check_volley_arguments(w.id, range_mu, screen, count, power_points)
+    range_mu, screen, count, power_points = _check_volley_arguments(
+        w.id, range_mu, screen, count, power_points
+    )
     target = target or default_target(w)
     if w.modes:
         w = apply_options(best_mode(w, range_mu, screen, options), options)

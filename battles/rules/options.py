@@ -91,7 +91,7 @@ class RuleOptions:
     settings_in_orders: bool = True
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any] | None) -> RuleOptions:
+    def from_dict(cls, data: object) -> RuleOptions:
         """Options from a JSON-like dict.
 
         Raises :class:`RulesError` naming the option for a non-dict, an unknown name, or a

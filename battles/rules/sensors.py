@@ -127,16 +127,20 @@ def sight_line(
     return gap, _ONE_ARC[index]
 
 
-def sensor_range(kind: str = "standard", *, target_ecm: int = 0) -> int:
+def sensor_range(kind: str = "standard", *, target_ecm: object = 0) -> int:
     """Range in mu at which an observer with ``kind`` sensors (``standard`` 24, ``advanced``
     36, ``light`` 12 for light units) sees a target with ECM/stealth level ``target_ecm``:
     6 mu less per level, never below 6 (§5). Raises ``BadArgument`` (a ``ValueError``) for
     an unknown kind."""
-    if type(target_ecm) is not int:
-        whole_number(target_ecm, "target_ecm", "sensor_range")
+    # (``object``: a wrong type reaches this check, not the compiled engine's TypeError)
+    ecm = (
+        target_ecm
+        if type(target_ecm) is int
+        else whole_number(target_ecm, "target_ecm", "sensor_range")
+    )
     if kind not in SENSOR_RANGE:
         raise BadArgument(f"unknown sensor kind {kind!r}; expected one of {sorted(SENSOR_RANGE)}")
-    return max(MIN_SENSOR_RANGE, SENSOR_RANGE[kind] - ECM_STEP * max(0, target_ecm))
+    return max(MIN_SENSOR_RANGE, SENSOR_RANGE[kind] - ECM_STEP * max(0, ecm))
 
 
 def fire_reach(
@@ -169,14 +173,13 @@ def fire_reach(
     return reach
 
 
-def blips(mass: int, *, light_unit: bool = False) -> int:
+def blips(mass: object, *, light_unit: bool = False) -> int:
     """Blips a contact shows beyond sensor range: one per started 50 mass (51–100 → 2);
     light units show as 0-blip markers (§5)."""
     if light_unit:
         return 0
-    if type(mass) is not int:
-        whole_number(mass, "mass", "blips")
-    return max(1, math.ceil(mass / BLIP_MASS))
+    tons = mass if type(mass) is int else whole_number(mass, "mass", "blips")
+    return max(1, math.ceil(tons / BLIP_MASS))
 
 
 @dataclass(frozen=True)

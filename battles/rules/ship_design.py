@@ -28,9 +28,9 @@ def ship_from_design(
     ship_id: str,
     side: str,
     name: str | None = None,
-    hull_lost: int = 0,
-    armour_lost: int = 0,
-    crew_lost: int = 0,
+    hull_lost: object = 0,
+    armour_lost: object = 0,
+    crew_lost: object = 0,
     systems_lost: Iterable[str] = (),
 ) -> ShipState:
     """Build a ship from an ``admiralty-design/1`` document and its carried damage.

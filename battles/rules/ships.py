@@ -177,9 +177,9 @@ class ShipState(_KindIndex):
         ship_id: str,
         side: str,
         name: str | None = None,
-        hull_lost: int = 0,
-        armour_lost: int = 0,
-        crew_lost: int = 0,
+        hull_lost: object = 0,
+        armour_lost: object = 0,
+        crew_lost: object = 0,
         systems_lost: Iterable[str] = (),
     ) -> ShipState:
         """Build a ship from an ``admiralty-design/1`` document and its carried damage:

@@ -68,17 +68,18 @@ MARINES_REPEL_THRESHOLD = 4
 FUSILIER_MARINES_REPEL_THRESHOLD = 5
 
 
-def beam_hits(face: int, screen: int) -> int:
+def beam_hits(face: object, screen: object) -> int:
     """Hits scored by one die showing ``face`` (1..6) against ``screen`` (0..3), §7.
     ``BadArgument`` naming ``face`` or ``screen`` when outside those ranges or not an int."""
-    if not 1 <= _whole(face, "face", "beam_hits") <= 6:
+    # (``object``: a wrong type reaches these checks, not the compiled engine's TypeError)
+    if not 1 <= (die := _whole(face, "face", "beam_hits")) <= 6:
         raise BadArgument(f"beam_hits: face must be 1–6 (a d6), got {face!r} (§7)")
-    if not 0 <= _whole(screen, "screen", "beam_hits") < len(BEAM_TABLE):
+    if not 0 <= (level := _whole(screen, "screen", "beam_hits")) < len(BEAM_TABLE):
         raise BadArgument(f"beam_hits: screen must be 0–3, got {screen!r} (§7)")
-    return BEAM_TABLE[screen][face - 1]
+    return BEAM_TABLE[level][die - 1]
 
 
-def threshold_for_row(row_number: int) -> int:
+def threshold_for_row(row_number: object) -> int:
     """Lowest face that destroys a system when hull row ``row_number`` (1-based) is completed.
 
     §11: first row → 6, second → 5+, third and later → 4+. ``BadArgument`` naming
@@ -94,7 +95,7 @@ def threshold_for_row(row_number: int) -> int:
     return 6 if row_number == 1 else 5 if row_number == 2 else 4
 
 
-def crew_threshold(table: dict[int, int] | dict[int, int | None], crew: int) -> int | None:
+def crew_threshold(table: dict[int, int] | dict[int, int | None], crew: object) -> int | None:
     """Lowest face that succeeds with ``crew`` factors on ``table`` (§12/§13); None = cannot.
 
     Crew above 3 counts as 3 (the maximum); crew below 1 cannot act. ``BadArgument``

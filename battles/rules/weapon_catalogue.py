@@ -609,7 +609,7 @@ def _parametrised(weapon_id: str) -> Weapon | None:
     return None
 
 
-def get_weapon(weapon_id: str) -> Weapon:
+def get_weapon(weapon_id: object) -> Weapon:
     """The catalogue entry for ``weapon_id`` (or an alias); raises :class:`UnknownWeapon`,
     or :class:`BadArgument` for an id that is not text."""
     if not isinstance(weapon_id, str):

@@ -15,6 +15,7 @@ whose names are importable from here too) with the campaign's rule options;
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import cast
 
 from .defence_fire import (  # fire at light units; its names stay importable from here
     FIGHTER_IDS,
@@ -130,15 +131,15 @@ def default_target(weapon: Weapon) -> str:
 
 
 def fire(
-    weapon: Weapon | str,
-    dice: Dice,
+    weapon: object,
+    dice: object,
     *,
-    range_mu: float,
-    screen: int = 0,
+    range_mu: object,
+    screen: object = 0,
     target: str | None = None,
     target_name: str = "target",
-    power_points: int | None = None,
-    count: int = 1,
+    power_points: object = None,
+    count: object = 1,
     as_pd: bool = False,
     options: RuleOptions = DEFAULT_OPTIONS,
 ) -> Volley:
@@ -197,19 +198,21 @@ def fire_profile(
     w: Weapon,
     dice: Dice,
     *,
-    range_mu: float,
-    screen: int = 0,
+    range_mu: object,
+    screen: object = 0,
     target: str | None = None,
     target_name: str = "target",
-    power_points: int | None = None,
-    count: int = 1,
+    power_points: object = None,
+    count: object = 1,
     as_pd: bool = False,
     options: RuleOptions = DEFAULT_OPTIONS,
 ) -> Volley:
     """:func:`fire` for a weapon profile ``options`` are already applied to (an
     :class:`Armoury` entry): the same checks, dice and volley, without looking the weapon
     up or applying the options again. Raises as ``fire`` does."""
-    _check_volley_arguments(w.id, range_mu, screen, count, power_points)
+    range_mu, screen, count, power_points = _check_volley_arguments(
+        w.id, range_mu, screen, count, power_points
+    )
     target = target or ("fighter" if as_pd else default_target(w))
     if target not in TARGET_KINDS:
         raise RulesError(
@@ -259,9 +262,11 @@ def resolve_volley(
 
 def _check_volley_arguments(
     weapon_id: str, range_mu: object, screen: object, count: object, power_points: object
-) -> None:
-    """The argument types of :func:`fire` and ``odds.odds``; :class:`BadArgument` naming
-    the field otherwise (plain ints and floats pass at the cost of a type test)."""
+) -> tuple[float, int, int, int | None]:
+    """The argument types of :func:`fire` and ``odds.odds``, returned as they are once
+    checked; :class:`BadArgument` naming the field otherwise (plain ints and floats pass at
+    the cost of a type test). The public functions take ``object`` for these so that a
+    wrong type reaches this check in the compiled engine too (not mypyc's TypeError)."""
     if type(range_mu) is not int and type(range_mu) is not float:
         real_number(range_mu, "range_mu", weapon_id, minimum=float("-inf"))
     if type(count) is not int:
@@ -272,6 +277,12 @@ def _check_volley_arguments(
         whole_number(screen, "screen (level 0–3, §7)", weapon_id)
     if power_points is not None and type(power_points) is not int:
         whole_number(power_points, "power_points (§8)", weapon_id)
+    return (
+        cast(float, range_mu),
+        cast(int, screen),
+        cast(int, count),
+        cast("int | None", power_points),
+    )
 
 
 def best_mode(weapon: Weapon, range_mu: float, screen: int, options: RuleOptions) -> Weapon:

@@ -93,7 +93,8 @@ def test_a_build_older_than_a_source_is_not_loaded(tmp_path):
     assert stale["dice"].endswith("battles/rules/dice.py")
 
 
-def test_an_edited_added_or_removed_source_makes_the_build_stale(tmp_path):
+def test_an_edited_added_or_removed_source_makes_the_build_stale(tmp_path, monkeypatch):
+    monkeypatch.delenv("ADMIRALTY_PURE_RULES", raising=False)  # (the suite may run pure)
     sources = tmp_path / "rules"
     shutil.copytree(_accelerator.SOURCES, sources, ignore=shutil.ignore_patterns("__pycache__"))
     build = tmp_path / "build"
@@ -119,7 +120,8 @@ def test_an_edited_added_or_removed_source_makes_the_build_stale(tmp_path):
     assert _accelerator.check(build, sources) == ([], "stale build: odds.py changed")
 
 
-def test_a_build_for_another_python_or_none_at_all_is_not_loaded(tmp_path):
+def test_a_build_for_another_python_or_none_at_all_is_not_loaded(tmp_path, monkeypatch):
+    monkeypatch.delenv("ADMIRALTY_PURE_RULES", raising=False)  # (the suite may run pure)
     assert _accelerator.check(tmp_path) == ([], "no compiled build (make rules-engine builds it)")
     (tmp_path / "lib").mkdir()
     manifest = {"ext_suffix": ".cpython-39-x86_64-linux-gnu.so", "sources": {}, "modules": []}

@@ -151,9 +151,9 @@ def resolve_battle(
     fleet_a: Sequence[ShipState],
     fleet_b: Sequence[ShipState],
     *,
-    seed: int | str,
-    max_turns: int = 20,
-    options: RuleOptions | Mapping[str, Any] | None = None,
+    seed: object,
+    max_turns: object = 20,
+    options: object = None,
     deployed: bool = False,
     known_classes: Mapping[str, Iterable[str]] | None = None,
     record: bool = True,
@@ -178,7 +178,9 @@ def resolve_battle(
     if isinstance(max_turns, bool) or not isinstance(max_turns, int) or max_turns < 1:
         raise BadArgument(f"resolve_battle: max_turns {max_turns!r}: a whole number ≥ 1")
     for label, fleet in (("fleet_a", fleet_a), ("fleet_b", fleet_b)):
-        if isinstance(fleet, (str, bytes)) or not all(isinstance(x, ShipState) for x in fleet):
+        # Read as objects: compiled, a ``Sequence[ShipState]`` would check each item itself.
+        members: Iterable[object] = fleet
+        if isinstance(members, (str, bytes)) or not all(isinstance(x, ShipState) for x in members):
             raise BadArgument(f"resolve_battle: {label} must be a sequence of ShipState")
     if not isinstance(options, (RuleOptions, Mapping)) and options is not None:
         raise BadArgument(

@@ -42,7 +42,7 @@ from battles.rules.ships import ShipState
 from battles.rules.weapons import get_weapon
 
 
-def phase_orders(state: BattleState, orders: Mapping[str, ShipOrders]) -> dict[str, Plan]:
+def phase_orders(state: BattleState, orders: object) -> dict[str, Plan]:
     """Phase 1: validate every ship's orders before a die is rolled (raises RulesError):
     ``orders`` must map ship ids to ``ShipOrders`` (``IllegalOrder`` naming the ship
     otherwise), of ships on the table and still in action — orders for a ship destroyed,

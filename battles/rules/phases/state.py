@@ -153,14 +153,17 @@ class ShipOrders:
     « il faut indiquer la répartition de puissance »); a ``FireIntent``'s ``mode`` and
     ``power_points`` count as phase-1 settings too."""
 
-    movement: str | Orders = ""
+    # ``movement`` (``str | Orders``) and ``settings`` (``dict[str, str | int]``) are ``Any``:
+    # orders of the wrong type reach phase 1's checks (an ``IllegalOrder`` naming the ship),
+    # not the compiled engine's TypeError (and mypyc's dataclasses cannot take ``object``).
+    movement: Any = ""
     fire: list[FireIntent] = field(default_factory=list)
     launches: list[tuple[str, str]] = field(default_factory=list)
     screens: bool | None = None
     veil: bool | None = None
     withdraw: bool = False
     recover: list[str] = field(default_factory=list)
-    settings: dict[str, str | int] = field(default_factory=dict)
+    settings: Any = field(default_factory=dict)
 
 
 # The orders of a ship given none (read only; saves building one per ship and phase).
