@@ -18,7 +18,7 @@ from django.utils.translation import gettext
 
 from battles.rules.errors import RulesError
 from battles.rules.movement import Orders, execute, validate_orders
-from battles.rules.phases.orders import launch_refusal
+from battles.rules.phases.launch_orders import launch_refusal
 from battles.rules.turn import BattleState
 from battles.rules.weapons import get_weapon
 from battles.rules_messages import rules_error_text
