@@ -6,7 +6,7 @@ from django.contrib import admin
 from django.db.models import F
 from simple_history.admin import SimpleHistoryAdmin
 
-from .models import (
+from battles.models import (
     Battle,
     BattleAction,
     BattleSide,
@@ -16,7 +16,7 @@ from .models import (
     RecordEntry,
     Report,
 )
-from .turn_models import TurnOrders, TurnPlay
+from battles.turn_models import TurnOrders, TurnPlay
 
 
 def _bump_version(battle_id: int) -> None:
@@ -79,7 +79,7 @@ class ReportAdmin(admin.ModelAdmin):
 
 
 # --- Other game systems (seeds 001–004): the roster and the recorded unit results -----
-from .models_systems import SystemParticipant, SystemUnit  # noqa: E402
+from battles.models_systems import SystemParticipant, SystemUnit  # noqa: E402
 
 
 @admin.register(SystemUnit)

@@ -27,14 +27,13 @@ from django.utils.translation import gettext_lazy
 from ninja import Field, Query, Router, Schema, Status
 from ninja.errors import HttpError
 
+from battles.forecasting import battle_forecast
+from battles.models import Battle, BattleSide, Participant
+from battles.services import MAX_TURNS_LIMIT, BattleActionError, battle_record, battle_resolve
 from campaign import access
 from campaign.api_auth import api_auth
 from campaign.limits import TEXT_MAX_CHARS
 from campaign.stored_text import stored_text
-
-from .forecasting import battle_forecast
-from .models import Battle, BattleSide, Participant
-from .services import MAX_TURNS_LIMIT, BattleActionError, battle_record, battle_resolve
 
 router = Router(tags=["battles"])
 

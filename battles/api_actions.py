@@ -22,14 +22,8 @@ from django.utils.translation import gettext as _
 from ninja import Field, Query, Router, Schema, Status
 from ninja.errors import HttpError
 
-from campaign import access, limits
-from campaign.api_auth import api_auth
-from campaign.models import Campaign, Membership
-from campaign.stored_text import stored_text
-from factions.models import Fleet, Territory
-
-from .models import Battle, BattleAction, RecordEntry
-from .services import (
+from battles.models import Battle, BattleAction, RecordEntry
+from battles.services import (
     MAX_TURNS_LIMIT,
     SideSpec,
     battle_create,
@@ -42,6 +36,11 @@ from .services import (
     record_reject,
     record_submit,
 )
+from campaign import access, limits
+from campaign.api_auth import api_auth
+from campaign.models import Campaign, Membership
+from campaign.stored_text import stored_text
+from factions.models import Fleet, Territory
 
 router = Router(tags=["battle actions"], auth=api_auth)
 

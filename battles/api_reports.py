@@ -22,11 +22,10 @@ from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from ninja import Router, Schema, Status
 
+from battles import chronicle
+from battles.models import Battle
 from campaign import access
 from campaign.api_auth import api_auth
-
-from . import chronicle
-from .models import Battle
 
 router = Router(tags=["reports"])
 

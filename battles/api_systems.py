@@ -18,11 +18,11 @@ from django.http import HttpRequest
 from django.utils.translation import gettext as _
 from ninja import Field, Query, Router, Schema
 
-from . import epic, sf_boarding, sf_tokens, swsb
-from .rules.dice import Dice
-from .rules.errors import RulesError
-from .rules.odds import MAX_REQUEST_DICE
-from .systems import SYSTEMS
+from battles import epic, sf_boarding, sf_tokens, swsb
+from battles.rules.dice import Dice
+from battles.rules.errors import RulesError
+from battles.rules.odds import MAX_REQUEST_DICE
+from battles.systems import SYSTEMS
 
 router = Router(tags=["rules: other systems"])
 

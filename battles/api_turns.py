@@ -26,20 +26,14 @@ from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from ninja import Field, Router, Schema, Status
 
+from battles.models import Battle, BattleSide
+from battles.services import MAX_TURNS_LIMIT, BattleActionError
+from battles.turn_models import TurnOrders, TurnPlay
+from battles.turns.contacts import submit_side_orders
+from battles.turns.pages import battle_viewer, board_for, contact_keys
+from battles.turns.play import turn_deadline_set, turn_play_advance, turn_play_end, turn_play_start
 from campaign import access
 from campaign.api_auth import api_auth
-
-from .models import Battle, BattleSide
-from .services import MAX_TURNS_LIMIT, BattleActionError
-from .turn_models import TurnOrders, TurnPlay
-from .turns.contacts import submit_side_orders
-from .turns.pages import battle_viewer, board_for, contact_keys
-from .turns.play import (
-    turn_deadline_set,
-    turn_play_advance,
-    turn_play_end,
-    turn_play_start,
-)
 
 router = Router(tags=["turn-by-turn"])
 

@@ -22,6 +22,6 @@ class BattlesConfig(AppConfig):
     verbose_name = _("battles")
 
     def ready(self) -> None:
-        from . import checks  # noqa: F401  (registers the system checks)
+        from battles import checks  # noqa: F401  (registers the system checks)
 
         autoreload_started.connect(watch_rules_sources)

@@ -42,7 +42,7 @@ def check_fonts(app_configs=None, **kwargs) -> list:
 @register("admiralty")
 def check_shipped_fonts(app_configs=None, **kwargs) -> list:
     """Error when a font file named by ``static/css/fonts.css`` is not in static/."""
-    from .reports import static_file
+    from battles.reports import static_file
 
     css = static_file("css/fonts.css")
     if css is None:

@@ -18,8 +18,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from .models import Battle, BattleSide
-from .reports import MAX_MARKDOWN_CHARS
+from battles.models import Battle, BattleSide
+from battles.reports import MAX_MARKDOWN_CHARS
 
 logger = logging.getLogger(__name__)
 
@@ -39,7 +39,7 @@ def report_draft_write(*, battle: Battle, force: bool = False) -> Battle:
     the conclusion's transaction (``battles.services.battle_conclude``). Raises
     ``ReportEditError`` for a battle that is not concluded.
     """
-    from .report_draft import report_draft_markdown
+    from battles.report_draft import report_draft_markdown
 
     if battle.status != Battle.Status.CONCLUDED:
         raise ReportEditError(
@@ -66,9 +66,8 @@ def _check_length(label: str, text: str) -> str:
 
 def _after_commit(battle: Battle) -> None:
     """Queue the report files and the site refresh once the transaction commits."""
+    from battles.services import report_request
     from campaign.tasks import site_refresh_request
-
-    from .services import report_request
 
     report_request(battle=battle)
     site_refresh_request(campaign_slug=battle.campaign.slug)

@@ -19,12 +19,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
+from battles import chronicle
+from battles.models import Battle, BattleSide
+from battles.reports import MAX_MARKDOWN_CHARS, report_context
 from campaign import access
 from campaign.csp import strip_styles
-
-from . import chronicle
-from .models import Battle, BattleSide
-from .reports import MAX_MARKDOWN_CHARS, report_context
 
 
 def _editable_battle(request: HttpRequest, pk: int) -> Battle:

@@ -22,12 +22,11 @@ from collections.abc import Callable
 from django.core.cache import cache
 from django.utils.translation import gettext as _
 
+from battles.models import Battle
 from battles.rules.forecast import Forecast, win_odds
+from battles.services.common import MAX_TURNS_LIMIT, BattleActionError, battle_label, battle_sides
+from battles.services.fielding import field_battle, rule_options
 from campaign.intel import intel_known_classes
-
-from .models import Battle
-from .services.common import MAX_TURNS_LIMIT, BattleActionError, battle_label, battle_sides
-from .services.fielding import field_battle, rule_options
 
 __all__ = ["MAX_FORECAST_BATTLES", "battle_forecast"]
 

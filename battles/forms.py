@@ -9,13 +9,12 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from battles.models import Battle, Participant
+from battles.services import MAX_TURNS_LIMIT, eligible_light_units, eligible_ships, ship_system_ids
 from campaign import limits
 from campaign.models import Campaign
 from factions.models import Faction, LightUnitGroup, Ship, Territory
 from factions.ssd import system_labels
-
-from .models import Battle, Participant
-from .services import MAX_TURNS_LIMIT, eligible_light_units, eligible_ships, ship_system_ids
 
 
 def ship_label(ship: Ship) -> str:

@@ -6,11 +6,11 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from . import sf_boarding, sf_tokens
-from .models import Participant
-from .models_systems import SystemUnit
-from .systems import DEFAULT_SYSTEM, SYSTEMS
-from .templatetags.game_systems import system_name
+from battles import sf_boarding, sf_tokens
+from battles.models import Participant
+from battles.models_systems import SystemUnit
+from battles.systems import DEFAULT_SYSTEM, SYSTEMS
+from battles.templatetags.game_systems import system_name
 
 TIER_CHOICES = [(t, t) for t in ("1/4", "1/3", "1/2", *map(str, range(1, 21)))]
 POST_LABELS = {

@@ -18,7 +18,7 @@ from typing import Any
 
 from django.utils.translation import gettext, ngettext
 
-from .roll_text import roll_purpose
+from battles.roll_text import roll_purpose
 
 _SHIP_ID = re.compile(r"\bship-\d+\b")
 
@@ -358,8 +358,8 @@ def _all_lines() -> dict[str, Callable[[dict, LogNames, Any], str]]:
     """:data:`LINES`, the damage kinds (``battles.log_text_damage``) and the light-unit and
     rarer kinds (``battles.log_text_light``); both import this module's helpers, hence
     imported here on first use."""
-    from .log_text_damage import DAMAGE_LINES
-    from .log_text_light import LIGHT_LINES
+    from battles.log_text_damage import DAMAGE_LINES
+    from battles.log_text_light import LIGHT_LINES
 
     return {**LINES, **DAMAGE_LINES, **LIGHT_LINES}
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from django.utils.translation import gettext, ngettext
 
-from .log_text import LogNames, _int, _match
+from battles.log_text import LogNames, _int, _match
 
 
 def _damage_control(data: dict, names: LogNames, event: Any) -> str:

@@ -14,7 +14,7 @@ from typing import Any
 
 from django.utils.translation import gettext, ngettext
 
-from .log_text import LogNames, _int, _match, _Unknown, _volley
+from battles.log_text import LogNames, _int, _match, _Unknown, _volley
 
 _CRAFT = r"\S+ \((?P<weapon>\S+) ×(?P<craft>\d+)\)"
 

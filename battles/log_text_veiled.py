@@ -15,7 +15,7 @@ from typing import Any
 
 from django.utils.translation import gettext, ngettext
 
-from .log_text import LogNames, _int, _Unknown, _volley
+from battles.log_text import LogNames, _int, _Unknown, _volley
 
 __all__ = ["VEILED_KINDS", "veiled_line"]
 

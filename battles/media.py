@@ -21,10 +21,9 @@ from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_safe
 
+from battles.models import Report
+from battles.services import report_pdf_current, report_pdf_ensure
 from campaign import access
-
-from .models import Report
-from .services import report_pdf_current, report_pdf_ensure
 
 logger = logging.getLogger(__name__)
 
@@ -84,7 +83,7 @@ def report_pdf_in(request: HttpRequest, pk: int, lang: str) -> HttpResponse:
     try:
         path = report_pdf_current(battle=battle, lang=lang)
         if path is None and not settings.CELERY_TASK_ALWAYS_EAGER:
-            from .tasks import render_report_pdf_in
+            from battles.tasks import render_report_pdf_in
 
             render_report_pdf_in.delay(battle.pk, lang)
         elif path is None:

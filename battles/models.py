@@ -7,7 +7,7 @@ from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
-from .systems import DEFAULT_SYSTEM, SYSTEMS
+from battles.systems import DEFAULT_SYSTEM, SYSTEMS
 
 
 class Battle(models.Model):
@@ -422,5 +422,5 @@ class RecordEntry(models.Model):
 
 
 # Units and results of the other game systems (seeds 001–004) live in their own module.
-from .models_systems import SystemParticipant, SystemUnit  # noqa: E402, F401
-from .turn_models import TurnOrders, TurnPlay  # noqa: E402, F401  (registered with the app)
+from battles.models_systems import SystemParticipant, SystemUnit  # noqa: E402, F401
+from battles.turn_models import TurnOrders, TurnPlay  # noqa: E402, F401  (registered with the app)

@@ -16,8 +16,8 @@ from __future__ import annotations
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from .models import Participant
-from .systems import SYSTEMS
+from battles.models import Participant
+from battles.systems import SYSTEMS
 
 OTHER_SYSTEM_CHOICES = [(s.id, s.name) for s in SYSTEMS.values() if s.id != "ft-incursion"]
 
@@ -59,7 +59,7 @@ class SystemUnit(models.Model):
         """Check ``stats`` and ``abilities`` against the system's rules package."""
         from django.core.exceptions import ValidationError
 
-        from .other_battles import OtherBattleError, unit_stats_check
+        from battles.other_battles import OtherBattleError, unit_stats_check
 
         try:
             unit_stats_check(self.game_system, self.stats, self.abilities)

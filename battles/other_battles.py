@@ -19,14 +19,13 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from battles import epic, sf_tokens, swsb
+from battles.models import Battle, BattleSide, Participant
+from battles.models_systems import SystemParticipant, SystemUnit
+from battles.rules.errors import RulesError
+from battles.services import report_request
+from battles.systems import DEFAULT_SYSTEM, SYSTEMS
 from factions.models import Faction
-
-from . import epic, sf_tokens, swsb
-from .models import Battle, BattleSide, Participant
-from .models_systems import SystemParticipant, SystemUnit
-from .rules.errors import RulesError
-from .services import report_request
-from .systems import DEFAULT_SYSTEM, SYSTEMS
 
 __all__ = [
     "OtherBattleError",

@@ -18,9 +18,9 @@ from weasyprint import CSS, HTML, Document
 from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
-from . import pdf_svg_text
-from .reports import STATIC_SCHEME, static_file
-from .templatetags.report_print import SVG_DATA_PREFIX
+from battles import pdf_svg_text
+from battles.reports import STATIC_SCHEME, static_file
+from battles.templatetags.report_print import SVG_DATA_PREFIX
 
 # The drawings' texts a run at a time, not glyph by glyph (WeasyPrint 70 only).
 pdf_svg_text.install()

@@ -14,7 +14,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, override
 
-from .models import Battle
+from battles.models import Battle
 
 #: Lines of the account per game turn (the full log stays in the HTML report).
 DRAFT_LINES_PER_TURN = 8
@@ -118,7 +118,7 @@ def report_draft_markdown(battle: Battle) -> str:
     summary line and up to :data:`DRAFT_LINES_PER_TURN` highlights of the engine or table
     log), a losses table and the outcome. Names come from the record and are escaped so
     that they stay text. Costs the queries of one ``report_context``."""
-    from .reports import report_context
+    from battles.reports import report_context
 
     with override(battle.campaign.language):
         context = report_context(battle, user=None)

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.utils.translation import gettext, ngettext
 
-from .log_text import LogNames, ship_named
+from battles.log_text import LogNames, ship_named
 
 #: Volleys per turn the PDF lists (the summary line counts them all).
 PDF_VOLLEYS_PER_TURN = 8

@@ -26,32 +26,19 @@ from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, ngettext
 
+from battles.log_text import end_reason_label, event_line, hidden_unit_names, log_names
+from battles.markdown_text import (
+    PDF_ASSET_PREFIX,
+    render_markdown,
+    static_file,
+)
+from battles.report_log import PDF_VOLLEYS_PER_TURN, trim_for_print, turn_log
 from campaign.access import unit_fleet_id  # noqa: F401 — one visibility rule
 from campaign.stored_text import stored_text
 from factions.type_words import light_unit_label
 
-from .log_text import (
-    end_reason_label,
-    event_line,
-    hidden_unit_names,
-    log_names,
-)
-from .markdown_text import (  # noqa: F401 — long importable from here
-    ALLOWED_ATTRIBUTES,
-    ALLOWED_CLASSES,
-    ALLOWED_TAGS,
-    DROPPED_WITH_CONTENT,
-    LINK_SCHEMES,
-    MAX_MARKDOWN_CHARS,
-    PDF_ASSET_PREFIX,
-    STATIC_SCHEME,
-    render_markdown,
-    static_file,
-)
-from .report_log import PDF_VOLLEYS_PER_TURN, trim_for_print, turn_log
-
 if TYPE_CHECKING:
-    from .models import Battle
+    from battles.models import Battle
 
 logger = logging.getLogger(__name__)
 
@@ -89,7 +76,7 @@ def _fate_labels() -> dict[str, str]:
     """``{fate: label}`` in the active language, read once per report: Django's
     ``get_fate_display`` translates every choice to look one up (the participants' rows
     of a site build took 0.54 ms a battle with it, 0.17 ms without: 1 000 battles)."""
-    from .models import Participant
+    from battles.models import Participant
 
     return {value: str(label) for value, label in Participant.Fate.choices}
 
@@ -223,10 +210,9 @@ def _share_classes(ships: list[Any]) -> None:
 def report_rows(battles: list[Battle], *, user: Any = None) -> dict[int, ReportRows]:
     """:class:`ReportRows` of every battle of ``battles`` (``{battle id: rows}``), in
     five queries whatever their number (a site build loads its battles in chunks)."""
+    from battles.models import BattleSide, Event, Participant
+    from battles.systems import DEFAULT_SYSTEM
     from campaign.access import visible_fleets
-
-    from .models import BattleSide, Event, Participant
-    from .systems import DEFAULT_SYSTEM
 
     ids = [b.pk for b in battles]
     participants = Participant.objects.select_related("ship", "light_units__carrier").order_by("pk")
@@ -311,10 +297,9 @@ def report_context(
     ``texts`` previews unsaved texts (``{"narrative", "analysis", "sides": {side id:
     analysis}}``, any key may be missing) as the page would show them once published.
     """
+    from battles.other_battles import system_unit_rows
+    from battles.systems import DEFAULT_SYSTEM
     from campaign.access import can_edit_reports
-
-    from .other_battles import system_unit_rows
-    from .systems import DEFAULT_SYSTEM
 
     if asset_prefix is None:
         asset_prefix = "/" + settings.STATIC_URL.strip("/") + "/"
@@ -429,8 +414,8 @@ def _battle_map(
     when the log holds no deployment (a battle recorded from the table)."""
     if not any(e.kind == "deploy" for e in events):
         return None
-    from .battle_map import battle_map_svg
-    from .turns.board import Viewer, board_view
+    from battles.battle_map import battle_map_svg
+    from battles.turns.board import Viewer, board_view
 
     viewer = Viewer("public", hidden=frozenset(_hidden_refs(hidden)))
     board = board_view(events, viewer, side_names=side_names, with_log=False)
@@ -463,7 +448,7 @@ def render_pdf(battle: Battle) -> bytes:
 def pdf_from_html(html: str) -> bytes:
     """PDF bytes of a page from :func:`pdf_page_html`, fetching only static files
     (:mod:`battles.pdf`, which imports WeasyPrint: only where a PDF is rendered)."""
-    from .pdf import pdf_from_html as write_pdf
+    from battles.pdf import pdf_from_html as write_pdf
 
     return write_pdf(html)
 

@@ -13,7 +13,7 @@ import logging
 from celery import shared_task
 from django.db import OperationalError
 
-from .services import ReportRenderError, report_render
+from battles.services import ReportRenderError, report_render
 
 logger = logging.getLogger(__name__)
 
@@ -72,8 +72,8 @@ def render_report_pdf_in(battle_id: int, lang: str) -> dict[str, object]:
     """
     from django.conf import settings
 
-    from .models import Battle
-    from .services import report_pdf_ensure
+    from battles.models import Battle
+    from battles.services import report_pdf_ensure
 
     if lang not in dict(settings.LANGUAGES):
         raise ValueError(f"lang {lang!r}: expected one of {', '.join(dict(settings.LANGUAGES))}")
@@ -90,6 +90,6 @@ def play_due_turns() -> list[int]:
     """Play every turn-by-turn battle's turn whose orders deadline has passed
     (``battles.turns.play.turns_play_due``); schedule it every minute with Celery beat.
     Idempotent: a turn is played once (the battle row is locked while it is)."""
-    from .turns.play import turns_play_due
+    from battles.turns.play import turns_play_due
 
     return turns_play_due()

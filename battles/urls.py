@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import desk, media, views, views_actions, views_turns
+from battles import desk, media, views, views_actions, views_turns
 
 urlpatterns = [
     path("battles/<int:pk>/", views.battle_detail, name="battle-detail"),

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import views_record_other, views_systems
+from battles import views_record_other, views_systems
 
 urlpatterns = [
     path("rules/", views_systems.rules_index, name="rules-index"),

@@ -15,13 +15,12 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.safestring import SafeString
 
+from battles.models import Battle, BattleAction, BattleSide, Participant, Report
+from battles.reports import report_context
+from battles.services import report_is_current
+from battles.turns.pages import turn_links
 from campaign import access
 from campaign.csp import nonce_styles
-
-from .models import Battle, BattleAction, BattleSide, Participant, Report
-from .reports import report_context
-from .services import report_is_current
-from .turns.pages import turn_links
 
 
 def report_fragment(request: HttpRequest, battle: Battle) -> SafeString:

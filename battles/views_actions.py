@@ -21,22 +21,17 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from campaign import access
-from campaign.models import Campaign, Membership
-from campaign.validation import TextError
-from factions.ssd import system_labels
-
-from .forecasting import battle_forecast
-from .forms import (
+from battles.forecasting import battle_forecast
+from battles.forms import (
     BattleSetupForm,
     ReasonForm,
     RecordFormSet,
     RecordSummaryForm,
     system_choice_label,
 )
-from .log_text import event_line, log_names
-from .models import Battle, Participant, RecordEntry
-from .services import (
+from battles.log_text import event_line, log_names
+from battles.models import Battle, Participant, RecordEntry
+from battles.services import (
     BattleActionError,
     SideSpec,
     battle_create,
@@ -49,7 +44,11 @@ from .services import (
     record_submit,
     ships_held_by_battles,
 )
-from .services.common import battle_sides
+from battles.services.common import battle_sides
+from campaign import access
+from campaign.models import Campaign, Membership
+from campaign.validation import TextError
+from factions.ssd import system_labels
 
 #: Battles the preview page's forecast fights (about 10 ms each).
 PAGE_FORECAST_BATTLES = 100

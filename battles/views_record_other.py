@@ -8,12 +8,9 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods
 
-from campaign import access
-from campaign.models import Campaign
-
-from .forms_systems import OtherBattleForm, UnitResultFormSet
-from .models_systems import SystemUnit
-from .other_battles import (
+from battles.forms_systems import OtherBattleForm, UnitResultFormSet
+from battles.models_systems import SystemUnit
+from battles.other_battles import (
     OtherBattleError,
     SideInput,
     UnitInput,
@@ -21,7 +18,9 @@ from .other_battles import (
     other_battle_record,
     parse_criticals,
 )
-from .systems import SYSTEMS
+from battles.systems import SYSTEMS
+from campaign import access
+from campaign.models import Campaign
 
 
 @require_http_methods(["GET", "POST"])

@@ -15,20 +15,19 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
-from campaign import access
-
-from . import epic, sf_boarding, sf_tokens, swsb
-from .forms_systems import (
+from battles import epic, sf_boarding, sf_tokens, swsb
+from battles.forms_systems import (
     TIER_CHOICES,
     AttackOddsForm,
     BoardingForm,
     ShieldOddsForm,
     TrackerShipForm,
 )
-from .models_systems import SystemUnit
-from .rules.dice import Dice
-from .rules.errors import RulesError
-from .systems import SYSTEMS
+from battles.models_systems import SystemUnit
+from battles.rules.dice import Dice
+from battles.rules.errors import RulesError
+from battles.systems import SYSTEMS
+from campaign import access
 
 CHECK_LABELS = {
     "piloting": gettext_lazy("Piloting"),

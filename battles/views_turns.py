@@ -23,14 +23,12 @@ from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from campaign import access
-
-from .models import Battle, BattleSide
-from .services import BattleActionError
-from .turn_models import TurnPlay
-from .turns.contacts import submit_side_orders
-from .turns.forms import movement_preview, order_sheet, orders_from_form
-from .turns.pages import (
+from battles.models import Battle, BattleSide
+from battles.services import BattleActionError
+from battles.turn_models import TurnPlay
+from battles.turns.contacts import submit_side_orders
+from battles.turns.forms import movement_preview, order_sheet, orders_from_form
+from battles.turns.pages import (
     battle_viewer,
     board_for,
     contact_keys,
@@ -38,13 +36,14 @@ from .turns.pages import (
     phase_names,
     turn_context,
 )
-from .turns.play import (
+from battles.turns.play import (
     turn_deadline_set,
     turn_play_advance,
     turn_play_end,
     turn_play_start,
     turn_state,
 )
+from campaign import access
 
 
 def _battle(request: HttpRequest, pk: int) -> Battle:

@@ -1,5 +1,5 @@
 """Admiralty project package and the league app (campaigns, memberships, publishing)."""
 
-from .celery import app as celery_app
+from campaign.celery import app as celery_app
 
 __all__ = ("celery_app",)

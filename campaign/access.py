@@ -24,9 +24,8 @@ from django.db.models import Q, QuerySet
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
+    from campaign.models import Campaign
     from factions.models import Faction
-
-    from .models import Campaign
 
     User: TypeAlias = AbstractBaseUser | AnonymousUser | None
 
@@ -34,7 +33,7 @@ if TYPE_CHECKING:
 def is_organiser(user: User, campaign: Campaign | None = None) -> bool:
     """True for staff, and for organisers of ``campaign`` (None: of at least one
     campaign)."""
-    from .models import Membership
+    from campaign.models import Membership
 
     if user is None or not user.is_authenticated:
         return False
@@ -49,7 +48,7 @@ def is_organiser(user: User, campaign: Campaign | None = None) -> bool:
 def organised_campaign_ids(user: User) -> set[int]:
     """Ids of the campaigns ``user`` organises (empty for anonymous users; staff are not
     listed here, check ``user.is_staff`` or :func:`is_organiser` for them)."""
-    from .models import Membership
+    from campaign.models import Membership
 
     if user is None or not user.is_authenticated:
         return set()
@@ -72,7 +71,7 @@ def organises_faction(user: User, faction: Faction) -> bool:
 
 def player_faction_ids(user: User) -> set[int]:
     """Ids of the factions ``user`` plays (empty for anonymous users and non-players)."""
-    from .models import Membership
+    from campaign.models import Membership
 
     if user is None or not user.is_authenticated:
         return set()
@@ -226,7 +225,7 @@ def can_act_for_faction(user: User, campaign: Campaign, faction: Faction) -> boo
     """True if ``user`` may give orders for ``faction`` in ``campaign`` (repairs,
     construction): staff, the campaign's organisers, and the faction's players in that
     campaign (issue 11). The caller checks that ``faction`` plays in ``campaign``."""
-    from .models import Membership
+    from campaign.models import Membership
 
     if user is None or not user.is_authenticated:
         return False
@@ -240,7 +239,7 @@ def can_act_for_faction(user: User, campaign: Campaign, faction: Faction) -> boo
 def campaign_faction_ids_for(user: User, campaign: Campaign) -> set[int] | None:
     """Factions of ``campaign`` whose treasury, yards and orders ``user`` may see: None
     for all (staff, organisers), the factions they play there for players, else empty."""
-    from .models import Membership
+    from campaign.models import Membership
 
     if user is None or not user.is_authenticated:
         return set()
@@ -256,7 +255,7 @@ def campaign_faction_ids_for(user: User, campaign: Campaign) -> set[int] | None:
 def campaign_roles(user: User, campaign: Campaign) -> set[str]:
     """The roles ``user`` holds in ``campaign`` (``organiser``, ``player``,
     ``chronicler``); staff count as organisers of every campaign."""
-    from .models import Membership
+    from campaign.models import Membership
 
     if user is None or not user.is_authenticated:
         return set()
@@ -272,8 +271,7 @@ def played_side_ids(user: User, battle) -> set[int]:
     """Ids of ``battle``'s sides whose faction ``user`` plays in the battle's campaign:
     the sides whose record entries (and orders) they may submit."""
     from battles.models import BattleSide
-
-    from .models import Membership
+    from campaign.models import Membership
 
     if user is None or not user.is_authenticated:
         return set()
@@ -291,8 +289,7 @@ def battle_side_slug(user: User, battle) -> str | None:
     """The faction slug of the side of ``battle`` that ``user`` plays (a player membership
     of the battle's campaign for that side's faction), or None."""
     from battles.models import BattleSide
-
-    from .models import Membership
+    from campaign.models import Membership
 
     if user is None or not user.is_authenticated:
         return None
@@ -325,8 +322,7 @@ def actionable_battles(user: User) -> QuerySet:
     player records and orders their side of an unconcluded battle). Read pages and lists
     keep using :func:`visible_battles`."""
     from battles.models import Battle
-
-    from .models import Membership
+    from campaign.models import Membership
 
     qs = visible_battles(user)
     if user is None or not user.is_authenticated or user.is_staff:
@@ -363,7 +359,7 @@ def can_edit_reports(user: User, campaign: Campaign) -> bool:
     campaign's organisers and its chroniclers (``Membership.Role.CHRONICLER``). A
     chronicler sees public data only otherwise: the drafts are written as the public
     (``battles.chronicle.report_draft_write``), so editing one reveals no secret."""
-    from .models import Membership
+    from campaign.models import Membership
 
     if user is None or not user.is_authenticated:
         return False

@@ -10,9 +10,9 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from .api_auth import api_token_create, api_token_revoke
-from .models import ApiToken
-from .validation import TextError, clean_text
+from campaign.api_auth import api_token_create, api_token_revoke
+from campaign.models import ApiToken
+from campaign.validation import TextError, clean_text
 
 MAX_TOKENS = 20
 

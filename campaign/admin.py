@@ -1,7 +1,7 @@
 from django.contrib import admin
 from simple_history.admin import SimpleHistoryAdmin
 
-from .models import Campaign, Intel, Invitation, Membership
+from campaign.models import Campaign, Intel, Invitation, Membership
 
 
 class MembershipInline(admin.TabularInline):

@@ -21,14 +21,13 @@ from battles.api_systems import router as systems_rules_router
 from battles.api_turns import router as battle_turns_router
 from battles.rules.errors import RulesError
 from battles.rules_messages import rules_error_text
+from campaign.validation import TextError
 from factions.api import router as factions_router
 from factions.api_designs import router as designs_router
 from turns.api import router as turns_router
 from turns.api_moves import router as moves_router
 from turns.api_orders import router as orders_router
 from turns.errors import TurnActionError, TurnPermissionError
-
-from .validation import TextError
 
 
 class CsrfSwagger(Swagger):

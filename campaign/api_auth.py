@@ -28,7 +28,7 @@ from django.http import HttpRequest
 from django.utils import timezone
 from ninja.security import HttpBearer, SessionAuth
 
-from .models import ApiToken
+from campaign.models import ApiToken
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser

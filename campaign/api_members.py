@@ -17,14 +17,13 @@ from django.utils.translation import gettext as _
 from ninja import Router, Schema, Status
 from ninja.errors import HttpError
 
+from campaign import access, invitations, members
+from campaign.api_auth import api_auth
+from campaign.members import MemberError, MemberPermissionError
+from campaign.models import Campaign, Membership
+from campaign.models_invitations import Invitation
+from campaign.validation import clean_text
 from factions.models import Faction
-
-from . import access, invitations, members
-from .api_auth import api_auth
-from .members import MemberError, MemberPermissionError
-from .models import Campaign, Membership
-from .models_invitations import Invitation
-from .validation import clean_text
 
 router = Router(tags=["members"], auth=api_auth)
 

@@ -7,7 +7,7 @@ def _check_text_before_save(sender, instance, raw=False, **kwargs) -> None:
     """Refuse text no column can store, identically on SQLite and PostgreSQL
     (``campaign.validation``); fixtures (``raw``) are loaded as they are."""
     if not raw:
-        from .validation import check_model_text
+        from campaign.validation import check_model_text
 
         check_model_text(instance)
 

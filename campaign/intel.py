@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from django.db import transaction
 
-from .models import Intel
+from campaign.models import Intel
 
 if TYPE_CHECKING:
     from django.db.models import QuerySet

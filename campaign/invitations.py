@@ -27,13 +27,12 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from campaign import access
+from campaign.members import MemberError, check_organiser, check_role, membership_add
+from campaign.models import Campaign, Membership
+from campaign.models_invitations import Invitation
+from campaign.validation import clean_text
 from factions.models import Faction
-
-from . import access
-from .members import MemberError, check_organiser, check_role, membership_add
-from .models import Campaign, Membership
-from .models_invitations import Invitation
-from .validation import clean_text
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser

@@ -17,11 +17,10 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from campaign import access
+from campaign.models import Campaign, Membership
+from campaign.validation import clean_text
 from factions.models import Faction
-
-from . import access
-from .models import Campaign, Membership
-from .validation import clean_text
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser

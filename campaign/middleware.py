@@ -25,8 +25,8 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
-from . import limits
-from .validation import TextError, json_text_problem
+from campaign import limits
+from campaign.validation import TextError, json_text_problem
 
 
 def _refuse(request: HttpRequest, status: int, message: str, field: str = "") -> HttpResponse:

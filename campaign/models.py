@@ -206,4 +206,4 @@ class ApiToken(models.Model):
         return f"{self.name} ({self.prefix}…)"
 
 
-from .models_invitations import Invitation  # noqa: E402, F401  (registers the model)
+from campaign.models_invitations import Invitation  # noqa: E402, F401  (registers the model)

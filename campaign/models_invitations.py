@@ -68,7 +68,7 @@ class Invitation(models.Model):
 
     def get_role_display(self) -> str:
         """The translated role (``Membership.Role``'s label)."""
-        from .models import Membership
+        from campaign.models import Membership
 
         return str(Membership.Role(self.role).label)
 

@@ -7,7 +7,7 @@ league has its own login page using Django's ``LoginView``.
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import account, views
+from campaign import account, views
 
 urlpatterns = [
     path("", views.home, name="home"),

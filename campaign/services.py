@@ -40,12 +40,11 @@ from django.utils.text import slugify
 
 from battles.models import Battle, BattleSide, Participant
 from battles.resolution import crew_lost_from_hull
+from campaign.intel import intel_record_battle
+from campaign.models import Campaign
 from factions.catalogue_loader import catalogue_load
 from factions.designs import design_system_ids
 from factions.models import Faction, Fleet, LightUnitGroup, Ship, ShipClass, Squadron, Territory
-
-from .intel import intel_record_battle
-from .models import Campaign
 
 SAMPLE_DIR = Path(__file__).resolve().parent / "sample"
 

@@ -10,10 +10,9 @@ from __future__ import annotations
 from django.db.models import Count, F, Q
 
 from battles.models import Battle, Participant
+from campaign import access
+from campaign.models import Campaign
 from factions.models import Faction
-
-from . import access
-from .models import Campaign
 
 LOST_FATES = (Participant.Fate.DESTROYED, Participant.Fate.CAPTURED)
 

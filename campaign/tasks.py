@@ -40,7 +40,7 @@ logger = logging.getLogger(__name__)
 def site_refresh() -> dict[str, object]:
     """Rebuild the site in ``settings.SITE_ROOT`` if ``build_site`` made it (its marker
     file is there); else do nothing. Returns ``{"built": bool, "written": n pages}``."""
-    from .publish import MARKER, site_build
+    from campaign.publish import MARKER, site_build
 
     out_dir = Path(settings.SITE_ROOT)
     if not (out_dir / MARKER).is_file():

@@ -5,8 +5,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from battles.media import report_file
-
-from .api import api
+from campaign.api import api
 
 urlpatterns = [
     path("admin/", admin.site.urls),

@@ -4,7 +4,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import views_members as views
+from campaign import views_members as views
 
 urlpatterns = [
     path("campaigns/<slug:slug>/members/", views.members_page, name="campaign-members"),

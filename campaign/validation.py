@@ -23,7 +23,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import gettext as _
 
-from .limits import TEXT_MAX_CHARS
+from campaign.limits import TEXT_MAX_CHARS
 
 
 class TextError(ValidationError):

@@ -9,11 +9,10 @@ from django.shortcuts import get_object_or_404, render
 from battles.models import Battle
 from battles.readings import rules_in_force
 from battles.reports import render_markdown
+from campaign import access
+from campaign.models import Campaign
+from campaign.standings import campaign_standings
 from factions.models import Faction
-
-from . import access
-from .models import Campaign
-from .standings import campaign_standings
 
 RECENT_BATTLES = 10
 

@@ -17,11 +17,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from . import access, invitations, members
-from .members import MemberError, MemberPermissionError
-from .models import Campaign, Membership
-from .models_invitations import Invitation
-from .validation import TextError
+from campaign import access, invitations, members
+from campaign.members import MemberError, MemberPermissionError
+from campaign.models import Campaign, Membership
+from campaign.models_invitations import Invitation
+from campaign.validation import TextError
 
 LOGIN_BACKEND = "django.contrib.auth.backends.ModelBackend"
 

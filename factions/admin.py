@@ -1,7 +1,7 @@
 from django.contrib import admin
 from simple_history.admin import SimpleHistoryAdmin
 
-from .models import Faction, Fleet, LightUnitGroup, Ship, ShipClass, Squadron, Territory
+from factions.models import Faction, Fleet, LightUnitGroup, Ship, ShipClass, Squadron, Territory
 
 
 class TerritoryInline(admin.TabularInline):

@@ -17,11 +17,10 @@ from pydantic import BaseModel
 
 from campaign import access
 from campaign.api_auth import api_auth
-
-from . import fleet_cache, fleet_rows
-from .fleetlists import FleetListError
-from .models import Faction, Fleet, LightUnitGroup, Ship
-from .services import FleetImportError, UnknownFaction, faction_by_slug, fleet_import
+from factions import fleet_cache, fleet_rows
+from factions.fleetlists import FleetListError
+from factions.models import Faction, Fleet, LightUnitGroup, Ship
+from factions.services import FleetImportError, UnknownFaction, faction_by_slug, fleet_import
 
 router = Router(tags=["factions"])
 _RENDERER = JSONRenderer()  # the API's renderer (campaign/api.py keeps ninja's default)

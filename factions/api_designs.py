@@ -29,10 +29,9 @@ from ninja import Body, Router, Schema, Status
 from campaign import access
 from campaign.api_auth import api_auth
 from campaign.csp import nonce_styles
-
-from . import construction
-from .designs import design_validate
-from .imports import (
+from factions import construction
+from factions.designs import design_validate
+from factions.imports import (
     FORMATS,
     ImportFormatError,
     designs_parse,
@@ -40,8 +39,8 @@ from .imports import (
     export_catalogue,
     export_design,
 )
-from .models import Faction, ShipClass
-from .ssd import design_svg
+from factions.models import Faction, ShipClass
+from factions.ssd import design_svg
 
 router = Router(tags=["designs"])
 

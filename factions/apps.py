@@ -9,7 +9,7 @@ class FactionsConfig(AppConfig):
     verbose_name = _("factions")
 
     def ready(self) -> None:
-        from . import versioning
+        from factions import versioning
 
         # Instance saves and deletes (cascades too) change the fleet data version.
         for label in versioning.WATCHED:

@@ -19,9 +19,8 @@ from django.core.cache import cache
 from django.http import Http404
 
 from campaign import access
-
-from .models import Fleet
-from .versioning import read_version
+from factions.models import Fleet
+from factions.versioning import read_version
 
 T = TypeVar("T")
 

@@ -19,11 +19,10 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
 from battles.reports import render_markdown
+from factions.fleet_totals import fleet_totals
+from factions.models import Fleet, LightUnitGroup, Ship, ShipClass, Squadron
+from factions.templatetags.gauges import gauge_html
 from turns.repairs import fleet_repairs
-
-from .fleet_totals import fleet_totals
-from .models import Fleet, LightUnitGroup, Ship, ShipClass, Squadron
-from .templatetags.gauges import gauge_html
 
 
 @dataclass

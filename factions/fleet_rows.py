@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .fleet_totals import LightUnitFigures, ShipFigures, embarked_points, row_totals
-from .models import Fleet, LightUnitGroup, Ship, ShipClass, Squadron
+from factions.fleet_totals import LightUnitFigures, ShipFigures, embarked_points, row_totals
+from factions.models import Fleet, LightUnitGroup, Ship, ShipClass, Squadron
 
 
 @dataclass

@@ -12,8 +12,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from . import construction
-from .models import LightUnitGroup, Ship, ShipClass
+from factions import construction
+from factions.models import LightUnitGroup, Ship, ShipClass
 
 logger = logging.getLogger(__name__)
 

@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
-from .versioning import VersionedQuerySet
+from factions.versioning import VersionedQuerySet
 
 
 class Faction(models.Model):
@@ -129,7 +129,7 @@ class ShipClass(models.Model):
     @property
     def type_label(self) -> str:
         """``type_word`` in the reader's language (``factions.type_words``)."""
-        from .type_words import type_label
+        from factions.type_words import type_label
 
         return type_label(self.type_word)
 

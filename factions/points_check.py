@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import construction
-from .models import ShipClass
+from factions import construction
+from factions.models import ShipClass
 
 
 @dataclass(frozen=True)

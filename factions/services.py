@@ -18,9 +18,8 @@ from django.utils.translation import ngettext
 
 from campaign.limits import FLEET_LIST_MAX_LINES, FLEET_MAX_SHIPS
 from campaign.validation import TextError, check_model_text, clean_text
-
-from .catalogue_loader import catalogue_files, catalogue_read
-from .fleetlists import (
+from factions.catalogue_loader import catalogue_files, catalogue_read
+from factions.fleetlists import (
     SQUADRON_SIZE,
     FleetList,
     FleetListError,
@@ -28,7 +27,7 @@ from .fleetlists import (
     LineError,
     fleet_list_parse,
 )
-from .models import Faction, Fleet, LightUnitGroup, Ship, ShipClass
+from factions.models import Faction, Fleet, LightUnitGroup, Ship, ShipClass
 
 
 class FleetImportError(ValueError):

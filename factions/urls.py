@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import views
+from factions import views
 
 urlpatterns = [
     path("factions/<slug:slug>/", views.faction_detail, name="faction-detail"),

@@ -51,7 +51,7 @@ WATCHED = (
 def _bump() -> None:
     """Give the fleet data a new version (runs after the writing transaction commits):
     one UPDATE; the row is created if missing (a flushed test database)."""
-    from .models import DataVersion
+    from factions.models import DataVersion
 
     token = secrets.token_hex(8)
     if not DataVersion.objects.filter(name=FLEETS).update(token=token):
@@ -78,7 +78,7 @@ def read_version() -> str | None:
     not committed). Read it *before* the rows the cached value is built from: those are
     then never older than the version they are cached under.
     """
-    from .models import DataVersion
+    from factions.models import DataVersion
 
     connection = transaction.get_connection()
     if _pending(connection):

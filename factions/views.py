@@ -24,13 +24,12 @@ from django.utils.translation import get_language
 from battles.reports import render_markdown
 from campaign import access
 from campaign.intel import intel_for_faction
+from factions import fleet_cache, fleet_page, ssd
+from factions.fleet_totals import fleet_totals
+from factions.models import Faction, Ship, ShipClass
+from factions.points_check import points_check
 from turns.timeline import ship_state_before_battle, ship_timeline
 from turns.views import ship_repair_campaigns
-
-from . import fleet_cache, fleet_page, ssd
-from .fleet_totals import fleet_totals
-from .models import Faction, Ship, ShipClass
-from .points_check import points_check
 
 logger = logging.getLogger(__name__)
 

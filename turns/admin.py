@@ -3,7 +3,7 @@ organisers act through the pages and the API, which go through the services)."""
 
 from django.contrib import admin
 
-from .models import CampaignTurn, Construction, LedgerEntry, RepairOrder
+from turns.models import CampaignTurn, Construction, LedgerEntry, RepairOrder
 
 
 @admin.register(CampaignTurn)

@@ -20,10 +20,9 @@ from campaign import access
 from campaign.api_auth import api_auth
 from campaign.models import Campaign
 from campaign.stored_text import stored_text
-
-from . import closing, treasury
-from .errors import TurnActionError
-from .models import CampaignTurn, LedgerEntry
+from turns import closing, treasury
+from turns.errors import TurnActionError
+from turns.models import CampaignTurn, LedgerEntry
 
 router = Router(tags=["turns"], auth=api_auth)
 

@@ -11,11 +11,10 @@ from ninja import Router, Schema, Status
 
 from campaign.api_auth import api_auth
 from factions.models import Fleet, Territory
-
-from . import moves
-from .api import _campaign
-from .errors import TurnActionError
-from .models import FleetMove
+from turns import moves
+from turns.api import _campaign
+from turns.errors import TurnActionError
+from turns.models import FleetMove
 
 router = Router(tags=["turns"], auth=api_auth)
 

@@ -13,11 +13,10 @@ from campaign import access
 from campaign.api_auth import api_auth
 from campaign.stored_text import stored_text
 from factions.models import Fleet, ShipClass, Territory
-
-from . import building, repairs
-from .api import _campaign
-from .errors import TurnActionError
-from .models import Construction, RepairOrder
+from turns import building, repairs
+from turns.api import _campaign
+from turns.errors import TurnActionError
+from turns.models import Construction, RepairOrder
 
 router = Router(tags=["turns"], auth=api_auth)
 

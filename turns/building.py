@@ -20,12 +20,11 @@ from campaign.models import Campaign
 from factions import construction
 from factions.models import Faction, Fleet, LightUnitGroup, ShipClass, Territory
 from factions.points_check import PointsCheck, points_check
-
-from . import rates as rates_mod
-from .errors import TurnActionError, TurnPermissionError
-from .models import Construction, LedgerEntry
-from .repairs import next_turn_end
-from .treasury import treasury_check
+from turns import rates as rates_mod
+from turns.errors import TurnActionError, TurnPermissionError
+from turns.models import Construction, LedgerEntry
+from turns.repairs import next_turn_end
+from turns.treasury import treasury_check
 
 
 @dataclass

@@ -38,14 +38,13 @@ from simple_history.utils import bulk_update_with_history
 from campaign import access, limits
 from campaign.models import Campaign
 from factions.models import LightUnitGroup, Ship, Territory
-
-from . import rates as rates_mod
-from .errors import TurnActionError, TurnPermissionError
-from .models import CampaignTurn, Construction, FleetMove, LedgerEntry, RepairOrder
-from .moves import moves_carry_out, moves_undo, queued_moves
-from .repairs import repairs_first_turn, yard_reschedule
-from .schedule import Left
-from .treasury import Balance, income_capped, treasury_balances
+from turns import rates as rates_mod
+from turns.errors import TurnActionError, TurnPermissionError
+from turns.models import CampaignTurn, Construction, FleetMove, LedgerEntry, RepairOrder
+from turns.moves import moves_carry_out, moves_undo, queued_moves
+from turns.repairs import repairs_first_turn, yard_reschedule
+from turns.schedule import Left
+from turns.treasury import Balance, income_capped, treasury_balances
 
 logger = logging.getLogger(__name__)
 SHIP_FIELDS = ["hull_lost", "armour_lost", "crew_lost", "systems_lost", "status"]

@@ -12,11 +12,10 @@ from __future__ import annotations
 
 from campaign.models import Campaign
 from factions.models import Ship
-
-from .closing import campaign_turn_close, campaign_turn_open
-from .errors import TurnActionError
-from .models import LedgerEntry
-from .repairs import repair_order
+from turns.closing import campaign_turn_close, campaign_turn_open
+from turns.errors import TurnActionError
+from turns.models import LedgerEntry
+from turns.repairs import repair_order
 
 OPENING_RESOURCES = 500
 

@@ -22,9 +22,8 @@ from simple_history.utils import bulk_update_with_history
 from campaign import access
 from campaign.models import Campaign
 from factions.models import Fleet, Territory
-
-from .errors import TurnActionError, TurnPermissionError
-from .models import CampaignTurn, FleetMove
+from turns.errors import TurnActionError, TurnPermissionError
+from turns.models import CampaignTurn, FleetMove
 
 
 def _open_turn(campaign: Campaign) -> CampaignTurn:

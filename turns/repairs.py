@@ -30,12 +30,11 @@ from battles.models import Participant
 from campaign import access
 from campaign.models import Campaign
 from factions.models import Ship, Territory
-
-from . import rates as rates_mod
-from .errors import TurnActionError, TurnPermissionError, field_label
-from .models import LedgerEntry, RepairOrder
-from .schedule import Left, yard_first_turn, yard_turns
-from .treasury import treasury_check
+from turns import rates as rates_mod
+from turns.errors import TurnActionError, TurnPermissionError, field_label
+from turns.models import LedgerEntry, RepairOrder
+from turns.schedule import Left, yard_first_turn, yard_turns
+from turns.treasury import treasury_check
 
 ACTIVE = RepairOrder.Status.QUEUED
 
@@ -103,7 +102,7 @@ def fleet_repairs(fleet) -> list[RepairOrder]:
 def next_turn_end(campaign: Campaign) -> int:
     """Number of the turn whose end comes next: the open turn, else the one after the last
     closed turn (``Campaign.current_turn`` before any turn exists). ETAs count from it."""
-    from .models import CampaignTurn
+    from turns.models import CampaignTurn
 
     last = CampaignTurn.objects.filter(campaign=campaign).order_by("-number").first()
     if last is None:

@@ -2,7 +2,7 @@
 
 from celery import shared_task
 
-from .closing import close_due_turns
+from turns.closing import close_due_turns
 
 
 @shared_task(name="turns.close_due_turns")

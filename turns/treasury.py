@@ -23,9 +23,8 @@ from django.utils.translation import gettext as _
 from campaign import access, limits
 from campaign.models import Campaign
 from factions.models import Faction
-
-from .errors import TurnActionError, TurnPermissionError, field_label
-from .models import LedgerEntry
+from turns.errors import TurnActionError, TurnPermissionError, field_label
+from turns.models import LedgerEntry
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import views, views_moves
+from turns import views, views_moves
 
 urlpatterns = [
     path("campaigns/<slug:slug>/turn/", views.turn_page, name="turn-page"),

@@ -25,10 +25,9 @@ from campaign.models import Campaign
 from campaign.validation import TextError
 from factions.models import Fleet, LightUnitGroup, Ship, ShipClass, Territory
 from factions.type_words import SEED_GUNBOAT_VARIANTS
-
-from . import building, closing, moves, repairs, treasury
-from .errors import TurnActionError, TurnPermissionError, field_label
-from .models import CampaignTurn, Construction, LedgerEntry, RepairOrder
+from turns import building, closing, moves, repairs, treasury
+from turns.errors import TurnActionError, TurnPermissionError, field_label
+from turns.models import CampaignTurn, Construction, LedgerEntry, RepairOrder
 
 
 def _campaign_for(request: HttpRequest, slug: str) -> tuple[Campaign, set[int] | None]:

@@ -9,11 +9,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from factions.models import Fleet, Territory
-
-from . import moves
-from .errors import TurnActionError
-from .models import FleetMove
-from .views import _act, _campaign_for, _int, _members_only
+from turns import moves
+from turns.errors import TurnActionError
+from turns.models import FleetMove
+from turns.views import _act, _campaign_for, _int, _members_only
 
 
 @require_POST

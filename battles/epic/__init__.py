@@ -4,9 +4,9 @@
 :mod:`.resolve` — their resolvers, with exact odds where dice decide.
 """
 
-from .data import ABILITIES, Ability, get_ability
-from .errors import AbilityError, TransportFull, UnknownAbility
-from .resolve import (
+from battles.epic.data import ABILITIES, Ability, get_ability
+from battles.epic.errors import AbilityError, TransportFull, UnknownAbility
+from battles.epic.resolve import (
     RESOLVERS,
     armour_breaker_save,
     aura_applies,

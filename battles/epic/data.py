@@ -182,7 +182,7 @@ ABILITIES = {key: replace(a, summary_fr=SUMMARIES_FR[key]) for key, a in ABILITI
 
 def get_ability(ability_id: object) -> Ability:
     """The ability of id ``ability_id``; :class:`UnknownAbility` names it otherwise."""
-    from .errors import UnknownAbility
+    from battles.epic.errors import UnknownAbility
 
     if not isinstance(ability_id, str) or ability_id not in ABILITIES:
         raise UnknownAbility(f"ability: {ability_id!r} is not one of {', '.join(ABILITIES)}")

@@ -21,10 +21,9 @@ from dataclasses import asdict, dataclass
 from fractions import Fraction
 from math import comb
 
+from battles.epic.data import get_ability
+from battles.epic.errors import AbilityError, TransportFull
 from battles.rules.dice import Dice
-
-from .data import get_ability
-from .errors import AbilityError, TransportFull
 
 __all__ = [
     "RESOLVERS",

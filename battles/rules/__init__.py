@@ -9,6 +9,6 @@ or with ``ADMIRALTY_PURE_RULES=1``, the plain Python runs (``_accelerator``). ``
 says which; ``ENGINE`` says it in words (with the reason when pure).
 """
 
-from ._accelerator import install as _install
+from battles.rules._accelerator import install as _install
 
 COMPILED, ENGINE = _install()

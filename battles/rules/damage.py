@@ -15,11 +15,11 @@ import math
 from collections.abc import Collection, Iterable, Mapping
 from typing import NamedTuple
 
-from .dice import Dice
-from .errors import RulesError
-from .options import DEFAULT_OPTIONS, RuleOptions
-from .ships import COMMAND_SYSTEMS, ShipState, Status, SystemState
-from .tables import (
+from battles.rules.dice import Dice
+from battles.rules.errors import RulesError
+from battles.rules.options import DEFAULT_OPTIONS, RuleOptions
+from battles.rules.ships import COMMAND_SYSTEMS, ShipState, Status, SystemState
+from battles.rules.tables import (
     BOARDING_THRESHOLD,
     DAMAGE_CONTROL_THRESHOLD,
     FUSILIER_BOARDING_THRESHOLD,
@@ -29,7 +29,7 @@ from .tables import (
     crew_threshold,
     threshold_for_row,
 )
-from .weapons import DamageType, Hit
+from battles.rules.weapons import DamageType, Hit
 
 __all__ = [
     "CORE_EXPLOSION_RADIUS",

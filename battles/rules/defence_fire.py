@@ -6,18 +6,18 @@ A14). ``weapons.fire_profile`` dispatches here; every name is importable from ``
 
 from __future__ import annotations
 
-from .dice import Dice
-from .errors import OutOfRange, RulesError
-from .options import RuleOptions
-from .tables import (
+from battles.rules.dice import Dice
+from battles.rules.errors import OutOfRange, RulesError
+from battles.rules.options import RuleOptions
+from battles.rules.tables import (
     AREA_PLASMA_TABLE,
     BEAM_TABLE,
     PD_GUNBOAT_MODIFIER,
     PD_TABLE,
     SCATTERGUN_SHIP_TABLE,
 )
-from .volleys import Hit, Volley
-from .weapon_catalogue import DamageType, Effect, Family, Weapon, get_weapon
+from battles.rules.volleys import Hit, Volley
+from battles.rules.weapon_catalogue import DamageType, Effect, Family, Weapon, get_weapon
 
 __all__ = [
     "FIGHTER_IDS",

@@ -13,7 +13,7 @@ from typing import NamedTuple, cast
 
 from mypy_extensions import mypyc_attr
 
-from .errors import whole_number
+from battles.rules.errors import whole_number
 
 __all__ = ["Dice", "Roll", "UnrecordedDice"]
 

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .distributions import (
+from battles.rules.distributions import (
     _SIXTH,
     Dist,
     _chain,
@@ -36,10 +36,10 @@ from .distributions import (
     _scale,
     _shift,
 )
-from .errors import BadArgument, RulesError
-from .options import DEFAULT_OPTIONS, RuleOptions
-from .tables import BEAM_TABLE, PD_GUNBOAT_MODIFIER, PD_TABLE
-from .weapons import (
+from battles.rules.errors import BadArgument, RulesError
+from battles.rules.options import DEFAULT_OPTIONS, RuleOptions
+from battles.rules.tables import BEAM_TABLE, PD_GUNBOAT_MODIFIER, PD_TABLE
+from battles.rules.weapons import (
     LIGHT_UNIT_TARGETS,
     TARGET_KINDS,
     Effect,
@@ -163,8 +163,8 @@ def _plan(
     as_pd: bool,
     options: RuleOptions,
 ) -> _Plan:
-    from .dice import Dice  # only to reuse the target checks of fire() on a dry run
-    from .weapons import fire
+    from battles.rules.dice import Dice  # only to reuse the target checks of fire() on a dry run
+    from battles.rules.weapons import fire
 
     # A dry run on zero weapons validates range, target and screen exactly as fire() does.
     fire(

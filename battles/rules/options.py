@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
-from .errors import RulesError
+from battles.rules.errors import RulesError
 
 __all__ = ["DEFAULT_OPTIONS", "OPTION_CHOICES", "OPTION_HELP", "RuleOptions"]
 

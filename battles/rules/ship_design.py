@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .ships import (
+from battles.rules.ships import (
     COMMAND_SYSTEMS,
     DesignError,
     ShipState,
@@ -19,7 +19,7 @@ from .ships import (
     crew_factors,
     split_hull_rows,
 )
-from .weapons import get_weapon
+from battles.rules.weapons import get_weapon
 
 
 def ship_from_design(

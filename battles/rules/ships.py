@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
-from .errors import MagazineDestroyed, RulesError
+from battles.rules.errors import MagazineDestroyed, RulesError
 
 __all__ = [
     "ARCS",
@@ -186,7 +186,7 @@ class ShipState(_KindIndex):
         :func:`battles.rules.ship_design.ship_from_design`, which documents the arguments
         and the :class:`DesignError` it raises."""
         # ship_design imports this module for ShipState: imported here, not at the top.
-        from .ship_design import ship_from_design
+        from battles.rules.ship_design import ship_from_design
 
         return ship_from_design(
             design,

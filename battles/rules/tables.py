@@ -7,7 +7,7 @@ control), §13 (boarding), §8 (kinetic re-roll, torpedo/missile to-hit bands ar
 
 from __future__ import annotations
 
-from .errors import BadArgument, whole_number
+from battles.rules.errors import BadArgument, whole_number
 
 __all__ = [
     "BEAM_TABLE",

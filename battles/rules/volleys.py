@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from operator import attrgetter
 from typing import NamedTuple
 
-from .weapon_catalogue import DamageType
+from battles.rules.weapon_catalogue import DamageType
 
 __all__ = ["Hit", "Volley"]
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import lru_cache
 
-from .errors import BadArgument, OutOfRange, RulesError, UnknownWeapon
+from battles.rules.errors import BadArgument, OutOfRange, RulesError, UnknownWeapon
 
 __all__ = [
     "ALIASES",

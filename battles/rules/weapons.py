@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import cast
 
-from .defence_fire import (  # fire at light units; its names stay importable from here
+from battles.rules.defence_fire import (
     FIGHTER_IDS,
     HEAVY_CRAFT,
     LIGHT_UNIT_TARGETS,
@@ -30,12 +30,12 @@ from .defence_fire import (  # fire at light units; its names stay importable fr
     engages_light_units,
     reroll_allowed,
 )
-from .dice import Dice
-from .errors import BadArgument, RulesError, real_number, whole_number
-from .options import DEFAULT_OPTIONS, RuleOptions
-from .tables import BEAM_TABLE, REROLL_FACE
-from .volleys import _BEAM_HIT, _BEAM_REROLL_HIT, Hit, Volley, _hit
-from .weapon_catalogue import (  # the catalogue's names stay importable from here
+from battles.rules.dice import Dice
+from battles.rules.errors import BadArgument, RulesError, real_number, whole_number
+from battles.rules.options import DEFAULT_OPTIONS, RuleOptions
+from battles.rules.tables import BEAM_TABLE, REROLL_FACE
+from battles.rules.volleys import _BEAM_HIT, _BEAM_REROLL_HIT, Hit, Volley, _hit
+from battles.rules.weapon_catalogue import (
     ALIASES,
     CATALOGUE,
     Band,

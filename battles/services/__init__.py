@@ -14,8 +14,8 @@ One module per job (issue 8 split the old ``battles/resolution.py``):
   and :func:`report_pdfs_ensure` (PDFs rendered once per key, in a pool or by workers).
 """
 
-from .common import MAX_TURNS_LIMIT, BattleActionError, crew_lost_from_hull
-from .conclude import (
+from battles.services.common import MAX_TURNS_LIMIT, BattleActionError, crew_lost_from_hull
+from battles.services.conclude import (
     REOPEN_CHECKS,
     Conclusion,
     UnitResult,
@@ -23,8 +23,8 @@ from .conclude import (
     battle_reopen,
     reopen_blockers,
 )
-from .fielding import Fielded, field_battle
-from .record import (
+from battles.services.fielding import Fielded, field_battle
+from battles.services.record import (
     battle_record,
     check_results,
     record_confirm,
@@ -32,7 +32,7 @@ from .record import (
     record_submit,
     ship_system_ids,
 )
-from .report_files import (
+from battles.services.report_files import (
     REPORT_FORMATS,
     ReportRenderError,
     report_file_name,
@@ -41,9 +41,9 @@ from .report_files import (
     report_render,
     report_request,
 )
-from .report_keys import report_pdf_keys, report_sources_digest
-from .report_pdfs import report_pdf_current, report_pdf_ensure, report_pdfs_ensure
-from .resolve import (
+from battles.services.report_keys import report_pdf_keys, report_sources_digest
+from battles.services.report_pdfs import report_pdf_current, report_pdf_ensure, report_pdfs_ensure
+from battles.services.resolve import (
     ResolvePreview,
     battle_replay,
     battle_reseed,
@@ -52,7 +52,7 @@ from .resolve import (
     conclusion_from_engine,
     event_rows,
 )
-from .setup import (
+from battles.services.setup import (
     SideSpec,
     battle_create,
     eligible_light_units,

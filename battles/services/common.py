@@ -13,10 +13,9 @@ from typing import Any
 from django.db.models import Prefetch
 from django.utils.translation import gettext as _
 
+from battles.models import Battle, BattleSide, Participant
 from battles.rules.errors import RulesError
 from factions.models import Ship
-
-from ..models import Battle, BattleSide, Participant
 
 #: Upper bound on ``max_turns`` (a battle past 50 turns is a stalemate, not a fight).
 MAX_TURNS_LIMIT = 50
@@ -52,7 +51,7 @@ def refuse_turn_play(battle: Battle) -> None:
     ``TurnPlay`` not ended): its result comes from both sides' orders
     (``battles.turns.play``), so auto-resolve, record entries and the resolve preview wait
     until the organiser ends the play."""
-    from ..turn_models import TurnPlay
+    from battles.turn_models import TurnPlay
 
     play = TurnPlay.objects.filter(battle_id=battle.pk, ended=False).first()
     if play is not None:

@@ -25,12 +25,16 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from simple_history.utils import bulk_update_with_history
 
-from campaign.intel import intel_record_battle
-from campaign.models import Intel
-from factions.models import LightUnitGroup, Ship
-
-from ..models import Battle, BattleAction, BattleSide, BattleSnapshot, Event, Participant, Report
-from .common import (
+from battles.models import (
+    Battle,
+    BattleAction,
+    BattleSide,
+    BattleSnapshot,
+    Event,
+    Participant,
+    Report,
+)
+from battles.services.common import (
     BULK,
     BattleActionError,
     battle_label,
@@ -39,7 +43,10 @@ from .common import (
     locked,
     ship_status,
 )
-from .report_files import report_request
+from battles.services.report_files import report_request
+from campaign.intel import intel_record_battle
+from campaign.models import Intel
+from factions.models import LightUnitGroup, Ship
 
 __all__ = [
     "Conclusion",

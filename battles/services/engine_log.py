@@ -11,8 +11,7 @@ from typing import Any
 from battles.rules import ai
 from battles.rules.options import RuleOptions
 from battles.rules.ships import ShipState
-
-from .fielding import Fielded, deploy
+from battles.services.fielding import Fielded, deploy
 
 
 def engine_rows(result: ai.BattleResult) -> list[dict[str, Any]]:

@@ -23,15 +23,14 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from battles.models import Battle, BattleSide, Participant
 from battles.rules import ai
 from battles.rules.errors import RulesError
 from battles.rules.options import RuleOptions
 from battles.rules.ships import ShipState
 from battles.rules.weapons import get_weapon
+from battles.services.common import DESIGN_ERRORS, BattleActionError, battle_label, label
 from factions.models import LightUnitGroup, Ship
-
-from ..models import Battle, BattleSide, Participant
-from .common import DESIGN_ERRORS, BattleActionError, battle_label, label
 
 ALL_ARCS = ["F", "FS", "AS", "A", "AP", "FP"]
 BATTERY_MASS, BATTERY_HULL = 10, 3  # per mount (project reading, see module doc)

@@ -17,11 +17,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from battles.models import Battle, BattleAction, BattleSide, Participant, RecordEntry
 from battles.rules.ships import ShipState
-from factions.models import Ship
-
-from ..models import Battle, BattleAction, BattleSide, Participant, RecordEntry
-from .common import (
+from battles.services.common import (
     DESIGN_ERRORS,
     MAX_TURNS_LIMIT,
     BattleActionError,
@@ -32,7 +30,8 @@ from .common import (
     locked,
     refuse_turn_play,
 )
-from .conclude import Conclusion, UnitResult, battle_conclude
+from battles.services.conclude import Conclusion, UnitResult, battle_conclude
+from factions.models import Ship
 
 __all__ = [
     "battle_record",

@@ -20,8 +20,8 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import translation
 
-from ..models import Battle, Report
-from .report_keys import report_pdf_keys
+from battles.models import Battle, Report
+from battles.services.report_keys import report_pdf_keys
 
 logger = logging.getLogger(__name__)
 
@@ -71,7 +71,7 @@ def report_render(*, battle_id: int, fmt: str) -> Report:
     :class:`ReportRenderError` when rendering fails (the ``Report`` is then marked
     ``failed`` with the reason, :func:`report_mark_failed`).
     """
-    from ..reports import pdf_from_html, pdf_page_html, render_html_document
+    from battles.reports import pdf_from_html, pdf_page_html, render_html_document
 
     if fmt not in REPORT_FORMATS:
         raise ValueError(f"format {fmt!r}: expected one of {', '.join(REPORT_FORMATS)}")
@@ -178,7 +178,7 @@ def report_request(*, battle: Battle, formats: Iterable[str] = REPORT_FORMATS) -
     a PDF also queues ``render_report_pdf_in`` for each other language of the settings.
     Raises ``ValueError`` for an unknown format.
     """
-    from ..tasks import render_report
+    from battles.tasks import render_report
 
     formats = tuple(formats)
     for fmt in formats:
@@ -189,7 +189,7 @@ def report_request(*, battle: Battle, formats: Iterable[str] = REPORT_FORMATS) -
         # Rendered ahead by the workers: the other languages' PDFs (battles/media.py's
         # ``report_pdf_in``). Without a broker they are rendered when first asked for,
         # so that publishing does not wait on one more WeasyPrint run per language.
-        from ..tasks import render_report_pdf_in
+        from battles.tasks import render_report_pdf_in
 
         main = battle.campaign.language or settings.LANGUAGE_CODE
         for lang in dict(settings.LANGUAGES):

@@ -29,15 +29,15 @@ from pathlib import Path
 from django.conf import settings
 from django.utils import translation
 
-from .. import pdf_worker
-from ..models import Battle, Report
-from .report_files import (
+from battles import pdf_worker
+from battles.models import Battle, Report
+from battles.services.report_files import (
     report_file_name,
     report_mark_failed,
     report_store,
     write_atomically,
 )
-from .report_keys import report_pdf_keys
+from battles.services.report_keys import report_pdf_keys
 
 logger = logging.getLogger(__name__)
 
@@ -146,7 +146,7 @@ def _in_worker() -> bool:
 def _by_workers(battles: list[Battle], keys: dict[int, str], wait: float) -> dict[int, Path]:
     """Queue ``render_report`` for ``battles`` and wait (polling their ``Report`` rows)
     until each is rendered for its key or ``wait`` seconds have passed."""
-    from ..tasks import render_report
+    from battles.tasks import render_report
 
     for battle in battles:
         render_report.delay(battle.pk, "pdf")
@@ -166,7 +166,7 @@ def _by_workers(battles: list[Battle], keys: dict[int, str], wait: float) -> dic
 
 
 def _pages(battles: list[Battle], lang: str | None) -> Iterator[tuple[Battle, str]]:
-    from ..reports import pdf_page_html
+    from battles.reports import pdf_page_html
 
     for battle in battles:
         with translation.override(_language(battle, lang)):
@@ -177,7 +177,7 @@ def _by_pool(
     battles: list[Battle], keys: dict[int, str], lang: str | None, workers: int | None
 ) -> dict[int, Path]:
     """Render ``battles``' PDFs: the pages here, WeasyPrint in ``workers`` processes."""
-    from ..reports import pdf_from_html
+    from battles.reports import pdf_from_html
 
     workers = min(workers or os.cpu_count() or 1, len(battles))
     found: dict[int, Path] = {}

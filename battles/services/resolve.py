@@ -22,14 +22,12 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from battles.models import Battle, BattleAction, BattleSide, Event, Participant
 from battles.rules import ai
 from battles.rules.errors import RulesError
 from battles.rules.options import RuleOptions
 from battles.rules.ships import ShipState
-from campaign.intel import intel_known_classes
-
-from ..models import Battle, BattleAction, BattleSide, Event, Participant
-from .common import (
+from battles.services.common import (
     MAX_TURNS_LIMIT,
     SEED_BITS,
     BattleActionError,
@@ -37,9 +35,10 @@ from .common import (
     battle_sides,
     refuse_turn_play,
 )
-from .conclude import Conclusion, UnitResult, battle_conclude
-from .engine_log import engine_rows, fight, numbered, setup_row
-from .fielding import Fielded, field_battle, load_bay, rule_options
+from battles.services.conclude import Conclusion, UnitResult, battle_conclude
+from battles.services.engine_log import engine_rows, fight, numbered, setup_row
+from battles.services.fielding import Fielded, field_battle, load_bay, rule_options
+from campaign.intel import intel_known_classes
 
 __all__ = [
     "ResolvePreview",
@@ -287,7 +286,7 @@ def battle_reseed(*, battle: Battle, reason: str, user: Any = None) -> int:
     concluded battle or an empty reason when a seed was already drawn."""
     from django.db import transaction
 
-    from .common import locked
+    from battles.services.common import locked
 
     reason = (reason or "").strip()
     with transaction.atomic():

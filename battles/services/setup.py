@@ -12,12 +12,11 @@ from django.db.models import QuerySet
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from battles.models import Battle, BattleAction, BattleSide, Participant
+from battles.services.common import BattleActionError
 from campaign import limits
 from campaign.models import Campaign
 from factions.models import Faction, Fleet, LightUnitGroup, Ship, Territory
-
-from ..models import Battle, BattleAction, BattleSide, Participant
-from .common import BattleActionError
 
 __all__ = ["SideSpec", "battle_create", "eligible_light_units", "eligible_ships"]
 

@@ -4,8 +4,8 @@ See :mod:`.rules` for the party cap, boarding attack and resistance, bands, exac
 the resolver that rolls and logs.
 """
 
-from .errors import BadBoardingInput, BoardingError, PartyTooLarge
-from .rules import (
+from battles.sf_boarding.errors import BadBoardingInput, BoardingError, PartyTooLarge
+from battles.sf_boarding.rules import (
     BANDS,
     TRAINING,
     BoardingResult,

@@ -23,8 +23,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from battles.rules.dice import Dice
-
-from .errors import BadBoardingInput, BoardingError, PartyTooLarge
+from battles.sf_boarding.errors import BadBoardingInput, BoardingError, PartyTooLarge
 
 __all__ = [
     "BANDS",

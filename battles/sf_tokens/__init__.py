@@ -5,8 +5,15 @@
 - :mod:`.data` — the advanced actions, removed actions and critical states as data.
 """
 
-from .data import ACTIONS, BASIC_CHECKS, CRITICAL_STATES, POSTS, REMOVED_ACTIONS, SYSTEMS
-from .errors import (
+from battles.sf_tokens.data import (
+    ACTIONS,
+    BASIC_CHECKS,
+    CRITICAL_STATES,
+    POSTS,
+    REMOVED_ACTIONS,
+    SYSTEMS,
+)
+from battles.sf_tokens.errors import (
     CrewOutOfRange,
     IllegalAction,
     TierOutOfRange,
@@ -14,9 +21,9 @@ from .errors import (
     UnknownAction,
     UnknownSystem,
 )
-from .pool import check_odds, parse_tier, token_pool, tokens_for_gap
-from .shields import divert_points, rebalance, rebalance_evenly
-from .tracker import (
+from battles.sf_tokens.pool import check_odds, parse_tier, token_pool, tokens_for_gap
+from battles.sf_tokens.shields import divert_points, rebalance, rebalance_evenly
+from battles.sf_tokens.tracker import (
     GMShip,
     available_actions,
     basic_modifier,

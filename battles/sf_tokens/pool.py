@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from .errors import CrewOutOfRange, TierOutOfRange, TokenRulesError
+from battles.sf_tokens.errors import CrewOutOfRange, TierOutOfRange, TokenRulesError
 
 __all__ = [
     "MAX_CREW",

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from .data import ARCS
-from .errors import TokenRulesError
-from .pool import _int
+from battles.sf_tokens.data import ARCS
+from battles.sf_tokens.errors import TokenRulesError
+from battles.sf_tokens.pool import _int
 
 __all__ = ["divert_points", "rebalance", "rebalance_evenly"]
 

@@ -19,9 +19,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from .data import ACTIONS, ARCS, BASIC_CHECKS, CRITICAL_STATES, POST_SYSTEM, POSTS, SYSTEMS
-from .errors import IllegalAction, TokenRulesError, UnknownAction, UnknownSystem
-from .pool import MAX_CREW, _int, check_odds, parse_tier, token_pool
+from battles.sf_tokens.data import (
+    ACTIONS,
+    ARCS,
+    BASIC_CHECKS,
+    CRITICAL_STATES,
+    POST_SYSTEM,
+    POSTS,
+    SYSTEMS,
+)
+from battles.sf_tokens.errors import IllegalAction, TokenRulesError, UnknownAction, UnknownSystem
+from battles.sf_tokens.pool import MAX_CREW, _int, check_odds, parse_tier, token_pool
 
 __all__ = [
     "ActionOption",

@@ -4,9 +4,9 @@
 :mod:`.fleet` — ship states and the fleet-turn resolver that rolls and logs.
 """
 
-from .errors import BadScreenSplit, RangeError, StarshipBattlesError, UnknownShip
-from .fleet import Attack, SWEvent, SWShip, TurnResult, fleet_turn, ship_from_dict
-from .rules import (
+from battles.swsb.errors import BadScreenSplit, RangeError, StarshipBattlesError, UnknownShip
+from battles.swsb.fleet import Attack, SWEvent, SWShip, TurnResult, fleet_turn, ship_from_dict
+from battles.swsb.rules import (
     CRITICAL_TABLE,
     FACINGS,
     FIRE_RANKS,

@@ -14,9 +14,8 @@ import math
 from dataclasses import dataclass, field
 
 from battles.rules.dice import Dice
-
-from .errors import StarshipBattlesError, UnknownShip
-from .rules import (
+from battles.swsb.errors import StarshipBattlesError, UnknownShip
+from battles.swsb.rules import (
     FACINGS,
     FIRE_RANKS,
     LASTING_EFFECTS,

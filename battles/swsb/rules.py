@@ -21,7 +21,7 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .errors import BadScreenSplit, RangeError, StarshipBattlesError
+from battles.swsb.errors import BadScreenSplit, RangeError, StarshipBattlesError
 
 __all__ = [
     "CRITICAL_TABLE",

@@ -43,8 +43,7 @@ from django.utils.translation import gettext
 
 from battles.log_text import LogNames, event_line
 from battles.log_text_veiled import VEILED_KINDS, veiled_line
-
-from .contacts import ContactKeys
+from battles.turns.contacts import ContactKeys
 
 __all__ = ["Viewer", "board_view"]
 

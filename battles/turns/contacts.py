@@ -27,9 +27,8 @@ from django.utils.translation import gettext
 from battles.models import Battle, BattleSide
 from battles.services import BattleActionError
 from battles.turn_models import TurnOrders
-
-from .orders import TurnOrdersError
-from .play import turn_orders_submit
+from battles.turns.orders import TurnOrdersError
+from battles.turns.play import turn_orders_submit
 
 __all__ = ["ContactKeys", "submit_side_orders"]
 

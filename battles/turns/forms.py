@@ -22,9 +22,8 @@ from battles.rules.phases.launch_orders import launch_refusal
 from battles.rules.turn import BattleState
 from battles.rules.weapons import get_weapon
 from battles.rules_messages import rules_error_text
+from battles.turns.orders import TurnOrdersError
 from factions.models import LightUnitGroup
-
-from .orders import TurnOrdersError
 
 __all__ = ["movement_preview", "order_sheet", "orders_from_form", "targets_for"]
 

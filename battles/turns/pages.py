@@ -10,13 +10,12 @@ from django.utils.translation import gettext
 
 from battles.models import Battle, BattleSide, Event, Participant
 from battles.turn_models import TurnOrders, TurnPlay
+from battles.turns.board import Viewer, board_view
+from battles.turns.contacts import ContactKeys
+from battles.turns.forms import order_sheet, targets_for
+from battles.turns.play import turn_state
 from campaign import access
 from factions.ssd import system_labels
-
-from .board import Viewer, board_view
-from .contacts import ContactKeys
-from .forms import order_sheet, targets_for
-from .play import turn_state
 
 __all__ = [
     "battle_viewer",

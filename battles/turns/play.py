@@ -49,10 +49,9 @@ from battles.rules_messages import rules_error_text
 from battles.services import MAX_TURNS_LIMIT, BattleActionError
 from battles.services.common import battle_label
 from battles.turn_models import TurnOrders, TurnPlay
+from battles.turns import engine_io
+from battles.turns.orders import TurnOrdersError, parse_side_orders, ship_orders_from_json
 from campaign.intel import intel_known_classes
-
-from . import engine_io
-from .orders import TurnOrdersError, parse_side_orders, ship_orders_from_json
 
 __all__ = [
     "TurnOrdersError",

@@ -4,6 +4,6 @@
 ``demo`` and the ``campaign.site_refresh`` task call it.
 """
 
-from .builder import MARKER, SiteBuildError, SiteBuildResult, site_build
+from campaign.publish.builder import MARKER, SiteBuildError, SiteBuildResult, site_build
 
 __all__ = ["MARKER", "SiteBuildError", "SiteBuildResult", "site_build"]

@@ -17,12 +17,11 @@ from typing import TYPE_CHECKING
 from django.utils import translation
 
 from battles.models import Battle
-
-from . import search
-from .charts import losses_chart
+from campaign.publish import search
+from campaign.publish.charts import losses_chart
 
 if TYPE_CHECKING:
-    from .builder import Baker
+    from campaign.publish.builder import Baker
 
 #: Battles loaded whole at a time.
 CHUNK = 100

@@ -58,12 +58,11 @@ from battles.models import Battle
 from campaign.access import visible_fleets
 from campaign.csp import strip_styles
 from campaign.models import Campaign
+from campaign.publish import feeds, search
+from campaign.publish.output import MARKER, SiteBuildError, Staging, prepare_out_dir
+from campaign.publish.paths import assign_names
+from campaign.publish.rows import BattleRows, digest, load_rows
 from factions.models import Faction, Fleet, LightUnitGroup, Ship
-
-from . import feeds, search
-from .output import MARKER, SiteBuildError, Staging, prepare_out_dir
-from .paths import assign_names
-from .rows import BattleRows, digest, load_rows
 
 __all__ = ["MARKER", "PAGE_PRODUCERS", "Baker", "SiteBuildError", "SiteBuildResult", "site_build"]
 
@@ -213,7 +212,9 @@ def _build(baker: Baker, pdfs: bool, search_index: bool, base_url: str) -> None:
     if pdfs:
         baker.pdfs()
     baker.base_url = base_url
-    from .battle_pages import battles as battle_pages  # after pages.ships in the producers
+    from campaign.publish.battle_pages import (
+        battles as battle_pages,
+    )  # after pages.ships in the producers
 
     indexer = None
     if search_index:
@@ -304,7 +305,7 @@ class Baker:
         self.public_fleet_ids = set(visible_fleets(None).values_list("pk", flat=True))
         self._paths()
         # --- what the other page kinds add to the battles and campaigns (their modules) ---
-        from . import maps, replays
+        from campaign.publish import maps, replays
 
         replays.prepare(self)  # battle.site_replay
         maps.prepare(self)  # campaign.site_map, battle.site_map
@@ -493,7 +494,7 @@ class _Named:
 
 
 def _producers() -> list[Callable[[Baker], None]]:
-    from . import battle_pages, maps, pages, replays
+    from campaign.publish import battle_pages, maps, pages, replays
 
     return [
         pages.home,

@@ -23,8 +23,7 @@ from django.utils.feedgenerator import Atom1Feed
 from django.utils.translation import gettext as _
 
 from battles.models import Battle
-
-from .output import SiteBuildError
+from campaign.publish.output import SiteBuildError
 
 FEED_ENTRIES = 50
 #: uuid5 namespace of the feed ids written without a base URL (fixed: ids must not change).

@@ -14,15 +14,14 @@ from typing import TYPE_CHECKING, Any
 from django.utils import translation
 from django.utils.safestring import mark_safe
 
-from . import feeds, search
-from .charts import standings_chart
-from .rows import instance_row
-from .standings import standings
+from campaign.publish import feeds, search
+from campaign.publish.charts import standings_chart
+from campaign.publish.rows import instance_row
+from campaign.publish.standings import standings
 
 if TYPE_CHECKING:
     from battles.models import Battle
-
-    from .builder import Baker
+    from campaign.publish.builder import Baker
 
 #: Battles per list page.
 LIST_SIZE = 100

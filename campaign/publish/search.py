@@ -38,7 +38,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
-from .rows import digest
+from campaign.publish.rows import digest
 
 #: The search bundle's folder in the site.
 BUNDLE = "pagefind"

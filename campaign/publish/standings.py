@@ -5,8 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from battles.models import Battle
-
-from .rows import BattleRows
+from campaign.publish.rows import BattleRows
 
 
 def standings(

@@ -30,8 +30,7 @@ def pdf_renders(monkeypatch):
 def league(cast, rival, django_user_model):
     """The cast's campaign with a draft Qatzrin–Phalon skirmish; a Phalon player."""
     from campaign.models import Membership
-
-    from .battle_fixtures import draft_skirmish
+    from tests.battles.battle_fixtures import draft_skirmish
 
     battle = draft_skirmish(cast.campaign)
     phalon = battle.sides.get(faction__slug="phalon").faction

@@ -9,8 +9,7 @@ import pytest
 
 from battles.models import Battle, Event, RecordEntry
 from factions.models import Ship
-
-from .conftest import WHO, login
+from tests.battles.conftest import WHO, login
 
 pytestmark = pytest.mark.django_db
 

@@ -10,10 +10,9 @@ from django.utils.html import escape
 
 from battles.models import Battle, BattleAction, Participant, RecordEntry
 from factions.models import Ship
-
-from .battle_fixtures import draft_skirmish
-from .conftest import WHO
-from .conftest import login as _login
+from tests.battles.battle_fixtures import draft_skirmish
+from tests.battles.conftest import WHO
+from tests.battles.conftest import login as _login
 
 pytestmark = pytest.mark.django_db
 SEED = 20261130

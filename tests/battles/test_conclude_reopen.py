@@ -28,8 +28,7 @@ from battles.services import (
 )
 from campaign.models import Campaign, Intel
 from factions.models import LightUnitGroup, Ship, Territory
-
-from .battle_fixtures import draft_skirmish
+from tests.battles.battle_fixtures import draft_skirmish
 
 
 @pytest.fixture(autouse=True)

@@ -13,8 +13,7 @@ from battles.models import Battle
 from battles.services.common import battle_sides
 from campaign.models import Campaign, Intel, Membership
 from factions.models import Ship
-
-from .miranda import group_states, miranda_eve, ship_states
+from tests.battles.miranda import group_states, miranda_eve, ship_states
 
 pytestmark = pytest.mark.django_db
 

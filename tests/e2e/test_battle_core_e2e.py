@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from django.forms.models import model_to_dict
 
-from .conftest import SCREENSHOT_DIR
+from tests.e2e.conftest import SCREENSHOT_DIR
 
 pytestmark = pytest.mark.e2e
 

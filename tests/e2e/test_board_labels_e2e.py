@@ -7,8 +7,7 @@ import pytest
 
 from battles.turns.play import turn_play_start
 from tests.battles.battle_fixtures import draft_skirmish
-
-from .conftest import SCREENSHOT_DIR
+from tests.e2e.conftest import SCREENSHOT_DIR
 
 pytestmark = pytest.mark.e2e
 WIDTH = 390

@@ -7,8 +7,7 @@ from __future__ import annotations
 import pytest
 
 from campaign.models import Membership
-
-from .conftest import SCREENSHOT_DIR
+from tests.e2e.conftest import SCREENSHOT_DIR
 
 pytestmark = pytest.mark.e2e
 WIDTH = 390

@@ -8,10 +8,9 @@ from __future__ import annotations
 import pytest
 
 from campaign.models import Membership
+from tests.e2e.conftest import SCREENSHOT_DIR
 from turns.closing import campaign_turn_open
 from turns.models import CampaignTurn
-
-from .conftest import SCREENSHOT_DIR
 
 pytestmark = pytest.mark.e2e
 WIDTH = 390

@@ -16,8 +16,7 @@ from django.utils.html import escape
 from campaign import invitations
 from campaign.models import Membership
 from campaign.models_invitations import Invitation
-
-from .conftest import client_for
+from tests.league.conftest import client_for
 
 pytestmark = pytest.mark.django_db
 WHO = ["organiser", "norge_player", "chronicler", "outsider", "other_org", "staff", None]

@@ -10,8 +10,7 @@ from campaign import invitations
 from campaign.api_auth import api_token_create
 from campaign.models import Membership
 from campaign.models_invitations import Invitation
-
-from .conftest import client_for as _client_for
+from tests.league.conftest import client_for as _client_for
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 WHO = ["organiser", "norge_player", "chronicler", "outsider", "other_org", "staff", None]

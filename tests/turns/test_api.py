@@ -5,11 +5,10 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
+from tests.turns.conftest import norway_battle
 from turns.closing import campaign_turn_open
 from turns.models import CampaignTurn, Construction, LedgerEntry, RepairOrder
 from turns.treasury import treasury_adjust
-
-from .conftest import norway_battle
 
 pytestmark = pytest.mark.django_db
 WHO = ["organiser", "norge_player", "qatzrin_player", "chronicler", "outsider", "other_org", None]

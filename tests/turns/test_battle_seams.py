@@ -5,11 +5,10 @@ import pytest
 from django.utils import translation
 
 from battles.services import BattleActionError, battle_reopen, eligible_ships
+from tests.turns.test_services import damaged  # noqa: F401 — the fixture
 from turns.closing import campaign_turn_close
 from turns.repairs import repair_cancel, repair_order
 from turns.treasury import treasury_balance
-
-from .test_services import damaged  # noqa: F401 — the fixture
 
 pytestmark = pytest.mark.django_db
 

@@ -7,6 +7,7 @@ import pytest
 from django.utils import timezone, translation
 
 from factions.models import LightUnitGroup, Ship, ShipClass
+from tests.turns.conftest import norway_battle
 from turns.building import construction_order, construction_quote
 from turns.closing import (
     campaign_turn_close,
@@ -27,8 +28,6 @@ from turns.repairs import (
     ships_under_repair,
 )
 from turns.treasury import treasury_adjust, treasury_balance
-
-from .conftest import norway_battle
 
 pytestmark = pytest.mark.django_db
 

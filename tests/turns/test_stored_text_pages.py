@@ -9,12 +9,11 @@ import html as html_lib
 import pytest
 from django.test import Client
 
+from tests.turns.conftest import norway_battle
 from turns.closing import campaign_turn_close, campaign_turn_open
 from turns.models import LedgerEntry
 from turns.repairs import repair_order
 from turns.treasury import treasury_adjust
-
-from .conftest import norway_battle
 
 pytestmark = pytest.mark.django_db
 

@@ -6,14 +6,13 @@ import pytest
 
 from factions.fleet_totals import fleet_totals
 from factions.models import LightUnitGroup, Ship
+from tests.turns.conftest import norway_battle
 from turns.building import construction_order
 from turns.closing import campaign_turn_close, campaign_turn_open
 from turns.models import LedgerEntry, RepairOrder
 from turns.repairs import repair_order
 from turns.timeline import ship_state_before_battle, ship_timeline
 from turns.treasury import treasury_adjust, treasury_balance
-
-from .conftest import norway_battle
 
 pytestmark = pytest.mark.django_db
 
