@@ -85,7 +85,7 @@ messages: venv ## refresh both catalogues; English filled from the msgids, Frenc
 	sed -i '/^#, fuzzy$$/{N;s/^#, fuzzy\nmsgid ""$$/msgid ""/}' locale/en/LC_MESSAGES/django.po
 	msgattrib --clear-fuzzy --empty locale/en/LC_MESSAGES/django.po \
 		| msgen - -o locale/en/LC_MESSAGES/django.po
-	$(PY) -m campaign.french_typography locale/fr/LC_MESSAGES/django.po
+	$(PY) -m campaign.core.french_typography locale/fr/LC_MESSAGES/django.po
 	$(MANAGE) compilemessages -l fr -l en --ignore=.venv
 	@printf 'French: '; msgfmt --statistics -o /dev/null locale/fr/LC_MESSAGES/django.po
 

@@ -16,7 +16,7 @@ from battles.models import (
     RecordEntry,
     Report,
 )
-from battles.turn_models import TurnOrders, TurnPlay
+from battles.models.turn_orders import TurnOrders, TurnPlay
 
 
 def _bump_version(battle_id: int) -> None:
@@ -79,7 +79,7 @@ class ReportAdmin(admin.ModelAdmin):
 
 
 # --- Other game systems (seeds 001–004): the roster and the recorded unit results -----
-from battles.models_systems import SystemParticipant, SystemUnit  # noqa: E402
+from battles.models.other_games import SystemParticipant, SystemUnit  # noqa: E402
 
 
 @admin.register(SystemUnit)

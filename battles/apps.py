@@ -22,6 +22,5 @@ class BattlesConfig(AppConfig):
     verbose_name = _("battles")
 
     def ready(self) -> None:
-        from battles import checks  # noqa: F401  (registers the system checks)
 
         autoreload_started.connect(watch_rules_sources)

@@ -88,8 +88,8 @@ def render_report_pdf_in(battle_id: int, lang: str) -> dict[str, object]:
 @shared_task(name="battles.play_due_turns", soft_time_limit=120, time_limit=180)
 def play_due_turns() -> list[int]:
     """Play every turn-by-turn battle's turn whose orders deadline has passed
-    (``battles.turns.play.turns_play_due``); schedule it every minute with Celery beat.
+    (``battles.play.services.turns_play_due``); schedule it every minute with Celery beat.
     Idempotent: a turn is played once (the battle row is locked while it is)."""
-    from battles.turns.play import turns_play_due
+    from battles.play.services import turns_play_due
 
     return turns_play_due()

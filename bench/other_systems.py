@@ -1,5 +1,5 @@
 """``python -m bench.other_systems``: the worst request each other-system endpoint accepts
-(the bounds of ``battles/api_systems.py``), timed in CPU seconds (printed, not asserted)."""
+(the bounds of ``battles/api/systems.py``), timed in CPU seconds (printed, not asserted)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import contextlib
 import time
 from collections.abc import Callable
 
-from battles import epic, sf_boarding, sf_tokens, swsb
 from battles.rules.dice import Dice
+from battles.systems import epic, sf_boarding, sf_tokens, swsb
 
 
 def timed(label: str, fn: Callable[[], object], repeat: int = 3) -> None:

@@ -63,7 +63,7 @@ import time
 from django.template.loader import render_to_string
 from django.utils import translation
 from battles.models import Battle
-from battles.reports import report_context, pdf_page_html, pdf_from_html
+from battles.reports.context import report_context, pdf_page_html, pdf_from_html
 translation.activate("fr")
 b = Battle.objects.get(slug="colonisation-compromise")
 html_t, html_c, pdf_t, cpu_t = [], [], [], []
@@ -87,7 +87,7 @@ print(f"{{min(html_t) * 1000:.1f}} {{min(html_c) * 1000:.1f}} {{min(pdf_t):.2f}}
 _COUNT_CODE = """
 from django.utils import translation
 from battles.models import Battle
-from battles.reports import pdf_page_html, pdf_from_html
+from battles.reports.context import pdf_page_html, pdf_from_html
 translation.activate("fr")
 page = pdf_page_html(Battle.objects.get(slug="colonisation-compromise"))
 for _ in range({n}):
@@ -156,7 +156,7 @@ def league(sizes: list[int]) -> None:
             full_cpu = _manage.cpu
             pages = sum(1 for _ in out.rglob("*.html"))
             add = (
-                "from campaign.models import Campaign; from battles.models import Battle;"
+                "from campaign.league.models import Campaign; from battles.models import Battle;"
                 "c = Campaign.objects.get(slug='generated-0'); b = Battle.objects.filter("
                 "campaign=c).order_by('pk').last(); sides = list(b.sides.all());"
                 "parts = [list(s.participants.all()) for s in sides];"

@@ -24,11 +24,11 @@ def generate_campaign(*, factions: int, ships: int, orders: int):
     fleet, ``ships`` Tordenskjold-class ships spread over them, the first ``orders`` of
     them damaged (8 hull, 2 armour, 1 crew, beam-a) with a repair order; turn 1 open.
     Returns the campaign."""
-    from campaign.models import Campaign
+    from campaign.league.models import Campaign
+    from campaign.turns import rates
+    from campaign.turns.models import CampaignTurn, RepairOrder
     from factions.catalogue_loader import catalogue_load
     from factions.models import Faction, Fleet, Ship, ShipClass, Territory
-    from turns import rates
-    from turns.models import CampaignTurn, RepairOrder
 
     catalogue_load()
     design = ShipClass.objects.get(faction__slug="kongeriket-norge", name="Tordenskjold")
@@ -99,7 +99,7 @@ def _close(campaign) -> tuple[float, int]:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from turns.closing import campaign_turn_close
+    from campaign.turns.closing import campaign_turn_close
 
     with CaptureQueriesContext(connection) as queries:
         start = time.perf_counter()

@@ -1,21 +1,13 @@
 from django.apps import AppConfig
-from django.db.models.signals import pre_save
 from django.utils.translation import gettext_lazy as _
 
 
-def _check_text_before_save(sender, instance, raw=False, **kwargs) -> None:
-    """Refuse text no column can store, identically on SQLite and PostgreSQL
-    (``campaign.validation``); fixtures (``raw``) are loaded as they are."""
-    if not raw:
-        from campaign.validation import check_model_text
+class AdmiraltyConfig(AppConfig):
+    """The project package as an app, for what sees every app: its management commands
+    (``build_site``, ``demo``, ``load_sample``, ``generate_league``) and template tags
+    (``league``, ``csp_extras``). It has no models. The league itself is
+    ``campaign.league`` (label ``campaign``)."""
 
-        check_model_text(instance)
-
-
-class CampaignConfig(AppConfig):
-    default_auto_field = "django.db.models.BigAutoField"
     name = "campaign"
-    verbose_name = _("campaign")
-
-    def ready(self) -> None:
-        pre_save.connect(_check_text_before_save, dispatch_uid="campaign_check_text")
+    label = "admiralty"
+    verbose_name = _("Admiralty")

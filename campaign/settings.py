@@ -92,10 +92,11 @@ INSTALLED_APPS = [
     "csp",
     "axes",  # log-in rate limiting (issue 9 item 11)
     "ninja",  # serves Swagger UI from its own static files: /api/docs works offline
-    "campaign",
+    "campaign",  # the project: its commands and template tags (label "admiralty")
+    "campaign.league",  # label "campaign"
     "factions",
     "battles",
-    "turns",
+    "campaign.turns",  # label "turns"
 ]
 
 MIDDLEWARE = [
@@ -105,7 +106,7 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
-    "campaign.middleware.InputGuardMiddleware",  # size, NUL, surrogates (issue 9)
+    "campaign.core.middleware.InputGuardMiddleware",  # size, NUL, surrogates (issue 9)
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -203,7 +204,7 @@ STORAGES = {
     "staticfiles": {"BACKEND": _STATIC_BACKEND},
 }
 
-# Rendered reports; served by battles.media with the battle page's access rules.
+# Rendered reports; served by battles.web.media with the battle page's access rules.
 MEDIA_URL = "media/"
 MEDIA_ROOT = Path(env_str("MEDIA_ROOT", str(BASE_DIR / "media")))
 # The published site: refreshed there after a report is published (campaign/tasks.py)
@@ -231,7 +232,7 @@ else:
     }
 FLEET_CACHE_SECONDS = int(env_str("FLEET_CACHE_SECONDS", "600"))
 
-# Request bodies (campaign/limits.py, README "Limits"): larger ones get a readable 413.
+# Request bodies (campaign/core/limits.py, README "Limits"): larger ones get a readable 413.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
 
 LOGIN_URL = "login"
@@ -249,7 +250,7 @@ EMAIL_HOST_USER = env_str("EMAIL_HOST_USER")
 EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "admiralty@localhost")
-# An invitation link (campaign.invitations) is refused this many days after it was made.
+# An invitation link (campaign.league.invitations) is refused this many days after it was made.
 INVITATION_EXPIRY_DAYS = int(env_str("INVITATION_EXPIRY_DAYS", "7"))
 
 # Celery: eager in-process unless a broker is configured (DESIGN.md §7).
@@ -300,7 +301,7 @@ if not DEBUG:
         raise ImproperlyConfigured("DJANGO_SECRET_KEY must be at least 50 characters long")
 
 # Content-Security-Policy (django-csp 4, issue 9 item 14): no inline script anywhere, no
-# inline <style> element without the page's nonce (campaign.csp.nonce_styles, for the SSD
+# inline <style> element without the page's nonce (campaign.core.csp.nonce_styles, for the SSD
 # SVGs; htmx's indicator style is turned off in base.html). Inline style *attributes* stay
 # allowed (style-src-attr): the SSD shrinks long titles and the gauges set their width
 # with one; an attribute cannot hold a selector, so it cannot read the page.

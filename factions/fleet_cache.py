@@ -3,7 +3,7 @@ data and viewer scope (issue 9, "fast as fleets grow").
 
 Keys: fleet id, the fleet data version (``factions.versioning``: a new token after every
 committed write to what these views show), the viewer's scope
-(``campaign.access.fleet_scope``) and, for HTML, the language. The cache is Django's
+(``factions.access.fleet_scope``) and, for HTML, the language. The cache is Django's
 (``CACHES``: per process by default, Redis when ``REDIS_CACHE_URL`` is set); entries
 expire after ``FLEET_CACHE_SECONDS`` anyway, a bound on staleness should a version bump
 ever be lost (a process dying between its commit and the bump).
@@ -18,14 +18,15 @@ from django.conf import settings
 from django.core.cache import cache
 from django.http import Http404
 
-from campaign import access
+from campaign.league.roles import User
+from factions.access import can_see_fleet
 from factions.models import Fleet
 from factions.versioning import read_version
 
 T = TypeVar("T")
 
 
-def visible_fleet(user: access.User, slug: str) -> Fleet:
+def visible_fleet(user: User, slug: str) -> Fleet:
     """The fleet ``slug`` with its faction, if ``user`` may see it (else Http404), and
     ``data_version``, the version read just *before* it (``read_version``'s rule)."""
     version = read_version()
@@ -34,7 +35,7 @@ def visible_fleet(user: access.User, slug: str) -> Fleet:
         fleet = Fleet.objects.select_related("faction").get(slug=slug)
     except Fleet.DoesNotExist:
         raise Http404("No fleet matches the given query.") from None
-    if not access.can_see_fleet(user, fleet):
+    if not can_see_fleet(user, fleet):
         raise Http404("No fleet matches the given query.")
     fleet.data_version = version
     return fleet

@@ -1,7 +1,7 @@
 """Totals of a fleet page: ship counts, mass and points, from rows already fetched.
 
 Prices come from the stored ``ShipClass.points`` and, for the squadrons in bays and the
-light units based on no carrier, from ``factions.construction`` (Fleet Book figures,
+light units based on no carrier, from ``factions.designs.construction`` (Fleet Book figures,
 issue 3 §2). Runs no query.
 """
 
@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from factions import construction
+from factions.designs import construction
 from factions.models import LightUnitGroup, Ship, ShipClass
 
 logger = logging.getLogger(__name__)
@@ -25,7 +25,7 @@ class FleetTotals:
     Strength that tells the truth (issue 11 §6): ``ship_points`` sums ``ShipClass.points``
     (one ship, bays empty) of the ships **afloat** only; ``squadron_points`` prices the
     squadrons in their bays and the fleet's light units based on no carrier (station
-    fighters, colony batteries) at their strength left, with ``factions.construction``
+    fighters, colony batteries) at their strength left, with ``factions.designs.construction``
     (Fleet Book figures, issue 3 §2); ``points`` is the whole. Destroyed and captured ships
     are counted apart (``lost``, ``lost_points`` with their bays); ``damaged_points`` is the
     share of the afloat points that is damaged (each damaged ship's points × hull boxes

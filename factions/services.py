@@ -16,8 +16,8 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from campaign.limits import FLEET_LIST_MAX_LINES, FLEET_MAX_SHIPS
-from campaign.validation import TextError, check_model_text, clean_text
+from campaign.core.limits import FLEET_LIST_MAX_LINES, FLEET_MAX_SHIPS
+from campaign.core.validation import TextError, check_model_text, clean_text
 from factions.catalogue_loader import catalogue_files, catalogue_read
 from factions.fleetlists import (
     SQUADRON_SIZE,
@@ -174,7 +174,7 @@ def fleet_import(
     Raises ``FleetListError`` (every line error, or squadrons beyond a carrier's bays) or
     :class:`FleetImportError` (empty name, a name with no letter or digit for its slug, slug
     already used; a name, admiral or heading with a NUL, a lone surrogate or longer than
-    its column; more than ``campaign.limits.FLEET_LIST_MAX_LINES`` lines or
+    its column; more than ``campaign.core.limits.FLEET_LIST_MAX_LINES`` lines or
     ``FLEET_MAX_SHIPS`` ships); nothing is written then.
     """
     try:

@@ -50,7 +50,7 @@ def _site_root(settings, tmp_path_factory):
 @pytest.fixture
 def cast(db, django_user_model):
     """An organiser, two players of rival factions, a chronicler and an outsider."""
-    from campaign.models import Campaign, Membership
+    from campaign.league.models import Campaign, Membership
     from factions.models import Faction
 
     campaign = Campaign.objects.create(name="Test league", slug="test-league")
@@ -98,7 +98,7 @@ def world(cast):
 def rival(cast, django_user_model):
     """A second campaign ("Other league", with the Phalon) whose organiser organises
     nothing of the cast's campaign, and a staff user with no membership."""
-    from campaign.models import Campaign, Membership
+    from campaign.league.models import Campaign, Membership
     from factions.models import Faction
 
     other = Campaign.objects.create(name="Other league", slug="other-league")

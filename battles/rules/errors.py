@@ -3,7 +3,7 @@
 The engine writes its messages in English and imports no web framework. An error a player meets
 when giving orders also carries a stable ``code`` and its ``params`` (display strings, as
 the English text shows them; ``ship`` the ship the message starts with, or None), from
-which ``battles.rules_messages`` writes it in the reader's language; the English text stays
+which ``battles.log.refusals`` writes it in the reader's language; the English text stays
 ``str(error)``. An error without a code is shown as written.
 """
 

@@ -374,7 +374,7 @@ def _illegal(
     ship: str, orders: Orders, why: str, section: str = "§3", *, code: str, **params: str
 ) -> IllegalOrder:
     """The error ``validate_orders`` raises (a module function: no closure per call), with
-    its ``code`` and ``params`` for ``battles.rules_messages``."""
+    its ``code`` and ``params`` for ``battles.log.refusals``."""
     return IllegalOrder(
         f"{ship}: order {str(orders)!r}: {why} (rules {section})",
         code=code,

@@ -14,6 +14,17 @@ One module per job (issue 8 split the old ``battles/resolution.py``):
   and :func:`report_pdfs_ensure` (PDFs rendered once per key, in a pool or by workers).
 """
 
+from battles.reports.files import (
+    REPORT_FORMATS,
+    ReportRenderError,
+    report_file_name,
+    report_is_current,
+    report_mark_failed,
+    report_render,
+    report_request,
+)
+from battles.reports.keys import report_pdf_keys, report_sources_digest
+from battles.reports.pdfs import report_pdf_current, report_pdf_ensure, report_pdfs_ensure
 from battles.services.common import MAX_TURNS_LIMIT, BattleActionError, crew_lost_from_hull
 from battles.services.conclude import (
     REOPEN_CHECKS,
@@ -32,17 +43,6 @@ from battles.services.record import (
     record_submit,
     ship_system_ids,
 )
-from battles.services.report_files import (
-    REPORT_FORMATS,
-    ReportRenderError,
-    report_file_name,
-    report_is_current,
-    report_mark_failed,
-    report_render,
-    report_request,
-)
-from battles.services.report_keys import report_pdf_keys, report_sources_digest
-from battles.services.report_pdfs import report_pdf_current, report_pdf_ensure, report_pdfs_ensure
 from battles.services.resolve import (
     ResolvePreview,
     battle_replay,

@@ -49,9 +49,9 @@ def locked(battle: Battle, *, draft: bool = True) -> Battle:
 def refuse_turn_play(battle: Battle) -> None:
     """Raise :class:`BattleActionError` when ``battle`` is being fought turn by turn (a
     ``TurnPlay`` not ended): its result comes from both sides' orders
-    (``battles.turns.play``), so auto-resolve, record entries and the resolve preview wait
+    (``battles.play.services``), so auto-resolve, record entries and the resolve preview wait
     until the organiser ends the play."""
-    from battles.turn_models import TurnPlay
+    from battles.models.turn_orders import TurnPlay
 
     play = TurnPlay.objects.filter(battle_id=battle.pk, ended=False).first()
     if play is not None:

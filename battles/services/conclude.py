@@ -34,6 +34,7 @@ from battles.models import (
     Participant,
     Report,
 )
+from battles.reports.files import report_request
 from battles.services.common import (
     BULK,
     BattleActionError,
@@ -43,9 +44,8 @@ from battles.services.common import (
     locked,
     ship_status,
 )
-from battles.services.report_files import report_request
-from campaign.intel import intel_record_battle
-from campaign.models import Intel
+from battles.services.intel import intel_record_battle
+from campaign.league.models import Intel
 from factions.models import LightUnitGroup, Ship
 
 __all__ = [
@@ -274,7 +274,7 @@ def battle_conclude(*, battle: Battle, conclusion: ConclusionSource, user: Any =
     cumulative damage and status (a captured ship joins the captor's fleet), each group's
     craft left, the log (``events``), winner, outcome, ``status=concluded``,
     ``concluded_at``, ``version + 1``; record the classes each side met
-    (``campaign.intel.intel_record_battle``) and which intel rows that created; add a
+    (``battles.services.intel.intel_record_battle``) and which intel rows that created; add a
     timeline entry; and queue the report for when the transaction commits
     (:func:`on_concluded`). Nothing is written when it raises.
     """
@@ -363,10 +363,10 @@ def battle_conclude(*, battle: Battle, conclusion: ConclusionSource, user: Any =
 
 def on_concluded(battle: Battle) -> None:
     """After-conclusion work, in the conclusion's transaction: write the drafted
-    after-action report for the chroniclers (``battles.chronicle.report_draft_write``:
+    after-action report for the chroniclers (``battles.reports.desk.report_draft_write``:
     unpublished until they publish it) and queue the report files (rendered once the
     transaction commits)."""
-    from battles.chronicle import report_draft_write
+    from battles.reports.desk import report_draft_write
 
     report_draft_write(battle=battle)
     report_request(battle=battle)
@@ -412,8 +412,8 @@ def reopen_blockers(*, battle: Battle) -> list[str]:
 
 def _release_repairs(battle: Battle, user: Any) -> None:
     """Repair orders placed on the battle's damage: cancelled and refunded if the yard has
-    done nothing yet, else the reopen is refused (issue 11; ``turns.repairs``)."""
-    from turns.repairs import RepairsBlockBattleReopen, repairs_release_for_battle
+    done nothing yet, else the reopen is refused (issue 11; ``campaign.turns.repairs``)."""
+    from campaign.turns.repairs import RepairsBlockBattleReopen, repairs_release_for_battle
 
     try:
         repairs_release_for_battle(battle=battle, user=user)
@@ -432,7 +432,7 @@ def battle_reopen(*, battle: Battle, user: Any = None, reason: str = "") -> Batt
     (concluded before snapshots were kept, e.g. loaded from the sample), or
     :func:`reopen_blockers` names a reason (the later battle first), or repairs were
     already done on its damage; repair orders on it that did nothing yet are cancelled and
-    refunded (``turns.repairs.repairs_release_for_battle``). One transaction.
+    refunded (``campaign.turns.repairs.repairs_release_for_battle``). One transaction.
     """
     with transaction.atomic():
         b = locked(battle, draft=False)

@@ -38,7 +38,7 @@ from battles.services.common import (
 from battles.services.conclude import Conclusion, UnitResult, battle_conclude
 from battles.services.engine_log import engine_rows, fight, numbered, setup_row
 from battles.services.fielding import Fielded, field_battle, load_bay, rule_options
-from campaign.intel import intel_known_classes
+from battles.services.intel import intel_known_classes
 
 __all__ = [
     "ResolvePreview",
@@ -388,7 +388,7 @@ def battle_replay(*, battle: Battle) -> list[dict[str, Any]]:
     data = setup.data
     if isinstance(data, dict) and data.get("turn_by_turn"):
         # Fought from both sides' orders: replayed from the set-up and the stored orders.
-        from battles.turns.play import turn_battle_replay
+        from battles.play.services import turn_battle_replay
 
         return turn_battle_replay(battle=battle)
     try:

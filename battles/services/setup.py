@@ -14,8 +14,8 @@ from django.utils.translation import gettext as _
 
 from battles.models import Battle, BattleAction, BattleSide, Participant
 from battles.services.common import BattleActionError
-from campaign import limits
-from campaign.models import Campaign
+from campaign.core import limits
+from campaign.league.models import Campaign
 from factions.models import Faction, Fleet, LightUnitGroup, Ship, Territory
 
 __all__ = ["SideSpec", "battle_create", "eligible_light_units", "eligible_ships"]
@@ -34,15 +34,15 @@ def eligible_ships(
     """Ships that may be set up in a battle of ``campaign``: of the fleets of its factions
     (``faction`` only, if given), neither destroyed nor captured, and in no unconcluded
     battle (other than ``exclude_battle``). Ordered by fleet, mass, name; class and fleet
-    loaded. Ships with an open repair order are left out too (``turns.repairs``)."""
+    loaded. Ships with an open repair order are left out too (``campaign.turns.repairs``)."""
     qs = Ship.objects.filter(fleet__faction__in=campaign.factions.all()).exclude(
         status__in=[Ship.Status.DESTROYED, Ship.Status.CAPTURED]
     )
     if faction is not None:
         qs = qs.filter(fleet__faction=faction)
     held = _held(exclude_battle).filter(ship__isnull=False).values("ship_id")
-    # A ship under repair at a yard cannot join a battle (issue 11; turns.repairs).
-    from turns.repairs import ships_under_repair
+    # A ship under repair at a yard cannot join a battle (issue 11; campaign.turns.repairs).
+    from campaign.turns.repairs import ships_under_repair
 
     under_repair = ships_under_repair(campaign=campaign).values("pk")
     return (

@@ -8,7 +8,7 @@ from fractions import Fraction
 from django import template
 from django.utils.translation import get_language
 
-from battles.systems import SYSTEMS
+from battles.systems.games import SYSTEMS
 
 register = template.Library()
 
@@ -50,15 +50,15 @@ def fraction(p: Fraction | None) -> str:
 
 @register.simple_tag
 def system_helpers(system_id: str) -> tuple:
-    """The helpers (``battles.systems.Helper``) of a game system that have a page."""
+    """The helpers (``battles.systems.games.Helper``) of a game system that have a page."""
     system = SYSTEMS.get(system_id)
     return tuple(h for h in system.helpers if h.page) if system else ()
 
 
 @register.simple_tag(takes_context=True)
 def organises(context: template.Context, campaign: object) -> bool:
-    """Whether the viewer organises ``campaign`` (``campaign.access.is_organiser``)."""
-    from campaign import access
+    """Whether the viewer organises ``campaign`` (``campaign.league.roles.is_organiser``)."""
+    from campaign.league.roles import is_organiser
 
     request = context.get("request")
-    return bool(request) and access.is_organiser(request.user, campaign)
+    return bool(request) and is_organiser(request.user, campaign)

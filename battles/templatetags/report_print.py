@@ -9,7 +9,7 @@ from django import template
 
 register = template.Library()
 
-#: The only ``data:`` URLs the PDF's fetcher accepts (``battles.pdf``).
+#: The only ``data:`` URLs the PDF's fetcher accepts (``battles.reports.pdf``).
 SVG_DATA_PREFIX = "data:image/svg+xml;base64,"
 
 

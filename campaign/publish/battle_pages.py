@@ -3,7 +3,7 @@
 Each battle page is keyed by what it reads (the battle row, its sides, units and their
 ships' state, its log's size, the names and paths it links to: ``rows.BattleRows``), so
 a rebuild renders only the battles whose key changed. Those are loaded whole
-:data:`CHUNK` at a time (``battles.reports.report_rows``: five queries a chunk, memory
+:data:`CHUNK` at a time (``battles.reports.context.report_rows``: five queries a chunk, memory
 bounded by the chunk), and each page of each language comes from one
 ``report_context``; SSDs are drawn once per ship state (``Baker.ship_svg``).
 """
@@ -118,7 +118,7 @@ def _pool_chunk(start: int) -> tuple[dict, list, list, dict]:
 
 
 def _render_chunk(baker: Baker, chunk: list[tuple[Battle, dict[str, str]]]) -> None:
-    from battles.reports import report_context, report_rows
+    from battles.reports.context import report_context, report_rows
 
     full = Battle.objects.select_related("campaign", "winner").in_bulk([b.pk for b, _k in chunk])
     loaded = report_rows(list(full.values()), user=None)

@@ -1,7 +1,7 @@
 """Bake the public campaign into a folder of static files (DESIGN.md §5, issue 12 §4).
 
 Plain baking with ``render_to_string``: every page is rendered as the anonymous public
-(``campaign.access`` with ``user=None``), so a hidden fleet, its ships and its name, a
+(``campaign.league.roles`` and the ``access`` module of each app with ``user=None``), so a hidden fleet, its ships and its name, a
 draft battle or an unpublished report's texts never reach the output. Links are relative
 so the folder works from ``file://`` and from any static host.
 
@@ -55,13 +55,13 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
 from battles.models import Battle
-from campaign.access import visible_fleets
-from campaign.csp import strip_styles
-from campaign.models import Campaign
+from campaign.core.csp import strip_styles
+from campaign.league.models import Campaign
 from campaign.publish import feeds, search
 from campaign.publish.output import MARKER, SiteBuildError, Staging, prepare_out_dir
 from campaign.publish.paths import assign_names
 from campaign.publish.rows import BattleRows, digest, load_rows
+from factions.access import visible_fleets
 from factions.models import Faction, Fleet, LightUnitGroup, Ship
 
 __all__ = ["MARKER", "PAGE_PRODUCERS", "Baker", "SiteBuildError", "SiteBuildResult", "site_build"]
@@ -72,24 +72,24 @@ Progress = Callable[[Iterable[Any], int, str], Iterable[Any]]
 _SOURCES = (
     "templates/site",
     "templates/reports",
-    "battles/reports.py",
-    "battles/report_log.py",
-    "battles/battle_map.py",  # the report's map
-    "battles/turns/board.py",  # the board the map is drawn from
+    "battles/reports/context.py",
+    "battles/reports/turn_log.py",
+    "battles/log/battle_map.py",  # the report's map
+    "battles/play/board.py",  # the board the map is drawn from
     "battles/templatetags",
     "campaign/templatetags",
     "factions/templatetags",
-    "campaign/csp.py",  # strip_styles on the site's SSDs
+    "campaign/core/csp.py",  # strip_styles on the site's SSDs
     "factions/type_words.py",
-    "battles/log_text.py",
-    "battles/log_text_light.py",
-    "battles/log_text_damage.py",
-    "battles/roll_text.py",
-    "campaign/stored_text.py",
-    "battles/markdown_text.py",
-    "factions/ssd.py",
-    "factions/ssd_canvas.py",
-    "factions/ssd_text.py",
+    "battles/log/lines.py",
+    "battles/log/light.py",
+    "battles/log/damage.py",
+    "battles/log/rolls.py",
+    "campaign/core/stored_text.py",
+    "campaign/core/markdown.py",
+    "factions/ssd/draw.py",
+    "factions/ssd/canvas.py",
+    "factions/ssd/text.py",
     "campaign/publish",
     "locale",
 )
@@ -444,15 +444,15 @@ class Baker:
 
     def md(self, text: str, root: str, section: str) -> Any:
         """People's Markdown of a page ``root`` deep, sanitised (``render_markdown``)."""
-        from battles.reports import render_markdown
+        from battles.reports.context import render_markdown
 
         return render_markdown(text, asset_prefix=f"{root}../static/", id_prefix=f"{section}-")
 
     def ship_svg(self, ship: Ship) -> str:
-        """``factions.ssd.ship_svg(ship)`` in the active language without its ``<style>``,
+        """``factions.ssd.draw.ship_svg(ship)`` in the active language without its ``<style>``,
         drawn once per ship state a build (a damaged ship shows on its page and in each of
         its battles)."""
-        from factions.ssd import ship_svg
+        from factions.ssd.draw import ship_svg
 
         key = (
             translation.get_language(), ship.pk, ship.name, ship.ship_class_id,

@@ -19,7 +19,7 @@ battle names. Where fleets were:
 - the campaign's current turn while open: where they are now;
 - any other turn: not recorded, and the page says so.
 
-Only fleets that are public now (``campaign.access.visible_fleets(None)``, the builder's
+Only fleets that are public now (``factions.access.visible_fleets(None)``, the builder's
 ``fleets``) *and* were public then are shown; holders are today's (the league keeps no
 record of past holders, which the page says). Battles are the builder's (concluded).
 
@@ -40,9 +40,9 @@ from typing import Any
 
 from django.utils import translation
 
-from campaign.models import Campaign
+from campaign.league.models import Campaign
+from campaign.turns.models import CampaignTurn
 from factions.models import Fleet
-from turns.models import CampaignTurn
 
 __all__ = ["bake", "prepare"]
 

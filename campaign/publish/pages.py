@@ -116,8 +116,8 @@ def factions(baker: Baker) -> None:
 
 
 def fleets(baker: Baker) -> None:
+    from campaign.turns.repairs import fleet_repairs
     from factions.fleet_totals import fleet_totals
-    from turns.repairs import fleet_repairs
 
     for fleet in baker.fleets:
         ships = list(fleet.ships.all())

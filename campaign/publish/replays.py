@@ -3,9 +3,9 @@ as one JSON file per battle and language, which ``static/js/battle-board.js`` fe
 from the battle's page (no server, no inline script).
 
 The JSON is what an anonymous visitor of the app's replay viewer (``/battles/<id>/replay/``)
-may see, built by the same code: ``battles.turns.board.board_view`` with the ``public``
-viewer of ``campaign.access.battle_perspective(None, battle)``, whose hidden ships are
-those of the fleets ``campaign.access.visible_fleets(None)`` leaves out (neither drawn nor
+may see, built by the same code: ``battles.play.board.board_view`` with the ``public``
+viewer of ``battles.access.battle_perspective(None, battle)``, whose hidden ships are
+those of the fleets ``factions.access.visible_fleets(None)`` leaves out (neither drawn nor
 named, the events touching them left out of the log). Log lines and phase names are in
 the page's language, so there is one file per language::
 
@@ -35,18 +35,18 @@ from django.conf import settings
 from django.utils import translation
 
 from battles.models import Battle, Event
-from battles.turns.board import Viewer, board_view
-from battles.turns.pages import phase_names
+from battles.play.board import Viewer, board_view
+from battles.play.context import phase_names
 
 __all__ = ["bake", "prepare", "public_viewer", "replay_json"]
 
 #: Files whose change changes every replay file (with the builder's own sources digest).
 _SOURCES = (
-    "battles/turns/board.py",
-    "battles/log_text.py",
-    "battles/log_text_light.py",
-    "battles/log_text_damage.py",
-    "battles/roll_text.py",
+    "battles/play/board.py",
+    "battles/log/lines.py",
+    "battles/log/light.py",
+    "battles/log/damage.py",
+    "battles/log/rolls.py",
     "campaign/publish/replays.py",
 )
 #: Battles whose events are loaded by one query (bounded memory on large leagues).
@@ -63,7 +63,7 @@ def _sources_digest() -> str:
 def public_viewer(battle: Battle, public_fleet_ids: set[int]) -> Viewer:
     """The ``public`` viewer of ``battle``: its ships of fleets not in
     ``public_fleet_ids`` (``visible_fleets(None)``) hidden. Equal to
-    ``battles.turns.pages.battle_viewer(battle, None)``, from the builder's prefetched
+    ``battles.play.context.battle_viewer(battle, None)``, from the builder's prefetched
     sides and participants (no query)."""
     hidden = frozenset(
         f"ship-{p.ship_id}"

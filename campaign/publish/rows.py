@@ -5,7 +5,7 @@ objects (sides, participants, ships: ~150 000 objects, seconds of ORM work). Thi
 reads them with ``values_list`` queries — a fixed number whatever the league's size — into
 tuples: enough for each battle page's key (:meth:`BattleRows.battle_state`), the battle
 lists, the standings and which faction fought where. Only the battles whose key changed
-are then loaded whole (``battles.reports.report_rows``), a chunk at a time.
+are then loaded whole (``battles.reports.context.report_rows``), a chunk at a time.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from django.db import connections
 from django.db.models import Count, Max
 
 from battles.models import Battle, BattleSide, Event, Participant
-from battles.models_systems import SystemParticipant
+from battles.models.other_games import SystemParticipant
 from factions.models import ShipClass
 
 #: Battle fields a list, the feed or a key never reads: left in the database.
@@ -133,7 +133,7 @@ def load_rows(campaign_ids: list[int]) -> BattleRows:
     ):  # fmt: skip
         side_id, fate = row[0], row[2]
         ship_fleet, group_fleet, carrier_fleet = row[-4:-1]
-        # campaign.access.unit_fleet_id on a row: a ship's fleet, a group's, its carrier's
+        # battles.access.unit_fleet_id on a row: a ship's fleet, a group's, its carrier's
         fleet = ship_fleet if row[9] else group_fleet if group_fleet else carrier_fleet
         units[side_battle[side_id]].append((*row[:-4], row[-1], fleet))
         lost[side_id].append((fate, fleet))

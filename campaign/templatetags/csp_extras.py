@@ -1,8 +1,8 @@
-"""``{{ svg|nonce_styles:request }}``: see :func:`campaign.csp.nonce_styles`."""
+"""``{{ svg|nonce_styles:request }}``: see :func:`campaign.core.csp.nonce_styles`."""
 
 from django import template
 
-from campaign.csp import nonce_styles as _nonce_styles
+from campaign.core.csp import nonce_styles as _nonce_styles
 
 register = template.Library()
 

@@ -13,7 +13,7 @@ register = template.Library()
 def my_memberships(context: dict[str, Any]) -> list[Any]:
     """The request user's memberships (campaign, role, faction), one query; empty for
     anonymous users."""
-    from campaign.models import Membership
+    from campaign.league.models import Membership
 
     request = context.get("request")
     user = getattr(request, "user", None)
@@ -50,8 +50,8 @@ def item(mapping: dict[str, Any] | None, key: str) -> Any:
 @register.filter(name="stored_text")
 def stored_text_filter(value: Any) -> str:
     """A text a service stored in English (ledger reason, history reason, timeline
-    summary, engine outcome) in the active language (``campaign.stored_text``); any other
+    summary, engine outcome) in the active language (``campaign.core.stored_text``); any other
     text unchanged. Returns a plain ``str``: autoescaping still applies."""
-    from campaign.stored_text import stored_text
+    from campaign.core.stored_text import stored_text
 
     return stored_text(value if value is None else str(value))

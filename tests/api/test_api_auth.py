@@ -1,4 +1,4 @@
-"""Personal API tokens (``campaign.api_auth``) and the CSRF token of ``/api/docs``."""
+"""Personal API tokens (``campaign.league.api_auth``) and the CSRF token of ``/api/docs``."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import pytest
 from django.test import Client
 
 from battles.models import Battle
-from campaign.api_auth import api_token_create
-from campaign.models import ApiToken
+from campaign.league.api_auth import api_token_create
+from campaign.league.models import ApiToken
 from tests.battles.battle_fixtures import draft_skirmish
 
 

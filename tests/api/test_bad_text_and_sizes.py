@@ -1,7 +1,7 @@
 """Issue 9 items 9 and 10: text no column can store (NUL, lone surrogate, over-long) and
 over-size input get a clear 4xx on every write path, nothing written, identically on
 SQLite and PostgreSQL (run this module with DATABASE_URL=postgres://… too), and sizes are
-bounded with a readable message (``campaign.limits``)."""
+bounded with a readable message (``campaign.core.limits``)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 
 from battles.models import Battle
-from campaign import limits
-from campaign.models import ApiToken
+from campaign.core import limits
+from campaign.league.models import ApiToken
 from factions.models import Fleet, LightUnitGroup, Ship, ShipClass
 from factions.services import FleetImportError, fleet_import
 from tests.api.test_fleet_import_api import GANESHA_PART, classes, counts  # noqa: F401

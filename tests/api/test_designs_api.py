@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from django.test import Client
 
-from factions import construction
+from factions.designs import construction
 from factions.models import ShipClass
 from tests.factions.factories import valid_design as design
 
@@ -209,7 +209,7 @@ def test_import_the_preset_file_through_the_api(cast):
 
 
 def test_export_of_a_created_class_round_trips_through_create(hanit, cast):
-    from factions.imports import export_design
+    from factions.designs.imports import export_design
 
     exported = export_design(hanit)
     hanit.delete()

@@ -12,7 +12,7 @@ from django.core.signals import request_finished, request_started
 from django.db import close_old_connections
 from hypothesis import HealthCheck, Phase, settings
 
-from campaign.api_auth import api_token_create
+from campaign.league.api_auth import api_token_create
 from campaign.wsgi import application
 
 # Cases per operation and user: enough to reach every body and parameter shape the

@@ -11,7 +11,7 @@ SEED = 20261201
 def make_duel(cast, user_model):
     """The duel (see the module docstring): ``battle``, ``cast``, ``phalon_player``,
     ``qatzrin_side``, ``phalon_side``."""
-    from campaign.models import Membership
+    from campaign.league.models import Membership
     from factions.models import Faction
     from tests.battles.battle_fixtures import draft_skirmish
 

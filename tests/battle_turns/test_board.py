@@ -1,4 +1,4 @@
-"""The board and log as each viewer sees them (battles/turns/board.py, rules §5), the odds
+"""The board and log as each viewer sees them (battles/play/board.py, rules §5), the odds
 panel's choices (item 9), and the turn page's query count as the battle grows."""
 
 from __future__ import annotations
@@ -8,11 +8,11 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
+from battles.play.board import Viewer, board_view
+from battles.play.contacts import ContactKeys
+from battles.play.context import odds_panel
+from battles.play.services import turn_play_advance, turn_play_start
 from battles.services import battle_resolve, event_rows
-from battles.turns.board import Viewer, board_view
-from battles.turns.contacts import ContactKeys
-from battles.turns.pages import odds_panel
-from battles.turns.play import turn_play_advance, turn_play_start
 from tests.battles.battle_fixtures import draft_skirmish
 
 pytestmark = pytest.mark.django_db
@@ -77,7 +77,7 @@ def test_a_side_sees_blips_beyond_its_sensors_and_no_enemy_name(fought):
 
 
 def test_a_class_already_met_is_named_on_contact(cast):
-    from campaign.models import Intel
+    from campaign.league.models import Intel
     from factions.models import Faction, ShipClass
 
     battle = draft_skirmish(cast.campaign, slug="met")
@@ -110,7 +110,7 @@ def test_the_organiser_sees_everything_and_the_public_no_hidden_ship(fought):
 
 
 def test_the_odds_panel_offers_our_weapons_and_their_ships(cast, django_user_model):
-    from campaign.models import Membership
+    from campaign.league.models import Membership
     from factions.models import Faction
 
     battle = draft_skirmish(cast.campaign, qatzrin=("Sa'ar",), phalon=("Tsaara",), slug="odds")

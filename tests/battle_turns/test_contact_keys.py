@@ -1,4 +1,4 @@
-"""A side knows the enemy's units by opaque keys only (battles/turns/contacts.py): the
+"""A side knows the enemy's units by opaque keys only (battles/play/contacts.py): the
 turn page, its orders form, the board API and the odds panel never carry an enemy
 ship's engine id (``ship-<pk>``, whose page names the ship); orders naming a key are
 translated back, an enemy's engine id is refused as unknown; a crafted form naming a
@@ -14,11 +14,11 @@ from django.test import Client
 from django.utils import translation
 
 from battles.models import Participant
+from battles.models.turn_orders import TurnOrders
+from battles.play.board import Viewer, board_view
+from battles.play.contacts import ContactKeys
+from battles.play.services import TurnOrdersError, turn_play_start
 from battles.services import battle_resolve, event_rows
-from battles.turn_models import TurnOrders
-from battles.turns.board import Viewer, board_view
-from battles.turns.contacts import ContactKeys
-from battles.turns.play import TurnOrdersError, turn_play_start
 from tests.battle_turns.conftest import SEED
 from tests.battles.battle_fixtures import draft_skirmish
 

@@ -10,10 +10,10 @@ import pytest
 from django.test import Client
 
 from battles.models import Participant
-from battles.turn_models import TurnOrders
-from battles.turns.forms import order_sheet
-from battles.turns.play import turn_play_start, turn_state
-from campaign.models import Membership
+from battles.models.turn_orders import TurnOrders
+from battles.play.forms import order_sheet
+from battles.play.services import turn_play_start, turn_state
+from campaign.league.models import Membership
 from factions.models import LightUnitGroup, Territory
 from tests.battle_turns.conftest import SEED
 from tests.battles.battle_fixtures import draft_skirmish

@@ -1,4 +1,4 @@
-"""The engine's refusals of orders in the reader's language (battles.rules_messages): the
+"""The engine's refusals of orders in the reader's language (battles.log.refusals): the
 engine writes English with a code and parameters, the API, the orders service and the
 movement preview translate them; an English template that no longer matches the engine's
 text falls back to the engine's English."""
@@ -11,11 +11,11 @@ import pytest
 from django.test import Client
 from django.utils import translation
 
+from battles.log.refusals import MESSAGES, WORDS, rules_error_text
+from battles.models.turn_orders import TurnPlay
+from battles.play.services import turn_play_start
 from battles.rules.errors import IllegalOrder, RulesError
 from battles.rules.movement import Orders, validate_orders
-from battles.rules_messages import MESSAGES, WORDS, rules_error_text
-from battles.turn_models import TurnPlay
-from battles.turns.play import turn_play_start
 from tests.battle_turns.conftest import SEED
 
 

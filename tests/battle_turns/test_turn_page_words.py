@@ -10,8 +10,8 @@ import pytest
 from django.test import Client
 from django.utils import translation
 
-from battles.turns.forms import _squadron_text
-from battles.turns.play import turn_play_start
+from battles.play.forms import _squadron_text
+from battles.play.services import turn_play_start
 from tests.battle_turns.conftest import SEED
 from tests.battles.battle_fixtures import draft_skirmish
 
@@ -20,7 +20,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def game(cast, django_user_model):
-    from campaign.models import Membership
+    from campaign.league.models import Membership
     from factions.models import Faction
 
     battle = draft_skirmish(cast.campaign, qatzrin=("Sa'ar", "Sa'ar"), phalon=("Silith",))

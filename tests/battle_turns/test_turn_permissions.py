@@ -9,8 +9,8 @@ import pytest
 from django.test import Client
 
 from battles.models import Battle
-from battles.turn_models import TurnPlay
-from battles.turns.play import turn_orders_submit, turn_play_start
+from battles.models.turn_orders import TurnPlay
+from battles.play.services import turn_orders_submit, turn_play_start
 from tests.battle_turns.conftest import SEED
 from tests.battles.battle_fixtures import draft_skirmish
 
@@ -23,7 +23,7 @@ WHO = ("organiser", "own", "rival", "chronicler", "outsider", "anonymous", "othe
 
 @pytest.fixture
 def game(duel, django_user_model):
-    from campaign.models import Campaign, Membership
+    from campaign.league.models import Campaign, Membership
 
     other = Campaign.objects.create(name="Other league", slug="other-league")
     other_organiser = django_user_model.objects.create_user("other_organiser", password="pw")
@@ -212,7 +212,7 @@ def test_api_orders_for_the_other_sides_ship_name_it_and_store_nothing(game):
 
 
 def test_once_concluded_everyone_sees_the_replay_without_hidden_fleets(game):
-    from battles.turns.play import turn_play_end
+    from battles.play.services import turn_play_end
 
     turn_play_end(battle=game.battle)
     fleet = game.phalon_side.fleet

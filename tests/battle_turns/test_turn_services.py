@@ -1,4 +1,4 @@
-"""Turn-by-turn services against the database (battles/turns/play.py): orders stored per
+"""Turn-by-turn services against the database (battles/play/services.py): orders stored per
 turn and side, hidden until both are in, the deadline and the auto-resolve tactics, refused
 orders that change nothing, the replay from seed and stored orders, and the conclusion."""
 
@@ -11,9 +11,8 @@ from django.forms.models import model_to_dict
 from django.utils import timezone, translation
 
 from battles.models import Battle, Event, Participant
-from battles.services import BattleActionError, event_rows
-from battles.turn_models import TurnOrders, TurnPlay
-from battles.turns.play import (
+from battles.models.turn_orders import TurnOrders, TurnPlay
+from battles.play.services import (
     TurnOrdersError,
     turn_battle_replay,
     turn_deadline_set,
@@ -23,6 +22,7 @@ from battles.turns.play import (
     turn_play_start,
     turn_state,
 )
+from battles.services import BattleActionError, event_rows
 from factions.models import LightUnitGroup, Ship
 from tests.battle_turns.conftest import SEED
 from tests.battles.battle_fixtures import draft_skirmish

@@ -15,6 +15,14 @@ from django.forms.models import model_to_dict
 from django.utils import timezone, translation
 
 from battles.models import Battle, BattleAction, BattleSnapshot, Event, Participant, RecordEntry
+from battles.models.turn_orders import TurnOrders, TurnPlay
+from battles.play.services import (
+    turn_orders_submit,
+    turn_play_advance,
+    turn_play_end,
+    turn_play_start,
+    turn_state,
+)
 from battles.services import (
     BattleActionError,
     battle_record,
@@ -25,14 +33,6 @@ from battles.services import (
     event_rows,
     record_confirm,
     record_submit,
-)
-from battles.turn_models import TurnOrders, TurnPlay
-from battles.turns.play import (
-    turn_orders_submit,
-    turn_play_advance,
-    turn_play_end,
-    turn_play_start,
-    turn_state,
 )
 from factions.models import LightUnitGroup, Ship, Territory
 from tests.battle_turns.conftest import SEED

@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 
 from battles.models import Battle, BattleSide, Participant
-from campaign.models import Campaign
+from campaign.league.models import Campaign
 from factions.models import Faction, Fleet, LightUnitGroup, Ship, ShipClass
 
 CATALOGUE = Path(__file__).resolve().parents[2] / "factions" / "catalogue"

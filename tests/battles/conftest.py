@@ -2,7 +2,7 @@
 
 import pytest
 
-from battles import reports
+from battles.reports import context as reports
 
 
 @pytest.fixture
@@ -29,7 +29,7 @@ def pdf_renders(monkeypatch):
 @pytest.fixture
 def league(cast, rival, django_user_model):
     """The cast's campaign with a draft Qatzrin–Phalon skirmish; a Phalon player."""
-    from campaign.models import Membership
+    from campaign.league.models import Membership
     from tests.battles.battle_fixtures import draft_skirmish
 
     battle = draft_skirmish(cast.campaign)

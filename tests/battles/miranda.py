@@ -43,8 +43,8 @@ def group_states(ids) -> dict[int, int]:
 def miranda_eve() -> MirandaEve:
     """Load the sample, note the Miranda result, and roll the units back to the eve."""
     from battles.models import Battle, Participant
-    from campaign.models import Campaign, Intel
-    from campaign.services import sample_load
+    from campaign.league.models import Campaign, Intel
+    from campaign.sample.loader import sample_load
 
     sample_load()
     campaign = Campaign.objects.get(slug="sample")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from battles.models import Battle, BattleSide, Event, Participant
-from campaign.models import Campaign
+from campaign.league.models import Campaign
 from factions.models import Faction, Fleet, LightUnitGroup, Ship, ShipClass
 
 HOSTILE_MARKDOWN = """The escort **held**.

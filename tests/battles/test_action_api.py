@@ -1,4 +1,4 @@
-"""The battle actions API (battles/api_actions.py) and the resolve body (issue 9 item 8):
+"""The battle actions API (battles/api/actions.py) and the resolve body (issue 9 item 8):
 the permission matrix per endpoint, set-up, preview, reseed, record entries, reopen."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The battle action pages (battles/views_actions.py): the permission matrix per URL,
+"""The battle action pages (battles/web/actions.py): the permission matrix per URL,
 set-up through the form, the record formset's errors naming the ship, preview and
 conclude, reopen, and query counts that stay flat as battles grow."""
 
@@ -95,7 +95,7 @@ def test_setup_form_creates_the_battle_with_the_units_chosen(client, league):
 
 
 def test_setup_page_lists_the_ships_a_draft_holds_here_or_in_another_campaign(client, league):
-    from campaign.models import Campaign
+    from campaign.league.models import Campaign
 
     client.force_login(league.organiser)
     url = reverse("battle-setup", args=[league.campaign.slug])

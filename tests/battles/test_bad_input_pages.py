@@ -1,6 +1,6 @@
 """Trial findings: a number no column holds and a text no column stores, typed into a form
 or sent to the API, are a clear error naming the field, never a 500, and store nothing
-(campaign.limits.NUMBER_MAX; campaign.validation.TextError; campaign.middleware)."""
+(campaign.core.limits.NUMBER_MAX; campaign.core.validation.TextError; campaign.core.middleware)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 from battles.models import Battle
-from campaign import limits
+from campaign.core import limits
 
 pytestmark = pytest.mark.django_db
 HUGE = "99999999999999999999"

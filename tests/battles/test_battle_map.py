@@ -1,4 +1,4 @@
-"""The battle's map drawn on the server (battles/battle_map.py, issue 12 §3): ships at
+"""The battle's map drawn on the server (battles/log/battle_map.py, issue 12 §3): ships at
 the positions of the log, hidden ships neither drawn nor named, no map for a battle
 recorded from the table."""
 
@@ -12,8 +12,8 @@ import pytest
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from battles.battle_map import MapShip, battle_map, battle_map_svg, label_places
-from battles.reports import pdf_page_html, report_context
+from battles.log.battle_map import MapShip, battle_map, battle_map_svg, label_places
+from battles.reports.context import pdf_page_html, report_context
 from battles.services import battle_resolve, event_rows
 from factions.models import Fleet
 from tests.battles.battle_fixtures import draft_skirmish

@@ -10,10 +10,10 @@ import re
 import pytest
 from django.test import Client
 
+from battles.play.services import turn_play_start
 from battles.resolution import battle_resolve
-from battles.turns.play import turn_play_start
+from campaign.turns.closing import campaign_turn_open
 from tests.battles.battle_fixtures import draft_skirmish
-from turns.closing import campaign_turn_open
 
 pytestmark = pytest.mark.django_db
 BUSY = 'data-busy="Working…"'

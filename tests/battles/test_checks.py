@@ -2,7 +2,7 @@ import os
 
 from django.core.checks import run_checks
 
-from battles import checks
+from battles.reports import checks
 
 
 def test_writable_media_root_passes(settings, tmp_path):
@@ -50,7 +50,7 @@ def test_checks_are_registered_and_clean_here():
 def test_shipped_fonts_are_all_there_and_a_missing_one_is_an_error(settings, tmp_path):
     import shutil
 
-    from battles import checks
+    from battles.reports import checks
 
     assert checks.check_shipped_fonts() == []
     static = tmp_path / "static"

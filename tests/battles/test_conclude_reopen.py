@@ -26,7 +26,7 @@ from battles.services import (
     record_confirm,
     record_submit,
 )
-from campaign.models import Campaign, Intel
+from campaign.league.models import Campaign, Intel
 from factions.models import LightUnitGroup, Ship, Territory
 from tests.battles.battle_fixtures import draft_skirmish
 

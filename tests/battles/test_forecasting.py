@@ -12,10 +12,10 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-import battles.forecasting as forecasting
-from battles.forecasting import battle_forecast
+import battles.services.forecast as forecasting
 from battles.models import Battle, Event
 from battles.resolution import BattleActionError, battle_resolve
+from battles.services.forecast import battle_forecast
 from tests.battles.battle_fixtures import draft_skirmish
 
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from django.template.loader import render_to_string
 
-from battles.log_text import hidden_unit_names
+from battles.log.lines import hidden_unit_names
 from battles.models import Battle, Event
-from battles.reports import report_context
+from battles.reports.context import report_context
 from factions.models import Fleet, Ship
 from tests.battles.report_fixtures import make_battle
 

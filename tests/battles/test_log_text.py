@@ -1,4 +1,4 @@
-"""The battle log in the reader's language (battles.log_text): lines rebuilt from each
+"""The battle log in the reader's language (battles.log.lines): lines rebuilt from each
 engine event's data with gettext, ships and sides by name, the stored English summary for
 anything unknown, and the report's privacy rules kept on what is printed."""
 
@@ -11,9 +11,9 @@ import pytest
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from battles.log_text import LogNames, event_line
+from battles.log.lines import LogNames, event_line
 from battles.models import Battle, Event, Participant
-from battles.reports import report_context
+from battles.reports.context import report_context
 from battles.resolution import battle_resolve
 from factions.models import Fleet
 from tests.battles.battle_fixtures import draft_skirmish
@@ -165,7 +165,7 @@ def test_the_report_header_names_the_winner_once(resolved, language, victory, wh
 
 
 def test_the_drafted_report_names_the_winner_once(resolved):
-    from battles.report_draft import report_draft_markdown
+    from battles.reports.draft import report_draft_markdown
 
     with translation.override("fr"):
         text = report_draft_markdown(resolved)

@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from battles.models import Battle
 from battles.services.common import battle_sides
-from campaign.models import Campaign, Intel, Membership
+from campaign.league.models import Campaign, Intel, Membership
 from factions.models import Ship
 from tests.battles.miranda import group_states, miranda_eve, ship_states
 

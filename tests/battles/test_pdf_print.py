@@ -9,8 +9,8 @@ import io
 import pytest
 from pypdf import PdfReader
 
-from battles.pdf import StaticOnlyURLFetcher, pdf_document
-from battles.reports import pdf_page_html
+from battles.reports.context import pdf_page_html
+from battles.reports.pdf import StaticOnlyURLFetcher, pdf_document
 from tests.battles.report_fixtures import make_battle
 
 pytestmark = pytest.mark.django_db

@@ -1,4 +1,4 @@
-"""SVG texts drawn a run at a time in the PDF (battles/pdf_svg_text.py, issue 12 speed):
+"""SVG texts drawn a run at a time in the PDF (battles/reports/pdf_svg_text.py, issue 12 speed):
 the same words in the same places as WeasyPrint's glyph-by-glyph drawing, one text
 object per text instead of one per character, and WeasyPrint's own drawing for texts
 that place single glyphs."""
@@ -12,8 +12,8 @@ import pytest
 import weasyprint.svg as wsvg
 from pypdf import PdfReader
 
-from battles import pdf_svg_text
-from battles.pdf import pdf_document
+from battles.reports import pdf_svg_text
+from battles.reports.pdf import pdf_document
 from battles.templatetags.report_print import svg_data_uri
 
 SVG = (

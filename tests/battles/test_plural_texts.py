@@ -9,8 +9,8 @@ from types import SimpleNamespace
 import pytest
 from django.utils import translation
 
-from battles.forms import ship_label
-from battles.log_text import LogNames, event_line
+from battles.log.lines import LogNames, event_line
+from battles.web.forms import ship_label
 
 
 def _setup_line(max_turns: int) -> str:

@@ -6,10 +6,11 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from battles import chronicle
 from battles.models import Battle, Report
-from battles.reports import MAX_MARKDOWN_CHARS, report_context
-from campaign.access import can_edit_reports
+from battles.reports import desk as chronicle
+from battles.reports.context import report_context
+from campaign.core.markdown import MAX_MARKDOWN_CHARS
+from campaign.league.roles import can_edit_reports
 from tests.battles.report_fixtures import HOSTILE_MARKDOWN, make_battle
 
 pytestmark = pytest.mark.django_db
@@ -120,7 +121,7 @@ def test_a_failed_pdf_is_marked_failed_with_its_reason_and_the_publish_still_suc
     def broken(html):
         raise RuntimeError("font exploded")
 
-    monkeypatch.setattr("battles.reports.pdf_from_html", broken)
+    monkeypatch.setattr("battles.reports.context.pdf_from_html", broken)
     client.force_login(cast.chronicler)
     with django_capture_on_commit_callbacks(execute=True):
         response = client.post(reverse("report-publish", args=[drafted.pk]))
@@ -133,7 +134,7 @@ def test_a_failed_pdf_is_marked_failed_with_its_reason_and_the_publish_still_suc
 
 
 @pytest.mark.parametrize(
-    "where", ["battles.reports.pdf_page_html", "battles.reports.pdf_from_html"]
+    "where", ["battles.reports.context.pdf_page_html", "battles.reports.context.pdf_from_html"]
 )
 def test_a_broken_page_or_pdf_on_publish_is_a_failed_report_not_an_error_page(
     client, cast, drafted, monkeypatch, django_capture_on_commit_callbacks, where
@@ -312,7 +313,7 @@ def test_api_a_chroniclers_token_edits_the_report_like_their_session(cast, draft
     """README: a token acts as its user. The report endpoints took the session only."""
     from django.test import Client
 
-    from campaign.api_auth import api_token_create
+    from campaign.league.api_auth import api_token_create
 
     _row, token = api_token_create(user=cast.chronicler, name="desk script")
     response = Client(enforce_csrf_checks=True).put(
@@ -333,7 +334,7 @@ def test_on_a_worker_a_failed_render_is_marked_failed_and_retried(drafted, monke
     def broken(html):
         raise RuntimeError("pango crashed")
 
-    monkeypatch.setattr("battles.reports.pdf_from_html", broken)
+    monkeypatch.setattr("battles.reports.context.pdf_from_html", broken)
     countdowns = []
 
     def retry(exc=None, countdown=None):  # Celery's Task.retry, without a broker

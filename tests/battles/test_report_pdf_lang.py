@@ -1,5 +1,5 @@
 """Issue 12: the battle page links the PDF in the reader's language; another language
-than the campaign's is served by ``/battles/<id>/report.<lang>.pdf`` (battles/media.py)
+than the campaign's is served by ``/battles/<id>/report.<lang>.pdf`` (battles/web/media.py)
 with the battle page's access rule, rendered when first asked for, never a 500."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ import pytest
 from django.test import Client
 from pypdf import PdfReader
 
-from battles import reports
 from battles.models import Battle, Report
+from battles.reports import context as reports
 from battles.services import report_pdf_ensure, report_pdf_keys
 from tests.battles.report_fixtures import make_battle
 

@@ -1,5 +1,5 @@
 """PDFs rendered once per key of what the report reads, many at a time in a process pool
-(battles/services/report_pdfs.py): the site builder's API (issue 12)."""
+(battles/reports/pdfs.py): the site builder's API (issue 12)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import io
 import pytest
 from pypdf import PdfReader
 
-from battles import reports
 from battles.models import Participant, Report
+from battles.reports import context as reports
 from battles.services import report_pdf_ensure, report_pdf_keys, report_pdfs_ensure
 from factions.models import Fleet
 from tests.battles.report_fixtures import make_battle
@@ -44,7 +44,7 @@ def test_the_key_changes_with_the_language_and_the_rendering_code(monkeypatch):
     fr = report_pdf_keys([battle.pk], lang="fr")[battle.pk]
     assert report_pdf_keys([battle.pk], lang="en")[battle.pk] != fr
     assert report_pdf_keys([battle.pk], lang="fr")[battle.pk] == fr
-    monkeypatch.setattr("battles.services.report_keys.report_sources_digest", lambda: "upgrade")
+    monkeypatch.setattr("battles.reports.keys.report_sources_digest", lambda: "upgrade")
     assert report_pdf_keys([battle.pk], lang="fr")[battle.pk] != fr
 
 
@@ -89,7 +89,7 @@ def test_a_render_error_marks_the_report_failed_and_raises_nothing(media, monkey
 def test_inside_a_worker_the_pdfs_render_here_not_queued(monkeypatch, settings, media):
     """A Celery worker's site refresh would wait on render tasks queued behind it on the
     same worker (and a daemonic process may not start a pool): it renders in-process."""
-    from battles.services import report_pdfs
+    from battles.reports import pdfs as report_pdfs
 
     settings.CELERY_TASK_ALWAYS_EAGER = False
     monkeypatch.setattr(report_pdfs, "_in_worker", lambda: True)
@@ -108,7 +108,7 @@ def test_weasyprint_reads_the_report_stylesheets_without_a_warning(caplog):
     whole @media rule was ignored": WeasyPrint reads media types, not features."""
     import logging
 
-    from battles.reports import render_pdf
+    from battles.reports.context import render_pdf
     from tests.battles.report_fixtures import make_battle
 
     with caplog.at_level(logging.WARNING, logger="weasyprint"):

@@ -11,13 +11,13 @@ import pytest
 from django.template.loader import render_to_string
 from pypdf import PdfReader
 
-from battles.pdf import FetchRefused, StaticOnlyURLFetcher
-from battles.reports import (
+from battles.reports.context import (
     render_html_document,
     render_markdown,
     render_pdf,
     report_context,
 )
+from battles.reports.pdf import FetchRefused, StaticOnlyURLFetcher
 from tests.battles.report_fixtures import HOSTILE_MARKDOWN, make_battle
 
 
@@ -167,7 +167,7 @@ def test_web_fragment_and_document_render_hostile_narrative_inert():
 
 
 def test_a_drawing_inside_the_page_fetches_nothing_outside_static_files(tmp_path, caplog):
-    from battles.pdf import pdf_from_html
+    from battles.reports.pdf import pdf_from_html
     from battles.templatetags.report_print import svg_data_uri
 
     image = tmp_path / "local.png"
@@ -252,7 +252,7 @@ def test_pdf_names_the_battle_and_the_winner_and_embeds_nothing_hostile(monkeypa
         return original(self, url, headers)
 
     monkeypatch.setattr(StaticOnlyURLFetcher, "fetch", spy)
-    monkeypatch.setattr("battles.pdf._sheets", {})  # parse the stylesheets afresh, watched
+    monkeypatch.setattr("battles.reports.pdf._sheets", {})  # parse the stylesheets afresh, watched
     data = render_pdf(battle)
     assert data.startswith(b"%PDF")
     text = pdf_text(data)
@@ -272,7 +272,7 @@ def test_pdf_names_the_battle_and_the_winner_and_embeds_nothing_hostile(monkeypa
     assert {url.split(":")[1].split("/")[0] for url in static} == {"css", "fonts"}
 
 
-# --- ship diagrams (factions.ssd) -------------------------------------------------
+# --- ship diagrams (factions.ssd.draw) -------------------------------------------------
 
 
 @pytest.mark.django_db
@@ -289,10 +289,10 @@ def test_reports_render_without_the_diagram_module_or_when_a_drawing_fails(monke
     import sys
 
     battle = make_battle()
-    monkeypatch.setitem(sys.modules, "factions.ssd", None)  # import raises ImportError
+    monkeypatch.setitem(sys.modules, "factions.ssd.draw", None)  # import raises ImportError
     assert report_context(battle)["diagrams"] == []
     monkeypatch.undo()
-    ssd = pytest.importorskip("factions.ssd")
+    ssd = pytest.importorskip("factions.ssd.draw")
 
     def broken(ship):
         raise KeyError("hull")
@@ -320,6 +320,6 @@ def test_reports_render_without_the_diagram_module_or_when_a_drawing_fails(monke
     ],
 )
 def test_a_link_with_quotes_in_its_destination_leaves_no_stray_parenthesis(text, html):
-    from battles.markdown_text import render_markdown
+    from campaign.core.markdown import render_markdown
 
     assert str(render_markdown(text)) == html

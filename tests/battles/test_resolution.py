@@ -21,7 +21,7 @@ from battles.resolution import (
 )
 from battles.rules import ai
 from battles.rules.ships import ShipState
-from campaign.models import Intel
+from campaign.league.models import Intel
 from factions.models import Faction, LightUnitGroup, Ship, ShipClass
 from tests.battles.battle_fixtures import draft_skirmish
 
@@ -511,7 +511,7 @@ def test_record_refuses_a_stranger_participant_a_twice_entered_one_and_a_foreign
 
 
 def test_the_report_gives_each_turn_a_summary_highlights_and_every_die():
-    from battles.reports import report_context
+    from battles.reports.context import report_context
 
     battle = draft_skirmish()
     battle_resolve(battle=battle, seed=SEED)
@@ -549,8 +549,8 @@ def test_a_ship_already_destroyed_or_fielded_twice_is_refused():
 
 
 def test_the_pdf_keeps_losses_and_a_few_volleys_per_turn_and_counts_the_rest():
-    from battles.report_log import PRINT_KINDS, trim_for_print
-    from battles.reports import report_context
+    from battles.reports.context import report_context
+    from battles.reports.turn_log import PRINT_KINDS, trim_for_print
 
     battle = draft_skirmish()
     battle_resolve(battle=battle, seed=SEED)

@@ -12,9 +12,9 @@ from django.template.loader import render_to_string
 from django.test import Client
 from django.utils import translation
 
-from battles.log_text import LogNames, event_line
+from battles.log.lines import LogNames, event_line
 from battles.models import Battle, BattleAction, Event
-from battles.reports import report_context
+from battles.reports.context import report_context
 from battles.resolution import battle_resolve
 from battles.services import battle_reseed
 from tests.battles.battle_fixtures import draft_skirmish

@@ -137,7 +137,7 @@ def test_a_report_whose_rendering_code_changed_is_rendered_again(media, pdf_rend
     render_report.delay(battle.pk, "pdf").get()
     render_report.delay(battle.pk, "pdf").get()
     assert len(pdf_renders) == 1
-    monkeypatch.setattr("battles.services.report_keys.report_sources_digest", lambda: "v2")
+    monkeypatch.setattr("battles.reports.keys.report_sources_digest", lambda: "v2")
     render_report.delay(battle.pk, "pdf").get()
     assert len(pdf_renders) == 2
 

@@ -35,7 +35,7 @@ PUBLIC = {
     "rules-swsb-attack",
     "rules-epic",
     "media-file",
-    "battle-report-pdf-in",  # a battle's PDF in another language (battles/media.py)
+    "battle-report-pdf-in",  # a battle's PDF in another language (battles/web/media.py)
 }
 # Values for the URL's parameters naming objects that do not exist: the login check
 # must come before the lookup.

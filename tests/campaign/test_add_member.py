@@ -5,8 +5,8 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from campaign import access
-from campaign.models import Membership
+from campaign.league.models import Membership
+from campaign.league.roles import is_organiser, player_faction_ids
 
 pytestmark = pytest.mark.django_db
 
@@ -19,10 +19,10 @@ def test_add_member_creates_users_with_each_role(cast, monkeypatch, django_user_
     call_command("add_member", "cy", cast.campaign.slug, "chronicler")
     ada = django_user_model.objects.get(username="ada")
     assert ada.check_password("s3cret-pass!")
-    assert access.is_organiser(ada, cast.campaign)
+    assert is_organiser(ada, cast.campaign)
     bo = django_user_model.objects.get(username="bo")
     assert not bo.has_usable_password()
-    assert access.player_faction_ids(bo) == {cast.qatzrin.pk}
+    assert player_faction_ids(bo) == {cast.qatzrin.pk}
     assert Membership.objects.get(user__username="cy").role == "chronicler"
 
 

@@ -1,11 +1,11 @@
-"""``access.can_see_fleet`` (the fleet page's and API's check on a fleet read by slug)
-agrees with ``access.visible_fleets`` for every kind of user and fleet (issue 9)."""
+"""``can_see_fleet`` (the fleet page's and API's check on a fleet read by slug)
+agrees with ``visible_fleets`` for every kind of user and fleet (issue 9)."""
 
 from __future__ import annotations
 
 from django.contrib.auth.models import AnonymousUser
 
-from campaign import access
+from factions.access import can_see_fleet, visible_fleets
 from factions.models import Fleet
 
 
@@ -18,8 +18,8 @@ def test_can_see_fleet_is_visible_fleets(world, rival):
     fleets = list(Fleet.objects.select_related("faction"))
     assert {f.hidden for f in fleets} == {True, False}
     for user in users:
-        visible = set(access.visible_fleets(user).values_list("pk", flat=True))
-        assert {f.pk for f in fleets if access.can_see_fleet(user, f)} == visible, user
+        visible = set(visible_fleets(user).values_list("pk", flat=True))
+        assert {f.pk for f in fleets if can_see_fleet(user, f)} == visible, user
     # the expected shape, not only agreement: a player sees their own hidden fleet only
-    player = {f.slug for f in fleets if access.can_see_fleet(cast.norge_player, f)}
+    player = {f.slug for f in fleets if can_see_fleet(cast.norge_player, f)}
     assert "norge-shadow" in player and "qatzrin-shadow" not in player

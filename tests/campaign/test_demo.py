@@ -6,8 +6,8 @@ import pytest
 from django.core.management import call_command
 from pypdf import PdfReader
 
-from battles import reports
 from battles.models import Report
+from battles.reports import context as reports
 from tests.battles.report_fixtures import make_battle
 
 

@@ -1,4 +1,4 @@
-"""French spacing in the French catalogue (campaign.french_typography): a narrow no-break
+"""French spacing in the French catalogue (campaign.core.french_typography): a narrow no-break
 space before : ; ! ? and inside « », never inside placeholders, URLs, times, HTML tags,
 code or entities; and the catalogue as committed is already fixed."""
 
@@ -11,7 +11,7 @@ import pytest
 from django.conf import settings
 from django.utils import translation
 
-from campaign.french_typography import NNBSP, fix_text
+from campaign.core.french_typography import NNBSP, fix_text
 
 N = NNBSP
 
@@ -65,7 +65,7 @@ def test_a_french_page_string_has_the_narrow_space():
 
 
 def test_fix_po_reaches_a_one_line_msgstr_that_ends_its_entry(tmp_path):
-    from campaign.french_typography import fix_po
+    from campaign.core.french_typography import fix_po
 
     po = tmp_path / "django.po"
     po.write_text(

@@ -28,7 +28,7 @@ def test_the_same_seed_gives_the_same_league_and_a_second_run_is_refused(capsys)
         call_command("generate_league", "--ships", "40", "--battles", "12", "--seed", "3")
     Battle.objects.all().delete()
     Ship.objects.all().delete()
-    from campaign.models import Campaign
+    from campaign.league.models import Campaign
     from factions.models import Faction
 
     Campaign.objects.all().delete()

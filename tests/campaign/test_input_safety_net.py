@@ -1,6 +1,6 @@
 """Trial findings: a number no column holds and a text no column stores, typed into a form
 or sent to the API, are a clear error naming the field, never a 500, and store nothing
-(campaign.limits.NUMBER_MAX; campaign.validation.TextError; campaign.middleware)."""
+(campaign.core.limits.NUMBER_MAX; campaign.core.validation.TextError; campaign.core.middleware)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import pytest
 from django.test import RequestFactory
 from django.utils import translation
 
-from campaign.middleware import InputGuardMiddleware
-from campaign.validation import TextError
+from campaign.core.middleware import InputGuardMiddleware
+from campaign.core.validation import TextError
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""Intel: the ship classes each faction has met in a campaign (campaign/intel.py, rules
+"""Intel: the ship classes each faction has met in a campaign (battles/services/intel.py, rules
 §5), recorded when a battle is concluded and shown only to those who may see the faction's
 secrets."""
 
@@ -9,8 +9,8 @@ from django.urls import reverse
 
 from battles.models import Battle
 from battles.resolution import battle_record, battle_resolve
-from campaign.intel import intel_record_battle
-from campaign.models import Intel
+from battles.services.intel import intel_record_battle
+from campaign.league.models import Intel
 from campaign.publish import site_build
 from tests.battles.battle_fixtures import draft_skirmish
 
@@ -61,7 +61,7 @@ def test_recording_is_idempotent_and_keeps_the_first_battle(cast):
 
 
 def test_intel_is_per_campaign(cast):
-    from campaign.models import Campaign
+    from campaign.league.models import Campaign
 
     other = Campaign.objects.create(name="Other league", slug="other-league")
     record_draw(draft_skirmish(cast.campaign, slug="a"))
@@ -108,7 +108,7 @@ def test_classes_met_are_never_baked_into_the_site(cast, settings, tmp_path):
 
 
 def test_sample_load_records_the_miranda_battles_intel_once(db):
-    from campaign.services import sample_load
+    from campaign.sample.loader import sample_load
 
     summary = sample_load()
     battle = Battle.objects.get(campaign=summary.campaign, slug="colonisation-compromise")

@@ -11,7 +11,8 @@ from django.test import Client
 from django.urls import reverse
 
 from battles.models import Battle
-from campaign import access
+from campaign.league.roles import is_organiser
+from factions.access import can_see_faction_secrets, organises_faction, visible_fleets
 from factions.models import Fleet, ShipClass
 from tests.api.test_designs_api import ftl_fleet
 from tests.battles.battle_fixtures import draft_skirmish
@@ -34,17 +35,17 @@ def post(client: Client, url: str, body: dict):
 
 
 def test_is_organiser_is_per_campaign(cast, rival):
-    assert access.is_organiser(rival.organiser)  # of some campaign: unchanged meaning
-    assert access.is_organiser(rival.organiser, rival.campaign)
-    assert not access.is_organiser(rival.organiser, cast.campaign)
-    assert access.is_organiser(cast.organiser, cast.campaign)
-    assert access.is_organiser(rival.staff, cast.campaign)
-    assert not access.is_organiser(cast.norge_player, cast.campaign)
-    assert not access.is_organiser(None, cast.campaign)
-    assert access.organises_faction(cast.organiser, cast.qatzrin)
-    assert not access.organises_faction(cast.organiser, rival.phalon)
-    assert not access.organises_faction(rival.organiser, cast.qatzrin)
-    assert access.organises_faction(rival.staff, cast.qatzrin)
+    assert is_organiser(rival.organiser)  # of some campaign: unchanged meaning
+    assert is_organiser(rival.organiser, rival.campaign)
+    assert not is_organiser(rival.organiser, cast.campaign)
+    assert is_organiser(cast.organiser, cast.campaign)
+    assert is_organiser(rival.staff, cast.campaign)
+    assert not is_organiser(cast.norge_player, cast.campaign)
+    assert not is_organiser(None, cast.campaign)
+    assert organises_faction(cast.organiser, cast.qatzrin)
+    assert not organises_faction(cast.organiser, rival.phalon)
+    assert not organises_faction(rival.organiser, cast.qatzrin)
+    assert organises_faction(rival.staff, cast.qatzrin)
 
 
 def test_another_campaigns_organiser_may_not_act_on_the_battle(cast, rival, battle):
@@ -139,11 +140,11 @@ def test_hidden_fleets_are_seen_by_their_campaigns_organisers_only(cast, rival):
         (cast.norge_player, False, False),
         (None, False, False),
     ):
-        ids = set(access.visible_fleets(user).values_list("pk", flat=True))
+        ids = set(visible_fleets(user).values_list("pk", flat=True))
         assert (hidden.pk in ids, own.pk in ids) == (sees_qatzrin, sees_phalon), user
-        assert access.can_see_faction_secrets(user, cast.qatzrin) is sees_qatzrin, user
-        assert access.can_see_faction_secrets(user, rival.phalon) is sees_phalon, user
-    assert access.can_see_faction_secrets(cast.qatzrin_player, cast.qatzrin)
+        assert can_see_faction_secrets(user, cast.qatzrin) is sees_qatzrin, user
+        assert can_see_faction_secrets(user, rival.phalon) is sees_phalon, user
+    assert can_see_faction_secrets(cast.qatzrin_player, cast.qatzrin)
     # pages and API go through the same helper
     page = client_for(rival.organiser).get(reverse("faction-detail", args=[cast.qatzrin.slug]))
     assert "Secret 9th" not in page.content.decode()

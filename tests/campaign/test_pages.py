@@ -82,7 +82,7 @@ def test_pages_are_french_by_default_and_switch_to_english(client, world):
 def test_every_page_of_the_sample_campaign_renders(client, db):
     """The seed's campaign as ``load_sample`` builds it: every linked page answers 200."""
     from battles.models import Battle
-    from campaign.services import sample_load
+    from campaign.sample.loader import sample_load
     from factions.models import Faction, Fleet, Ship, ShipClass
 
     sample_load()

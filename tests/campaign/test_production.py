@@ -14,7 +14,7 @@ from bench.server import production_server
 
 SETUP = """
 from battles.models import Battle, Report
-from campaign.models import Campaign
+from campaign.league.models import Campaign
 from pathlib import Path
 from django.conf import settings
 c = Campaign.objects.create(name="Prod", slug="prod")

@@ -16,7 +16,7 @@ from django.db import transaction
 from django.test import override_settings
 from pypdf import PdfReader
 
-from campaign.models import Campaign
+from campaign.league.models import Campaign
 from campaign.publish import SiteBuildError, feeds, search, site_build
 from campaign.publish.output import trees_dir
 from factions.models import Faction, Fleet, Ship, ShipClass

@@ -10,8 +10,8 @@ from django.db import transaction
 from django.forms.models import model_to_dict
 
 from battles.models import Battle, BattleSide, Participant
-from campaign.models import Campaign
-from campaign.services import SAMPLE_DIR, SampleDataError, sample_load
+from campaign.league.models import Campaign
+from campaign.sample.loader import SAMPLE_DIR, SampleDataError, sample_load
 from factions.models import Faction, Fleet, LightUnitGroup, Ship, ShipClass, Squadron, Territory
 
 MODELS = [
@@ -310,7 +310,7 @@ def test_a_ship_hurt_in_the_sample_battle_has_a_life_that_matches_its_state(samp
     """Trial finding F-11: built already damaged, a ship's life read "before: 4 hull lost,
     after: 8" for a battle that cost it 4. Now built intact, then the battle's own history
     row: before = intact, after = the ship as it stands (no turn played yet)."""
-    from turns.timeline import ship_timeline
+    from factions.web.timeline import ship_timeline
 
     hurt = Participant.objects.filter(
         side__battle__slug="colonisation-compromise", ship__isnull=False, hull_lost__gt=0

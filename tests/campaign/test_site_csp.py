@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from campaign.publish import site_build
-from campaign.services import sample_load
-from factions.ssd import ship_svg
+from campaign.sample.loader import sample_load
+from factions.ssd.draw import ship_svg
 
 
 class _Styles(HTMLParser):

@@ -9,8 +9,8 @@ import threading
 import pytest
 from django.test import Client
 
-from battles import chronicle
 from battles.models import Battle
+from battles.reports import desk as chronicle
 from campaign import tasks
 from campaign.publish import MARKER, site_build
 from tests.battles.report_fixtures import make_battle

@@ -15,15 +15,15 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone, translation
 
 from battles.models import Battle
+from battles.play.context import battle_viewer, board_for
 from battles.services import battle_resolve
-from battles.turns.pages import battle_viewer, board_for
 from campaign.publish import site_build
 from campaign.publish.replays import public_viewer
+from campaign.turns.models import CampaignTurn
 from factions.models import Fleet, Territory
 from tests.battles.battle_fixtures import draft_skirmish
 from tests.battles.report_fixtures import make_battle
 from tests.campaign.test_publish import links_of
-from turns.models import CampaignTurn
 
 pytestmark = pytest.mark.django_db
 
@@ -75,7 +75,7 @@ def test_the_replay_file_is_the_anonymous_replay_of_the_app(fought, tmp_path):
 
 
 def test_the_public_viewer_is_the_access_helpers(fought):
-    from campaign.access import visible_fleets
+    from factions.access import visible_fleets
 
     battle = Battle.objects.prefetch_related("sides__participants__ship").get(pk=fought.pk)
     public = set(visible_fleets(None).values_list("pk", flat=True))

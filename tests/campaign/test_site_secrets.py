@@ -11,15 +11,15 @@ from django.db import transaction
 from django.test import override_settings
 from django.utils import timezone
 
-from battles import chronicle
 from battles.models import Battle
+from battles.reports import desk as chronicle
 from battles.services import battle_resolve
 from campaign.publish import site_build
+from campaign.turns.models import CampaignTurn
 from factions.models import Faction, Fleet, Ship, ShipClass, Territory
 from tests.battles.battle_fixtures import draft_skirmish
 from tests.battles.report_fixtures import make_battle
 from tests.campaign.test_publish import all_text, make_league
-from turns.models import CampaignTurn
 
 pytestmark = pytest.mark.django_db
 

@@ -3,7 +3,7 @@
 import pytest
 
 from battles.models import Battle, BattleSide, Participant
-from campaign.standings import campaign_standings
+from battles.standings import campaign_standings
 from factions.models import Fleet, Ship, ShipClass
 
 

@@ -1,4 +1,4 @@
-"""Texts the server stores in English, shown in the reader's language (campaign.stored_text):
+"""Texts the server stores in English, shown in the reader's language (campaign.core.stored_text):
 every known shape in French and in English, exact; anything else unchanged."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import pytest
 from django.template import Context, Template
 from django.utils import translation
 
-from campaign.stored_text import stored_text
+from campaign.core.stored_text import stored_text
 
 # (stored English text, French shown, English shown)
 SHAPES = [

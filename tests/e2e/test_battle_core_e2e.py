@@ -41,8 +41,8 @@ def test_organiser_sets_up_previews_concludes_and_reopens_at_390px(
     from django.contrib.auth import get_user_model
 
     from battles.models import Battle
-    from campaign.models import Campaign, Membership
-    from campaign.services import sample_load
+    from campaign.league.models import Campaign, Membership
+    from campaign.sample.loader import sample_load
 
     sample_load()
     campaign = Campaign.objects.get(slug="sample")
@@ -124,7 +124,7 @@ def test_miranda_recorded_through_the_form_in_the_browser(live_server, browser, 
 
     from battles.models import Battle
     from battles.services.common import battle_sides
-    from campaign.models import Campaign, Membership
+    from campaign.league.models import Campaign, Membership
     from tests.battles.miranda import group_states, miranda_eve, ship_states
 
     eve = miranda_eve()

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from campaign.models import Membership
+from campaign.league.models import Membership
 from tests.e2e.conftest import SCREENSHOT_DIR
 
 pytestmark = pytest.mark.e2e

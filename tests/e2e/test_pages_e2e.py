@@ -76,8 +76,8 @@ def test_sample_campaign_from_home_to_the_battle_and_a_damaged_ships_ssd(
     live_server, page, transactional_db
 ):
     """The seed's campaign as ``load_sample`` builds it, browsed as the public."""
-    from campaign.models import Campaign
-    from campaign.services import sample_load
+    from campaign.league.models import Campaign
+    from campaign.sample.loader import sample_load
     from factions.models import Ship
 
     sample_load()

@@ -10,8 +10,8 @@ import io
 import pytest
 from pypdf import PdfReader
 
-from battles import chronicle
 from battles.models import Battle, Report
+from battles.reports import desk as chronicle
 from campaign.publish import site_build
 from campaign.tasks import site_refresh_wait
 from tests.battles.report_fixtures import make_battle

@@ -17,11 +17,11 @@ from django.utils import timezone
 from battles.models import Battle
 from battles.services import battle_resolve
 from campaign.publish import site_build
+from campaign.turns.models import CampaignTurn
 from factions.models import Fleet, Territory
 from tests.battles.battle_fixtures import draft_skirmish
 from tests.battles.report_fixtures import make_battle
 from tests.e2e.conftest import SCREENSHOT_DIR
-from turns.models import CampaignTurn
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db]
 expect = pytest.importorskip("playwright.sync_api").expect

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from battles import chronicle
 from battles.models import Battle
+from battles.reports import desk as chronicle
 from tests.battles.report_fixtures import make_battle
 
 pytestmark = pytest.mark.e2e

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
+from campaign.turns.closing import campaign_turn_open
+from campaign.turns.models import CampaignTurn, RepairOrder
+from campaign.turns.treasury import treasury_adjust
 from tests.turns.conftest import norway_battle, sample  # noqa: F401  (fixture)
-from turns.closing import campaign_turn_open
-from turns.models import CampaignTurn, RepairOrder
-from turns.treasury import treasury_adjust
 
 pytestmark = pytest.mark.e2e
 

@@ -59,7 +59,7 @@ def give_orders(page, url, movement, fire=None):
 
 def test_two_players_fight_two_turns_and_the_replay_plays(browser, live_server, duel):
     from battles.models import Battle, Event
-    from battles.turn_models import TurnOrders, TurnPlay
+    from battles.models.turn_orders import TurnOrders, TurnPlay
 
     battle = duel.battle
     turns_url = f"{live_server.url}/battles/{battle.pk}/turns/"

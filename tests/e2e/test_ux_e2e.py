@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from campaign.models import Membership
+from campaign.league.models import Membership
+from campaign.turns.closing import campaign_turn_open
+from campaign.turns.models import CampaignTurn
 from tests.e2e.conftest import SCREENSHOT_DIR
-from turns.closing import campaign_turn_open
-from turns.models import CampaignTurn
 
 pytestmark = pytest.mark.e2e
 WIDTH = 390

@@ -1,6 +1,6 @@
 """Design documents shared by the import, design-command and design-API tests."""
 
-from factions import construction
+from factions.designs import construction
 
 
 def ftl_ship(**overrides):

@@ -5,7 +5,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from battles.rules.weapons import get_weapon, weapon_ids
-from factions.construction import (
+from factions.designs.construction import (
     WEAPONS,
     UnknownSystem,
     crew_factors,
@@ -20,8 +20,8 @@ from factions.construction import (
     weapon_points,
     weapon_spec,
 )
-from factions.designs import Design, DesignInvalid, design_validate
-from factions.imports import FLEET_BOOK_GRASERS, design_from_ftlibship
+from factions.designs.imports import FLEET_BOOK_GRASERS, design_from_ftlibship
+from factions.designs.schema import Design, DesignInvalid, design_validate
 
 ALL_ARCS = ["F", "FS", "AS", "A", "AP", "FP"]
 

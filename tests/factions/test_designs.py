@@ -6,7 +6,7 @@ import pytest
 from django.utils import translation
 
 from battles.rules import ships as engine_ships
-from factions.designs import (
+from factions.designs.schema import (
     COMMAND_SYSTEMS,
     Design,
     DesignInvalid,

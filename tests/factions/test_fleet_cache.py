@@ -15,10 +15,10 @@ from django.db import connection, transaction
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from factions.api import FleetDetailOut, FleetShipOut
+from campaign.turns.models import RepairOrder
+from factions.api.fleets import FleetDetailOut, FleetShipOut
 from factions.models import DataVersion, Ship, Territory
 from factions.versioning import FLEETS, read_version
-from turns.models import RepairOrder
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -1,8 +1,8 @@
 """The 91 published ftLibShip preset ships re-priced by our Fleet Book tables (D-24).
 
 Each preset ship carries its published mass and points (NPV; carriers include their fighter
-groups). Imported through ``factions.imports.designs_parse`` and re-priced by
-``factions.construction``, every ship whose systems all map must add up to its mass and come
+groups). Imported through ``factions.designs.imports.designs_parse`` and re-priced by
+``factions.designs.construction``, every ship whose systems all map must add up to its mass and come
 out at its published points. Figures measured on the shared file (Perlkonig/ftLibShip
 ``scripts/preset-fleets.json`` @ aacf0f6): before the beam/K-gun/armour corrections 18 of 91
 validated and 8 matched their points; now 73 validate and 59 match.
@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from factions import construction
-from factions.designs import design_parse
-from factions.imports import design_from_ftlibship, designs_parse
+from factions.designs import construction
+from factions.designs.imports import design_from_ftlibship, designs_parse
+from factions.designs.schema import design_parse
 
 FULLTRUST = Path(__file__).resolve().parents[2].parent / "shared" / "fulltrust-data"
 PRESETS = FULLTRUST / "perlkonig-ftLibShip-preset-fleets.json"

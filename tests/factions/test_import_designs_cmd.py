@@ -13,7 +13,7 @@ from django.test import Client
 from django.utils import translation
 
 from factions.catalogue_loader import catalogue_load
-from factions.imports import DesignReplaceError, designs_parse, designs_save
+from factions.designs.imports import DesignReplaceError, designs_parse, designs_save
 from factions.models import Faction, Fleet, Ship, ShipClass
 from tests.factions.factories import ftl_ship, valid_design
 

@@ -9,8 +9,8 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.utils import translation
 
-from factions import construction
-from factions.imports import (
+from factions.designs import construction
+from factions.designs.imports import (
     ImportFormatError,
     designs_parse,
     designs_save,

@@ -30,7 +30,7 @@ def test_a_group_reads_in_the_readers_words(kind, unit_type, fr, en):
 
 
 def test_system_labels_never_fail_on_a_design_the_engine_cannot_build():
-    from factions.ssd import system_labels
+    from factions.ssd.draw import system_labels
 
     assert system_labels({}) == {}
     partial = {"systems": [{"id": "pd-a", "kind": "pd"}, "junk"]}

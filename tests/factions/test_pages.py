@@ -94,9 +94,9 @@ def test_fleet_page_lists_squadrons_ships_state_light_units_and_points(client, w
     assert f"{saar.armour - 1}/{saar.armour}" in html
     assert "Najna-1" in html and "4/6" in html
     # Three Sa'ar and a Kineret at their catalogue points; the Kineret's four bays hold a
-    # squadron of 6 long-range fighters each (priced by factions.construction, whose figures
+    # squadron of 6 long-range fighters each (priced by factions.designs.construction, whose figures
     # are tested there); plus a beam-2 battery based on no carrier.
-    from factions.construction import squadron_points
+    from factions.designs.construction import squadron_points
 
     totals = response.context["totals"]
     bays = 4 * squadron_points("long-range-fighter", size=6)
@@ -209,7 +209,7 @@ def test_ship_page_renders_without_a_design(client, world):
 
 
 def test_ship_page_survives_an_ssd_that_cannot_be_drawn(client, world, monkeypatch):
-    from factions import ssd
+    from factions.ssd import draw as ssd
 
     def broken(ship):
         raise ValueError("unreadable design")

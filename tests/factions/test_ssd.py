@@ -7,8 +7,8 @@ from django.utils import translation
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from factions.designs import design_system_ids
-from factions.ssd import ARCS, ShipDamage, design_svg, hull_rows_for, ship_svg
+from factions.designs.schema import design_system_ids
+from factions.ssd.draw import ARCS, ShipDamage, design_svg, hull_rows_for, ship_svg
 
 NS = {"s": "http://www.w3.org/2000/svg"}
 
@@ -240,7 +240,7 @@ def test_every_catalogue_design_draws_on_one_a4_page(design):
 
 @pytest.mark.django_db
 def test_damaged_ships_of_the_sample_show_exactly_their_damage():
-    from campaign.services import sample_load
+    from campaign.sample.loader import sample_load
     from factions.models import Ship
 
     sample_load()

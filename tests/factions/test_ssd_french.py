@@ -10,9 +10,9 @@ import pytest
 from django.utils import translation
 from pypdf import PdfReader
 
-from battles.reports import render_pdf
+from battles.reports.context import render_pdf
 from campaign.publish import site_build
-from factions.ssd import design_svg
+from factions.ssd.draw import design_svg
 from tests.battles.report_fixtures import make_battle
 from tests.factions.test_ssd import saar
 
@@ -73,7 +73,7 @@ def test_the_crew_dots_start_after_the_crew_label_in_french_and_english():
 
     from django.utils import translation
 
-    from factions.ssd import design_svg
+    from factions.ssd.draw import design_svg
 
     design = {"name": "Test", "mass": 60, "hull": {"boxes": 6}, "systems": []}
     for lang, label in (("fr", "Facteurs d'équipage (3)"), ("en", "Crew factors (3)")):

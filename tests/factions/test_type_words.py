@@ -45,7 +45,7 @@ def test_every_catalogue_type_word_is_translated():
 
 
 def test_english_pages_show_english_type_words(client: Client):
-    from campaign.services import sample_load
+    from campaign.sample.loader import sample_load
 
     sample_load()
     sabra = ShipClass.objects.get(name="Sabra")

@@ -19,7 +19,7 @@ import pytest
 from django.db import connection
 
 from battles.models import Battle, Participant
-from campaign.models import Campaign
+from campaign.league.models import Campaign
 from factions.models import Ship
 from tests.battles.battle_fixtures import draft_skirmish
 

@@ -1,5 +1,5 @@
 """Treasury writes arriving at once on PostgreSQL (two threads, two connections): the
-second waits for the first's ledger entry (``turns.treasury.treasury_lock``), so two
+second waits for the first's ledger entry (``campaign.turns.treasury.treasury_lock``), so two
 credits cannot both pass the maximum and an adjustment cannot slip past a turn's income
 cap. Each test widens the race the way test_turn_concurrency does: after reading a
 balance, a thread waits (2 s at most) for the other to read too; with the lock the other
@@ -13,7 +13,7 @@ import pytest
 from django.db import connection
 from django.utils import translation
 
-from campaign import limits
+from campaign.core import limits
 from tests.turns.conftest import sample  # noqa: F401 — the sample campaign fixture
 
 pytestmark = pytest.mark.integration
@@ -59,9 +59,9 @@ def test_two_credits_to_the_maximum_at_once_pass_only_once(
     sample,  # noqa: F811 — the fixture imported above
     monkeypatch,
 ):
-    from turns import treasury
-    from turns.closing import campaign_turn_open
-    from turns.errors import TurnActionError
+    from campaign.turns import treasury
+    from campaign.turns.closing import campaign_turn_open
+    from campaign.turns.errors import TurnActionError
 
     if connection.vendor != "postgresql":
         pytest.fail("integration tests need DATABASE_URL to point at PostgreSQL")
@@ -90,9 +90,9 @@ def test_an_adjustment_during_a_turn_close_cannot_push_income_past_the_maximum(
     sample,  # noqa: F811 — the fixture imported above
     monkeypatch,
 ):
-    from turns import closing, treasury
-    from turns.errors import TurnActionError
-    from turns.models import LedgerEntry
+    from campaign.turns import closing, treasury
+    from campaign.turns.errors import TurnActionError
+    from campaign.turns.models import LedgerEntry
 
     if connection.vendor != "postgresql":
         pytest.fail("integration tests need DATABASE_URL to point at PostgreSQL")

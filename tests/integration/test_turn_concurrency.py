@@ -17,9 +17,9 @@ def test_simultaneous_orders_play_the_turn_once(
     transactional_db, cast, django_user_model, monkeypatch
 ):
     from battles.models import Event
-    from battles.turn_models import TurnOrders, TurnPlay
-    from battles.turns import play
-    from battles.turns.play import turn_orders_submit, turn_play_start
+    from battles.models.turn_orders import TurnOrders, TurnPlay
+    from battles.play import services as play
+    from battles.play.services import turn_orders_submit, turn_play_start
 
     if connection.vendor != "postgresql":
         pytest.fail("integration tests need DATABASE_URL to point at PostgreSQL")

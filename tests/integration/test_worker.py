@@ -12,7 +12,7 @@ pytestmark = pytest.mark.integration
 
 def _battle(slug: str):
     from battles.models import Battle, BattleSide
-    from campaign.models import Campaign
+    from campaign.league.models import Campaign
     from factions.models import Faction
 
     campaign, _ = Campaign.objects.get_or_create(slug="it-league", defaults={"name": "IT league"})

@@ -33,7 +33,7 @@ SLOW_NARRATIVE = "\n\n".join(f"## Turn {i}\n\n" + "The pulsers fire. " * 90 for 
 
 def _battle(slug: str):
     from battles.models import Battle
-    from campaign.models import Campaign
+    from campaign.league.models import Campaign
 
     campaign, _ = Campaign.objects.get_or_create(slug="it-lost", defaults={"name": "IT lost"})
     return Battle.objects.create(

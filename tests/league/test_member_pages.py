@@ -13,9 +13,9 @@ from django.test import Client
 from django.utils import timezone
 from django.utils.html import escape
 
-from campaign import invitations
-from campaign.models import Membership
-from campaign.models_invitations import Invitation
+from campaign.league import invitations
+from campaign.league.invitation_models import Invitation
+from campaign.league.models import Membership
 from tests.league.conftest import client_for
 
 pytestmark = pytest.mark.django_db

@@ -1,4 +1,4 @@
-"""campaign.members and campaign.invitations: every service, exact results and refusals
+"""campaign.league.members and campaign.league.invitations: every service, exact results and refusals
 naming the field, history with the acting user, nothing written on a refusal."""
 
 from __future__ import annotations
@@ -10,17 +10,17 @@ from django.contrib.auth import get_user_model
 from django.core import mail
 from django.utils import timezone
 
-from campaign import invitations
-from campaign.members import (
+from campaign.core.validation import TextError
+from campaign.league import invitations
+from campaign.league.invitation_models import Invitation
+from campaign.league.members import (
     MemberError,
     MemberPermissionError,
     membership_add,
     membership_change,
     membership_remove,
 )
-from campaign.models import Membership
-from campaign.models_invitations import Invitation
-from campaign.validation import TextError
+from campaign.league.models import Membership
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 ORG, PLAYER, CHRON = (Membership.Role.ORGANISER, Membership.Role.PLAYER, Membership.Role.CHRONICLER)

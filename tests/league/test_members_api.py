@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from campaign import invitations
-from campaign.api_auth import api_token_create
-from campaign.models import Membership
-from campaign.models_invitations import Invitation
+from campaign.league import invitations
+from campaign.league.api_auth import api_token_create
+from campaign.league.invitation_models import Invitation
+from campaign.league.models import Membership
 from tests.league.conftest import client_for as _client_for
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]

@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from battles.epic import (
+from battles.rules.dice import Dice
+from battles.systems.epic import (
     ABILITIES,
     RESOLVERS,
     AbilityError,
@@ -32,7 +33,6 @@ from battles.epic import (
     structure_damage,
     transport_load,
 )
-from battles.rules.dice import Dice
 
 F = Fraction
 

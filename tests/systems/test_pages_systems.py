@@ -6,9 +6,9 @@ from django.urls import reverse
 from django.utils import translation
 
 from battles.models import Battle
-from battles.models_systems import SystemParticipant
-from battles.other_battles import OtherBattleError, SideInput, UnitInput, other_battle_record
-from campaign.standings import campaign_standings
+from battles.models.other_games import SystemParticipant
+from battles.services.other_games import OtherBattleError, SideInput, UnitInput, other_battle_record
+from battles.standings import campaign_standings
 
 pytestmark = pytest.mark.django_db
 
@@ -248,7 +248,7 @@ def test_standings_queries_stay_flat(cast, django_assert_num_queries):
 def test_roster_units_are_checked_against_their_rules(cast):
     from django.core.exceptions import ValidationError
 
-    from battles.models_systems import SystemUnit
+    from battles.models.other_games import SystemUnit
 
     ok = SystemUnit(
         faction=cast.norge,
@@ -282,7 +282,7 @@ def test_roster_units_are_checked_against_their_rules(cast):
 
 
 def test_record_page_takes_a_roster_unit(cast, client):
-    from battles.models_systems import SystemUnit
+    from battles.models.other_games import SystemUnit
 
     isd = SystemUnit.objects.create(
         faction=cast.qatzrin, game_system="sw-starship-battles", name="Chimaera", kind="class-1",
@@ -317,7 +317,7 @@ def test_report_of_an_other_system_battle_costs_the_same_queries_with_more_units
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from battles.reports import report_context
+    from battles.reports.context import report_context
 
     def queries(battle) -> int:
         with CaptureQueriesContext(connection) as ctx:
@@ -359,7 +359,7 @@ def test_helper_pages_are_open_but_never_name_a_draft_battle(cast, client, who):
 
 
 def test_tracker_takes_a_ship_from_the_starfinder_roster(cast, client):
-    from battles.models_systems import SystemUnit
+    from battles.models.other_games import SystemUnit
 
     unit = SystemUnit.objects.create(
         faction=cast.qatzrin, game_system="starfinder", name="Drake raider",
@@ -375,7 +375,7 @@ def test_tracker_takes_a_ship_from_the_starfinder_roster(cast, client):
 
 
 def test_the_epic_abilities_read_in_the_pages_language(client):
-    from battles.epic.data import ABILITIES
+    from battles.systems.epic.data import ABILITIES
 
     fr = client.get("/rules/epic/").content.decode()  # French, the default language
     assert "Peut tirer en tir indirect (règles de base p. 37)." in fr

@@ -12,7 +12,7 @@ PACKAGES = ("sf_tokens", "sf_boarding", "swsb", "epic")
 PROBE = f"""
 import importlib, pkgutil, sys
 sys.modules[{WEB_FRAMEWORK!r}] = None
-import battles.systems
+import battles.systems.games
 for package in {PACKAGES!r}:
     module = importlib.import_module("battles." + package)
     for info in pkgutil.iter_modules(module.__path__):

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from battles.rules.dice import Dice
-from battles.sf_boarding import (
+from battles.systems.sf_boarding import (
     BANDS,
     BadBoardingInput,
     Party,
@@ -174,7 +174,7 @@ def test_monte_carlo_agrees_with_the_exact_band_odds():
 
 
 def test_repelling_officer_and_the_ways_aboard():
-    from battles.sf_boarding import boarding_allowed, repel_bonus
+    from battles.systems.sf_boarding import boarding_allowed, repel_bonus
 
     assert repel_bonus(5, against_all=False) == 5 and repel_bonus(5, against_all=True) == 2
     assert boarding_allowed("grappling", adjacent=True, attack_hit=True)

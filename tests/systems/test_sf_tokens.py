@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from battles.sf_tokens import (
+from battles.systems.sf_tokens import (
     ACTIONS,
     CrewOutOfRange,
     GMShip,
@@ -222,11 +222,11 @@ def test_any_sequence_keeps_tokens_within_the_pool_and_replays(tier, pc_tier, cr
                 elif action == "boost-all":
                     boost(s, "all")
                 elif action == "crit":
-                    from battles.sf_tokens import SYSTEMS
+                    from battles.systems.sf_tokens import SYSTEMS
 
                     set_state(s, SYSTEMS[k % len(SYSTEMS)], ("malfunctioning", "wrecked")[k % 2])
                 else:
-                    from battles.sf_tokens import SYSTEMS
+                    from battles.systems.sf_tokens import SYSTEMS
 
                     spend(s, action, system=SYSTEMS[k % len(SYSTEMS)])
             except IllegalAction:
@@ -240,7 +240,7 @@ def test_any_sequence_keeps_tokens_within_the_pool_and_replays(tier, pc_tier, cr
 
 
 def test_divert_and_rebalance_shields():
-    from battles.sf_tokens import divert_points, rebalance, rebalance_evenly
+    from battles.systems.sf_tokens import divert_points, rebalance, rebalance_evenly
 
     assert divert_points(150) == 7 and divert_points(19) == 0  # 5 % of the PCU, rounded down
     current = {"forward": 10, "aft": 4, "port": 3, "starboard": 3}

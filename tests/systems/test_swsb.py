@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from battles.rules.dice import Dice
-from battles.swsb import (
+from battles.systems.swsb import (
     CRITICAL_TABLE,
     BadScreenSplit,
     RangeError,
@@ -326,6 +326,6 @@ def test_monte_carlo_agrees_with_the_exact_hit_chance():
 
 
 def test_two_class_four_units_per_square():
-    from battles.swsb import formation_fits
+    from battles.systems.swsb import formation_fits
 
     assert formation_fits(2) and not formation_fits(3)

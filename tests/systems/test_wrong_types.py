@@ -6,9 +6,9 @@ import contextlib
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from battles import epic, sf_boarding, sf_tokens, swsb
 from battles.rules.dice import Dice
 from battles.rules.errors import RulesError
+from battles.systems import epic, sf_boarding, sf_tokens, swsb
 
 JSON = st.recursive(
     st.none()

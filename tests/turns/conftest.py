@@ -11,8 +11,8 @@ from battles.models import Battle, BattleSide, Participant
 def sample(db, django_user_model):
     """The sample campaign loaded, with an organiser, a Norwegian and a Qatzrin player, a
     chronicler and an outsider; a second campaign ``other`` with its own organiser."""
-    from campaign.models import Campaign, Membership
-    from campaign.services import sample_load
+    from campaign.league.models import Campaign, Membership
+    from campaign.sample.loader import sample_load
     from factions.models import Faction
 
     campaign = sample_load().campaign

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
+from campaign.turns.closing import campaign_turn_open
+from campaign.turns.models import CampaignTurn, Construction, LedgerEntry, RepairOrder
+from campaign.turns.treasury import treasury_adjust
 from tests.turns.conftest import norway_battle
-from turns.closing import campaign_turn_open
-from turns.models import CampaignTurn, Construction, LedgerEntry, RepairOrder
-from turns.treasury import treasury_adjust
 
 pytestmark = pytest.mark.django_db
 WHO = ["organiser", "norge_player", "qatzrin_player", "chronicler", "outsider", "other_org", None]

@@ -1,15 +1,15 @@
 """Trial findings: a number no column holds and a text no column stores, typed into a form
 or sent to the API, are a clear error naming the field, never a 500, and store nothing
-(campaign.limits.NUMBER_MAX; campaign.validation.TextError; campaign.middleware)."""
+(campaign.core.limits.NUMBER_MAX; campaign.core.validation.TextError; campaign.core.middleware)."""
 
 from __future__ import annotations
 
 import pytest
 from django.test import Client
 
-from campaign import limits
-from turns.closing import campaign_turn_open
-from turns.models import LedgerEntry
+from campaign.core import limits
+from campaign.turns.closing import campaign_turn_open
+from campaign.turns.models import LedgerEntry
 
 pytestmark = pytest.mark.django_db
 HUGE = "99999999999999999999"
@@ -63,7 +63,7 @@ def test_a_nul_in_the_treasury_reason_is_a_message_and_stores_nothing(sample):
 def test_adjustments_cannot_take_a_treasury_past_the_maximum(sample):
     """Fresh-user trial: two credits of 2 147 483 647 were both accepted and the API then
     showed 4 294 968 194; the second is refused, naming the field, page and API."""
-    from turns.treasury import treasury_balance
+    from campaign.turns.treasury import treasury_balance
 
     s = sample
     campaign_turn_open(campaign=s.campaign, user=s.organiser)

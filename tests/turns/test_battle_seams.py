@@ -5,10 +5,10 @@ import pytest
 from django.utils import translation
 
 from battles.services import BattleActionError, battle_reopen, eligible_ships
+from campaign.turns.closing import campaign_turn_close
+from campaign.turns.repairs import repair_cancel, repair_order
+from campaign.turns.treasury import treasury_balance
 from tests.turns.test_services import damaged  # noqa: F401 — the fixture
-from turns.closing import campaign_turn_close
-from turns.repairs import repair_cancel, repair_order
-from turns.treasury import treasury_balance
 
 pytestmark = pytest.mark.django_db
 

@@ -7,12 +7,12 @@ import pytest
 from django.test import Client
 from django.utils import translation
 
+from campaign.turns.building import construction_cancel, construction_order, construction_refund
+from campaign.turns.closing import campaign_turn_close, campaign_turn_open
+from campaign.turns.errors import TurnActionError, TurnPermissionError
+from campaign.turns.models import LedgerEntry
+from campaign.turns.treasury import treasury_adjust, treasury_balance
 from factions.models import ShipClass
-from turns.building import construction_cancel, construction_order, construction_refund
-from turns.closing import campaign_turn_close, campaign_turn_open
-from turns.errors import TurnActionError, TurnPermissionError
-from turns.models import LedgerEntry
-from turns.treasury import treasury_adjust, treasury_balance
 
 pytestmark = pytest.mark.django_db
 WHO = ["organiser", "norge_player", "qatzrin_player", "chronicler", "outsider", "other_org", None]

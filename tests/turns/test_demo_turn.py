@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from django.utils import translation
 
-from campaign.services import sample_load
-from turns.demo import sample_turn_demo
-from turns.models import RepairOrder
+from campaign.sample.loader import sample_load
+from campaign.turns.demo import sample_turn_demo
+from campaign.turns.models import RepairOrder
 
 pytestmark = pytest.mark.django_db
 

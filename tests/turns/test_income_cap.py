@@ -1,4 +1,4 @@
-"""Turn-end income stops at the treasury's maximum (``campaign.limits.NUMBER_MAX``, the
+"""Turn-end income stops at the treasury's maximum (``campaign.core.limits.NUMBER_MAX``, the
 maximum adjustments are refused past): what is not credited is said on the ledger line,
 in the reader's language, and in the turn's summary; reopening the turn removes it."""
 
@@ -7,11 +7,16 @@ from __future__ import annotations
 import pytest
 from django.utils import translation
 
-from campaign import limits
-from campaign.stored_text import stored_text
-from turns.closing import campaign_turn_close, campaign_turn_open, campaign_turn_reopen, turn_plan
-from turns.models import LedgerEntry
-from turns.treasury import Balance, income_capped, treasury_adjust, treasury_balance
+from campaign.core import limits
+from campaign.core.stored_text import stored_text
+from campaign.turns.closing import (
+    campaign_turn_close,
+    campaign_turn_open,
+    campaign_turn_reopen,
+    turn_plan,
+)
+from campaign.turns.models import LedgerEntry
+from campaign.turns.treasury import Balance, income_capped, treasury_adjust, treasury_balance
 
 pytestmark = pytest.mark.django_db
 

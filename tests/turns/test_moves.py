@@ -10,12 +10,12 @@ import pytest
 from django.test import Client
 from django.utils import translation
 
-from campaign.access import turn_summary_for
+from campaign.turns.access import turn_summary_for
+from campaign.turns.closing import campaign_turn_close, campaign_turn_open, campaign_turn_reopen
+from campaign.turns.errors import TurnActionError, TurnPermissionError
+from campaign.turns.models import FleetMove
+from campaign.turns.moves import fleet_move_order
 from factions.models import Faction, Fleet, Territory
-from turns.closing import campaign_turn_close, campaign_turn_open, campaign_turn_reopen
-from turns.errors import TurnActionError, TurnPermissionError
-from turns.models import FleetMove
-from turns.moves import fleet_move_order
 
 pytestmark = pytest.mark.django_db
 WHO = ["organiser", "norge_player", "qatzrin_player", "chronicler", "outsider", "other_org", None]

@@ -6,12 +6,12 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
+from campaign.turns.building import construction_order
+from campaign.turns.closing import campaign_turn_close, campaign_turn_open
+from campaign.turns.models import CampaignTurn, Construction, LedgerEntry, RepairOrder
+from campaign.turns.repairs import repair_order
+from campaign.turns.treasury import treasury_adjust
 from tests.turns.conftest import norway_battle
-from turns.building import construction_order
-from turns.closing import campaign_turn_close, campaign_turn_open
-from turns.models import CampaignTurn, Construction, LedgerEntry, RepairOrder
-from turns.repairs import repair_order
-from turns.treasury import treasury_adjust
 
 pytestmark = pytest.mark.django_db
 

@@ -8,8 +8,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from bench.turn_close import generate_campaign
+from campaign.turns.closing import campaign_turn_close
 from factions.models import Ship
-from turns.closing import campaign_turn_close
 
 pytestmark = pytest.mark.django_db
 

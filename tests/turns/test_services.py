@@ -6,10 +6,8 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone, translation
 
-from factions.models import LightUnitGroup, Ship, ShipClass
-from tests.turns.conftest import norway_battle
-from turns.building import construction_order, construction_quote
-from turns.closing import (
+from campaign.turns.building import construction_order, construction_quote
+from campaign.turns.closing import (
     campaign_turn_close,
     campaign_turn_deadline,
     campaign_turn_open,
@@ -17,9 +15,9 @@ from turns.closing import (
     close_due_turns,
     turn_plan,
 )
-from turns.errors import TurnActionError, TurnPermissionError
-from turns.models import CampaignTurn, LedgerEntry, RepairOrder
-from turns.repairs import (
+from campaign.turns.errors import TurnActionError, TurnPermissionError
+from campaign.turns.models import CampaignTurn, LedgerEntry, RepairOrder
+from campaign.turns.repairs import (
     RepairsBlockBattleReopen,
     repair_cancel,
     repair_order,
@@ -27,7 +25,9 @@ from turns.repairs import (
     repairs_release_for_battle,
     ships_under_repair,
 )
-from turns.treasury import treasury_adjust, treasury_balance
+from campaign.turns.treasury import treasury_adjust, treasury_balance
+from factions.models import LightUnitGroup, Ship, ShipClass
+from tests.turns.conftest import norway_battle
 
 pytestmark = pytest.mark.django_db
 

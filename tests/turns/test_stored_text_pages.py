@@ -1,6 +1,6 @@
 """Ledger reasons, history reasons and API texts the turn services store in English are
-shown in the reader's language on the pages (campaign.stored_text); the stored rows stay
-English (turns.timeline searches them)."""
+shown in the reader's language on the pages (campaign.core.stored_text); the stored rows stay
+English (factions.web.timeline searches them)."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ import html as html_lib
 import pytest
 from django.test import Client
 
+from campaign.turns.closing import campaign_turn_close, campaign_turn_open
+from campaign.turns.models import LedgerEntry
+from campaign.turns.repairs import repair_order
+from campaign.turns.treasury import treasury_adjust
 from tests.turns.conftest import norway_battle
-from turns.closing import campaign_turn_close, campaign_turn_open
-from turns.models import LedgerEntry
-from turns.repairs import repair_order
-from turns.treasury import treasury_adjust
 
 pytestmark = pytest.mark.django_db
 

@@ -9,8 +9,8 @@ from django.conf import settings
 from django.core.management import call_command
 from django.utils import timezone
 
-from turns.closing import campaign_turn_open
-from turns.tasks import close_due_turns_task
+from campaign.turns.closing import campaign_turn_open
+from campaign.turns.tasks import close_due_turns_task
 
 pytestmark = pytest.mark.django_db
 

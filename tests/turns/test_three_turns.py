@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import pytest
 
+from campaign.turns.building import construction_order
+from campaign.turns.closing import campaign_turn_close, campaign_turn_open
+from campaign.turns.models import LedgerEntry, RepairOrder
+from campaign.turns.repairs import repair_order
+from campaign.turns.treasury import treasury_adjust, treasury_balance
 from factions.fleet_totals import fleet_totals
 from factions.models import LightUnitGroup, Ship
+from factions.web.timeline import ship_state_before_battle, ship_timeline
 from tests.turns.conftest import norway_battle
-from turns.building import construction_order
-from turns.closing import campaign_turn_close, campaign_turn_open
-from turns.models import LedgerEntry, RepairOrder
-from turns.repairs import repair_order
-from turns.timeline import ship_state_before_battle, ship_timeline
-from turns.treasury import treasury_adjust, treasury_balance
 
 pytestmark = pytest.mark.django_db
 

@@ -1,5 +1,5 @@
 """``python manage.py forecast BATTLE_ID [--battles N] [--seed N] [--max-turns N] [--json]``:
-Monte-Carlo odds of who wins a draft battle (``battles.forecasting.battle_forecast``).
+Monte-Carlo odds of who wins a draft battle (``battles.services.forecast.battle_forecast``).
 
 Prints each side's share of wins with its 95 % interval, the draws, how the battles ended
 and the mean length; ``--json`` prints ``Forecast.as_dict()``. Changes nothing. A battle
@@ -17,10 +17,10 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
-from battles.forecasting import battle_forecast
 from battles.models import Battle
 from battles.resolution import BattleActionError
 from battles.rules.forecast import usable_cores
+from battles.services.forecast import battle_forecast
 
 
 class Command(BaseCommand):

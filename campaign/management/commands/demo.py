@@ -1,5 +1,5 @@
 """``python manage.py demo --site DIR``: resolve the battles left for the engine, render every
-concluded battle's report, play the sample's first campaign turn (``turns.demo``: repairs
+concluded battle's report, play the sample's first campaign turn (``campaign.turns.demo``: repairs
 ordered at the yards, turn 1 closed), bake the site.
 
 Run by ``make demo`` after ``migrate`` and ``load_sample``. A draft battle in ``resolved``
@@ -21,9 +21,9 @@ from battles.models import Battle
 from battles.resolution import BattleActionError, battle_resolve
 from battles.services import REPORT_FORMATS
 from battles.tasks import render_report
-from campaign.models import Campaign
+from campaign.league.models import Campaign
 from campaign.publish import SiteBuildError, site_build
-from turns.demo import sample_turn_demo
+from campaign.turns.demo import sample_turn_demo
 
 WORKER_TIMEOUT = 600  # seconds to wait for a real worker's result
 

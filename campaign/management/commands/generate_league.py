@@ -19,7 +19,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from battles.models import Battle, BattleSide, Event, Participant
-from campaign.models import Campaign
+from campaign.league.models import Campaign
 from factions.models import Faction, Fleet, Ship, ShipClass
 
 FACTIONS = ("Aurora Compact", "Vesper Union", "Karst Dominion", "Ilex Free Worlds")

@@ -1,11 +1,11 @@
 """``python manage.py load_sample``: the sample campaign of the seed (idempotent).
 
-Calls ``campaign.services.sample_load``; data files in ``campaign/sample/``.
+Calls ``campaign.sample.loader.sample_load``; data files in ``campaign/sample/``.
 """
 
 from django.core.management.base import BaseCommand, CommandError
 
-from campaign.services import SampleDataError, sample_load
+from campaign.sample.loader import SampleDataError, sample_load
 from factions.catalogue_loader import CatalogueError
 
 

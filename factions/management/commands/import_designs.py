@@ -1,7 +1,7 @@
 """``python manage.py import_designs FILE --faction SLUG [--format …] [--dry-run] [--replace]``.
 
 Reads ship designs (ftLibShip / ftShipBuilder JSON or our ``admiralty-design/1`` documents,
-see ``factions/imports.py``), prints one line per ship, what could not be mapped and what
+see ``factions/designs/imports.py``), prints one line per ship, what could not be mapped and what
 does not validate, then writes the ship classes in one transaction (nothing with
 ``--dry-run``). A class that already has ships is kept as it is (and reported) unless
 ``--replace`` is given; a replacement must keep every system id a ship has lost.
@@ -15,8 +15,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from campaign.validation import TextError
-from factions.imports import FORMATS, ImportFormatError, designs_parse, designs_save
+from campaign.core.validation import TextError
+from factions.designs.imports import FORMATS, ImportFormatError, designs_parse, designs_save
 from factions.models import Faction
 
 

@@ -1,0 +1,36 @@
+"""The battles app's models: a battle, its sides and participants, the dice/event log and
+rendered reports (``battle``); turn-by-turn set-up and orders (``turn_orders``); units and
+results of the other game systems (``other_games``). Django registers models through this
+module, so every model of the app is imported here.
+
+Imports: ``factions.models``, ``campaign.league.models`` (foreign keys), the game systems'
+registry (``battles.systems.games``); never a service, page or report.
+"""
+
+from battles.models.battle import (
+    Battle,
+    BattleAction,
+    BattleSide,
+    BattleSnapshot,
+    Event,
+    Participant,
+    RecordEntry,
+    Report,
+)
+from battles.models.other_games import SystemParticipant, SystemUnit
+from battles.models.turn_orders import TurnOrders, TurnPlay
+
+__all__ = [
+    "Battle",
+    "BattleAction",
+    "BattleSide",
+    "BattleSnapshot",
+    "Event",
+    "Participant",
+    "RecordEntry",
+    "Report",
+    "SystemParticipant",
+    "SystemUnit",
+    "TurnOrders",
+    "TurnPlay",
+]

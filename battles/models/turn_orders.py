@@ -1,0 +1,102 @@
+"""Turn-by-turn play of a battle (issue 10 item 5): the frozen set-up and each side's orders
+per game turn. Imported by ``battles.models`` so Django registers them with the app.
+
+The battle's state is never stored: it is rebuilt from ``TurnPlay.setup`` (designs,
+carried damage, seed, options, fixed platforms: the ``setup`` event row of
+``battles.services.engine_log``) and the ``TurnOrders`` of every turn played
+(``battles.play.services``).
+"""
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class TurnPlay(models.Model):
+    """A draft battle being fought turn by turn from both sides' orders.
+
+    ``setup``: the set-up row data (seed, options, known classes, fleets, ships) frozen when
+    play starts; ``turns_played``: game turns resolved so far; ``deadline``: when the turn
+    being ordered is played even if a side has not ordered (its ships then take the
+    auto-resolve tactics); ``ended``: the battle is over (one side gone, the turn cap, or
+    the organiser ended it) and was concluded.
+    """
+
+    battle = models.OneToOneField(
+        "battles.Battle",
+        on_delete=models.CASCADE,
+        related_name="turn_play",
+        verbose_name=_("battle"),
+    )
+    setup = models.JSONField(_("set-up"), default=dict)
+    max_turns = models.PositiveIntegerField(_("turn cap"), default=20)
+    turns_played = models.PositiveIntegerField(_("turns played"), default=0)
+    deadline = models.DateTimeField(_("orders deadline"), null=True, blank=True)
+    ended = models.BooleanField(_("ended"), default=False)
+    started_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("started by"),
+    )
+    started_at = models.DateTimeField(_("started"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("turn-by-turn play")
+        verbose_name_plural = _("turn-by-turn plays")
+
+    def __str__(self) -> str:
+        return f"{self.battle} (turn {self.turns_played + 1})"
+
+    @property
+    def current_turn(self) -> int:
+        """The game turn being ordered (1-based)."""
+        return self.turns_played + 1
+
+
+class TurnOrders(models.Model):
+    """One side's orders for one game turn (rules §2 phase 1).
+
+    ``orders``: engine ship id -> ``{"movement": "+3, 1B", "fire": [{"system", "target",
+    "mode", "power_points"}], "launches": [[system, target]], "screens": bool|null,
+    "veil": bool|null, "withdraw": bool, "recover": [unit ids]}``; ``auto``: the side did
+    not order by the deadline and its ships took the auto-resolve tactics
+    (``battles.rules.ai``); ``orders`` is then empty.
+    """
+
+    battle = models.ForeignKey(
+        "battles.Battle", on_delete=models.CASCADE, related_name="turn_orders"
+    )
+    side = models.ForeignKey(
+        "battles.BattleSide",
+        on_delete=models.CASCADE,
+        related_name="turn_orders",
+        verbose_name=_("side"),
+    )
+    game_turn = models.PositiveIntegerField(_("game turn"))
+    orders = models.JSONField(_("orders"), default=dict, blank=True)
+    auto = models.BooleanField(_("auto-resolve tactics"), default=False)
+    submitted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("submitted by"),
+    )
+    submitted_at = models.DateTimeField(_("submitted"), auto_now=True)
+
+    class Meta:
+        ordering = ["battle", "game_turn", "side__order"]
+        verbose_name = _("turn orders")
+        verbose_name_plural = _("turn orders")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["battle", "game_turn", "side"], name="turnorders_unique_side_turn"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.battle} turn {self.game_turn}: {self.side.faction}"

@@ -1,0 +1,493 @@
+"""Services of turn-by-turn battles (issue 10 item 5; DESIGN.md §4 "Resolve").
+
+- :func:`turn_play_start` (organiser): freezes the set-up (designs, carried damage, seed,
+  rule options, classes each side had met) as the battle's ``setup`` log row, deploys the
+  fleets as the auto-resolve does (``ai.deploy``) and opens turn 1 for orders.
+- :func:`turn_orders_submit` (a player of the side): stores that side's orders for the
+  current turn, checked by the engine's phase 1 first; when both sides are in, the turn is
+  played at once (:func:`turn_play_advance`).
+- :func:`turn_play_advance`: plays the current turn when both sides have ordered, or when
+  the deadline has passed or the organiser forces it: a side without orders then takes the
+  auto-resolve tactics (``ai.ship_orders``/``ai.ship_fire``), logged as an ``auto-orders``
+  event and stored as ``TurnOrders(auto=True)``.
+- :func:`turn_play_end` (organiser): ends the battle now, judged as at the turn limit.
+
+The battle's state is never stored: :func:`rebuild` replays it from the set-up and the
+stored orders of every turn played (same seed, same orders → the same log, tested), and
+the ``Event`` rows are rewritten from it after every turn (set-up, engine events, every
+die). Damage control in phase 11 follows the auto-resolve plan (``ai.crew_plan``) for
+every ship: crew assignment is not part of a player's orders.
+
+When the battle is over (one side has no ship in action, the turn cap, or the organiser
+ends it) it concludes through :func:`_finish` → ``engine_io.conclude`` →
+``battles.services.battle_conclude``, the one place that writes the ships' new states
+(``battles.play.engine_io`` lists every service it calls). The battle's mode is
+``Battle.Mode.TURNS`` from the start; start, orders submitted (not their content), turn
+played and end are entries of its timeline (``BattleAction`` of kind ``order``).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from django.db import transaction
+from django.utils import formats, timezone
+from django.utils.translation import gettext as _
+
+from battles.log.refusals import rules_error_text
+from battles.models import Battle, BattleSide, Event
+from battles.models.turn_orders import TurnOrders, TurnPlay
+from battles.play import engine_io
+from battles.play.orders import TurnOrdersError, parse_side_orders, ship_orders_from_json
+from battles.rules import ai
+from battles.rules.dice import Dice
+from battles.rules.errors import RulesError
+from battles.rules.options import RuleOptions
+from battles.rules.turn import BattleState, ShipOrders, play_turn
+from battles.rules.turn import Event as EngineEvent
+from battles.services import MAX_TURNS_LIMIT, BattleActionError
+from battles.services.common import battle_label
+from battles.services.intel import intel_known_classes
+
+__all__ = [
+    "TurnOrdersError",
+    "rebuild",
+    "turn_battle_replay",
+    "turn_deadline_set",
+    "turn_orders_submit",
+    "turn_play_advance",
+    "turn_play_end",
+    "turn_play_start",
+    "turn_state",
+    "turns_play_due",
+]
+
+_SEED_BITS = 62
+
+#: Per turn, each side's stored orders (``None``: that side took the auto-resolve tactics).
+TurnRecord = Mapping[str, Mapping[str, Any] | None]
+
+
+# ---- the state, rebuilt -----------------------------------------------------------------
+
+
+def rebuild(setup: Mapping[str, Any], turns: Sequence[TurnRecord]) -> BattleState:
+    """The battle after ``turns``, replayed from ``setup`` (the ``setup`` row's data) and
+    each turn's orders by side (faction slug). Raises ``RulesError`` if a stored order no
+    longer passes phase 1 (the engine changed) and ``KeyError``/``TypeError`` for a
+    malformed set-up."""
+    fleets = [
+        [engine_io.replay_ship(sid, setup["ships"][sid]) for sid in fleet]
+        for fleet in setup["fleets"]
+    ]
+    engine_io.deploy(fleets, setup)
+    sides = tuple(setup["sides"])
+    state = BattleState(
+        ships={s.ship_id: s for fleet in fleets for s in fleet},
+        sides=(sides[0], sides[1]),
+        dice=Dice(setup["seed"]),
+        options=RuleOptions.from_dict(setup["options"]),
+        known_classes={k: set(v) for k, v in setup.get("known_classes", {}).items()},
+    )
+    state.log(0, "deploy", "fleets deployed", positions=_positions(state))
+    for record in turns:
+        _play_one(state, record)
+    return state
+
+
+def _positions(state: BattleState) -> dict[str, list[float]]:
+    return {
+        sid: [round(s.x, 3), round(s.y, 3), s.heading, s.speed] for sid, s in state.ships.items()
+    }
+
+
+def _play_one(state: BattleState, record: TurnRecord) -> list[EngineEvent]:
+    """Play the next turn from each side's orders; a side given ``None`` takes the
+    auto-resolve tactics, logged first as an ``auto-orders`` event (phase 1)."""
+    auto = {side for side in state.sides if record.get(side) is None}
+    for side in sorted(auto, key=state.sides.index):
+        state.events.append(
+            EngineEvent(
+                state.turn + 1,
+                1,
+                "auto-orders",
+                f"{side} gave no orders in time: its ships take the auto-resolve tactics",
+                {"side": side},
+            )
+        )
+        state.roll_marks.append(len(state.dice.log))
+    orders: dict[str, ShipOrders] = {}
+    state.hold_roster(True)
+    for ship in state.in_action():
+        given = record.get(ship.side)
+        if given is None:
+            orders[ship.ship_id] = ai.ship_orders(state, ship)
+        elif ship.ship_id in given:
+            orders[ship.ship_id] = ship_orders_from_json(ship.name, given[ship.ship_id])
+    state.hold_roster(False)
+
+    def fire(st: BattleState, ship: Any) -> Sequence[Any]:
+        if ship.side in auto:
+            return ai.ship_fire(st, ship)
+        own = orders.get(ship.ship_id)
+        return own.fire if own else []
+
+    return play_turn(state, orders, ship_fire=fire, crew_plan=ai.crew_plan)
+
+
+def _records(play: TurnPlay) -> list[dict[str, Any]]:
+    """The orders of every turn played, by side slug, in turn order."""
+    records: dict[int, dict[str, Any]] = {}
+    rows = TurnOrders.objects.filter(battle_id=play.battle_id, game_turn__lte=play.turns_played)
+    for row in rows.select_related("side__faction"):
+        records.setdefault(row.game_turn, {})[row.side.faction.slug] = (
+            None if row.auto else row.orders
+        )
+    return [records.get(t, {}) for t in range(1, play.turns_played + 1)]
+
+
+def turn_state(*, play: TurnPlay) -> BattleState:
+    """The battle as it stands after the turns played (read only)."""
+    try:
+        return rebuild(play.setup["data"], _records(play))
+    except (KeyError, TypeError, ValueError, RulesError) as exc:
+        raise BattleActionError(
+            _("battle %(battle)s: stored set-up or orders cannot be replayed (%(error)s)")
+            % {"battle": play.battle_id, "error": f"{type(exc).__name__}: {exc}"}
+        ) from exc
+
+
+def turn_battle_replay(*, battle: Battle) -> list[dict[str, Any]]:
+    """The log a turn-by-turn battle gives when replayed from its set-up and stored orders
+    (shape of ``battles.services.event_rows``); equal to the stored log unless the engine
+    changed. Raises ``BattleActionError`` when the battle was not played turn by turn."""
+    play = TurnPlay.objects.filter(battle=battle).first()
+    if play is None:
+        raise BattleActionError(
+            _("%(battle)s was not played turn by turn") % {"battle": battle_label(battle)}
+        )
+    state = turn_state(play=play)
+    if play.ended:
+        _log_result(state, _judge(state, ended_by_organiser=_ended_early(battle, play)))
+    return engine_io.log_rows(play.setup, state)
+
+
+def _ended_early(battle: Battle, play: TurnPlay) -> bool:
+    last = Event.objects.filter(battle=battle, kind="result").order_by("-sequence").first()
+    return bool(last and last.data.get("reason") == "ended")
+
+
+# ---- outcome ----------------------------------------------------------------------------
+
+
+@dataclass
+class _Judgement:
+    winner: str | None
+    reason: str  # destruction / withdrawal / mutual / turn-limit / ended
+    strength: dict[str, float]
+
+
+def _strength(state: BattleState, side: str) -> float:
+    return sum(s.mass * s.hull_left / s.hull_max for s in state.in_action(side) if s.hull_max > 0)
+
+
+def _over(state: BattleState) -> bool:
+    present = {ship.side for ship in state.in_action()}
+    return len([s for s in state.sides if s in present]) < 2
+
+
+def _judge(state: BattleState, *, ended_by_organiser: bool = False) -> _Judgement:
+    """Who won, as ``ai.resolve_battle`` judges it; an early end is judged like the turn
+    limit (more surviving strength, mass × hull fraction left)."""
+    present = {ship.side for ship in state.in_action()}
+    alive = [side for side in state.sides if side in present]
+    strength = {side: round(_strength(state, side), 6) for side in state.sides}
+    a, b = state.sides
+    if len(alive) < 2:
+        if not alive:
+            return _Judgement(None, "mutual", strength)
+        gone = any(s.withdrawn for s in state.ships.values() if s.side != alive[0])
+        return _Judgement(alive[0], "withdrawal" if gone else "destruction", strength)
+    reason = "ended" if ended_by_organiser else "turn-limit"
+    if strength[a] == strength[b]:
+        return _Judgement(None, reason, strength)
+    return _Judgement(a if strength[a] > strength[b] else b, reason, strength)
+
+
+def _log_result(state: BattleState, judged: _Judgement) -> None:
+    state.log(
+        state.turn and 11,
+        "result",
+        f"{judged.winner or 'nobody'} wins ({judged.reason}) after {state.turn} turn(s)",
+        winner=judged.winner,
+        reason=judged.reason,
+        strength=judged.strength,
+    )
+
+
+# ---- services ---------------------------------------------------------------------------
+
+
+def _play_of(battle: Battle) -> TurnPlay:
+    play = TurnPlay.objects.select_for_update().filter(battle=battle).first()
+    if play is None:
+        raise BattleActionError(
+            _("%(battle)s is not being played turn by turn") % {"battle": battle_label(battle)}
+        )
+    if play.ended:
+        raise BattleActionError(_("%(battle)s is over") % {"battle": battle_label(battle)})
+    return play
+
+
+def _check_deadline(deadline: datetime | None) -> None:
+    if deadline is not None and deadline <= timezone.now():
+        # Read as the form takes it (UTC), not as an ISO timestamp (trial finding m-3).
+        shown = formats.date_format(timezone.localtime(deadline, UTC), "SHORT_DATETIME_FORMAT")
+        raise BattleActionError(
+            _("deadline: %(deadline)s (%(tz)s) is past; give a future time")
+            % {"deadline": shown, "tz": "UTC"}
+        )
+
+
+def turn_play_start(
+    *,
+    battle: Battle,
+    user: Any = None,
+    seed: int | None = None,
+    max_turns: int = 20,
+    deadline: datetime | None = None,
+) -> TurnPlay:
+    """Start fighting a draft ``battle`` turn by turn; returns its ``TurnPlay``.
+
+    Freezes the set-up (``battles.services.engine_log.setup_row``: designs, carried
+    damage, squadrons aboard, fixed platforms, seed, rule options, classes each side had
+    met) and writes it and the deployment as the battle's log; the battle's mode becomes
+    ``Battle.Mode.TURNS``. ``seed``: default the battle's, else random; ``max_turns``
+    1–50; ``deadline``: when turn 1 is played even without both sides' orders (None: no
+    deadline; in the past: refused). A battle whose earlier turn-by-turn play ended and
+    that was reopened (``battle_reopen``: a draft again) starts afresh: the old play and
+    orders are deleted. Raises ``BattleActionError`` for a concluded battle, one already
+    being played, not exactly two sides with units, a ship
+    destroyed or captured, or a bad argument; nothing is written then.
+    """
+    if not isinstance(max_turns, int) or not 1 <= max_turns <= MAX_TURNS_LIMIT:
+        raise BattleActionError(
+            _("max_turns: %(value)r, expected 1–%(max)s")
+            % {"value": max_turns, "max": MAX_TURNS_LIMIT}
+        )
+    if seed is not None and (not isinstance(seed, int) or not 0 <= seed < 2**63):
+        raise BattleActionError(
+            _("seed: %(value)r, expected a whole number 0 – 2^63-1") % {"value": seed}
+        )
+    _check_deadline(deadline)
+    with transaction.atomic():
+        battle = engine_io.locked(battle)
+        earlier = TurnPlay.objects.filter(battle=battle).first()
+        if earlier is not None and not earlier.ended:
+            raise BattleActionError(
+                _("%(battle)s is already being played turn by turn")
+                % {"battle": battle_label(battle)}
+            )
+        if earlier is not None:  # a concluded play, reopened since: fought again afresh
+            TurnOrders.objects.filter(battle=battle).delete()
+            earlier.delete()
+        sides = engine_io.battle_sides(battle)
+        fleets = engine_io.field(battle, sides)
+        options = engine_io.options(battle)
+        if seed is None:
+            seed = battle.seed if battle.seed is not None else secrets.randbits(_SEED_BITS)
+        setup = engine_io.setup_row(
+            fleets,
+            seed=seed,
+            max_turns=max_turns,
+            options=options,
+            known_classes=intel_known_classes(battle=battle),
+        )
+        setup["data"]["turn_by_turn"] = True
+        play = TurnPlay.objects.create(
+            battle=battle, setup=setup, max_turns=max_turns, deadline=deadline, started_by=user
+        )
+        Battle.objects.filter(pk=battle.pk).update(seed=seed, mode=Battle.Mode.TURNS)
+        engine_io.write_log(battle, engine_io.log_rows(setup, rebuild(setup["data"], [])))
+        engine_io.timeline(
+            battle,
+            user,
+            f"turn-by-turn play started (seed {seed}, at most {max_turns} turns)",
+            seed=seed,
+            max_turns=max_turns,
+            restarted=earlier is not None,
+        )
+    return play
+
+
+def turn_orders_submit(
+    *, battle: Battle, side: BattleSide, orders: Mapping[str, Any], user: Any = None
+) -> TurnOrders:
+    """Store ``side``'s orders for the current turn (replacing what it sent before) and,
+    when the other side's are in too, play the turn. ``orders``: engine ship id -> that
+    ship's orders (``battles.play.orders``); ships left out keep speed and heading and
+    hold fire.
+
+    Checked before anything is stored: each ship is in the battle, of this side and still
+    in action (:class:`TurnOrdersError` naming the ship), and the engine's phase 1 accepts
+    the orders as written (its ``RulesError`` message names the ship). Raises
+    ``BattleActionError`` when the battle is not being played or is over.
+    """
+    with transaction.atomic():
+        battle = engine_io.locked(battle)
+        play = _play_of(battle)
+        if side.battle_id != battle.pk:
+            raise BattleActionError(
+                _("side %(side)s is not a side of battle %(battle)s")
+                % {"side": side.pk, "battle": battle.pk}
+            )
+        state = turn_state(play=play)
+        slug = side.faction.slug
+        names = {sid: spec["name"] for sid, spec in play.setup["data"]["ships"].items()}
+        parsed = parse_side_orders(state, slug, orders, names=names)
+        # Phase 1 of the engine on a throwaway state: the other side holds still.
+        trial = {**{s.ship_id: ShipOrders() for s in state.in_action()}, **parsed}
+        try:
+            play_turn(state, trial)
+        except RulesError as exc:
+            raise TurnOrdersError(
+                _("%(error)s; nothing stored") % {"error": rules_error_text(exc)}
+            ) from exc
+        stored, _created = TurnOrders.objects.update_or_create(
+            battle=battle,
+            side=side,
+            game_turn=play.current_turn,
+            defaults={"orders": dict(orders), "auto": False, "submitted_by": user},
+        )
+        # The timeline says who ordered, never what (the other side must not learn it).
+        engine_io.timeline(
+            battle,
+            user,
+            f"{slug}: orders for turn {play.current_turn} submitted",
+            side=slug,
+            game_turn=play.current_turn,
+        )
+        _advance(battle, play, force=False, user=user)
+    return stored
+
+
+def turn_play_advance(*, battle: Battle, force: bool = False, user: Any = None) -> bool:
+    """Play the current turn if both sides have ordered, or if ``force`` (the organiser)
+    or the deadline has passed: a side without orders then takes the auto-resolve tactics.
+    Returns True when a turn was played. Concludes the battle when it is over. ``user``:
+    who forced it (timeline; None for the deadline task)."""
+    with transaction.atomic():
+        battle = engine_io.locked(battle)
+        play = _play_of(battle)
+        return _advance(battle, play, force=force, user=user)
+
+
+def _advance(battle: Battle, play: TurnPlay, *, force: bool, user: Any = None) -> bool:
+    sides = engine_io.battle_sides(battle)
+    given = {
+        o.side_id: o for o in TurnOrders.objects.filter(battle=battle, game_turn=play.current_turn)
+    }
+    due = play.deadline is not None and play.deadline <= timezone.now()
+    if len(given) < len(sides) and not (force or due):
+        return False
+    for side in sides:
+        if side.pk not in given:
+            given[side.pk] = TurnOrders.objects.create(
+                battle=battle, side=side, game_turn=play.current_turn, auto=True
+            )
+    play.turns_played += 1
+    play.deadline = None  # the organiser sets the next turn's
+    state = turn_state(play=play)
+    auto = sorted(o.side.faction.slug for o in given.values() if o.auto)
+    engine_io.timeline(
+        battle,
+        user,
+        f"turn {play.turns_played} played"
+        + (f" (auto-resolve tactics for {', '.join(auto)})" if auto else ""),
+        game_turn=play.turns_played,
+        auto_sides=auto,
+    )
+    if _over(state) or play.turns_played >= play.max_turns:
+        _finish(battle, play, state, ended_by_organiser=False, user=user)
+    else:
+        engine_io.write_log(battle, engine_io.log_rows(play.setup, state))
+    play.save(update_fields=["turns_played", "deadline", "ended"])
+    return True
+
+
+def turns_play_due(*, now: datetime | None = None) -> list[int]:
+    """Play the current turn of every battle whose orders deadline has passed (a side
+    without orders takes the auto-resolve tactics). Returns the battle ids played. A
+    battle concluded or ended meanwhile is skipped; each battle is its own transaction.
+    Called by the ``battles.play_due_turns`` task and on every visit of a turn page."""
+    now = now or timezone.now()
+    due = TurnPlay.objects.filter(ended=False, deadline__lte=now).select_related("battle")
+    played = []
+    for play in due:
+        try:
+            if turn_play_advance(battle=play.battle):
+                played.append(play.battle_id)
+        except BattleActionError:
+            continue  # concluded or ended by another request meanwhile
+    return played
+
+
+def turn_deadline_set(*, battle: Battle, deadline: datetime | None) -> TurnPlay:
+    """Set (or clear, None) the deadline of the turn being ordered. Refuses a time in the
+    past (``BattleActionError`` naming the field)."""
+    _check_deadline(deadline)
+    with transaction.atomic():
+        battle = engine_io.locked(battle)
+        play = _play_of(battle)
+        play.deadline = deadline
+        play.save(update_fields=["deadline"])
+    return play
+
+
+def turn_play_end(*, battle: Battle, user: Any = None) -> Battle:
+    """End a turn-by-turn battle now (organiser ``user``): judged on surviving strength as
+    at the turn limit, then concluded. Orders given for the turn not yet played are
+    dropped."""
+    with transaction.atomic():
+        battle = engine_io.locked(battle)
+        play = _play_of(battle)
+        TurnOrders.objects.filter(battle=battle, game_turn__gt=play.turns_played).delete()
+        state = turn_state(play=play)
+        _finish(battle, play, state, ended_by_organiser=True, user=user)
+        play.save(update_fields=["ended"])
+    return Battle.objects.get(pk=battle.pk)
+
+
+def _finish(
+    battle: Battle,
+    play: TurnPlay,
+    state: BattleState,
+    *,
+    ended_by_organiser: bool,
+    user: Any = None,
+) -> None:
+    """Log the result and conclude: the one call that writes the ships' new states
+    (``engine_io.conclude`` → ``battles.services.battle_conclude``)."""
+    judged = _judge(state, ended_by_organiser=ended_by_organiser)
+    _log_result(state, judged)
+    play.ended = True
+    engine_io.timeline(
+        battle,
+        user,
+        f"turn-by-turn play ended after {state.turn} turn(s) ({judged.reason})",
+        reason=judged.reason,
+        winner=judged.winner,
+    )
+    engine_io.conclude(
+        battle,
+        play.setup,
+        state,
+        winner=judged.winner,
+        reason="turn-limit" if judged.reason == "ended" else judged.reason,
+        user=user,
+        ended_by_organiser=judged.reason == "ended",
+    )

@@ -1,0 +1,19 @@
+"""What a process of the PDF pool runs (``battles.reports.pdfs``). Imports nothing
+of Django at module level: a spawned worker unpickles these functions before
+:func:`init` has set Django up."""
+
+from __future__ import annotations
+
+
+def init() -> None:
+    """The pool's initializer: set Django up (settings, apps) in the new process."""
+    import django
+
+    django.setup()
+
+
+def pdf_bytes(html: str) -> bytes:
+    """The PDF of one page of ``battles.reports.context.pdf_page_html`` (no database access)."""
+    from battles.reports.context import pdf_from_html
+
+    return pdf_from_html(html)

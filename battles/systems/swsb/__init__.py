@@ -1,0 +1,65 @@
+"""Star Wars Starship Battles house rules (``seeds/002_0b1479542d7e5a90.txt``): pure Python.
+
+:mod:`.rules` — screens, fire order, ranges, formations, critical table, exact attack odds;
+:mod:`.fleet` — ship states and the fleet-turn resolver that rolls and logs.
+"""
+
+from battles.systems.swsb.errors import (
+    BadScreenSplit,
+    RangeError,
+    StarshipBattlesError,
+    UnknownShip,
+)
+from battles.systems.swsb.fleet import (
+    Attack,
+    SWEvent,
+    SWShip,
+    TurnResult,
+    fleet_turn,
+    ship_from_dict,
+)
+from battles.systems.swsb.rules import (
+    CRITICAL_TABLE,
+    FACINGS,
+    FIRE_RANKS,
+    LASTING_EFFECTS,
+    AttackOdds,
+    attack_odds,
+    critical_damage,
+    critical_effect,
+    escort_target,
+    fire_order,
+    formation_fits,
+    hunting_bonus,
+    navigation_move,
+    range_penalties,
+    split_screens,
+)
+
+__all__ = [
+    "CRITICAL_TABLE",
+    "FACINGS",
+    "FIRE_RANKS",
+    "LASTING_EFFECTS",
+    "Attack",
+    "AttackOdds",
+    "BadScreenSplit",
+    "RangeError",
+    "SWEvent",
+    "SWShip",
+    "StarshipBattlesError",
+    "TurnResult",
+    "UnknownShip",
+    "attack_odds",
+    "critical_damage",
+    "critical_effect",
+    "escort_target",
+    "fire_order",
+    "formation_fits",
+    "fleet_turn",
+    "hunting_bonus",
+    "navigation_move",
+    "range_penalties",
+    "ship_from_dict",
+    "split_screens",
+]

@@ -1,4 +1,0 @@
-"""Turn-by-turn battles (issue 10 items 5 and 8): orders per turn and side
-(:mod:`battles.turns.orders`), the services that store them and play the turns
-(:mod:`battles.turns.play`), and the board as each viewer may see it
-(:mod:`battles.turns.board`)."""

@@ -1,0 +1,111 @@
+"""Battle pages: thin views that look up, scope through ``campaign.league.roles`` and the ``access`` module of each app and render.
+
+The after-action report is the fragment ``reports/battle.html`` rendered from
+``battles.reports.context.report_context(battle, user=request.user)``, the same context as the PDF
+and the baked site (which are built as the public, ``user=None``).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db.models import Prefetch
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
+from django.utils import translation
+from django.utils.safestring import SafeString
+
+from battles.access import visible_battles
+from battles.models import Battle, BattleAction, BattleSide, Participant, Report
+from battles.play.context import turn_links
+from battles.reports.context import report_context
+from battles.services import report_is_current
+from campaign.core.csp import nonce_styles
+from campaign.league.roles import can_edit_reports, is_organiser
+from factions.access import visible_fleets, visible_ships
+
+
+def report_fragment(request: HttpRequest, battle: Battle) -> SafeString:
+    """The report of ``battle`` as an HTML fragment (``reports/battle.html``), as seen by
+    ``request.user``: units and fleet names of fleets the user may not see
+    (``factions.access.visible_fleets``) are left out by ``report_context``.
+    """
+    context = report_context(battle, user=request.user)
+    return render_to_string("reports/battle.html", context, request=request)
+
+
+def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """A battle: its report (sides, objectives, participants and fates, narrative,
+    losses, analyses), the PDF link when rendered, and links to the fleets and ships the
+    user may see — never to a page that would be a 404 for them.
+    """
+    participants = Participant.objects.select_related("ship__ship_class", "light_units").order_by(
+        "pk"
+    )
+    battle = get_object_or_404(
+        visible_battles(request.user).select_related("campaign", "winner"), pk=pk
+    )
+    # Sides are fetched on their own so that ``battle`` stays free of prefetch caches for
+    # ``report_context``, which builds its own querysets from it.
+    sides = list(
+        BattleSide.objects.filter(battle=battle)
+        .select_related("faction", "fleet")
+        .prefetch_related(Prefetch("participants", queryset=participants))
+    )
+    ship_ids = [p.ship_id for side in sides for p in side.participants.all() if p.ship_id]
+    visible_ship_ids = set(
+        visible_ships(request.user).filter(pk__in=ship_ids).values_list("pk", flat=True)
+    )
+    for side in sides:
+        side.visible_ships = [
+            p.ship for p in side.participants.all() if p.ship_id in visible_ship_ids
+        ]
+    visible_fleet_ids = set(
+        visible_fleets(request.user)
+        .filter(pk__in=[s.fleet_id for s in sides if s.fleet_id])
+        .values_list("pk", flat=True)
+    )
+    pdf = battle.reports.filter(format=Report.Format.PDF).first()
+    # Issue 12: a reader of another language than the campaign's gets the PDF in theirs
+    # (battles/web/media.py renders it when first asked for).
+    reader_lang = translation.get_language()
+    other_lang = (
+        reader_lang
+        if reader_lang in dict(settings.LANGUAGES)
+        and reader_lang != (battle.campaign.language or settings.LANGUAGE_CODE)
+        and battle.status == Battle.Status.CONCLUDED
+        else None
+    )
+    organiser = is_organiser(request.user, battle.campaign)
+    actions = (
+        list(BattleAction.objects.filter(battle=battle).select_related("user").order_by("at", "pk"))
+        if organiser
+        else []
+    )
+    # Issue 10 items 5, 8, 9: turn-by-turn page, replay viewer and the odds panel.
+    play = turn_links(battle, request.user)
+    # The damaged ships' SSDs carry a <style>: it gets the page's CSP nonce.
+    report_html = nonce_styles(report_fragment(request, battle), request)
+    can_edit = battle.status == Battle.Status.CONCLUDED and can_edit_reports(
+        request.user, battle.campaign
+    )
+    return render(
+        request,
+        "battles/battle_detail.html",
+        {
+            "battle": battle,
+            "campaign": battle.campaign,
+            "sides": sides,
+            "visible_ship_ids": visible_ship_ids,
+            "visible_fleet_ids": visible_fleet_ids,
+            "report_html": report_html,
+            # Never a link to a PDF of an older version (it is being rendered again).
+            "pdf": pdf if report_is_current(pdf, battle) else None,
+            "pdf_failed": pdf if pdf and pdf.status == Report.Status.FAILED else None,
+            "pdf_lang": other_lang,
+            "can_edit_report": can_edit,
+            "organiser": organiser,
+            "actions": actions,
+            **play,
+        },
+    )

@@ -1,0 +1,166 @@
+"""The root django-ninja API at ``/api/`` (OpenAPI at ``/api/openapi.json``, docs at
+``/api/docs``). Each app owns its router; rules errors map to HTTP 400 here, in one place.
+"""
+
+import json
+from typing import Any
+
+from django.db import DataError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from ninja import NinjaAPI, Swagger
+from ninja.errors import HttpError
+
+from battles.api.actions import router as battle_actions_router
+from battles.api.battles import router as battles_router
+from battles.api.desk import router as reports_router
+from battles.api.play import router as battle_turns_router
+from battles.api.rules import router as rules_router
+from battles.api.systems import router as systems_rules_router
+from battles.log.refusals import rules_error_text
+from battles.rules.errors import RulesError
+from campaign.core.validation import TextError
+from campaign.turns.api.moves import router as moves_router
+from campaign.turns.api.orders import router as orders_router
+from campaign.turns.api.turn import router as turns_router
+from campaign.turns.errors import TurnActionError, TurnPermissionError
+from factions.api.designs import router as designs_router
+from factions.api.fleets import router as factions_router
+
+
+class CsrfSwagger(Swagger):
+    """Swagger UI that always sends the CSRF token (``X-CSRFToken``) with its requests.
+
+    django-ninja adds the token only when the *API-wide* auth needs CSRF; ours is set per
+    operation (``campaign.league.api_auth.api_auth``), so without this a POST tried from
+    ``/api/docs`` with the session answered "CSRF check Failed". Its template adds a
+    viewport to ninja's, so a phone shows it at its width.
+    """
+
+    template = "campaign/api_docs.html"
+
+    def render_page(self, request: HttpRequest, api: NinjaAPI, **kwargs: object) -> HttpResponse:
+        self.settings["url"] = self.get_openapi_url(api, kwargs)
+        context = {
+            "swagger_settings": json.dumps(self.settings, indent=1),
+            "api": api,
+            "add_csrf": True,
+        }
+        return render(request, self.template, context)
+
+
+class AdmiraltyAPI(NinjaAPI):
+    """The API, with its OpenAPI schema built once per process and path prefix.
+
+    django-ninja rebuilds the schema on every ``GET /api/openapi.json`` (about 45 ms
+    here; issue 9 measured 22 req/s under gunicorn); routes do not change while the
+    process runs, so the first build is kept.
+    """
+
+    def get_openapi_schema(
+        self, *, path_prefix: str | None = None, path_params: dict | None = None
+    ) -> Any:
+        key = (path_prefix, tuple(sorted((path_params or {}).items())))
+        cache = self.__dict__.setdefault("_schema_cache", {})
+        if key not in cache:
+            cache[key] = super().get_openapi_schema(
+                path_prefix=path_prefix, path_params=path_params
+            )
+        return cache[key]
+
+
+api = AdmiraltyAPI(
+    title="Admiralty API",
+    version="1.0",
+    description=(
+        "Campaign manager for Full Thrust Incursion leagues. Writes need a user: the "
+        "session (this page sends its CSRF token) or a personal token from /account/, sent "
+        "as `Authorization: Bearer adm_…`."
+    ),
+    docs=CsrfSwagger(),
+)
+
+
+@api.exception_handler(RulesError)
+def rules_error(request: HttpRequest, exc: RulesError) -> HttpResponse:
+    """Map any rules-engine error to 400 with its message in the reader's language
+    (``battles.log.refusals``; STYLE.md: one place)."""
+    return api.create_response(request, {"detail": rules_error_text(exc)}, status=400)
+
+
+@api.exception_handler(TurnActionError)
+def turn_error(request: HttpRequest, exc: TurnActionError) -> HttpResponse:
+    """Bad input to a turn action (names the ship, yard or field): 400, nothing changed."""
+    return api.create_response(request, {"detail": str(exc)}, status=400)
+
+
+@api.exception_handler(TurnPermissionError)
+def turn_forbidden(request: HttpRequest, exc: TurnPermissionError) -> HttpResponse:
+    """Acting for a faction or campaign the user does not run: 403."""
+    return api.create_response(request, {"detail": str(exc)}, status=403)
+
+
+@api.exception_handler(TextError)
+def text_error(request: HttpRequest, exc: TextError) -> HttpResponse:
+    """Text no column can store (NUL, lone surrogate, too long; ``campaign.core.validation``),
+    caught before any write: 422 naming the field, identical on SQLite and PostgreSQL."""
+    message = str(exc)
+    return api.create_response(
+        request,
+        {"detail": message, "errors": [{"field": exc.field, "message": message}]},
+        status=422,
+    )
+
+
+@api.exception_handler(DataError)
+def data_error(request: HttpRequest, exc: DataError) -> HttpResponse:
+    """A value the database refused (an id beyond 64 bits on PostgreSQL…): the request's
+    fault, so 422, not a 500. Writes are in transactions, so nothing is half-written."""
+    detail = _("a value cannot be stored or looked up: %(error)s") % {"error": exc}
+    return api.create_response(request, {"detail": detail.strip()}, status=422)
+
+
+@api.exception_handler(Http404)
+def not_found(request: HttpRequest, exc: Http404) -> HttpResponse:
+    """Every 404 says the same, in the reader's language, never why: "not your faction's
+    fleet" or django-ninja's DEBUG text ("No Battle matches the given query.") would tell
+    a hidden object from a missing one, in English (trial finding F-22)."""
+    return api.create_response(request, {"detail": _("not found")}, status=404)
+
+
+#: django-ninja's own refusals (English constants in ``ninja.errors``, ``ninja.security``),
+#: in the reader's language.
+NINJA_TEXTS = {
+    "Unauthorized": gettext_lazy(
+        "log in, or send a personal token from /account/ (Authorization: Bearer adm_…)"
+    ),
+    "Forbidden": gettext_lazy("forbidden"),
+    "CSRF check Failed": gettext_lazy(
+        "CSRF check failed: send the page's CSRF token (X-CSRFToken) or a personal token"
+    ),
+    "Too many requests.": gettext_lazy("too many requests"),
+}
+
+
+@api.exception_handler(HttpError)
+def http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
+    """An ``HttpError``'s status and message; ours are translated where raised,
+    django-ninja's own through :data:`NINJA_TEXTS`."""
+    detail = NINJA_TEXTS.get(str(exc), str(exc))
+    return api.create_response(request, {"detail": str(detail)}, status=exc.status_code)
+
+
+api.add_router("/", factions_router)
+api.add_router("/", turns_router)
+api.add_router("/", orders_router)
+api.add_router("/", moves_router)
+api.add_router("/", battles_router)
+api.add_router("/", battle_actions_router)
+api.add_router("/", reports_router)
+api.add_router("/", battle_turns_router)
+api.add_router("/", "campaign.api.members.router")  # members and invitations
+api.add_router("/designs", designs_router)
+api.add_router("/rules", rules_router)
+api.add_router("/rules", systems_rules_router)  # seeds 001–004

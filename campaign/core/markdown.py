@@ -1,0 +1,204 @@
+"""People's Markdown made safe for the reports' three renderings (issue 12 §2): Python-
+Markdown with tables, footnotes and heading ids, sanitised by nh3 (ids kept, prefixed per
+fragment so two fragments never clash), and the project's static files as the only assets
+a PDF may fetch. Sources: Python-Markdown and nh3 documentation; DESIGN.md §5.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import threading
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import markdown
+import markdown.extensions
+import nh3
+from django.conf import settings
+from django.utils.safestring import SafeString, mark_safe
+from markdown.inlinepatterns import LINK_RE, LinkInlineProcessor
+
+#: The only scheme the PDF fetcher serves: ``admiralty-static:css/report.css``.
+STATIC_SCHEME = "admiralty-static"
+PDF_ASSET_PREFIX = f"{STATIC_SCHEME}:"
+
+ALLOWED_TAGS = {
+    "a", "abbr", "b", "blockquote", "br", "code", "dd", "del", "div", "dl", "dt", "em", "h1", "h2",
+    "h3", "h4", "h5", "h6", "hr", "i", "img", "li", "ol", "p", "pre", "s", "small", "strong",
+    "sub", "sup", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul",
+}  # fmt: skip
+ALLOWED_ATTRIBUTES = {
+    "a": {"href", "title"},
+    "abbr": {"title"},
+    "img": {"src", "alt", "title"},
+    "td": {"align"},
+    "th": {"align"},
+    **{tag: {"id"} for tag in ("h1", "h2", "h3", "h4", "h5", "h6", "li", "sup", "dt")},
+}
+#: Classes Python-Markdown's footnotes use (styled in report.css); any other is dropped.
+ALLOWED_CLASSES = {"div": {"footnote"}, "a": {"footnote-ref", "footnote-backref"}}
+LINK_SCHEMES = {"http", "https", "mailto"}
+# Tags removed with their content (the rest of a disallowed tag's text is kept).
+DROPPED_WITH_CONTENT = {"script", "style", "iframe", "object", "embed", "template"}
+_IMG_WITHOUT_SRC = re.compile(r"<img(?![^>]*\ssrc=)[^>]*>")
+
+
+# --- static files --------------------------------------------------------------------
+
+
+def static_file(relative: str) -> Path | None:
+    """Return the project static file ``relative`` names, or None.
+
+    ``relative`` is a path inside ``STATICFILES_DIRS`` such as ``css/report.css``; a
+    leading ``/static/`` or ``static/`` (``STATIC_URL``) is accepted. The resolved path must
+    stay inside one of the static folders (no ``..`` escape, no symlink out) and be a file.
+    """
+    path = unquote(urlsplit(relative).path)
+    static_url = "/" + settings.STATIC_URL.strip("/") + "/"
+    if path.startswith(static_url):
+        path = path[len(static_url) :]
+    elif path.startswith(static_url[1:]):
+        path = path[len(static_url) - 1 :]
+    path = path.lstrip("/")
+    if not path or "\x00" in path:
+        return None
+    for folder in settings.STATICFILES_DIRS:
+        root = Path(folder).resolve()
+        candidate = (root / path).resolve()
+        if candidate.is_relative_to(root) and candidate.is_file():
+            return candidate
+    return None
+
+
+# --- Markdown -> safe HTML -----------------------------------------------------------
+
+#: The longest text a person may store in one Markdown field (characters): a narrative of
+#: ~40 printed pages. ``battles.reports.desk`` refuses more with a message naming the field.
+MAX_MARKDOWN_CHARS = 60_000
+
+
+class _LinkProcessor(LinkInlineProcessor):
+    """Python-Markdown's link parser, except that a quote glued to the destination is part
+    of it, not a title: ``[a](f('b'))`` is a link to ``f('b')`` (CommonMark needs a space
+    before a title). The stock parser made ``f(`` the link, ``b`` its title and left a
+    stray ")" in the text (trial finding p-8)."""
+
+    def getLink(self, data: str, index: int) -> tuple[str, str | None, int, bool]:  # noqa: N802
+        href, title, end, handled = super().getLink(data, index)
+        m = self.RE_LINK.match(data, pos=index)
+        if not handled or title is None or m is None or m.group(1):
+            return href, title, end, handled
+        start = m.end()
+        raw = data[start : end - 1].rstrip()
+        opening = raw.rfind(raw[-1], 0, len(raw) - 1) if raw else -1
+        if opening <= 0 or raw[opening - 1].isspace():
+            return href, title, end, handled  # a real title: [a](url "title")
+        depth = 1
+        for pos in range(start, len(data)):
+            depth += {"(": 1, ")": -1}.get(data[pos], 0)
+            if depth == 0:
+                return self.unescape(data[start:pos]).strip(), None, pos + 1, True
+        return href, title, end, handled
+
+
+class _Links(markdown.extensions.Extension):
+    def extendMarkdown(self, md: markdown.Markdown) -> None:  # noqa: N802
+        md.inlinePatterns.register(_LinkProcessor(LINK_RE, md), "link", 160)
+
+
+_MD_EXTENSIONS = ["extra", "sane_lists", "toc", _Links()]
+_MD_CONFIG = {"footnotes": {"BACKLINK_TITLE": "%d"}, "toc": {"toc_depth": "1-4"}}
+_local = threading.local()
+
+
+def _markdown() -> markdown.Markdown:
+    """One ``Markdown`` per thread, reset between texts: same output as a new instance
+    per text, 1.9× faster (issue 12 profile of a 200-battle site build)."""
+    md = getattr(_local, "md", None)
+    if md is None:
+        md = _local.md = markdown.Markdown(extensions=_MD_EXTENSIONS, extension_configs=_MD_CONFIG)
+    return md.reset()
+
+
+def _attribute_filter(asset_prefix: str, id_prefix: str):
+    def keep(tag: str, attribute: str, value: str) -> str | None:
+        if attribute == "id":
+            return id_prefix + value
+        if tag == "img" and attribute == "src":
+            # Only the project's own static files, rewritten for the rendering at hand.
+            if urlsplit(value).scheme or value.startswith("//"):
+                return None
+            found = static_file(value)
+            if found is None:
+                return None
+            return asset_prefix + _static_relative(found)
+        if tag == "a" and attribute == "href":
+            # A narrative cannot know the site's layout: keep absolute links and anchors
+            # (anchors prefixed like the ids they point at).
+            if value.startswith("#"):
+                return "#" + id_prefix + value[1:] if len(value) > 1 else None
+            scheme = urlsplit(value).scheme.lower()
+            return value if scheme in LINK_SCHEMES else None
+        return value
+
+    return keep
+
+
+def _static_relative(path: Path) -> str:
+    for folder in settings.STATICFILES_DIRS:
+        root = Path(folder).resolve()
+        if path.is_relative_to(root):
+            return path.relative_to(root).as_posix()
+    raise ValueError(f"{path} is outside STATICFILES_DIRS")
+
+
+def render_markdown(
+    text: str, *, asset_prefix: str | None = None, id_prefix: str = "md-"
+) -> SafeString:
+    """Render people's Markdown as sanitised HTML, safe to put in any page or PDF.
+
+    Python-Markdown with ``extra`` (tables, footnotes, definition lists, fenced code),
+    ``sane_lists`` and ``toc`` (an id on every heading), then nh3 with an allow-list
+    (https://nh3.readthedocs.io). Ids survive, prefixed with ``id_prefix`` (one per
+    fragment of a page: ``narrative-``, ``side-2-``…), and ``#anchor`` links get the same
+    prefix, so footnotes and heading links resolve. ``asset_prefix`` is what a static
+    file's path is prefixed with in ``<img src>`` (default ``/<STATIC_URL>``;
+    ``admiralty-static:`` for the PDF; ``../static/`` in the baked site). Images that do
+    not name an existing static file are dropped; links keep only ``http``, ``https``,
+    ``mailto`` and ``#anchor`` targets; ``<script>``, event handlers (``onerror``…),
+    ``style`` and ``javascript:`` URLs are removed.
+    """
+    if not text or not text.strip():
+        return mark_safe("")  # most side analyses and scenarios are empty
+    if asset_prefix is None:
+        asset_prefix = "/" + settings.STATIC_URL.strip("/") + "/"
+    return _render(text, asset_prefix, id_prefix)
+
+
+@functools.lru_cache(maxsize=256)
+def _convert(text: str) -> str:
+    # Markdown is most of the cost, and the same text comes under several id prefixes
+    # (every side's "Hold the system." objective of a generated league).
+    return _markdown().convert(text)
+
+
+@functools.lru_cache(maxsize=256)
+def _render(text: str, asset_prefix: str, id_prefix: str) -> SafeString:
+    # Cached: a site build renders each report once per language; the result is a pure
+    # function of the arguments.
+    html = _convert(text)
+    clean = nh3.clean(
+        html,
+        tags=ALLOWED_TAGS,
+        clean_content_tags=DROPPED_WITH_CONTENT,
+        attributes=ALLOWED_ATTRIBUTES,
+        attribute_filter=_attribute_filter(asset_prefix, id_prefix),
+        allowed_classes=ALLOWED_CLASSES,
+        url_schemes=LINK_SCHEMES | {STATIC_SCHEME},
+        link_rel="noopener noreferrer nofollow",
+    )
+    return mark_safe(_IMG_WITHOUT_SRC.sub("", clean))  # noqa: S308 - sanitised by nh3 above
+
+
+# --- the one context -----------------------------------------------------------------

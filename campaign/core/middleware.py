@@ -1,0 +1,98 @@
+"""Input guards that run before any view (issue 9 items 9 and 10).
+
+- a request body over ``limits.REQUEST_BODY_MAX_BYTES`` is refused with 413 and a
+  readable message (JSON on ``/api/``, a page elsewhere) instead of Django's bare HTML
+  400 for ``RequestDataTooBig``;
+- a NUL character in the path or the query string is a 400 (PostgreSQL cannot compare
+  text holding one: the lookup would be a 500);
+- a JSON body sent to ``/api/`` whose strings hold a NUL or a lone UTF-16 surrogate is a
+  422 naming the JSON path (``results[0].notes``): no endpoint, present or future, has to
+  remember it, and SQLite and PostgreSQL answer alike;
+- the safety net behind the forms' own checks: a text no column can store
+  (:class:`~campaign.core.validation.TextError`, raised before every save) or a number no
+  column can hold (``OverflowError`` from the database driver) that reaches no form
+  error is a 400 page naming the field, not a 500. The write's transaction has rolled
+  back: nothing was stored.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+from django.core.exceptions import RequestDataTooBig
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+
+from campaign.core import limits
+from campaign.core.validation import TextError, json_text_problem
+
+
+def _refuse(request: HttpRequest, status: int, message: str, field: str = "") -> HttpResponse:
+    if request.path.startswith("/api/"):
+        body: dict = {"detail": message}
+        if field:
+            body["errors"] = [{"field": field, "message": message}]
+        return JsonResponse(body, status=status)
+    return render(request, "campaign/input_error.html", {"message": message}, status=status)
+
+
+def _too_big(request: HttpRequest) -> HttpResponse:
+    message = _("The request is too large: the limit is %(limit)s MiB.") % {
+        "limit": limits.REQUEST_BODY_MAX_BYTES // (1024 * 1024)
+    }
+    return _refuse(request, 413, message)
+
+
+class InputGuardMiddleware:
+    """See the module docstring. Place after ``LocaleMiddleware`` (translated messages)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            length = 0
+        if length > limits.REQUEST_BODY_MAX_BYTES:
+            return _too_big(request)
+        if "\x00" in request.path or "%00" in request.META.get("QUERY_STRING", ""):
+            return _refuse(request, 400, _("The address contains a NUL character (\\x00)."))
+        if (
+            request.path.startswith("/api/")
+            and request.method in {"POST", "PUT", "PATCH"}
+            and request.content_type == "application/json"
+        ):
+            refused = self._check_json(request)
+            if refused is not None:
+                return refused
+        return self.get_response(request)
+
+    def _check_json(self, request: HttpRequest) -> HttpResponse | None:
+        try:
+            data = json.loads(request.body)
+        except RequestDataTooBig:
+            return _too_big(request)
+        except ValueError:
+            return None  # not JSON: the endpoint answers its own parse error
+        found = json_text_problem(data)
+        if found is None:
+            return None
+        where, problem = found
+        where = where or "body"
+        return _refuse(request, 422, f"{where}: {problem}", field=where)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if isinstance(exception, RequestDataTooBig):
+            return _too_big(request)
+        if isinstance(exception, TextError):
+            return _refuse(request, 400, exception.messages[0], field=exception.field)
+        if isinstance(exception, OverflowError):
+            return _refuse(
+                request,
+                400,
+                _("A number is out of range (at most %(max)s).") % {"max": limits.NUMBER_MAX},
+            )
+        return None

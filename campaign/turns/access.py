@@ -1,0 +1,65 @@
+"""What a user may read of a closed campaign turn's summary: the scoping of the campaign
+turns, on the league's roles and the fleets' visibility (``factions.access``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from django.db.models import Q
+
+from campaign.league.roles import User, campaign_faction_ids_for
+from campaign.turns.models import Construction
+from factions.access import visible_fleets, visible_ships
+from factions.models import Faction, LightUnitGroup
+
+if TYPE_CHECKING:
+    from campaign.league.models import Campaign
+
+
+def turn_summary_for(user: User, summary: dict, *, campaign: Campaign) -> dict:
+    """A closed turn's ``summary`` (``turns.closing``: ``repairs`` with ``ship`` ids,
+    ``constructions`` with ``id``, ``squadrons_lost`` with ``id``, ``moves`` with ``fleet``,
+    ``income`` with the faction's ``name``) of ``campaign`` as ``user`` may read it.
+
+    A faction's yard work and income are its private campaign data, read like its yard
+    queue and treasury (:func:`campaign_faction_ids_for`): a player reads the repairs,
+    constructions and income of the factions they play, organisers and staff all of
+    them, anyone else none. Squadrons lost and movements stay public unless their fleet
+    is hidden from ``user`` (:func:`visible_fleets`). Returns a copy; the stored summary
+    is unchanged."""
+
+    if not summary or (user is not None and user.is_authenticated and user.is_staff):
+        return summary
+    own = campaign_faction_ids_for(user, campaign)  # None: all factions
+    fleets = visible_fleets(user)
+    repairs = summary.get("repairs", [])
+    builds = summary.get("constructions", [])
+    lost = summary.get("squadrons_lost", [])
+    moves = summary.get("moves", [])
+    income = summary.get("income", [])
+    moved = set(fleets.filter(pk__in=[m.get("fleet") for m in moves]).values_list("pk", flat=True))
+    repaired = visible_ships(user).filter(pk__in=[r.get("ship") for r in repairs])
+    built = Construction.objects.filter(pk__in=[c.get("id") for c in builds], fleet__in=fleets)
+    names = None
+    if own is not None:
+        repaired = repaired.filter(fleet__faction_id__in=own)
+        built = built.filter(faction_id__in=own)
+        names = set(Faction.objects.filter(pk__in=own).values_list("name", flat=True))
+    ships = set(repaired.values_list("pk", flat=True))
+    built_ids = set(built.values_list("pk", flat=True))
+    groups = LightUnitGroup.objects.filter(pk__in=[g.get("id") for g in lost])
+    seen = set(
+        groups.filter(Q(fleet__in=fleets) | Q(fleet=None, carrier__fleet__in=fleets)).values_list(
+            "pk", flat=True
+        )
+    )
+    return {
+        **summary,
+        "repairs": [r for r in repairs if r.get("ship") in ships],
+        "constructions": [c for c in builds if c.get("id") in built_ids],
+        "squadrons_lost": [g for g in lost if g.get("id") in seen],
+        "moves": [m for m in moves if m.get("fleet") in moved],
+        # stored by faction name (names are unique, factions.Faction.name)
+        "income": [i for i in income if names is None or i.get("faction") in names],
+    }

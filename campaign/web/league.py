@@ -1,0 +1,87 @@
+"""League pages: thin views that look up, scope through ``campaign.league.roles`` and the ``access`` module of each app and render."""
+
+from __future__ import annotations
+
+from django.db.models import Count, F, QuerySet
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+
+from battles.access import actionable_battles, visible_battles
+from battles.models import Battle
+from battles.readings import rules_in_force
+from battles.reports.context import render_markdown
+from battles.standings import campaign_standings
+from campaign.league.models import Campaign
+from campaign.league.roles import User, campaign_faction_ids_for, is_organiser
+from factions.models import Faction
+
+RECENT_BATTLES = 10
+
+
+def recent_battles(user: User, campaign: Campaign | None = None) -> QuerySet[Battle]:
+    """Battles ``user`` (None: the public) may see, latest first (by date, then campaign
+    turn, then creation)."""
+    qs = visible_battles(user).select_related("campaign", "winner")
+    if campaign is not None:
+        qs = qs.filter(campaign=campaign)
+    return qs.order_by(
+        F("date").desc(nulls_last=True),
+        F("campaign_turn").desc(nulls_last=True),
+        "-created_at",
+        "-pk",
+    )
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    """The index: campaigns, factions and the most recent battles."""
+    return render(
+        request,
+        "campaign/home.html",
+        {
+            "campaigns": Campaign.objects.annotate(faction_count=Count("factions")),
+            "factions": Faction.objects.all(),
+            "battles": recent_battles(request.user)[:RECENT_BATTLES],
+        },
+    )
+
+
+def campaign_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    """A campaign: its factions, its battles and simple standings."""
+    campaign = get_object_or_404(Campaign, slug=slug)
+    return render(
+        request,
+        "campaign/detail.html",
+        {
+            "campaign": campaign,
+            "description_html": render_markdown(campaign.description),
+            "battles": recent_battles(request.user, campaign),
+            "standings": campaign_standings(campaign, user=request.user),
+            "open_turn": campaign.turns.filter(status="open").first(),
+            "turn_member": campaign_faction_ids_for(request.user, campaign) != set(),
+            "organiser": is_organiser(request.user, campaign),
+            "playing": list(
+                # Those fought turn by turn are under "fighting": no record link for them.
+                actionable_battles(request.user).filter(
+                    campaign=campaign, status="draft", turn_play__isnull=True
+                )
+            )
+            if request.user.is_authenticated
+            else [],
+            # Issue 10 item 5: drafts being fought turn by turn that the user may open.
+            "fighting": actionable_battles(request.user).filter(
+                campaign=campaign, status=Battle.Status.DRAFT, turn_play__isnull=False
+            ),
+        },
+    )
+
+
+def campaign_rules(request: HttpRequest, slug: str) -> HttpResponse:
+    """The campaign's rules in force: every reading D-n of rules/ft-incursion.md, what it
+    means, the seed's words and the campaign's setting against the default (§16). Readable
+    by anyone who can see the campaign (campaigns are public, as ``campaign_detail``)."""
+    campaign = get_object_or_404(Campaign, slug=slug)
+    return render(
+        request,
+        "campaign/rules.html",
+        {"campaign": campaign, **rules_in_force(rule_options=campaign.rule_options)},
+    )

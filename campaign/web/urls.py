@@ -1,0 +1,28 @@
+"""URL patterns of the league pages (index, campaigns, logging in and out).
+
+Players are not staff, so the admin's login form (staff only) cannot serve them: the
+league has its own login page using Django's ``LoginView``.
+"""
+
+from django.contrib.auth import views as auth_views
+from django.urls import path
+
+from campaign.web import account
+from campaign.web import league as views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("campaigns/<slug:slug>/", views.campaign_detail, name="campaign-detail"),
+    path("campaigns/<slug:slug>/rules/", views.campaign_rules, name="campaign-rules"),
+    path(
+        "login/",
+        auth_views.LoginView.as_view(
+            template_name="campaign/login.html", redirect_authenticated_user=True
+        ),
+        name="login",
+    ),
+    path("account/", account.account, name="account"),
+    path("account/tokens/", account.token_create, name="account-token-create"),
+    path("account/tokens/<int:pk>/revoke/", account.token_revoke, name="account-token-revoke"),
+    path("logout/", auth_views.LogoutView.as_view(next_page="home"), name="logout"),
+]
