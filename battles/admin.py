@@ -1,6 +1,6 @@
 """Admin of battles. Every change made here raises the battle's ``version`` (a revision
 number people see on the report); reports themselves never go stale whatever changed,
-see ``battles.services.report_render``."""
+see ``battles.reports.files.report_render``."""
 
 from django.contrib import admin
 from django.db.models import F

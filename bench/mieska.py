@@ -1,9 +1,9 @@
 """The sample campaign's Skirmish at Mieska as engine fleets, without the database.
 
-``mieska_setup.json`` is the ``setup`` row ``battles.resolution.battle_resolve`` stored for
+``mieska_setup.json`` is the ``setup`` row ``battles.services.battle_resolve`` stored for
 that battle (``manage.py load_sample`` then ``manage.py demo``): each ship's design, carried
 damage and squadrons aboard, the seed, the rule options and the classes each side knew.
-``mieska_battle(record=...)`` fights it exactly as ``battles.resolution.battle_replay``
+``mieska_battle(record=...)`` fights it exactly as ``battles.services.battle_replay``
 does (same ``ai.resolve_battle`` call, same seed), so its instruction count is the cost of
 fighting the stored resolved battle; storing it also writes its rows
 (``bench.instructions``' ``mieska-stored`` adds ``engine_rows``). Regenerate the file

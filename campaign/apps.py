@@ -11,3 +11,8 @@ class AdmiraltyConfig(AppConfig):
     name = "campaign"
     label = "admiralty"
     verbose_name = _("Admiralty")
+
+    def ready(self) -> None:
+        # Receivers connect once the app registry is ready (Django docs, AppConfig.ready):
+        # the site refresh on a report's change (``battles.signals.report_changed``).
+        import campaign.tasks  # noqa: F401

@@ -12,4 +12,6 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "campaign.settings")
 
 app = Celery("campaign")
 app.config_from_object("django.conf:settings", namespace="CELERY")
+# Each app's `tasks` module, and those of the battles sub-packages that have tasks.
 app.autodiscover_tasks()
+app.autodiscover_tasks(["battles.reports", "battles.play"])

@@ -267,7 +267,7 @@ CELERY_TASK_ACKS_LATE = True
 # unacknowledged message goes back to the queue after ``visibility_timeout`` seconds —
 # longer than the longest task may run (CELERY_TASK_TIME_LIMIT), or a slow task would run
 # twice. RabbitMQ requeues at once when the worker's connection drops. Tasks are
-# idempotent (battles.tasks), so a second run is harmless.
+# idempotent (battles.reports.tasks), so a second run is harmless.
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1  # late acks: reserve one message at a time
 CELERY_BROKER_TRANSPORT_OPTIONS = {

@@ -1,4 +1,5 @@
-"""Celery tasks of the league: the published site's refresh after a report changes.
+"""The published site's refresh after a report changes: its Celery task, and the receiver
+of ``battles.signals.report_changed`` (connected in ``AdmiraltyConfig.ready``).
 
 ``site_refresh`` rebuilds ``settings.SITE_ROOT`` (incremental: only pages whose inputs
 changed are rewritten, ``campaign.publish``) when a site was baked there before; queue it
@@ -21,10 +22,15 @@ import functools
 import logging
 import threading
 from pathlib import Path
+from typing import Any
 
 from celery import shared_task
 from django.conf import settings
 from django.db import connections, transaction
+from django.dispatch import receiver
+
+from battles.signals import report_changed
+from campaign.publish import MARKER, site_build
 
 logger = logging.getLogger(__name__)
 
@@ -40,8 +46,6 @@ logger = logging.getLogger(__name__)
 def site_refresh() -> dict[str, object]:
     """Rebuild the site in ``settings.SITE_ROOT`` if ``build_site`` made it (its marker
     file is there); else do nothing. Returns ``{"built": bool, "written": n pages}``."""
-    from campaign.publish import MARKER, site_build
-
     out_dir = Path(settings.SITE_ROOT)
     if not (out_dir / MARKER).is_file():
         return {"built": False, "written": 0}
@@ -116,3 +120,10 @@ def site_refresh_request(*, campaign_slug: str | None = None) -> None:
     process's background thread after the response (see the module docstring)."""
     logger.info("site refresh requested for %s", campaign_slug or "every campaign")
     transaction.on_commit(functools.partial(_run_site_refresh))
+
+
+@receiver(report_changed, dispatch_uid="site-refresh-on-report-changed")
+def refresh_on_report_changed(sender: Any, *, battle: Any, **kwargs: Any) -> None:
+    """A report was edited, published or withdrawn (``battles.signals.report_changed``,
+    sent after the commit): refresh the published site."""
+    site_refresh_request(campaign_slug=battle.campaign.slug)

@@ -19,6 +19,7 @@ from typing import Any
 from django.utils.translation import gettext, ngettext
 
 from battles.log.rolls import roll_purpose
+from campaign.core.stored_text import end_reason_label
 
 _SHIP_ID = re.compile(r"\bship-\d+\b")
 
@@ -280,20 +281,6 @@ def _light_unit_losses(data: dict, names: LogNames, event: Any) -> str:
         "%(unit)s loses %(lost)d craft, %(left)d left",
         lost,
     ) % {"unit": names.unit(data.get("unit")), "lost": lost, "left": left}
-
-
-def end_reason_label(reason: Any) -> str | None:
-    """Why a battle ended (the engine's ``destruction``, ``withdrawal``, ``turn-limit``,
-    ``mutual`` or a turn-by-turn play's ``ended``) in the active language; ``None`` for
-    any other value."""
-    reasons = {
-        "destruction": gettext("destruction"),
-        "withdrawal": gettext("withdrawal"),
-        "turn-limit": gettext("turn limit"),
-        "mutual": gettext("mutual destruction"),
-        "ended": gettext("ended by the organiser"),
-    }
-    return reasons.get(reason)
 
 
 def _result(data: dict, names: LogNames, event: Any) -> str:

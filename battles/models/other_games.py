@@ -13,10 +13,14 @@ faction's ``BattleSide``.
 
 from __future__ import annotations
 
+from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils.translation import gettext, gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from battles.models.battle import Participant
+from battles.rules.errors import RulesError
+from battles.systems import epic, sf_tokens, swsb
 from battles.systems.games import SYSTEMS
 
 OTHER_SYSTEM_CHOICES = [(s.id, s.name) for s in SYSTEMS.values() if s.id != "ft-incursion"]
@@ -57,10 +61,6 @@ class SystemUnit(models.Model):
 
     def clean(self) -> None:
         """Check ``stats`` and ``abilities`` against the system's rules package."""
-        from django.core.exceptions import ValidationError
-
-        from battles.services.other_games import OtherBattleError, unit_stats_check
-
         try:
             unit_stats_check(self.game_system, self.stats, self.abilities)
         except OtherBattleError as exc:
@@ -104,3 +104,55 @@ class SystemParticipant(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class OtherBattleError(ValueError):
+    """Bad input for a recorded battle; ``field`` names the form field."""
+
+    def __init__(self, field: str, message: str, *, label: str | None = None) -> None:
+        # ``field`` stays the form's key; the text names it in the reader's language.
+        shown = label or str(FIELD_LABELS.get(field, field))
+        super().__init__(gettext("%(field)s: %(message)s") % {"field": shown, "message": message})
+        self.field = field
+        self.message = message
+
+
+#: The form fields as errors name them (``critical_states`` fields name their row).
+FIELD_LABELS = {
+    "stats": gettext_lazy("stats"),
+    "abilities": gettext_lazy("abilities"),
+    "game_system": gettext_lazy("game system"),
+    "name": gettext_lazy("name"),
+    "sides": gettext_lazy("sides"),
+    "winner": gettext_lazy("winner"),
+    "fate": gettext_lazy("fate"),
+    "unit": gettext_lazy("unit"),
+}
+
+
+def unit_stats_check(game_system: str, stats: object, abilities: object) -> None:
+    """Check a roster unit's data against its system's rules package: Starfinder ``tier``
+    and ``crew`` (seed 001), Star Wars ``rank``, ``hull``, ``defence``, ``screen_value``
+    (seed 002), Epic ``abilities`` ids (seed 004). Raises :class:`OtherBattleError`."""
+    if not isinstance(stats, dict):
+        raise OtherBattleError("stats", gettext("expected an object"))
+    if not isinstance(abilities, list):
+        raise OtherBattleError("abilities", gettext("expected a list of ability ids"))
+    try:
+        if game_system == "starfinder":
+            sf_tokens.parse_tier(stats.get("tier"), "stats.tier")
+            crew = stats.get("crew")
+            if isinstance(crew, bool) or not isinstance(crew, int) or crew < 1:
+                raise OtherBattleError(
+                    "stats",
+                    gettext("crew: %(value)r is not a crew count (1 or more)") % {"value": crew},
+                )
+        elif game_system == "sw-starship-battles":
+            swsb.ship_from_dict({"id": "unit", "side": "roster", **stats})
+        elif game_system == "epic":
+            for ability in abilities:
+                epic.get_ability(ability)
+    except RulesError as exc:
+        raise OtherBattleError(
+            "stats" if game_system != "epic" else "abilities", str(exc)
+        ) from None

@@ -27,14 +27,14 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, ngettext
 
 from battles.access import unit_fleet_id  # noqa: F401 — one visibility rule
-from battles.log.lines import end_reason_label, event_line, hidden_unit_names, log_names
+from battles.log.lines import event_line, hidden_unit_names, log_names
 from battles.reports.turn_log import PDF_VOLLEYS_PER_TURN, trim_for_print, turn_log
 from campaign.core.markdown import (
     PDF_ASSET_PREFIX,
     render_markdown,
     static_file,
 )
-from campaign.core.stored_text import stored_text
+from campaign.core.stored_text import end_reason_label, stored_text
 from factions.type_words import light_unit_label
 
 if TYPE_CHECKING:
@@ -480,7 +480,7 @@ def print_toc(context: dict[str, Any]) -> list[dict[str, str]]:
 
 def pdf_page_html(battle: Battle) -> str:
     """The HTML page WeasyPrint turns into the PDF (as the public, ``user=None``); its
-    assets are ``admiralty-static:`` URLs. ``battles.services.report_render`` hashes it
+    assets are ``admiralty-static:`` URLs. ``battles.reports.files.report_render`` hashes it
     to tell whether the PDF on disk is current."""
     context = report_context(battle, user=None, asset_prefix=PDF_ASSET_PREFIX)
     # Highlights and a summary per turn only: every die of a long battle would run to

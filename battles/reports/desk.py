@@ -3,7 +3,7 @@
 Services (STYLE.md ``<noun>_<verb>``, keyword-only). Who may call them is decided by the
 caller through ``campaign.league.roles.can_edit_reports``. Every write is one transaction that
 raises ``Battle.version`` and then, once committed, queues the report files
-(``battles.services.report_request``) and the public site's refresh
+(``battles.reports.queue.report_request``) and the public site's refresh
 (``campaign.tasks.site_refresh``): a page never links to a stale PDF (the battle page links
 only a PDF rendered for the current version).
 """
@@ -19,6 +19,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from battles.models import Battle, BattleSide
+from battles.reports.draft import report_draft_markdown
+from battles.reports.queue import report_request
+from battles.signals import report_changed
 from campaign.core.markdown import MAX_MARKDOWN_CHARS
 
 logger = logging.getLogger(__name__)
@@ -39,8 +42,6 @@ def report_draft_write(*, battle: Battle, force: bool = False) -> Battle:
     the conclusion's transaction (``battles.services.battle_conclude``). Raises
     ``ReportEditError`` for a battle that is not concluded.
     """
-    from battles.reports.draft import report_draft_markdown
-
     if battle.status != Battle.Status.CONCLUDED:
         raise ReportEditError(
             _("%(battle)s is not concluded: no report to draft.") % {"battle": battle.name}
@@ -65,12 +66,10 @@ def _check_length(label: str, text: str) -> str:
 
 
 def _after_commit(battle: Battle) -> None:
-    """Queue the report files and the site refresh once the transaction commits."""
-    from battles.services import report_request
-    from campaign.tasks import site_refresh_request
-
+    """Once the transaction commits: queue the report files, and send
+    :data:`~battles.signals.report_changed` (the published site refreshes)."""
     report_request(battle=battle)
-    site_refresh_request(campaign_slug=battle.campaign.slug)
+    report_changed.send(sender=Battle, battle=battle)
 
 
 def report_edit(

@@ -8,12 +8,10 @@ the current transaction commits.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import logging
 import os
 import uuid
-from collections.abc import Iterable
 from pathlib import Path
 
 from django.conf import settings
@@ -169,41 +167,3 @@ def report_is_current(report: Report | None, battle: Battle) -> bool:
         and report.file
         and report.version == battle.version
     )
-
-
-def report_request(*, battle: Battle, formats: Iterable[str] = REPORT_FORMATS) -> None:
-    """Queue the ``render_report`` task for each format once the transaction commits.
-
-    Outside a transaction (or with eager Celery) the task runs right away. With a broker,
-    a PDF also queues ``render_report_pdf_in`` for each other language of the settings.
-    Raises ``ValueError`` for an unknown format.
-    """
-    from battles.tasks import render_report
-
-    formats = tuple(formats)
-    for fmt in formats:
-        if fmt not in REPORT_FORMATS:
-            raise ValueError(f"format {fmt!r}: expected one of {', '.join(REPORT_FORMATS)}")
-        transaction.on_commit(functools.partial(_queue, render_report, battle.pk, fmt))
-    if "pdf" in formats and not settings.CELERY_TASK_ALWAYS_EAGER:
-        # Rendered ahead by the workers: the other languages' PDFs (battles/web/media.py's
-        # ``report_pdf_in``). Without a broker they are rendered when first asked for,
-        # so that publishing does not wait on one more WeasyPrint run per language.
-        from battles.tasks import render_report_pdf_in
-
-        main = battle.campaign.language or settings.LANGUAGE_CODE
-        for lang in dict(settings.LANGUAGES):
-            if lang != main:
-                transaction.on_commit(
-                    functools.partial(_queue, render_report_pdf_in, battle.pk, lang)
-                )
-
-
-def _queue(task, *args) -> None:
-    """Queue ``task`` with ``args``; a broker that cannot be reached (or an eager task
-    that failed, already recorded by the task) is logged, never raised: the action that
-    asked for the rendering is saved and must not turn into an error page."""
-    try:
-        task.delay(*args)
-    except Exception:
-        logger.exception("could not run %s%r", task.name, args)

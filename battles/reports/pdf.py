@@ -20,7 +20,7 @@ from weasyprint.urls import URLFetcher, URLFetcherResponse
 
 from battles.reports import pdf_svg_text
 from battles.reports.context import static_file
-from battles.templatetags.report_print import SVG_DATA_PREFIX
+from battles.reports.data_uri import SVG_DATA_PREFIX
 from campaign.core.markdown import STATIC_SCHEME
 
 # The drawings' texts a run at a time, not glyph by glyph (WeasyPrint 70 only).

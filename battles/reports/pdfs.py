@@ -21,8 +21,7 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import os
-import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 
@@ -49,7 +48,7 @@ def _language(battle: Battle, lang: str | None) -> str:
     return lang or battle.campaign.language or settings.LANGUAGE_CODE
 
 
-def _is_main(battle: Battle, lang: str | None) -> bool:
+def is_main_language(battle: Battle, lang: str | None) -> bool:
     """True when ``lang`` is the campaign's: the file of the ``Report`` row."""
     return _language(battle, lang) == _language(battle, None)
 
@@ -63,49 +62,19 @@ def report_pdf_ensure(*, battle: Battle, lang: str | None = None) -> Path | None
     """The path of ``battle``'s PDF report in ``lang`` (None: its campaign's language)
     for what it reads now, rendered in this process only when none is current; ``None``
     when the rendering failed (the ``Report`` is marked failed with its reason)."""
-    return report_pdfs_ensure(battles=[battle], lang=lang, workers=1).get(battle.pk)
-
-
-def report_pdfs_ensure(
-    *,
-    battles: Iterable[Battle],
-    lang: str | None = None,
-    workers: int | None = None,
-    wait: float = 600.0,
-) -> dict[int, Path]:
-    """``{battle id: path}`` of a current PDF report of each of ``battles`` in ``lang``
-    (None: each one's campaign language), rendering only the missing or stale ones.
-
-    ``workers``: processes for the pool (None: the machine's CPUs; 1 renders here).
-    With a Celery broker (``CELERY_BROKER_URL``), campaign-language PDFs are queued to
-    the ``render_report`` task and awaited up to ``wait`` seconds. Battles whose
-    rendering failed or did not finish are left out. Queries: a fixed number plus, per
-    stale battle, those of its report page and its ``Report`` row."""
-    battles = [b for b in battles if b.pk is not None]
-    keys = report_pdf_keys([b.pk for b in battles], lang=lang)
-    found, stale = _current(battles, keys, lang)
-    if not stale:
-        return found
-    if _in_worker():
-        # A task (a Celery worker's site refresh) must not wait on tasks queued behind it
-        # on the same worker, and a daemonic process may not start a pool: render here.
-        workers = 1
-    elif not settings.CELERY_TASK_ALWAYS_EAGER:
-        queued = [b for b in stale if _is_main(b, lang)]
-        found |= _by_workers(queued, keys, wait)
-        stale = [b for b in stale if not _is_main(b, lang)]
-    found |= _by_pool(stale, keys, lang, workers)
-    return found
+    keys = report_pdf_keys([battle.pk], lang=lang)
+    found, stale = current_pdfs([battle], keys, lang)
+    return (found | by_pool(stale, keys, lang, 1)).get(battle.pk)
 
 
 def report_pdf_current(*, battle: Battle, lang: str | None = None) -> Path | None:
     """The path of ``battle``'s PDF report in ``lang`` (None: its campaign's language)
     when one is current for what it reads now, else ``None``; never renders. Six queries."""
     keys = report_pdf_keys([battle.pk], lang=lang)
-    return _current([battle], keys, lang)[0].get(battle.pk)
+    return current_pdfs([battle], keys, lang)[0].get(battle.pk)
 
 
-def _current(
+def current_pdfs(
     battles: list[Battle], keys: dict[int, str], lang: str | None
 ) -> tuple[dict[int, Path], list[Battle]]:
     """``({battle id: path} of the current PDFs, [battles without one])``; battles
@@ -119,7 +88,7 @@ def _current(
         key = keys.get(battle.pk)
         if key is None:
             continue
-        if _is_main(battle, lang):
+        if is_main_language(battle, lang):
             report = reports.get(battle.pk)
             path = Path(settings.MEDIA_ROOT) / report_file_name(battle, "pdf")
             current = report is not None and report.digest == key and report.status == "ready"
@@ -134,37 +103,6 @@ def _current(
     return found, stale
 
 
-def _in_worker() -> bool:
-    """True inside a Celery task or any daemonic process (a prefork worker's child)."""
-    from celery import current_task
-
-    return multiprocessing.current_process().daemon or bool(
-        current_task and current_task.request.id
-    )
-
-
-def _by_workers(battles: list[Battle], keys: dict[int, str], wait: float) -> dict[int, Path]:
-    """Queue ``render_report`` for ``battles`` and wait (polling their ``Report`` rows)
-    until each is rendered for its key or ``wait`` seconds have passed."""
-    from battles.tasks import render_report
-
-    for battle in battles:
-        render_report.delay(battle.pk, "pdf")
-    pending = {b.pk: b for b in battles}
-    found: dict[int, Path] = {}
-    deadline = time.monotonic() + wait
-    while pending and time.monotonic() < deadline:
-        time.sleep(1)
-        for report in Report.objects.filter(battle_id__in=list(pending), format="pdf"):
-            battle = pending[report.battle_id]
-            if report.digest == keys[battle.pk] and report.status == Report.Status.READY:
-                found[battle.pk] = Path(settings.MEDIA_ROOT) / report.file.name
-                del pending[battle.pk]
-    if pending:
-        logger.warning("PDFs of battles %s not rendered within %s s", sorted(pending), wait)
-    return found
-
-
 def _pages(battles: list[Battle], lang: str | None) -> Iterator[tuple[Battle, str]]:
     from battles.reports.context import pdf_page_html
 
@@ -173,7 +111,7 @@ def _pages(battles: list[Battle], lang: str | None) -> Iterator[tuple[Battle, st
             yield battle, pdf_page_html(battle)
 
 
-def _by_pool(
+def by_pool(
     battles: list[Battle], keys: dict[int, str], lang: str | None, workers: int | None
 ) -> dict[int, Path]:
     """Render ``battles``' PDFs: the pages here, WeasyPrint in ``workers`` processes."""
@@ -187,10 +125,10 @@ def _by_pool(
         if error is not None:
             reason = f"{type(error).__name__}: {error}"
             logger.error("PDF of battle %s failed: %s", battle.pk, reason)
-            if _is_main(battle, lang):
+            if is_main_language(battle, lang):
                 report_mark_failed(battle=battle, fmt="pdf", reason=reason)
             return
-        if _is_main(battle, lang):
+        if is_main_language(battle, lang):
             report = report_store(battle=battle, fmt="pdf", data=data, digest=key)
             found[battle.pk] = Path(settings.MEDIA_ROOT) / report.file.name
             return

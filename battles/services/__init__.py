@@ -9,22 +9,8 @@ One module per job (issue 8 split the old ``battles/resolution.py``):
 - ``record``: :func:`battle_record`, :func:`record_submit`, :func:`record_confirm`,
   :func:`record_reject`;
 - ``conclude``: :func:`battle_conclude`, :func:`battle_reopen`, :func:`reopen_blockers`;
-- ``report_files``: :func:`report_render`, :func:`report_request` (after-action reports);
-  ``report_keys`` / ``report_pdfs``: :func:`report_pdf_keys` (what a report reads, hashed)
-  and :func:`report_pdfs_ensure` (PDFs rendered once per key, in a pool or by workers).
 """
 
-from battles.reports.files import (
-    REPORT_FORMATS,
-    ReportRenderError,
-    report_file_name,
-    report_is_current,
-    report_mark_failed,
-    report_render,
-    report_request,
-)
-from battles.reports.keys import report_pdf_keys, report_sources_digest
-from battles.reports.pdfs import report_pdf_current, report_pdf_ensure, report_pdfs_ensure
 from battles.services.common import MAX_TURNS_LIMIT, BattleActionError, crew_lost_from_hull
 from battles.services.conclude import (
     REOPEN_CHECKS,
@@ -64,7 +50,6 @@ from battles.services.setup import (
 __all__ = [
     "MAX_TURNS_LIMIT",
     "REOPEN_CHECKS",
-    "REPORT_FORMATS",
     "BattleActionError",
     "Conclusion",
     "Fielded",
@@ -90,17 +75,6 @@ __all__ = [
     "record_reject",
     "record_submit",
     "reopen_blockers",
-    "report_file_name",
-    "ReportRenderError",
-    "report_is_current",
-    "report_mark_failed",
-    "report_pdf_current",
-    "report_pdf_ensure",
-    "report_pdf_keys",
-    "report_pdfs_ensure",
-    "report_sources_digest",
-    "report_render",
-    "report_request",
     "ship_system_ids",
     "ships_held",
     "ships_held_by_battles",

@@ -34,7 +34,6 @@ from battles.models import (
     Participant,
     Report,
 )
-from battles.reports.files import report_request
 from battles.services.common import (
     BULK,
     BattleActionError,
@@ -45,7 +44,9 @@ from battles.services.common import (
     ship_status,
 )
 from battles.services.intel import intel_record_battle
+from battles.signals import battle_concluded
 from campaign.league.models import Intel
+from campaign.turns.repairs import RepairsBlockBattleReopen, repairs_release_for_battle
 from factions.models import LightUnitGroup, Ship
 
 __all__ = [
@@ -362,14 +363,11 @@ def battle_conclude(*, battle: Battle, conclusion: ConclusionSource, user: Any =
 
 
 def on_concluded(battle: Battle) -> None:
-    """After-conclusion work, in the conclusion's transaction: write the drafted
-    after-action report for the chroniclers (``battles.reports.desk.report_draft_write``:
-    unpublished until they publish it) and queue the report files (rendered once the
-    transaction commits)."""
-    from battles.reports.desk import report_draft_write
-
-    report_draft_write(battle=battle)
-    report_request(battle=battle)
+    """After-conclusion work, in the conclusion's transaction: :data:`battle_concluded`
+    is sent; the reports' receiver writes the drafted after-action report for the
+    chroniclers (unpublished until they publish it) and queues the report files (rendered
+    once the transaction commits)."""
+    battle_concluded.send(sender=Battle, battle=battle)
 
 
 #: Checks run before a reopen; each returns refusal messages (e.g. repair orders that
@@ -413,8 +411,6 @@ def reopen_blockers(*, battle: Battle) -> list[str]:
 def _release_repairs(battle: Battle, user: Any) -> None:
     """Repair orders placed on the battle's damage: cancelled and refunded if the yard has
     done nothing yet, else the reopen is refused (issue 11; ``campaign.turns.repairs``)."""
-    from campaign.turns.repairs import RepairsBlockBattleReopen, repairs_release_for_battle
-
     try:
         repairs_release_for_battle(battle=battle, user=user)
     except RepairsBlockBattleReopen as exc:

@@ -17,52 +17,24 @@ from typing import Any
 from django.db import transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from battles.models import Battle, BattleSide, Participant
-from battles.models.other_games import SystemParticipant, SystemUnit
-from battles.rules.errors import RulesError
-from battles.services import report_request
-from battles.systems import epic, sf_tokens, swsb
+from battles.models.other_games import OtherBattleError, SystemParticipant, SystemUnit
+from battles.signals import battle_results_recorded
+from battles.systems import sf_tokens, swsb
 from battles.systems.games import DEFAULT_SYSTEM, SYSTEMS
 from factions.models import Faction
 
 __all__ = [
-    "OtherBattleError",
     "SideInput",
     "UnitInput",
     "critical_choices",
     "other_battle_record",
     "system_unit_rows",
-    "unit_stats_check",
 ]
 
 MAX_UNITS_PER_SIDE = 60
 EPIC_STATE_MAX = 40
-
-
-class OtherBattleError(ValueError):
-    """Bad input for a recorded battle; ``field`` names the form field."""
-
-    def __init__(self, field: str, message: str, *, label: str | None = None) -> None:
-        # ``field`` stays the form's key; the text names it in the reader's language.
-        shown = label or str(FIELD_LABELS.get(field, field))
-        super().__init__(_("%(field)s: %(message)s") % {"field": shown, "message": message})
-        self.field = field
-        self.message = message
-
-
-#: The form fields as errors name them (``critical_states`` fields name their row).
-FIELD_LABELS = {
-    "stats": gettext_lazy("stats"),
-    "abilities": gettext_lazy("abilities"),
-    "game_system": gettext_lazy("game system"),
-    "name": gettext_lazy("name"),
-    "sides": gettext_lazy("sides"),
-    "winner": gettext_lazy("winner"),
-    "fate": gettext_lazy("fate"),
-    "unit": gettext_lazy("unit"),
-}
 
 
 def critical_choices(game_system: str) -> list[str]:
@@ -75,33 +47,6 @@ def critical_choices(game_system: str) -> list[str]:
     if game_system == "sw-starship-battles":
         return list(swsb.LASTING_EFFECTS)
     return []
-
-
-def unit_stats_check(game_system: str, stats: object, abilities: object) -> None:
-    """Check a roster unit's data against its system's rules package: Starfinder ``tier``
-    and ``crew`` (seed 001), Star Wars ``rank``, ``hull``, ``defence``, ``screen_value``
-    (seed 002), Epic ``abilities`` ids (seed 004). Raises :class:`OtherBattleError`."""
-    if not isinstance(stats, dict):
-        raise OtherBattleError("stats", _("expected an object"))
-    if not isinstance(abilities, list):
-        raise OtherBattleError("abilities", _("expected a list of ability ids"))
-    try:
-        if game_system == "starfinder":
-            sf_tokens.parse_tier(stats.get("tier"), "stats.tier")
-            crew = stats.get("crew")
-            if isinstance(crew, bool) or not isinstance(crew, int) or crew < 1:
-                raise OtherBattleError(
-                    "stats", _("crew: %(value)r is not a crew count (1 or more)") % {"value": crew}
-                )
-        elif game_system == "sw-starship-battles":
-            swsb.ship_from_dict({"id": "unit", "side": "roster", **stats})
-        elif game_system == "epic":
-            for ability in abilities:
-                epic.get_ability(ability)
-    except RulesError as exc:
-        raise OtherBattleError(
-            "stats" if game_system != "epic" else "abilities", str(exc)
-        ) from None
 
 
 def _criticals_label(field: str) -> str:
@@ -249,7 +194,7 @@ def other_battle_record(
                 for u in side.units
             ]
         SystemParticipant.objects.bulk_create(rows)
-        report_request(battle=battle)
+        battle_results_recorded.send(sender=Battle, battle=battle)
     return battle
 
 

@@ -16,7 +16,7 @@ checks give no face), so the dice come from ``ai.BattleResult.rolls`` and
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -372,6 +372,12 @@ def _replay_ship(ship_id: str, spec: Mapping[str, Any]) -> ShipState:
     return ship
 
 
+#: Replays of set-ups that another layer wrote, by the set-up's marker key: turn-by-turn
+#: play (``battles.play``, above this layer) registers ``"turn_by_turn"`` in
+#: ``BattlesConfig.ready``, so :func:`battle_replay` replays every engine-fought battle.
+SETUP_REPLAYS: dict[str, Callable[..., list[dict[str, Any]]]] = {}
+
+
 def battle_replay(*, battle: Battle) -> list[dict[str, Any]]:
     """Fight a resolved battle again from its ``setup`` row alone (designs, carried damage,
     seed, options, turn cap, fixed platforms as stored) and return the log it gives, in
@@ -386,11 +392,12 @@ def battle_replay(*, battle: Battle) -> list[dict[str, Any]]:
             _("%(battle)s was not resolved: no setup") % {"battle": battle_label(battle)}
         )
     data = setup.data
-    if isinstance(data, dict) and data.get("turn_by_turn"):
-        # Fought from both sides' orders: replayed from the set-up and the stored orders.
-        from battles.play.services import turn_battle_replay
-
-        return turn_battle_replay(battle=battle)
+    if isinstance(data, dict):
+        # A set-up this module did not write (a battle fought from both sides' orders) is
+        # replayed by the layer that wrote it (SETUP_REPLAYS).
+        for marker, replay in SETUP_REPLAYS.items():
+            if data.get(marker):
+                return replay(battle=battle)
     try:
         fleets = [
             [_replay_ship(sid, data["ships"][sid]) for sid in fleet] for fleet in data["fleets"]

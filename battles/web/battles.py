@@ -19,7 +19,7 @@ from battles.access import visible_battles
 from battles.models import Battle, BattleAction, BattleSide, Participant, Report
 from battles.play.context import turn_links
 from battles.reports.context import report_context
-from battles.services import report_is_current
+from battles.reports.files import report_is_current
 from campaign.core.csp import nonce_styles
 from campaign.league.roles import can_edit_reports, is_organiser
 from factions.access import visible_fleets, visible_ships

@@ -23,7 +23,8 @@ from django.views.decorators.http import require_safe
 
 from battles.access import visible_battles
 from battles.models import Report
-from battles.services import report_pdf_current, report_pdf_ensure
+from battles.reports.pdfs import report_pdf_current, report_pdf_ensure
+from battles.reports.tasks import render_report_pdf_in
 
 logger = logging.getLogger(__name__)
 
@@ -81,8 +82,6 @@ def report_pdf_in(request: HttpRequest, pk: int, lang: str) -> HttpResponse:
     try:
         path = report_pdf_current(battle=battle, lang=lang)
         if path is None and not settings.CELERY_TASK_ALWAYS_EAGER:
-            from battles.tasks import render_report_pdf_in
-
             render_report_pdf_in.delay(battle.pk, lang)
         elif path is None:
             path = report_pdf_ensure(battle=battle, lang=lang)

@@ -8,9 +8,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods
 
-from battles.models.other_games import SystemUnit
+from battles.models.other_games import OtherBattleError, SystemUnit
 from battles.services.other_games import (
-    OtherBattleError,
     SideInput,
     UnitInput,
     critical_choices,

@@ -19,8 +19,6 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext, ngettext
 
-from battles.log.lines import end_reason_label
-
 #: Values of a match's named groups, some already translated (nested texts, reasons).
 Values = dict[str, str]
 
@@ -34,6 +32,20 @@ class _Shape:
     regex: re.Pattern[str]
     render: Callable[[Values], str]
     nested: tuple[str, ...] = ()
+
+
+def end_reason_label(reason: object) -> str | None:
+    """Why a battle ended (the engine's ``destruction``, ``withdrawal``, ``turn-limit``,
+    ``mutual`` or a turn-by-turn play's ``ended``) in the active language; ``None`` for
+    any other value."""
+    reasons = {
+        "destruction": gettext("destruction"),
+        "withdrawal": gettext("withdrawal"),
+        "turn-limit": gettext("turn limit"),
+        "mutual": gettext("mutual destruction"),
+        "ended": gettext("ended by the organiser"),
+    }
+    return reasons.get(reason)
 
 
 def _n(values: Values, key: str = "n") -> int:
@@ -164,7 +176,7 @@ _OUTCOME = (
 
 #: Every known stored shape, tried in order (the first that renders wins).
 SHAPES: tuple[_Shape, ...] = (
-    # Ledger reasons (campaign.turns.closing, campaign.turns.repairs, campaign.turns.building, campaign.turns.demo).
+    # Ledger reasons (campaign.turns: closing, repairs, building, demo).
     _shape(r"income of turn (?P<n>\d+)", lambda v: gettext("income of turn %(n)s") % v),
     _shape(
         r"income of turn (?P<n>\d+), capped at the maximum of (?P<max>\d+): "

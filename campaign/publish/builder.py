@@ -159,7 +159,7 @@ def site_build(
 
     Concluded battles only, their people's texts only once published; fleets from
     ``visible_fleets(None)``. ``pdfs``: copy each battle's PDF, rendering it first when no
-    PDF of the battle's current version exists (``battles.services.report_render``, once
+    PDF of the battle's current version exists (``battles.reports.files.report_render``, once
     per battle version); a failed rendering leaves the battle without a PDF link, never
     fails the build. ``search_index``: run Pagefind over the pages (the shards that
     changed). ``base_url`` (None: ``settings.SITE_BASE_URL``) makes the feed's and
@@ -372,9 +372,9 @@ class Baker:
         (``battle.site_pdfs[lang]``, linked from that language's pages). The missing or
         stale ones are rendered once per battle version and language, apart from the
         pages, by the Celery workers or a process pool
-        (``battles.services.report_pdfs_ensure``); a failed one leaves its battle without
+        (``battles.reports.queue.report_pdfs_ensure``); a failed one leaves its battle without
         a PDF link in that language."""
-        from battles.services import report_pdfs_ensure
+        from battles.reports.queue import report_pdfs_ensure
 
         for lang in self.langs:
             paths = report_pdfs_ensure(battles=self.battles, lang=lang)

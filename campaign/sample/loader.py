@@ -19,7 +19,7 @@
   destroyed ship has every hull and armour box and all crew lost; crew lost otherwise
   follows hull lost, D-9).
 - A battle with ``"mode": "resolved"``, ``"status": "draft"`` and a ``seed`` is left for
-  the engine (``manage.py demo`` resolves it, ``battles.resolution.battle_resolve``). Once
+  the engine (``manage.py demo`` resolves it, ``battles.services.battle_resolve``). Once
   the engine has concluded it, loading again leaves that battle, its participants and the
   damage of its ships as the engine wrote them: the file only describes the set-up.
 
@@ -39,7 +39,7 @@ from django.db import models, transaction
 from django.utils.text import slugify
 
 from battles.models import Battle, BattleSide, Participant
-from battles.resolution import crew_lost_from_hull
+from battles.services import crew_lost_from_hull
 from battles.services.intel import intel_record_battle
 from campaign.league.models import Campaign
 from factions.catalogue_loader import catalogue_load

@@ -26,7 +26,6 @@ from django.db.models import QuerySet
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
-from battles.models import Participant
 from campaign.league.models import Campaign
 from campaign.league.roles import can_act_for_faction
 from campaign.turns import rates as rates_mod
@@ -466,13 +465,14 @@ def repairs_release_for_battle(*, battle, user=None) -> list[RepairOrder]:
     :class:`RepairsBlockBattleReopen` naming the ship (the ship's state has moved on since
     the battle: cancel the order first, then undo). Returns the cancelled orders.
     """
-    on_its_ships = Participant.objects.filter(side__battle=battle, ship__isnull=False)
+    # The battle's ships, through their participations (battles sit above this layer).
+    on_its_ships = Ship.objects.filter(participations__side__battle=battle)
     orders = list(
         RepairOrder.objects.select_for_update()
         .filter(
             campaign_id=battle.campaign_id,
             status__in=[ACTIVE, RepairOrder.Status.DONE],
-            ship_id__in=on_its_ships.values("ship_id"),
+            ship_id__in=on_its_ships.values("pk"),
             created_at__gte=battle.concluded_at or battle.updated_at,
         )
         .select_related("ship__fleet__faction", "campaign", "yard")

@@ -280,7 +280,7 @@ def test_a_reopened_battle_is_fought_again_afresh(started):
 
 
 def test_the_task_plays_every_turn_past_its_deadline_once(started):
-    from battles.tasks import play_due_turns
+    from battles.play.tasks import play_due_turns
 
     assert play_due_turns() == []
     TurnPlay.objects.filter(battle=started.battle).update(

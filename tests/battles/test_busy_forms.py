@@ -11,7 +11,7 @@ import pytest
 from django.test import Client
 
 from battles.play.services import turn_play_start
-from battles.resolution import battle_resolve
+from battles.services import battle_resolve
 from campaign.turns.closing import campaign_turn_open
 from tests.battles.battle_fixtures import draft_skirmish
 

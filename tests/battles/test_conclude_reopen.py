@@ -355,7 +355,7 @@ def test_record_entries_conclude_only_when_the_other_side_confirms():
 
 def test_reopen_removes_the_reports_and_their_files(media):
     from battles.models import Report
-    from battles.services import report_render
+    from battles.reports.files import report_render
 
     battle = draft_skirmish(qatzrin=("Ra'am",), phalon=("Huulth",))
     battle_resolve(battle=battle, seed=SEED, max_turns=2)

@@ -1,6 +1,6 @@
-"""Squadron craft followed through launches, landings and losses (battles.resolution)."""
+"""Squadron craft followed through launches, landings and losses (battles.services)."""
 
-from battles.resolution import _craft_left
+from battles.services.resolve import craft_left_after as _craft_left
 
 
 def _row(kind, **data):

@@ -14,7 +14,7 @@ from django.utils import translation
 
 import battles.services.forecast as forecasting
 from battles.models import Battle, Event
-from battles.resolution import BattleActionError, battle_resolve
+from battles.services import BattleActionError, battle_resolve
 from battles.services.forecast import battle_forecast
 from tests.battles.battle_fixtures import draft_skirmish
 

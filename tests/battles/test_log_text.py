@@ -14,7 +14,7 @@ from django.utils import translation
 from battles.log.lines import LogNames, event_line
 from battles.models import Battle, Event, Participant
 from battles.reports.context import report_context
-from battles.resolution import battle_resolve
+from battles.services import battle_resolve
 from factions.models import Fleet
 from tests.battles.battle_fixtures import draft_skirmish
 

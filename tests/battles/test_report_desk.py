@@ -329,7 +329,7 @@ def test_api_a_chroniclers_token_edits_the_report_like_their_session(cast, draft
 def test_on_a_worker_a_failed_render_is_marked_failed_and_retried(drafted, monkeypatch):
     from celery.exceptions import Retry
 
-    from battles.tasks import render_report
+    from battles.reports.tasks import render_report
 
     def broken(html):
         raise RuntimeError("pango crashed")

@@ -7,7 +7,7 @@ import pytest
 from django.test import Client, override_settings
 
 from battles.models import Battle, Report
-from battles.services import report_file_name
+from battles.reports.files import report_file_name
 from tests.battles.report_fixtures import make_battle
 
 WHO = ["organiser", "norge_player", "qatzrin_player", "chronicler", "outsider", None]

@@ -10,7 +10,7 @@ from django.urls import reverse
 from pypdf import PdfReader
 
 from battles.models import Battle, Participant, Report
-from battles.services import report_render
+from battles.reports.files import report_render
 from factions.models import Fleet
 from tests.battles.report_fixtures import make_battle
 

@@ -13,7 +13,8 @@ from pypdf import PdfReader
 
 from battles.models import Battle, Report
 from battles.reports import context as reports
-from battles.services import report_pdf_ensure, report_pdf_keys
+from battles.reports.pdfs import report_pdf_ensure
+from battles.reports.keys import report_pdf_keys
 from tests.battles.report_fixtures import make_battle
 
 WHO = ["organiser", "norge_player", "qatzrin_player", "chronicler", "outsider", None]
@@ -114,7 +115,7 @@ def test_with_a_broker_the_reader_waits_for_the_workers(cast, concluded, setting
     settings.CELERY_TASK_ALWAYS_EAGER = False
     queued = []
     monkeypatch.setattr(
-        "battles.tasks.render_report_pdf_in.delay", lambda *args: queued.append(args)
+        "battles.reports.tasks.render_report_pdf_in.delay", lambda *args: queued.append(args)
     )
     response = Client().get(f"/battles/{concluded.pk}/report.en.pdf", HTTP_ACCEPT_LANGUAGE="en")
     assert response.status_code == 503
@@ -125,12 +126,12 @@ def test_with_a_broker_the_reader_waits_for_the_workers(cast, concluded, setting
 def test_with_a_broker_a_new_report_queues_the_other_languages(
     cast, settings, monkeypatch, django_capture_on_commit_callbacks
 ):
-    from battles.services import report_request
+    from battles.reports.queue import report_request
 
     settings.CELERY_TASK_ALWAYS_EAGER = False
     queued = []
-    monkeypatch.setattr("battles.tasks.render_report.delay", lambda *a: queued.append(a))
-    monkeypatch.setattr("battles.tasks.render_report_pdf_in.delay", lambda *a: queued.append(a))
+    monkeypatch.setattr("battles.reports.tasks.render_report.delay", lambda *a: queued.append(a))
+    monkeypatch.setattr("battles.reports.tasks.render_report_pdf_in.delay", lambda *a: queued.append(a))
     battle = make_battle(cast.campaign)
     with django_capture_on_commit_callbacks(execute=True):
         report_request(battle=battle)
@@ -138,7 +139,7 @@ def test_with_a_broker_a_new_report_queues_the_other_languages(
 
 
 def test_the_task_renders_the_other_language_once(cast, media, pdf_renders):
-    from battles.tasks import render_report_pdf_in
+    from battles.reports.tasks import render_report_pdf_in
 
     battle = make_battle(cast.campaign)
     result = render_report_pdf_in.delay(battle.pk, "en").get()

@@ -1,4 +1,4 @@
-"""Battles resolved by the engine or recorded from the table (battles/resolution.py)."""
+"""Battles resolved by the engine or recorded from the table (battles.services)."""
 
 from __future__ import annotations
 
@@ -11,14 +11,7 @@ from django.forms.models import model_to_dict
 from django.utils import translation
 
 from battles.models import Battle, BattleSide, Event, Participant
-from battles.resolution import (
-    MAX_TURNS_LIMIT,
-    BattleActionError,
-    battle_record,
-    battle_replay,
-    battle_resolve,
-    event_rows,
-)
+from battles.services import MAX_TURNS_LIMIT, BattleActionError, battle_record, battle_replay, battle_resolve, event_rows
 from battles.rules import ai
 from battles.rules.ships import ShipState
 from campaign.league.models import Intel

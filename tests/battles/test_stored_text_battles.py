@@ -15,7 +15,7 @@ from django.utils import translation
 from battles.log.lines import LogNames, event_line
 from battles.models import Battle, BattleAction, Event
 from battles.reports.context import report_context
-from battles.resolution import battle_resolve
+from battles.services import battle_resolve
 from battles.services import battle_reseed
 from tests.battles.battle_fixtures import draft_skirmish
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django.conf import settings
 
-from battles.tasks import render_report
+from battles.reports.tasks import render_report
 from campaign.celery import app
 
 

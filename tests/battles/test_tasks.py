@@ -9,8 +9,9 @@ from django.core.management import CommandError, call_command
 from pypdf import PdfReader
 
 from battles.models import Battle, Report
-from battles.services import report_render, report_request
-from battles.tasks import render_report
+from battles.reports.files import report_render
+from battles.reports.queue import report_request
+from battles.reports.tasks import render_report
 from tests.battles.report_fixtures import make_battle
 
 
@@ -69,7 +70,7 @@ def test_transient_failure_is_retried(media, monkeypatch):
             raise OSError("disk hiccup")
         return report_render(battle_id=battle_id, fmt=fmt)
 
-    monkeypatch.setattr("battles.tasks.report_render", flaky)
+    monkeypatch.setattr("battles.reports.tasks.report_render", flaky)
     # throw=False: let Celery's eager apply() handle the Retry the way a worker would
     # (settings propagate eager errors, which would surface the Retry itself).
     result = render_report.apply(args=(battle.pk, "html"), throw=False).get()

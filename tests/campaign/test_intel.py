@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 from battles.models import Battle
-from battles.resolution import battle_record, battle_resolve
+from battles.services import battle_record, battle_resolve
 from battles.services.intel import intel_record_battle
 from campaign.league.models import Intel
 from campaign.publish import site_build

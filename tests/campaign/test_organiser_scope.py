@@ -59,7 +59,7 @@ def test_another_campaigns_organiser_may_not_act_on_the_battle(cast, rival, batt
     battle.refresh_from_db()
     assert battle.status == "draft" and not battle.events.exists()
     # ...and a concluded one, public anyway, is refused with the reason.
-    from battles.resolution import battle_resolve
+    from battles.services import battle_resolve
 
     battle_resolve(battle=battle, seed=1, max_turns=3)
     response = post(client, f"/api/battles/{battle.pk}/record", {"outcome": "x"})

@@ -280,7 +280,7 @@ def test_the_skirmish_at_mieska_is_a_detachment_left_for_the_engine(sample):
 
 
 def test_loading_again_keeps_what_the_engine_wrote(sample, django_capture_on_commit_callbacks):
-    from battles.resolution import battle_resolve
+    from battles.services import battle_resolve
 
     battle = Battle.objects.get(slug="skirmish-at-mieska")
     with django_capture_on_commit_callbacks():  # the report is not rendered here

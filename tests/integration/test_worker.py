@@ -51,7 +51,7 @@ def test_database_is_postgresql(db):
 
 def test_worker_renders_the_same_pdf_as_eager_mode(transactional_db, celery_worker_process):
     from battles.models import Report
-    from battles.tasks import render_report
+    from battles.reports.tasks import render_report
 
     through_broker = _battle("via-broker")
     in_process = _battle("in-process")

@@ -126,7 +126,7 @@ def _wait_for_report(battle, seconds: float, *logs: Worker):
 
 def test_a_killed_worker_s_report_is_rendered_by_the_next_worker(transactional_db, tmp_path, queue):
     from battles.models import Report
-    from battles.tasks import render_report
+    from battles.reports.tasks import render_report
 
     battle = _battle("whole-worker")
     first = Worker(queue, tmp_path / "first.log", pool="solo")
@@ -151,7 +151,7 @@ def test_a_killed_worker_s_report_is_rendered_by_the_next_worker(transactional_d
 
 def test_a_killed_pool_child_s_report_is_requeued_and_rendered(transactional_db, tmp_path, queue):
     from battles.models import Report
-    from battles.tasks import render_report
+    from battles.reports.tasks import render_report
 
     battle = _battle("pool-child")
     worker = Worker(queue, tmp_path / "prefork.log", pool="prefork")

@@ -53,7 +53,7 @@ def sample(db, django_user_model):
 def norway_battle(campaign, fleet, results_by_ship, *, name="Raid on Trøndelag"):
     """A draft battle of the Norwegian fleet against the Qatzrin 5th, recorded with
     ``results_by_ship`` ({ship: {fate, hull_lost, …}}); returns the concluded battle."""
-    from battles.resolution import battle_record
+    from battles.services import battle_record
     from factions.models import Fleet
 
     battle = Battle.objects.create(

@@ -18,8 +18,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
 from battles.models import Battle
-from battles.resolution import BattleActionError
 from battles.rules.forecast import usable_cores
+from battles.services import BattleActionError
 from battles.services.forecast import battle_forecast
 
 

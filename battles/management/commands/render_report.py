@@ -8,7 +8,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from battles.models import Battle
-from battles.services import REPORT_FORMATS, report_render
+from battles.reports.files import REPORT_FORMATS, report_render
 
 
 class Command(BaseCommand):

@@ -1,5 +1,5 @@
 """``python manage.py resolve_battle BATTLE_ID [--seed N] [--max-turns N]``: fight a draft
-battle with the rules engine (``battles.resolution.battle_resolve``) and print the result.
+battle with the rules engine (``battles.services.battle_resolve``) and print the result.
 
 ``--check`` instead fights an already resolved battle again from its log's setup row
 (``battle_replay``) and compares every entry with the stored log (exit status 1 on the
@@ -15,7 +15,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from battles.models import Battle
-from battles.resolution import BattleActionError, battle_replay, battle_resolve, event_rows
+from battles.services import BattleActionError, battle_replay, battle_resolve, event_rows
 
 #: Longest value a --check message quotes.
 SHORT = 80

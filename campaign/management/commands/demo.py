@@ -4,7 +4,7 @@ ordered at the yards, turn 1 closed), bake the site.
 
 Run by ``make demo`` after ``migrate`` and ``load_sample``. A draft battle in ``resolved``
 mode with a stored seed (the sample's Skirmish at Mieska) is fought first by
-``battles.resolution.battle_resolve`` with that seed, so the demo is the same every time;
+``battles.services.battle_resolve`` with that seed, so the demo is the same every time;
 a battle already concluded is left as it is. Reports go through the Celery
 task ``battles.render_report`` (eager in-process by default; a real worker when
 ``CELERY_BROKER_URL`` is set) to ``MEDIA_ROOT/reports/<campaign>/<battle>.{html,pdf}``.
@@ -18,9 +18,9 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from battles.models import Battle
-from battles.resolution import BattleActionError, battle_resolve
-from battles.services import REPORT_FORMATS
-from battles.tasks import render_report
+from battles.reports.files import REPORT_FORMATS
+from battles.reports.tasks import render_report
+from battles.services import BattleActionError, battle_resolve
 from campaign.league.models import Campaign
 from campaign.publish import SiteBuildError, site_build
 from campaign.turns.demo import sample_turn_demo

@@ -1,8 +1,8 @@
-"""Celery tasks of the battles app: thin adapters that take ids and call a service.
+"""Celery tasks of the after-action reports: thin adapters that take ids and call a service.
 
 ``render_report`` is idempotent (same battle, same version -> same file, not re-rendered;
-see ``battles.services.report_render``), has time limits and retries transient failures
-(file system, database) with back-off. Queue it with ``battles.services.report_request``,
+see ``battles.reports.files.report_render``), has time limits and retries transient failures
+(file system, database) with back-off. Queue it with ``battles.reports.queue.report_request``,
 which waits for the transaction to commit.
 """
 
@@ -11,9 +11,12 @@ from __future__ import annotations
 import logging
 
 from celery import shared_task
+from django.conf import settings
 from django.db import OperationalError
 
-from battles.services import ReportRenderError, report_render
+from battles.models import Battle
+from battles.reports.files import ReportRenderError, report_render
+from battles.reports.pdfs import report_pdf_ensure
 
 logger = logging.getLogger(__name__)
 
@@ -70,11 +73,6 @@ def render_report_pdf_in(battle_id: int, lang: str) -> dict[str, object]:
     ``None``; ``status`` "ready", "failed" (logged; asked again by the next reader) or
     "gone" (no such battle). Raises ``ValueError`` for a language not in the settings.
     """
-    from django.conf import settings
-
-    from battles.models import Battle
-    from battles.services import report_pdf_ensure
-
     if lang not in dict(settings.LANGUAGES):
         raise ValueError(f"lang {lang!r}: expected one of {', '.join(dict(settings.LANGUAGES))}")
     battle = Battle.objects.select_related("campaign").filter(pk=battle_id).first()
@@ -83,13 +81,3 @@ def render_report_pdf_in(battle_id: int, lang: str) -> dict[str, object]:
     path = report_pdf_ensure(battle=battle, lang=lang)
     status = "ready" if path is not None else "failed"
     return {"battle_id": battle_id, "lang": lang, "file": path and str(path), "status": status}
-
-
-@shared_task(name="battles.play_due_turns", soft_time_limit=120, time_limit=180)
-def play_due_turns() -> list[int]:
-    """Play every turn-by-turn battle's turn whose orders deadline has passed
-    (``battles.play.services.turns_play_due``); schedule it every minute with Celery beat.
-    Idempotent: a turn is played once (the battle row is locked while it is)."""
-    from battles.play.services import turns_play_due
-
-    return turns_play_due()
