@@ -28,7 +28,7 @@ class BattlesConfig(AppConfig):
         # the system checks of report rendering.
         import battles.reports.checks  # noqa: F401
         import battles.reports.receivers  # noqa: F401
-        from battles.play.services import turn_battle_replay
+        from battles.play.game_turns import turn_battle_replay
         from battles.services.resolve import SETUP_REPLAYS
 
         SETUP_REPLAYS["turn_by_turn"] = turn_battle_replay

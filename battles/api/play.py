@@ -31,7 +31,7 @@ from battles.models import Battle, BattleSide
 from battles.models.turn_orders import TurnOrders, TurnPlay
 from battles.play.contacts import submit_side_orders
 from battles.play.context import battle_viewer, board_for, contact_keys
-from battles.play.services import (
+from battles.play.game_turns import (
     turn_deadline_set,
     turn_play_advance,
     turn_play_end,

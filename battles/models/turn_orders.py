@@ -4,7 +4,7 @@ per game turn. Imported by ``battles.models`` so Django registers them with the 
 The battle's state is never stored: it is rebuilt from ``TurnPlay.setup`` (designs,
 carried damage, seed, options, fixed platforms: the ``setup`` event row of
 ``battles.services.engine_log``) and the ``TurnOrders`` of every turn played
-(``battles.play.services``).
+(``battles.play.game_turns``).
 """
 
 from django.conf import settings

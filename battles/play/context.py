@@ -14,7 +14,7 @@ from battles.models.turn_orders import TurnOrders, TurnPlay
 from battles.play.board import Viewer, board_view
 from battles.play.contacts import ContactKeys
 from battles.play.forms import order_sheet, targets_for
-from battles.play.services import turn_state
+from battles.play.game_turns import turn_state
 from campaign.league.roles import is_organiser
 from factions.access import visible_fleets
 from factions.ssd.draw import system_labels

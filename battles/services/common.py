@@ -49,7 +49,7 @@ def locked(battle: Battle, *, draft: bool = True) -> Battle:
 def refuse_turn_play(battle: Battle) -> None:
     """Raise :class:`BattleActionError` when ``battle`` is being fought turn by turn (a
     ``TurnPlay`` not ended): its result comes from both sides' orders
-    (``battles.play.services``), so auto-resolve, record entries and the resolve preview wait
+    (``battles.play.game_turns``), so auto-resolve, record entries and the resolve preview wait
     until the organiser ends the play."""
     from battles.models.turn_orders import TurnPlay
 

@@ -36,7 +36,7 @@ from battles.play.context import (
     turn_context,
 )
 from battles.play.forms import movement_preview, order_sheet, orders_from_form
-from battles.play.services import (
+from battles.play.game_turns import (
     turn_deadline_set,
     turn_play_advance,
     turn_play_end,

@@ -89,7 +89,7 @@ def _head(values: Values) -> str:
 
 
 def _play_reason(text: str) -> str:
-    """Why a turn-by-turn play ended (``battles.play.services._judge``): the engine log's
+    """Why a turn-by-turn play ended (``battles.play.game_turns._judge``): the engine log's
     own labels, or the text as stored."""
     return end_reason_label(text) or text
 
@@ -258,7 +258,7 @@ SHAPES: tuple[_Shape, ...] = (
         r"left dead in space: core shut down \(§4\)",
         lambda v: gettext("left dead in space: core shut down (§4)"),
     ),
-    # Battle timeline summaries (battles.services.*, battles.play.services).
+    # Battle timeline summaries (battles.services.*, battles.play.game_turns).
     _shape(
         r"(?P<side>[^/]+): (?P<ships>\d+) ship\(s\), (?P<groups>\d+) group\(s\)",
         _side_forces,

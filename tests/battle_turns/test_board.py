@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from battles.play.board import Viewer, board_view
 from battles.play.contacts import ContactKeys
 from battles.play.context import odds_panel
-from battles.play.services import turn_play_advance, turn_play_start
+from battles.play.game_turns import turn_play_advance, turn_play_start
 from battles.services import battle_resolve, event_rows
 from tests.battles.battle_fixtures import draft_skirmish
 

@@ -17,7 +17,7 @@ from battles.models import Participant
 from battles.models.turn_orders import TurnOrders
 from battles.play.board import Viewer, board_view
 from battles.play.contacts import ContactKeys
-from battles.play.services import TurnOrdersError, turn_play_start
+from battles.play.game_turns import TurnOrdersError, turn_play_start
 from battles.services import battle_resolve, event_rows
 from tests.battle_turns.conftest import SEED
 from tests.battles.battle_fixtures import draft_skirmish

@@ -12,7 +12,7 @@ from django.test import Client
 from battles.models import Participant
 from battles.models.turn_orders import TurnOrders
 from battles.play.forms import order_sheet
-from battles.play.services import turn_play_start, turn_state
+from battles.play.game_turns import turn_play_start, turn_state
 from campaign.league.models import Membership
 from factions.models import LightUnitGroup, Territory
 from tests.battle_turns.conftest import SEED

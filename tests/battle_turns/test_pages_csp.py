@@ -9,7 +9,7 @@ import re
 import pytest
 from django.test import Client
 
-from battles.play.services import turn_orders_submit, turn_play_start
+from battles.play.game_turns import turn_orders_submit, turn_play_start
 from tests.battle_turns.conftest import SEED
 
 pytestmark = pytest.mark.django_db

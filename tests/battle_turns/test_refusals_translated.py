@@ -13,7 +13,7 @@ from django.utils import translation
 
 from battles.log.refusals import MESSAGES, WORDS, rules_error_text
 from battles.models.turn_orders import TurnPlay
-from battles.play.services import turn_play_start
+from battles.play.game_turns import turn_play_start
 from battles.rules.errors import IllegalOrder, RulesError
 from battles.rules.movement import Orders, validate_orders
 from tests.battle_turns.conftest import SEED

@@ -11,7 +11,7 @@ from django.test import Client
 from django.utils import translation
 
 from battles.play.forms import _squadron_text
-from battles.play.services import turn_play_start
+from battles.play.game_turns import turn_play_start
 from tests.battle_turns.conftest import SEED
 from tests.battles.battle_fixtures import draft_skirmish
 

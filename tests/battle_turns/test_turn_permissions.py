@@ -10,7 +10,7 @@ from django.test import Client
 
 from battles.models import Battle
 from battles.models.turn_orders import TurnPlay
-from battles.play.services import turn_orders_submit, turn_play_start
+from battles.play.game_turns import turn_orders_submit, turn_play_start
 from tests.battle_turns.conftest import SEED
 from tests.battles.battle_fixtures import draft_skirmish
 
@@ -212,7 +212,7 @@ def test_api_orders_for_the_other_sides_ship_name_it_and_store_nothing(game):
 
 
 def test_once_concluded_everyone_sees_the_replay_without_hidden_fleets(game):
-    from battles.play.services import turn_play_end
+    from battles.play.game_turns import turn_play_end
 
     turn_play_end(battle=game.battle)
     fleet = game.phalon_side.fleet

@@ -1,4 +1,4 @@
-"""Turn-by-turn services against the database (battles/play/services.py): orders stored per
+"""Turn-by-turn services against the database (battles/play/game_turns.py): orders stored per
 turn and side, hidden until both are in, the deadline and the auto-resolve tactics, refused
 orders that change nothing, the replay from seed and stored orders, and the conclusion."""
 
@@ -12,7 +12,7 @@ from django.utils import timezone, translation
 
 from battles.models import Battle, Event, Participant
 from battles.models.turn_orders import TurnOrders, TurnPlay
-from battles.play.services import (
+from battles.play.game_turns import (
     TurnOrdersError,
     turn_battle_replay,
     turn_deadline_set,

@@ -16,7 +16,7 @@ from django.utils import timezone, translation
 
 from battles.models import Battle, BattleAction, BattleSnapshot, Event, Participant, RecordEntry
 from battles.models.turn_orders import TurnOrders, TurnPlay
-from battles.play.services import (
+from battles.play.game_turns import (
     turn_orders_submit,
     turn_play_advance,
     turn_play_end,

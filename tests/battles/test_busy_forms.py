@@ -10,7 +10,7 @@ import re
 import pytest
 from django.test import Client
 
-from battles.play.services import turn_play_start
+from battles.play.game_turns import turn_play_start
 from battles.services import battle_resolve
 from campaign.turns.closing import campaign_turn_open
 from tests.battles.battle_fixtures import draft_skirmish

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from battles.play.services import turn_play_start
+from battles.play.game_turns import turn_play_start
 from tests.battles.battle_fixtures import draft_skirmish
 from tests.e2e.conftest import SCREENSHOT_DIR
 

@@ -50,7 +50,7 @@ def test_lost_systems_take_the_whole_row_on_a_phone(live_server, page, cast):
 def test_the_target_list_of_a_weapon_is_readable_on_a_phone(
     browser, live_server, cast, django_user_model
 ):
-    from battles.play.services import turn_play_start
+    from battles.play.game_turns import turn_play_start
 
     duel = make_duel(cast, django_user_model)
     turn_play_start(battle=duel.battle, user=cast.organiser, seed=20261201, max_turns=5)

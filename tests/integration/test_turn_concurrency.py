@@ -18,8 +18,8 @@ def test_simultaneous_orders_play_the_turn_once(
 ):
     from battles.models import Event
     from battles.models.turn_orders import TurnOrders, TurnPlay
-    from battles.play import services as play
-    from battles.play.services import turn_orders_submit, turn_play_start
+    from battles.play import game_turns as play
+    from battles.play.game_turns import turn_orders_submit, turn_play_start
 
     if connection.vendor != "postgresql":
         pytest.fail("integration tests need DATABASE_URL to point at PostgreSQL")

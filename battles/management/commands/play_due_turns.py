@@ -10,7 +10,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from battles.play.services import turns_play_due
+from battles.play.game_turns import turns_play_due
 
 
 class Command(BaseCommand):
