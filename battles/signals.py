@@ -8,10 +8,11 @@ imported by it (README "Layout": arrows point down).
   game system) inside its transaction, with ``battle``: the report files are queued.
 - :data:`report_changed`: sent by the chroniclers' desk (``battles.reports.desk``) once a
   report's edit, publication or withdrawal has committed, with ``battle``.
-  ``campaign.publish.receivers`` queues the published site's refresh.
+  ``campaign.tasks`` queues the published site's refresh.
 
-Receivers are connected in their app's ``ready`` (``battles/apps.py``, ``campaign/apps.py``). A receiver that
-raises aborts the sender's transaction: nothing is written (Django's ``Signal.send``).
+Receivers are connected in their app's ``ready`` (``battles/apps.py``,
+``campaign/apps.py``). A receiver that raises aborts the sender's transaction: nothing is
+written (Django's ``Signal.send``).
 """
 
 from django.dispatch import Signal

@@ -46,15 +46,18 @@ def _workload(name: str) -> Callable[[int], object]:
         import django
 
         django.setup()
+        # Imported after django.setup(): the services import the models.
         from battles.services.engine_log import engine_rows
         from bench.mieska import mieska_battle
 
         return lambda _seed: engine_rows(mieska_battle(record=True))
     if name.startswith("mieska"):
+        # Each workload imports only what it fights with: callgrind counts the process.
         from bench.mieska import mieska_battle
 
         record = name == "mieska"
         return lambda _seed: mieska_battle(record=record)
+    # Only the engine and the bench fleets: callgrind counts this process.
     from battles.rules.ai import resolve_battle
     from bench.fleets import phalon_68th, qatzrin_5th
 
@@ -145,6 +148,7 @@ def bench_counts(seeds: int) -> None:
         "bench-unrecorded": seeds,
         "bench": seeds,
     }
+    # After the counts: the parent process reports which engine (compiled or not) ran.
     import battles.rules as engine
 
     found = counts(battles)

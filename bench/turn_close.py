@@ -24,6 +24,7 @@ def generate_campaign(*, factions: int, ships: int, orders: int):
     fleet, ``ships`` Tordenskjold-class ships spread over them, the first ``orders`` of
     them damaged (8 hull, 2 armour, 1 crew, beam-a) with a repair order; turn 1 open.
     Returns the campaign."""
+    # The models import only after django.setup() (main).
     from campaign.league.models import Campaign
     from campaign.turns import rates
     from campaign.turns.models import CampaignTurn, RepairOrder
@@ -99,6 +100,7 @@ def _close(campaign) -> tuple[float, int]:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
+    # After django.setup() (main), like the models.
     from campaign.turns.closing import campaign_turn_close
 
     with CaptureQueriesContext(connection) as queries:

@@ -9,6 +9,8 @@ class FactionsConfig(AppConfig):
     verbose_name = _("factions")
 
     def ready(self) -> None:
+        # versioning defines a model, so it is imported once the app registry is ready
+        # (Django docs, AppConfig.ready).
         from factions import versioning
 
         # Instance saves and deletes (cascades too) change the fleet data version.

@@ -1,7 +1,8 @@
 """Load the ship-class catalogue (``factions/catalogue/*.json``) into the database.
 
 Each file is ``{"faction": {"slug", "name"}, "classes": [design, …], "light_units": [unit, …]}``
-where a design is an ``admiralty-design/1`` document (:mod:`factions.designs.schema`) and a light unit
+where a design is an ``admiralty-design/1`` document (:mod:`factions.designs.schema`) and a
+light unit
 is ``{"name", "unit", "size", "variant"?, "based_at"?, "points", "rationale"?}`` (free squadrons
 and batteries; carried squadrons sit in the carriers' bays instead).
 """
@@ -17,7 +18,8 @@ from django.utils.text import slugify
 from pydantic import ValidationError
 
 from factions.designs.construction import UnknownSystem, squadron_points
-from factions.designs.schema import DesignInvalid, LightUnit, design_validate
+from factions.designs.schema import DesignInvalid, LightUnit
+from factions.designs.validation import design_validate
 from factions.models import Faction, ShipClass
 
 CATALOGUE_DIR = Path(__file__).resolve().parent / "catalogue"

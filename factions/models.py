@@ -10,6 +10,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
+from factions.type_words import type_label
 from factions.versioning import VersionedQuerySet
 
 
@@ -129,7 +130,6 @@ class ShipClass(models.Model):
     @property
     def type_label(self) -> str:
         """``type_word`` in the reader's language (``factions.type_words``)."""
-        from factions.type_words import type_label
 
         return type_label(self.type_word)
 
@@ -325,14 +325,3 @@ class LightUnitGroup(models.Model):
 
     def __str__(self) -> str:
         return self.name
-
-
-class DataVersion(models.Model):
-    """A random token that changes after every committed write to a family of data
-    (``name``: ``"fleets"``), the key of that family's caches (``factions.versioning``)."""
-
-    name = models.CharField(max_length=40, primary_key=True)
-    token = models.CharField(max_length=32)
-
-    def __str__(self) -> str:
-        return f"{self.name}: {self.token}"

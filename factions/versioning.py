@@ -3,7 +3,7 @@ caches apart (issue 9, "fast as fleets grow").
 
 Every write to a table those views read (:data:`WATCHED`: factions, territories, ship
 classes, fleets, squadrons, ships, light units, repair orders) gives the ``fleets``
-:class:`~factions.models.DataVersion` a new random token once its transaction commits:
+:class:`DataVersion` a new random token once its transaction commits:
 ``save()`` and ``delete()`` through signals (cascades included: Django sends them per
 object when a receiver listens), ``QuerySet.update`` (``bulk_update`` too)/``bulk_create``/
 ``delete`` through :class:`VersionedQuerySet`, the watched models' manager (and their
@@ -35,6 +35,18 @@ logger = logging.getLogger(__name__)
 
 FLEETS = "fleets"
 
+
+class DataVersion(models.Model):
+    """A random token that changes after every committed write to a family of data
+    (``name``: ``"fleets"``), the key of that family's caches (this module)."""
+
+    name = models.CharField(max_length=40, primary_key=True)
+    token = models.CharField(max_length=32)
+
+    def __str__(self) -> str:
+        return f"{self.name}: {self.token}"
+
+
 #: Models whose rows the fleet page or fleet API shows ("app_label.ModelName").
 WATCHED = (
     "factions.Faction",
@@ -51,8 +63,6 @@ WATCHED = (
 def _bump() -> None:
     """Give the fleet data a new version (runs after the writing transaction commits):
     one UPDATE; the row is created if missing (a flushed test database)."""
-    from factions.models import DataVersion
-
     token = secrets.token_hex(8)
     if not DataVersion.objects.filter(name=FLEETS).update(token=token):
         DataVersion.objects.update_or_create(name=FLEETS, defaults={"token": token})
@@ -78,8 +88,6 @@ def read_version() -> str | None:
     not committed). Read it *before* the rows the cached value is built from: those are
     then never older than the version they are cached under.
     """
-    from factions.models import DataVersion
-
     connection = transaction.get_connection()
     if _pending(connection):
         return None

@@ -1,6 +1,6 @@
 """Battle actions in the API (issue 10 item 10 for items 2–4, 6, 7): set up, preview,
 re-seed, record entries and their confirmation, reopen, the timeline. Thin handlers:
-scope through ``campaign.league.roles`` and the ``access`` module of each app, call ``battles.services``; a refused action
+scope through the ``access`` helpers, call ``battles.services``; a refused action
 (``BattleActionError``, a ``RulesError``) becomes 400 with its message in
 ``campaign/api/__init__.py``, the one place errors are mapped.
 

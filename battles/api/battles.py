@@ -3,7 +3,7 @@ to conclude a draft battle (organisers only): ``POST /api/battles/{id}/resolve``
 engine) and ``POST /api/battles/{id}/record`` (a game played on the table); and the
 Monte-Carlo odds of who wins a draft battle, ``GET /api/battles/{id}/forecast`` (organisers).
 
-Scoping goes through ``campaign.league.roles`` and the ``access`` module of each app: draft battles are for their campaign's
+Scoping goes through the ``access`` helpers: draft battles are for their campaign's
 organisers; in a concluded battle, a side's fleet and the participants from fleets the
 user may not see (hidden fleets of other factions) are left out, exactly as
 ``/api/fleets`` leaves those fleets out. The actions answer 401 without a user
@@ -116,7 +116,8 @@ class BattleDetailOut(BattleOut):
     date: str | None
     scenario: str
     outcome: str
-    #: ``outcome`` in the request's language when the engine wrote it (``campaign.core.stored_text``).
+    #: ``outcome`` in the request's language when the engine wrote it
+    #: (``campaign.core.stored_text``).
     outcome_display: str
     narrative: str
     analysis: str

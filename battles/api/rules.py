@@ -19,6 +19,7 @@ from battles.readings import rules_in_force
 from battles.rules.errors import RulesError
 from battles.rules.odds import MAX_REQUEST_COUNT, MAX_REQUEST_DICE, odds
 from battles.rules.weapons import get_weapon
+from campaign.league.models import Campaign
 
 router = Router(tags=["rules"])
 
@@ -114,7 +115,6 @@ def campaign_rules_in_force(request: HttpRequest, slug: str) -> dict[str, object
     language), the seed's words and the campaign's settings against the defaults (§16);
     ``error`` names options the engine refuses. Public, as the campaign page; 404 for an
     unknown campaign. The page ``/campaigns/<slug>/rules/`` shows the same."""
-    from campaign.league.models import Campaign
 
     campaign = get_object_or_404(Campaign, slug=slug)
     found = rules_in_force(rule_options=campaign.rule_options)

@@ -4,7 +4,7 @@ countdowns (§4), damage control, ships destroyed, captured or derelict.
 
 Registered into :func:`battles.log.lines.event_line` with :data:`DAMAGE_LINES`; each
 function takes the event's ``data``, the log's names and the event, and raises
-``_Unknown`` (through ``_match``) for a data shape it does not know so that the stored
+``UnknownShape`` (through ``match_summary``) for a data shape it does not know so that the stored
 summary is shown instead. System ids stay the game's notation.
 """
 
@@ -16,11 +16,11 @@ from typing import Any
 
 from django.utils.translation import gettext, ngettext
 
-from battles.log.lines import LogNames, _int, _match
+from battles.log.names import LogNames, as_int, match_summary
 
 
 def _damage_control(data: dict, names: LogNames, event: Any) -> str:
-    crew = _int(data.get("crew"))
+    crew = as_int(data.get("crew"))
     return ngettext(
         "%(ship)s: %(crew)d crew on %(system)s",
         "%(ship)s: %(crew)d crew on %(system)s",
@@ -29,7 +29,7 @@ def _damage_control(data: dict, names: LogNames, event: Any) -> str:
 
 
 def _damage_hull(data: dict, names: LogNames, event: Any) -> str:
-    found = _match(r"(.*): -(\d+) hull", data.get("detail"))
+    found = match_summary(r"(.*): -(\d+) hull", data.get("detail"))
     n = int(found[2])
     return ngettext(
         "%(ship)s loses %(n)d hull box (%(source)s)",
@@ -39,7 +39,7 @@ def _damage_hull(data: dict, names: LogNames, event: Any) -> str:
 
 
 def _damage_armour(data: dict, names: LogNames, event: Any) -> str:
-    found = _match(r"(.*): -(\d+) armour", data.get("detail"))
+    found = match_summary(r"(.*): -(\d+) armour", data.get("detail"))
     n = int(found[2])
     return ngettext(
         "%(ship)s loses %(n)d armour box (%(source)s)",
@@ -80,7 +80,7 @@ def _damage_derelict(data: dict, names: LogNames, event: Any) -> str:
 
 
 def _damage_row(data: dict, names: LogNames, event: Any) -> str:
-    found = _match(r"hull row (\d+) completed, -(\d+) armour", data.get("detail"))
+    found = match_summary(r"hull row (\d+) completed, -(\d+) armour", data.get("detail"))
     ship, row, lost = names.ship(data.get("ship")), int(found[1]), int(found[2])
     if not lost:
         return gettext("%(ship)s: hull row %(row)d completed") % {"ship": ship, "row": row}
@@ -92,7 +92,7 @@ def _damage_row(data: dict, names: LogNames, event: Any) -> str:
 
 
 def _damage_system(data: dict, names: LogNames, event: Any) -> str:
-    found = _match(r"(\S+) (destroyed|damaged) \((.*)\)", data.get("detail"))
+    found = match_summary(r"(\S+) (destroyed|damaged) \((.*)\)", data.get("detail"))
     values = {"ship": names.ship(data.get("ship")), "system": found[1], "why": _why(found[3])}
     if found[2] == "destroyed":
         return gettext("%(ship)s: %(system)s destroyed (%(why)s)") % values
@@ -110,7 +110,7 @@ def _why(text: str) -> str:
 
 
 def _damage_countdown(data: dict, names: LogNames, event: Any) -> str:
-    found = _match(r"(\S+): (\d+) turn\(s\) \(§4\)", data.get("detail"))
+    found = match_summary(r"(\S+): (\d+) turn\(s\) \(§4\)", data.get("detail"))
     turns = int(found[2])
     return ngettext(
         "%(ship)s countdown: %(system)s fails in %(n)d turn (§4)",
@@ -120,7 +120,7 @@ def _damage_countdown(data: dict, names: LogNames, event: Any) -> str:
 
 
 def _damage_crew(data: dict, names: LogNames, event: Any) -> str:
-    lost = _int(data.get("amount"))
+    lost = as_int(data.get("amount"))
     return ngettext(
         "%(ship)s loses %(n)d crew factor (D-9)",
         "%(ship)s loses %(n)d crew factors (D-9)",

@@ -2,7 +2,7 @@
 strikes), point defence, refused crew assignments, boarding and the rarer damage kinds.
 
 Registered into :func:`battles.log.lines.event_line` with :data:`LIGHT_LINES`; each function
-takes the event's ``data``, the log's names and the event, and raises ``_Unknown`` for a
+takes the event's ``data``, the log's names and the event, and raises ``UnknownShape`` for a
 data shape it does not know so that :func:`battles.log.lines.event_line` falls back to the
 stored summary. Weapon, system and bay ids stay the game's notation.
 """
@@ -14,7 +14,7 @@ from typing import Any
 
 from django.utils.translation import gettext, ngettext
 
-from battles.log.lines import LogNames, _int, _match, _Unknown, _volley
+from battles.log.names import LogNames, UnknownShape, as_int, match_summary, volley_effect
 
 _CRAFT = r"\S+ \((?P<weapon>\S+) ×(?P<craft>\d+)\)"
 
@@ -24,7 +24,7 @@ def _land(data: dict, names: LogNames, event: Any) -> str:
         "unit": names.unit(data.get("unit")),
         "ship": names.ship(data.get("ship")),
         "bay": data.get("system") or "?",
-        "turn": _int(data.get("ready_turn")),
+        "turn": as_int(data.get("ready_turn")),
     }
 
 
@@ -43,17 +43,17 @@ def _attack_wreck(data: dict, names: LogNames, event: Any) -> str:
 
 
 def _missile_strike(data: dict, names: LogNames, event: Any) -> str:
-    found = _match(r"\S+ \((?P<weapon>\S+)\) strikes .*", event.summary)
+    found = match_summary(r"\S+ \((?P<weapon>\S+)\) strikes .*", event.summary)
     return gettext("%(unit)s (%(weapon)s) strikes %(target)s: %(result)s") % {
         "unit": names.unit(data.get("unit")),
         "weapon": found["weapon"],
         "target": names.ship(data.get("target")),
-        "result": _volley(event.summary),
+        "result": volley_effect(event.summary),
     }
 
 
 def _light_unit_move(data: dict, names: LogNames, event: Any) -> str:
-    found = _match(
+    found = match_summary(
         _CRAFT
         + r" flies (?P<mu>[\d.]+) mu (?P<way>back to|towards) (?P<to>.+?)(?P<on>, attaches)?",
         event.summary,
@@ -68,7 +68,7 @@ def _light_unit_move(data: dict, names: LogNames, event: Any) -> str:
 
 
 def _point_defence(data: dict, names: LogNames, event: Any) -> str:
-    kills = _int(data.get("kills"))
+    kills = as_int(data.get("kills"))
     values = {
         "ship": names.ship(data.get("ship")),
         "system": data.get("system") or "?",
@@ -96,7 +96,7 @@ def _point_defence(data: dict, names: LogNames, event: Any) -> str:
 
 
 def _crew_refused(data: dict, names: LogNames, event: Any) -> str:
-    crew = _int(data.get("crew"))
+    crew = as_int(data.get("crew"))
     return ngettext(
         "%(ship)s: %(crew)d crew on %(system)s refused (rules §12)",
         "%(ship)s: %(crew)d crew on %(system)s refused (rules §12)",
@@ -106,13 +106,13 @@ def _crew_refused(data: dict, names: LogNames, event: Any) -> str:
 
 def _damage_core_shutdown(data: dict, names: LogNames, event: Any) -> str:
     if data.get("detail") != "core shut down (§4)":
-        raise _Unknown
+        raise UnknownShape
     return gettext("%(ship)s: core shut down (§4)") % {"ship": names.ship(data.get("ship"))}
 
 
 def _damage_vampire(data: dict, names: LogNames, event: Any) -> str:
     if data.get("detail") != "vampire attached (§8)":
-        raise _Unknown
+        raise UnknownShape
     return gettext("%(ship)s: vampire attached (§8)") % {"ship": names.ship(data.get("ship"))}
 
 
@@ -122,14 +122,14 @@ def _damage_repair(data: dict, names: LogNames, event: Any) -> str:
         return gettext("%(ship)s: bridge back in service (§4)") % {"ship": ship}
     if detail == "vampire neutralised (§12)":
         return gettext("%(ship)s: vampire neutralised (§12)") % {"ship": ship}
-    found = _match(r"(\S+) repaired \(§12\)", detail)
+    found = match_summary(r"(\S+) repaired \(§12\)", detail)
     return gettext("%(ship)s: %(system)s repaired (§12)") % {"ship": ship, "system": found[1]}
 
 
 def _damage_boarding(data: dict, names: LogNames, event: Any) -> str:
     ship, detail = names.ship(data.get("ship")), data.get("detail")
     if not isinstance(detail, str):
-        raise _Unknown
+        raise UnknownShape
     aboard = _match_or_none(r"(\d+) (\S+) squad\(s\) aboard", detail)
     if aboard:
         n = int(aboard[1])
@@ -138,7 +138,7 @@ def _damage_boarding(data: dict, names: LogNames, event: Any) -> str:
             "%(ship)s: %(n)d %(kind)s squads aboard",
             n,
         ) % {"ship": ship, "n": n, "kind": aboard[2]}
-    found = _match(r"(\S+) (not opposed|repelled by|not repelled) \(?([^)]*)\)?", detail)
+    found = match_summary(r"(\S+) (not opposed|repelled by|not repelled) \(?([^)]*)\)?", detail)
     values = {"ship": ship, "kind": found[1], "by": found[3]}
     if found[2] == "not opposed":
         return gettext("%(ship)s: %(kind)s not opposed (%(by)s)") % values
@@ -149,8 +149,8 @@ def _damage_boarding(data: dict, names: LogNames, event: Any) -> str:
 
 def _match_or_none(pattern: str, text: str) -> Any:
     try:
-        return _match(pattern, text)
-    except _Unknown:
+        return match_summary(pattern, text)
+    except UnknownShape:
         return None
 
 
@@ -164,7 +164,7 @@ def _fire_refused(data: dict, names: LogNames, event: Any) -> str:
     }
     reason = reasons.get(data.get("error"))
     if reason is None:
-        raise _Unknown
+        raise UnknownShape
     return gettext("%(ship)s cannot fire %(system)s at %(target)s: %(reason)s") % {
         "ship": names.ship(data.get("ship")),
         "system": data.get("system") or "?",

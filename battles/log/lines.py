@@ -10,110 +10,23 @@ falls back to the stored ``summary``: a log line is never lost and never raises.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
 from django.utils.translation import gettext, ngettext
 
+from battles.log.damage import DAMAGE_LINES
+from battles.log.light import LIGHT_LINES
+from battles.log.names import (
+    LogNames,
+    UnknownShape,
+    as_int,
+    match_summary,
+    volley_effect,
+)
 from battles.log.rolls import roll_purpose
 from campaign.core.stored_text import end_reason_label
-
-_SHIP_ID = re.compile(r"\bship-\d+\b")
-
-
-class _Unknown(Exception):
-    """A data shape this module does not know: use the stored summary."""
-
-
-@dataclass
-class LogNames:
-    """What a log line may name: engine ship id -> ship name, faction slug -> name."""
-
-    ships: dict[str, str] = field(default_factory=dict)
-    sides: dict[str, str] = field(default_factory=dict)
-
-    def ship(self, ship_id: Any) -> str:
-        if isinstance(ship_id, str) and ship_id in self.ships:
-            return self.ships[ship_id]
-        raise _Unknown
-
-    def unit(self, unit_id: Any) -> str:
-        """A ship, or a launched unit ``ship-12.hangar-1`` as ``<carrier name> hangar-1``."""
-        if not isinstance(unit_id, str):
-            raise _Unknown
-        if unit_id in self.ships:
-            return self.ships[unit_id]
-        head, dot, rest = unit_id.partition(".")
-        if dot and head in self.ships:
-            return f"{self.ships[head]} {rest}"
-        raise _Unknown
-
-    def side(self, slug: Any) -> str:
-        if not isinstance(slug, str) or not slug:
-            raise _Unknown
-        return self.sides.get(slug, slug)
-
-    def ids_to_names(self, text: str) -> str:
-        """``text`` with each known engine ship id replaced by the ship's name."""
-        return _SHIP_ID.sub(lambda m: self.ships.get(m.group(0), m.group(0)), text)
-
-
-def log_names(
-    events: list[Any], side_names: Mapping[str, str], hidden_refs: set[str] = frozenset()
-) -> LogNames:
-    """The names a log may use: ships from the set-up row (``kind == "setup"``), minus
-    the engine ids in ``hidden_refs`` (units the reader may not see are never named)."""
-    ships: dict[str, str] = {}
-    for event in events:
-        if event.kind != "setup":
-            continue
-        data = event.data if isinstance(event.data, dict) else {}
-        table = data.get("ships")
-        if isinstance(table, dict):
-            for ship_id, row in table.items():
-                name = row.get("name") if isinstance(row, dict) else None
-                if isinstance(name, str) and name and ship_id not in hidden_refs:
-                    ships[ship_id] = name
-        break
-    return LogNames(ships=ships, sides=dict(side_names))
-
-
-def hidden_unit_names(events: list[Any], hidden_refs: set[str]) -> set[str]:
-    """The names the engine gave the units in ``hidden_refs`` (the set-up row's ``ships``
-    map): an unnamed ship is "<class> <n>" there, and the engine's summaries name a
-    target that way ("… flies towards Sa'ar 1") without its id in the data. A filter
-    that hides a unit must look for these words in every printed line (issue 9, leak 3).
-    """
-    words: set[str] = set()
-    for event in events:
-        if event.kind != "setup":
-            continue
-        table = event.data.get("ships") if isinstance(event.data, dict) else None
-        if isinstance(table, dict):
-            for ship_id in hidden_refs & table.keys():
-                row = table[ship_id]
-                name = row.get("name") if isinstance(row, dict) else None
-                if isinstance(name, str) and name.strip():
-                    words.add(name)
-        break
-    return words
-
-
-def _int(value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise _Unknown
-    return int(value)
-
-
-def _match(pattern: str, text: Any) -> re.Match[str]:
-    found = re.fullmatch(pattern, text) if isinstance(text, str) else None
-    if found is None:
-        raise _Unknown
-    return found
-
 
 # --- one function per kind -----------------------------------------------------------
 
@@ -121,8 +34,8 @@ def _match(pattern: str, text: Any) -> re.Match[str]:
 def _setup(data: dict, names: LogNames, event: Any) -> str:
     sides = data.get("sides")
     if not isinstance(sides, list) or len(sides) != 2:
-        raise _Unknown
-    turns = _int(data.get("max_turns"))
+        raise UnknownShape
+    turns = as_int(data.get("max_turns"))
     return ngettext(
         "%(a)s against %(b)s; seed %(seed)s, at most %(turns)s turn",
         "%(a)s against %(b)s; seed %(seed)s, at most %(turns)s turns",
@@ -130,7 +43,7 @@ def _setup(data: dict, names: LogNames, event: Any) -> str:
     ) % {
         "a": names.side(sides[0]),
         "b": names.side(sides[1]),
-        "seed": _int(data.get("seed")),
+        "seed": as_int(data.get("seed")),
         "turns": turns,
     }
 
@@ -146,32 +59,15 @@ def _initiative(data: dict, names: LogNames, event: Any) -> str:
 def _initiative_roll(data: dict, names: LogNames, event: Any) -> str:
     rolls = data.get("rolls")
     if not isinstance(rolls, dict) or len(rolls) != 2:
-        raise _Unknown
-    parts = [f"{names.side(slug)} {_int(value)}" for slug, value in rolls.items()]
+        raise UnknownShape
+    parts = [f"{names.side(slug)} {as_int(value)}" for slug, value in rolls.items()]
     return gettext("initiative roll: %(rolls)s") % {"rolls": ", ".join(parts)}
-
-
-_VOLLEY = r".*: (?:(?P<kills>\d+) killed|(?P<systems>\d+) system hit\(s\)|(?P<damage>\d+) damage|(?P<none>no effect))"  # noqa: E501
-
-
-def _volley(summary: Any) -> str:
-    found = _match(_VOLLEY, summary)
-    if found["kills"]:
-        n = int(found["kills"])
-        return ngettext("%(n)d killed", "%(n)d killed", n) % {"n": n}
-    if found["systems"]:
-        n = int(found["systems"])
-        return ngettext("%(n)d system hit", "%(n)d systems hit", n) % {"n": n}
-    if found["damage"]:
-        n = int(found["damage"])
-        return ngettext("%(n)d damage", "%(n)d damage", n) % {"n": n}
-    return gettext("no effect")
 
 
 def _fire(data: dict, names: LogNames, event: Any) -> str:
     range_mu = data.get("range")
     if isinstance(range_mu, bool) or not isinstance(range_mu, int | float):
-        raise _Unknown
+        raise UnknownShape
     return gettext(
         "%(ship)s fires %(system)s (%(weapon)s) at %(target)s, %(range)s mu: %(result)s"
     ) % {  # noqa: E501
@@ -180,7 +76,7 @@ def _fire(data: dict, names: LogNames, event: Any) -> str:
         "weapon": data.get("weapon") or "?",
         "target": names.unit(data.get("target")),
         "range": f"{range_mu:.1f}",
-        "result": _volley(event.summary),
+        "result": volley_effect(event.summary),
     }
 
 
@@ -188,7 +84,7 @@ def _orders(data: dict, names: LogNames, event: Any) -> str:
     # The movement orders are the game's own notation (``+6, 2P``): kept as written.
     movement = data.get("movement")
     if not isinstance(movement, str):
-        raise _Unknown
+        raise UnknownShape
     return gettext("%(ship)s orders: %(orders)s") % {
         "ship": names.ship(data.get("ship")),
         "orders": movement,
@@ -196,10 +92,10 @@ def _orders(data: dict, names: LogNames, event: Any) -> str:
 
 
 def _move(data: dict, names: LogNames, event: Any) -> str:
-    found = _match(r".*: to \((\S+), (\S+)\) heading (\S+)", event.summary)
+    found = match_summary(r".*: to \((\S+), (\S+)\) heading (\S+)", event.summary)
     orders = data.get("orders")
     if not isinstance(orders, str):
-        raise _Unknown
+        raise UnknownShape
     return gettext("%(ship)s %(orders)s: to (%(x)s, %(y)s), heading %(heading)s") % {
         "ship": names.ship(data.get("ship")),
         "orders": orders,
@@ -228,7 +124,7 @@ def _screens(data: dict, names: LogNames, event: Any) -> str:
 
 
 def _contact(data: dict, names: LogNames, event: Any) -> str:
-    found = _match(r".* on (\S+) sensors", event.summary)
+    found = match_summary(r".* on (\S+) sensors", event.summary)
     return gettext("%(side)s detects %(ship)s (%(sensors)s sensors)") % {
         "side": names.side(data.get("side")),
         "ship": names.ship(data.get("ship")),
@@ -244,7 +140,7 @@ def _contact_lost(data: dict, names: LogNames, event: Any) -> str:
 
 
 def _launch(data: dict, names: LogNames, event: Any) -> str:
-    craft = _int(data.get("craft"))
+    craft = as_int(data.get("craft"))
     return ngettext(
         "%(ship)s launches %(craft)d %(weapon)s at %(target)s",
         "%(ship)s launches %(craft)d %(weapon)s at %(target)s",
@@ -261,12 +157,12 @@ def _attack(data: dict, names: LogNames, event: Any) -> str:
     return gettext("%(unit)s attacks %(target)s: %(result)s") % {
         "unit": names.unit(data.get("unit")),
         "target": names.unit(data.get("target")),
-        "result": _volley(event.summary),
+        "result": volley_effect(event.summary),
     }
 
 
 def _dogfight(data: dict, names: LogNames, event: Any) -> str:
-    kills = _int(data.get("kills"))
+    kills = as_int(data.get("kills"))
     return ngettext(
         "%(unit)s engages %(target)s: %(n)d killed",
         "%(unit)s engages %(target)s: %(n)d killed",
@@ -275,7 +171,7 @@ def _dogfight(data: dict, names: LogNames, event: Any) -> str:
 
 
 def _light_unit_losses(data: dict, names: LogNames, event: Any) -> str:
-    lost, left = _int(data.get("lost")), _int(data.get("craft"))
+    lost, left = as_int(data.get("lost")), as_int(data.get("craft"))
     return ngettext(
         "%(unit)s loses %(lost)d craft, %(left)d left",
         "%(unit)s loses %(lost)d craft, %(left)d left",
@@ -287,8 +183,8 @@ def _result(data: dict, names: LogNames, event: Any) -> str:
     reason = data.get("reason")
     label = end_reason_label(reason)
     if label is None:
-        raise _Unknown
-    turns = _int(event.game_turn)
+        raise UnknownShape
+    turns = as_int(event.game_turn)
     values = {"reason": label, "n": turns}
     if data.get("winner") is None:
         return (
@@ -310,11 +206,11 @@ def _roll(data: dict, names: LogNames, event: Any) -> str:
     # The purpose in the reader's language, ship ids and sides named (battles.log.rolls).
     purpose = data.get("purpose")
     if not isinstance(purpose, str):
-        raise _Unknown
+        raise UnknownShape
     return gettext("%(purpose)s: d%(sides)d=%(result)d") % {
         "purpose": roll_purpose(purpose, names),
-        "sides": _int(data.get("sides")),
-        "result": _int(data.get("result")),
+        "sides": as_int(data.get("sides")),
+        "result": as_int(data.get("result")),
     }
 
 
@@ -343,11 +239,7 @@ LINES: dict[str, Callable[[dict, LogNames, Any], str]] = {
 @cache
 def _all_lines() -> dict[str, Callable[[dict, LogNames, Any], str]]:
     """:data:`LINES`, the damage kinds (``battles.log.damage``) and the light-unit and
-    rarer kinds (``battles.log.light``); both import this module's helpers, hence
-    imported here on first use."""
-    from battles.log.damage import DAMAGE_LINES
-    from battles.log.light import LIGHT_LINES
-
+    rarer kinds (``battles.log.light``)."""
     return {**LINES, **DAMAGE_LINES, **LIGHT_LINES}
 
 
@@ -360,7 +252,7 @@ def event_line(event: Any, names: LogNames) -> str:
         return fallback
     try:
         return build(event.data, names, event)
-    except (_Unknown, KeyError, TypeError, ValueError):
+    except (UnknownShape, KeyError, TypeError, ValueError):
         return fallback
 
 
@@ -369,5 +261,5 @@ def ship_named(event: Any, names: LogNames) -> str | None:
     data = event.data if isinstance(event.data, dict) else {}
     try:
         return names.ship(data.get("ship"))
-    except _Unknown:
+    except UnknownShape:
         return None

@@ -15,7 +15,7 @@ from typing import Any
 
 from django.utils.translation import gettext, ngettext
 
-from battles.log.lines import LogNames, _int, _Unknown, _volley
+from battles.log.names import LogNames, UnknownShape, as_int, volley_effect
 
 __all__ = ["VEILED_KINDS", "veiled_line"]
 
@@ -23,12 +23,12 @@ __all__ = ["VEILED_KINDS", "veiled_line"]
 def _fire(data: dict, names: LogNames, event: Any) -> str:
     range_mu = data.get("range")
     if isinstance(range_mu, bool) or not isinstance(range_mu, int | float):
-        raise _Unknown
+        raise UnknownShape
     return gettext("%(ship)s fires at %(target)s, %(range)s mu: %(result)s") % {
         "ship": names.ship(data.get("ship")),
         "target": names.unit(data.get("target")),
         "range": f"{range_mu:.1f}",
-        "result": _volley(event.summary),
+        "result": volley_effect(event.summary),
     }
 
 
@@ -40,7 +40,7 @@ def _launch(data: dict, names: LogNames, event: Any) -> str:
 
 
 def _point_defence(data: dict, names: LogNames, event: Any) -> str:
-    kills = _int(data.get("kills"))
+    kills = as_int(data.get("kills"))
     return ngettext(
         "%(ship)s fires at %(unit)s: %(n)d killed",
         "%(ship)s fires at %(unit)s: %(n)d killed",
@@ -52,7 +52,7 @@ def _missile_strike(data: dict, names: LogNames, event: Any) -> str:
     return gettext("%(unit)s strikes %(target)s: %(result)s") % {
         "unit": names.unit(data.get("unit")),
         "target": names.ship(data.get("target")),
-        "result": _volley(event.summary),
+        "result": volley_effect(event.summary),
     }
 
 
@@ -76,5 +76,5 @@ def veiled_line(event: Any, names: LogNames) -> str | None:
         return None
     try:
         return build(event.data, names, event)
-    except (_Unknown, KeyError, TypeError, ValueError):
+    except (UnknownShape, KeyError, TypeError, ValueError):
         return None

@@ -41,7 +41,8 @@ from typing import Any
 
 from django.utils.translation import gettext
 
-from battles.log.lines import LogNames, event_line
+from battles.log.lines import event_line
+from battles.log.names import LogNames
 from battles.log.veiled import VEILED_KINDS, veiled_line
 from battles.play.contacts import ContactKeys
 

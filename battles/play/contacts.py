@@ -26,8 +26,8 @@ from django.utils.translation import gettext
 
 from battles.models import Battle, BattleSide
 from battles.models.turn_orders import TurnOrders
-from battles.play.orders import TurnOrdersError
 from battles.play.game_turns import turn_orders_submit
+from battles.play.orders import TurnOrdersError
 from battles.services import BattleActionError
 
 __all__ = ["ContactKeys", "submit_side_orders"]

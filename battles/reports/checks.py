@@ -15,6 +15,8 @@ from pathlib import Path
 from django.conf import settings
 from django.core.checks import Error, Warning, register
 
+from battles.reports.context import static_file
+
 
 @register("admiralty")
 def check_fonts(app_configs=None, **kwargs) -> list:
@@ -42,7 +44,6 @@ def check_fonts(app_configs=None, **kwargs) -> list:
 @register("admiralty")
 def check_shipped_fonts(app_configs=None, **kwargs) -> list:
     """Error when a font file named by ``static/css/fonts.css`` is not in static/."""
-    from battles.reports.context import static_file
 
     css = static_file("css/fonts.css")
     if css is None:

@@ -27,14 +27,24 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, ngettext
 
 from battles.access import unit_fleet_id  # noqa: F401 — one visibility rule
-from battles.log.lines import event_line, hidden_unit_names, log_names
+from battles.log.battle_map import battle_map_svg
+from battles.log.lines import event_line
+from battles.log.names import hidden_unit_names, log_names
+from battles.models import BattleSide, Event, Participant
+from battles.play.board import Viewer, board_view
 from battles.reports.turn_log import PDF_VOLLEYS_PER_TURN, trim_for_print, turn_log
+from battles.services.other_games import system_unit_rows
+from battles.systems.games import DEFAULT_SYSTEM
 from campaign.core.markdown import (
     PDF_ASSET_PREFIX,
     render_markdown,
     static_file,
 )
 from campaign.core.stored_text import end_reason_label, stored_text
+from campaign.league.roles import can_edit_reports
+from factions.access import visible_fleets
+from factions.models import ShipClass
+from factions.ssd.draw import ship_svg
 from factions.type_words import light_unit_label
 
 if TYPE_CHECKING:
@@ -76,7 +86,6 @@ def _fate_labels() -> dict[str, str]:
     """``{fate: label}`` in the active language, read once per report: Django's
     ``get_fate_display`` translates every choice to look one up (the participants' rows
     of a site build took 0.54 ms a battle with it, 0.17 ms without: 1 000 battles)."""
-    from battles.models import Participant
 
     return {value: str(label) for value, label in Participant.Fate.choices}
 
@@ -103,18 +112,13 @@ def _damage_diagrams(ships: list[Any], draw: Any = None) -> list[dict[str, Any]]
 
     A drawing failure is logged and skipped: a report must render without diagrams.
     """
-    ship_svg = draw
-    if ship_svg is None:
-        try:
-            from factions.ssd.draw import ship_svg
-        except ImportError:
-            return []
+    draw = draw or ship_svg
     diagrams = []
     for ship in ships:
         if ship is None:
             continue
         try:
-            svg = ship_svg(ship)
+            svg = draw(ship)
         except Exception:  # the diagram is decoration; never lose the report for it
             logger.exception("SSD of ship %s could not be drawn", ship.pk)
             continue
@@ -197,7 +201,6 @@ def _share_classes(ships: list[Any]) -> None:
     instance per class, in one query: joined to every participant, each class (its
     ``design`` JSON decoded) was built once per unit of every battle (``report_rows`` of a
     site build: 0.88 → 0.58 ms a battle at 1 000 battles, designs empty)."""
-    from factions.models import ShipClass
 
     ships = [ship for ship in ships if ship is not None]
     classes = ShipClass.objects.select_related("faction").in_bulk(
@@ -210,9 +213,6 @@ def _share_classes(ships: list[Any]) -> None:
 def report_rows(battles: list[Battle], *, user: Any = None) -> dict[int, ReportRows]:
     """:class:`ReportRows` of every battle of ``battles`` (``{battle id: rows}``), in
     five queries whatever their number (a site build loads its battles in chunks)."""
-    from battles.models import BattleSide, Event, Participant
-    from battles.systems.games import DEFAULT_SYSTEM
-    from factions.access import visible_fleets
 
     ids = [b.pk for b in battles]
     participants = Participant.objects.select_related("ship", "light_units__carrier").order_by("pk")
@@ -297,9 +297,6 @@ def report_context(
     ``texts`` previews unsaved texts (``{"narrative", "analysis", "sides": {side id:
     analysis}}``, any key may be missing) as the page would show them once published.
     """
-    from battles.services.other_games import system_unit_rows
-    from battles.systems.games import DEFAULT_SYSTEM
-    from campaign.league.roles import can_edit_reports
 
     if asset_prefix is None:
         asset_prefix = "/" + settings.STATIC_URL.strip("/") + "/"
@@ -414,8 +411,6 @@ def _battle_map(
     when the log holds no deployment (a battle recorded from the table)."""
     if not any(e.kind == "deploy" for e in events):
         return None
-    from battles.log.battle_map import battle_map_svg
-    from battles.play.board import Viewer, board_view
 
     viewer = Viewer("public", hidden=frozenset(_hidden_refs(hidden)))
     board = board_view(events, viewer, side_names=side_names, with_log=False)
@@ -439,7 +434,8 @@ def render_html_document(battle: Battle) -> str:
 
 
 def render_pdf(battle: Battle) -> bytes:
-    """The report as PDF bytes (WeasyPrint ≥ 68 with :class:`battles.reports.pdf.StaticOnlyURLFetcher`).
+    """The report as PDF bytes (WeasyPrint ≥ 68 with
+    :class:`battles.reports.pdf.StaticOnlyURLFetcher`).
 
     A public document: rendered as the anonymous public (``user=None``)."""
     return pdf_from_html(pdf_page_html(battle))
@@ -448,6 +444,8 @@ def render_pdf(battle: Battle) -> bytes:
 def pdf_from_html(html: str) -> bytes:
     """PDF bytes of a page from :func:`pdf_page_html`, fetching only static files
     (:mod:`battles.reports.pdf`, which imports WeasyPrint: only where a PDF is rendered)."""
+    # WeasyPrint loads only where a PDF is made: importing it costs about 2 s of start-up
+    # (battles/reports/pdf.py), which no page, command or test that draws no PDF pays.
     from battles.reports.pdf import pdf_from_html as write_pdf
 
     return write_pdf(html)

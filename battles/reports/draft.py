@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, override
 
 from battles.models import Battle
+from battles.reports.context import report_context
 
 #: Lines of the account per game turn (the full log stays in the HTML report).
 DRAFT_LINES_PER_TURN = 8
@@ -118,7 +119,6 @@ def report_draft_markdown(battle: Battle) -> str:
     summary line and up to :data:`DRAFT_LINES_PER_TURN` highlights of the engine or table
     log), a losses table and the outcome. Names come from the record and are escaped so
     that they stay text. Costs the queries of one ``report_context``."""
-    from battles.reports.context import report_context
 
     with override(battle.campaign.language):
         context = report_context(battle, user=None)

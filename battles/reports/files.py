@@ -19,6 +19,7 @@ from django.db import IntegrityError, transaction
 from django.utils import translation
 
 from battles.models import Battle, Report
+from battles.reports.context import pdf_from_html, pdf_page_html, render_html_document
 from battles.reports.keys import report_pdf_keys
 
 logger = logging.getLogger(__name__)
@@ -69,7 +70,6 @@ def report_render(*, battle_id: int, fmt: str) -> Report:
     :class:`ReportRenderError` when rendering fails (the ``Report`` is then marked
     ``failed`` with the reason, :func:`report_mark_failed`).
     """
-    from battles.reports.context import pdf_from_html, pdf_page_html, render_html_document
 
     if fmt not in REPORT_FORMATS:
         raise ValueError(f"format {fmt!r}: expected one of {', '.join(REPORT_FORMATS)}")

@@ -22,6 +22,8 @@ from django.conf import settings
 from django.db.models import Count, Max
 
 from battles.models import Battle, BattleSide, Event, Participant
+from battles.models.other_games import SystemParticipant, SystemUnit
+from factions.models import Fleet, LightUnitGroup, Ship, ShipClass
 
 #: What renders a report (templates, the report code, the SSDs and the map, styles, fonts
 #: and the catalogues): a change to any of them renders every PDF again.
@@ -87,8 +89,6 @@ def report_pdf_keys(battle_ids: Iterable[int], *, lang: str | None = None) -> di
     """``{battle id: key}`` (SHA-256 hex) of each battle's PDF report in ``lang`` (None:
     its campaign's language, else ``LANGUAGE_CODE``). Five queries; unknown ids are left
     out."""
-    from battles.models.other_games import SystemParticipant, SystemUnit
-    from factions.models import Fleet, LightUnitGroup, Ship, ShipClass
 
     ids = list(battle_ids)
     battles = {

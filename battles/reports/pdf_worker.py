@@ -4,6 +4,8 @@ of Django at module level: a spawned worker unpickles these functions before
 
 from __future__ import annotations
 
+from battles.reports.context import pdf_from_html
+
 
 def init() -> None:
     """The pool's initializer: set Django up (settings, apps) in the new process."""
@@ -14,6 +16,5 @@ def init() -> None:
 
 def pdf_bytes(html: str) -> bytes:
     """The PDF of one page of ``battles.reports.context.pdf_page_html`` (no database access)."""
-    from battles.reports.context import pdf_from_html
 
     return pdf_from_html(html)

@@ -30,6 +30,7 @@ from django.utils import translation
 
 from battles.models import Battle, Report
 from battles.reports import pdf_worker
+from battles.reports.context import pdf_from_html, pdf_page_html
 from battles.reports.files import (
     report_file_name,
     report_mark_failed,
@@ -104,7 +105,6 @@ def current_pdfs(
 
 
 def _pages(battles: list[Battle], lang: str | None) -> Iterator[tuple[Battle, str]]:
-    from battles.reports.context import pdf_page_html
 
     for battle in battles:
         with translation.override(_language(battle, lang)):
@@ -115,7 +115,6 @@ def by_pool(
     battles: list[Battle], keys: dict[int, str], lang: str | None, workers: int | None
 ) -> dict[int, Path]:
     """Render ``battles``' PDFs: the pages here, WeasyPrint in ``workers`` processes."""
-    from battles.reports.context import pdf_from_html
 
     workers = min(workers or os.cpu_count() or 1, len(battles))
     found: dict[int, Path] = {}

@@ -8,7 +8,8 @@ from typing import Any
 
 from django.utils.translation import gettext, ngettext
 
-from battles.log.lines import LogNames, ship_named
+from battles.log.lines import ship_named
+from battles.log.names import LogNames
 
 #: Volleys per turn the PDF lists (the summary line counts them all).
 PDF_VOLLEYS_PER_TURN = 8

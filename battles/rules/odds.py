@@ -163,9 +163,6 @@ def _plan(
     as_pd: bool,
     options: RuleOptions,
 ) -> _Plan:
-    from battles.rules.dice import Dice  # only to reuse the target checks of fire() on a dry run
-    from battles.rules.weapons import fire
-
     # A dry run on zero weapons validates range, target and screen exactly as fire() does.
     fire(
         w,

@@ -14,6 +14,7 @@ from django.db.models import Prefetch
 from django.utils.translation import gettext as _
 
 from battles.models import Battle, BattleSide, Participant
+from battles.models.turn_orders import TurnPlay
 from battles.rules.errors import RulesError
 from factions.models import Ship
 
@@ -51,7 +52,6 @@ def refuse_turn_play(battle: Battle) -> None:
     ``TurnPlay`` not ended): its result comes from both sides' orders
     (``battles.play.game_turns``), so auto-resolve, record entries and the resolve preview wait
     until the organiser ends the play."""
-    from battles.models.turn_orders import TurnPlay
 
     play = TurnPlay.objects.filter(battle_id=battle.pk, ended=False).first()
     if play is not None:

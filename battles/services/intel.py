@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from django.db import transaction
 
+from battles.models import Participant
 from campaign.league.models import Intel
 
 if TYPE_CHECKING:
@@ -31,7 +32,6 @@ def intel_record_battle(*, battle: Battle) -> int:
     concluded (``battles.services.battle_conclude``); it does not check the status. Returns the
     number of ``Intel`` rows created. Written in one transaction.
     """
-    from battles.models import Participant
 
     rows = Participant.objects.filter(side__battle=battle, ship__isnull=False).values_list(
         "side__faction_id", "ship__ship_class_id"

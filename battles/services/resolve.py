@@ -33,6 +33,7 @@ from battles.services.common import (
     BattleActionError,
     battle_label,
     battle_sides,
+    locked,
     refuse_turn_play,
 )
 from battles.services.conclude import Conclusion, UnitResult, battle_conclude
@@ -285,8 +286,6 @@ def battle_reseed(*, battle: Battle, reason: str, user: Any = None) -> int:
     seed (none stored yet) needs no reason. Raises :class:`BattleActionError` for a
     concluded battle or an empty reason when a seed was already drawn."""
     from django.db import transaction
-
-    from battles.services.common import locked
 
     reason = (reason or "").strip()
     with transaction.atomic():

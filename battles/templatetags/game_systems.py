@@ -9,6 +9,7 @@ from django import template
 from django.utils.translation import get_language
 
 from battles.systems.games import SYSTEMS
+from campaign.league.roles import is_organiser
 
 register = template.Library()
 
@@ -58,7 +59,6 @@ def system_helpers(system_id: str) -> tuple:
 @register.simple_tag(takes_context=True)
 def organises(context: template.Context, campaign: object) -> bool:
     """Whether the viewer organises ``campaign`` (``campaign.league.roles.is_organiser``)."""
-    from campaign.league.roles import is_organiser
 
     request = context.get("request")
     return bool(request) and is_organiser(request.user, campaign)

@@ -1,6 +1,6 @@
 """Battle pages that act (issue 10): set up, preview and conclude the auto-resolve,
 record from the table, confirm, reopen. Thin: look up and scope through
-``campaign.league.roles`` and the ``access`` module of each app, call ``battles.services``, render.
+the ``access`` helpers, call ``battles.services``, render.
 
 Who: anonymous users are sent to the login page; users with no role in the battle's
 campaign get 404 (another campaign's objects do not exist for them); members without the
@@ -22,7 +22,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from battles.access import actionable_battles, played_side_ids
-from battles.log.lines import event_line, log_names
+from battles.log.lines import event_line
+from battles.log.names import log_names
 from battles.models import Battle, Participant, RecordEntry
 from battles.services import (
     BattleActionError,

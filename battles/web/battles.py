@@ -1,4 +1,4 @@
-"""Battle pages: thin views that look up, scope through ``campaign.league.roles`` and the ``access`` module of each app and render.
+"""Battle pages: thin views that look up, scope through the ``access`` helpers and render.
 
 The after-action report is the fragment ``reports/battle.html`` rendered from
 ``battles.reports.context.report_context(battle, user=request.user)``, the same context as the PDF

@@ -1,5 +1,5 @@
 """Pages of turn-by-turn battles and the replay viewer (issue 10 items 5, 8, 9): thin
-views that scope through ``campaign.league.roles`` and the ``access`` module of each app and call ``battles.play`` services.
+views that scope through the ``access`` helpers and call ``battles.play`` services.
 
 Who may do what: the campaign's organisers (and staff) start play, set the deadline, play
 a turn now and end the battle; a player of one side orders that side's ships; everyone

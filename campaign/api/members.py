@@ -1,6 +1,7 @@
 """Membership and invitation endpoints (``/api/campaigns/{slug}/members`` and
 ``/api/campaigns/{slug}/invitations``): the members page's actions for scripts. Thin
-handlers over ``campaign.league.members`` / ``campaign.league.invitations``: the campaign's organisers
+handlers over ``campaign.league.members`` / ``campaign.league.invitations``: the
+campaign's organisers
 and staff only (anyone else 404, no user 401); ``MemberError`` answers 400 naming the
 field, ``MemberPermissionError`` 403, bad text 422 (``campaign/api/__init__.py``). Accepting an
 invitation is open to any logged-in user holding its token."""
@@ -20,9 +21,8 @@ from ninja.errors import HttpError
 from campaign.core.validation import clean_text
 from campaign.league import invitations, members
 from campaign.league.api_auth import api_auth
-from campaign.league.invitation_models import Invitation
 from campaign.league.members import MemberError, MemberPermissionError
-from campaign.league.models import Campaign, Membership
+from campaign.league.models import Campaign, Invitation, Membership
 from campaign.league.roles import is_organiser
 from factions.models import Faction
 

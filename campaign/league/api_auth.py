@@ -8,7 +8,7 @@
    the CSRF token (``X-CSRFToken`` header; the docs page sends it).
 
 Without either the endpoint answers 401. Both set ``request.user`` so handlers check
-permissions with ``campaign.league.roles`` and the ``access`` module of each app the same way. Usage::
+permissions with the ``access`` helpers the same way. Usage::
 
     from campaign.league.api_auth import api_auth
 

@@ -2,13 +2,13 @@ from django.apps import AppConfig
 from django.db.models.signals import pre_save
 from django.utils.translation import gettext_lazy as _
 
+from campaign.core.validation import check_model_text
+
 
 def _check_text_before_save(sender, instance, raw=False, **kwargs) -> None:
     """Refuse text no column can store, identically on SQLite and PostgreSQL
     (``campaign.core.validation``); fixtures (``raw``) are loaded as they are."""
     if not raw:
-        from campaign.core.validation import check_model_text
-
         check_model_text(instance)
 
 

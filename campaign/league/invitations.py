@@ -28,9 +28,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from campaign.core.validation import clean_text
-from campaign.league.invitation_models import Invitation
 from campaign.league.members import MemberError, check_organiser, check_role, membership_add
-from campaign.league.models import Campaign, Membership
+from campaign.league.models import Campaign, Invitation, Membership
 from campaign.league.roles import User
 from factions.models import Faction
 

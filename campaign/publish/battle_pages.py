@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from django.utils import translation
 
 from battles.models import Battle
+from battles.reports.context import report_context, report_rows
 from campaign.publish import search
 from campaign.publish.charts import losses_chart
 
@@ -118,7 +119,6 @@ def _pool_chunk(start: int) -> tuple[dict, list, list, dict]:
 
 
 def _render_chunk(baker: Baker, chunk: list[tuple[Battle, dict[str, str]]]) -> None:
-    from battles.reports.context import report_context, report_rows
 
     full = Battle.objects.select_related("campaign", "winner").in_bulk([b.pk for b, _k in chunk])
     loaded = report_rows(list(full.values()), user=None)

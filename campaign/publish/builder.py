@@ -1,7 +1,7 @@
 """Bake the public campaign into a folder of static files (DESIGN.md §5, issue 12 §4).
 
 Plain baking with ``render_to_string``: every page is rendered as the anonymous public
-(``campaign.league.roles`` and the ``access`` module of each app with ``user=None``), so a hidden fleet, its ships and its name, a
+(the ``access`` helpers with ``user=None``), so a hidden fleet, its ships and its name, a
 draft battle or an unpublished report's texts never reach the output. Links are relative
 so the folder works from ``file://`` and from any static host.
 
@@ -55,14 +55,17 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
 from battles.models import Battle
+from battles.reports.queue import report_pdfs_ensure
 from campaign.core.csp import strip_styles
+from campaign.core.markdown import render_markdown
 from campaign.league.models import Campaign
-from campaign.publish import feeds, search
+from campaign.publish import battle_pages, feeds, maps, pages, replays, search
 from campaign.publish.output import MARKER, SiteBuildError, Staging, prepare_out_dir
 from campaign.publish.paths import assign_names
 from campaign.publish.rows import BattleRows, digest, load_rows
 from factions.access import visible_fleets
 from factions.models import Faction, Fleet, LightUnitGroup, Ship
+from factions.ssd.draw import ship_svg
 
 __all__ = ["MARKER", "PAGE_PRODUCERS", "Baker", "SiteBuildError", "SiteBuildResult", "site_build"]
 
@@ -212,9 +215,6 @@ def _build(baker: Baker, pdfs: bool, search_index: bool, base_url: str) -> None:
     if pdfs:
         baker.pdfs()
     baker.base_url = base_url
-    from campaign.publish.battle_pages import (
-        battles as battle_pages,
-    )  # after pages.ships in the producers
 
     indexer = None
     if search_index:
@@ -223,7 +223,7 @@ def _build(baker: Baker, pdfs: bool, search_index: bool, base_url: str) -> None:
     try:
         for produce in PAGE_PRODUCERS:
             produce(baker)
-            if indexer is not None and produce is battle_pages:
+            if indexer is not None and produce is battle_pages.battles:
                 # Every ship and battle page is written and the battle pages' process
                 # pool is gone (no fork with a thread running): Pagefind indexes their
                 # bundles on the other core while the rest of the site is baked (about a
@@ -374,7 +374,6 @@ class Baker:
         pages, by the Celery workers or a process pool
         (``battles.reports.queue.report_pdfs_ensure``); a failed one leaves its battle without
         a PDF link in that language."""
-        from battles.reports.queue import report_pdfs_ensure
 
         for lang in self.langs:
             paths = report_pdfs_ensure(battles=self.battles, lang=lang)
@@ -444,7 +443,6 @@ class Baker:
 
     def md(self, text: str, root: str, section: str) -> Any:
         """People's Markdown of a page ``root`` deep, sanitised (``render_markdown``)."""
-        from battles.reports.context import render_markdown
 
         return render_markdown(text, asset_prefix=f"{root}../static/", id_prefix=f"{section}-")
 
@@ -452,7 +450,6 @@ class Baker:
         """``factions.ssd.draw.ship_svg(ship)`` in the active language without its ``<style>``,
         drawn once per ship state a build (a damaged ship shows on its page and in each of
         its battles)."""
-        from factions.ssd.draw import ship_svg
 
         key = (
             translation.get_language(), ship.pk, ship.name, ship.ship_class_id,
@@ -494,7 +491,6 @@ class _Named:
 
 
 def _producers() -> list[Callable[[Baker], None]]:
-    from campaign.publish import battle_pages, maps, pages, replays
 
     return [
         pages.home,

@@ -18,6 +18,8 @@ from campaign.publish import feeds, search
 from campaign.publish.charts import standings_chart
 from campaign.publish.rows import instance_row
 from campaign.publish.standings import standings
+from campaign.turns.repairs import fleet_repairs
+from factions.fleet_totals import fleet_totals
 
 if TYPE_CHECKING:
     from battles.models import Battle
@@ -116,8 +118,6 @@ def factions(baker: Baker) -> None:
 
 
 def fleets(baker: Baker) -> None:
-    from campaign.turns.repairs import fleet_repairs
-    from factions.fleet_totals import fleet_totals
 
     for fleet in baker.fleets:
         ships = list(fleet.ships.all())

@@ -123,7 +123,8 @@ def _upsert(
 
 
 def _system_ids(where: str, ship_class: ShipClass) -> list[str]:
-    """System ids a ship of ``ship_class`` may lose (``factions.designs.schema.design_system_ids``)."""
+    """System ids a ship of ``ship_class`` may lose
+    (``factions.designs.schema.design_system_ids``)."""
     try:
         return design_system_ids(ship_class.design or {})
     except ValueError as exc:

@@ -6,6 +6,11 @@ from typing import Any
 
 from django import template
 
+from battles.models import Participant
+from campaign.core.stored_text import stored_text
+from campaign.league.models import Membership
+from factions.models import Ship
+
 register = template.Library()
 
 
@@ -13,7 +18,6 @@ register = template.Library()
 def my_memberships(context: dict[str, Any]) -> list[Any]:
     """The request user's memberships (campaign, role, faction), one query; empty for
     anonymous users."""
-    from campaign.league.models import Membership
 
     request = context.get("request")
     user = getattr(request, "user", None)
@@ -31,8 +35,6 @@ def state_status(value: str) -> str:
     """The translated label of a ship-state ``status`` (a ``Ship.Status`` value, or a
     ``battles.models.Participant.Fate`` value in a timeline's "after"); unknown values unchanged.
     E.g. ``"destroyed"`` → ``"détruit"`` in French."""
-    from battles.models import Participant
-    from factions.models import Ship
 
     for choices in (Ship.Status, Participant.Fate):
         if value in choices.values:
@@ -52,6 +54,5 @@ def stored_text_filter(value: Any) -> str:
     """A text a service stored in English (ledger reason, history reason, timeline
     summary, engine outcome) in the active language (``campaign.core.stored_text``); any other
     text unchanged. Returns a plain ``str``: autoescaping still applies."""
-    from campaign.core.stored_text import stored_text
 
     return stored_text(value if value is None else str(value))

@@ -3,7 +3,7 @@ squadrons (the seed's Norwegian gunboats), paid in resources and technology, don
 number of turn ends set by mass (``campaign.turns.rates``), joining a chosen fleet of the faction.
 
 Prices come from the construction rules, never from a stated figure: a ship costs its
-design's Fleet Book points (``factions.designs.construction.design_points`` + the squadrons of its
+design's Fleet Book points (``factions.designs.validation.design_points`` + the squadrons of its
 bays); a design whose stated ``points`` disagree is built at the computed price and flagged
 (``factions.designs.points``); one whose design does not validate cannot be built.
 """
@@ -22,7 +22,7 @@ from campaign.turns.errors import TurnActionError, TurnPermissionError
 from campaign.turns.models import Construction, LedgerEntry
 from campaign.turns.repairs import next_turn_end
 from campaign.turns.treasury import treasury_check
-from factions.designs import construction
+from factions.designs import construction, validation
 from factions.designs.points import PointsCheck, points_check
 from factions.models import Faction, Fleet, LightUnitGroup, ShipClass, Territory
 
@@ -119,7 +119,7 @@ def construction_quote(
                 )
                 % {"ship_class": ship_class.name, "error": check.error}
             )
-        cost = check.computed + construction.embarked_points(ship_class.design)
+        cost = check.computed + validation.embarked_points(ship_class.design)
         tech, turns, label = (
             rates["ship_tech_cost"],
             rates_mod.construction_turns(ship_class.mass, rates),

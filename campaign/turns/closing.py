@@ -5,7 +5,8 @@ capacity over its queue, ``campaign.turns.schedule``), construction completes (t
 joins its fleet: the turn's reinforcements), light units whose carrier was destroyed or
 captured are lost, income is paid (capped so that no treasury passes
 ``campaign.core.limits.NUMBER_MAX``, the ledger line saying what was not credited:
-``campaign.turns.treasury.income_capped``), fleets move (``campaign.turns.moves``), the summary is written.
+``campaign.turns.treasury.income_capped``), fleets move (``campaign.turns.moves``), the
+summary is written.
 Ships, orders and light units are written with bulk updates (history rows too,
 ``simple_history.utils``), so the query count does not grow with the ships repaired
 (``bench/turn_close.py``).

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from factions.designs import construction
-from factions.designs.schema import design_parse
+from factions.designs.validation import design_parse
 
 DEFAULTS: dict[str, int] = {
     "repair_percent": 50,

@@ -30,7 +30,7 @@ from campaign.league.models import Campaign
 from campaign.league.roles import can_act_for_faction
 from campaign.turns import rates as rates_mod
 from campaign.turns.errors import TurnActionError, TurnPermissionError, field_label
-from campaign.turns.models import LedgerEntry, RepairOrder
+from campaign.turns.models import CampaignTurn, LedgerEntry, RepairOrder
 from campaign.turns.schedule import Left, yard_first_turn, yard_turns
 from campaign.turns.treasury import treasury_check
 from factions.models import Ship, Territory
@@ -101,7 +101,6 @@ def fleet_repairs(fleet) -> list[RepairOrder]:
 def next_turn_end(campaign: Campaign) -> int:
     """Number of the turn whose end comes next: the open turn, else the one after the last
     closed turn (``Campaign.current_turn`` before any turn exists). ETAs count from it."""
-    from campaign.turns.models import CampaignTurn
 
     last = CampaignTurn.objects.filter(campaign=campaign).order_by("-number").first()
     if last is None:

@@ -1,4 +1,4 @@
-"""League pages: thin views that look up, scope through ``campaign.league.roles`` and the ``access`` module of each app and render."""
+"""League pages: thin views that look up, scope through the ``access`` helpers and render."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The members page of a campaign (``/campaigns/<slug>/members/``) and the invitation
-link (``/invitations/<token>/``). Thin: scope through ``campaign.league.roles`` and the ``access`` module of each app, call
+link (``/invitations/<token>/``). Thin: scope through the ``access`` helpers, call
 ``campaign.league.members`` / ``campaign.league.invitations``, show their errors as messages.
 
 Who: the members page and its actions are for the campaign's organisers and staff
@@ -19,9 +19,8 @@ from django.views.decorators.http import require_POST
 
 from campaign.core.validation import TextError
 from campaign.league import invitations, members
-from campaign.league.invitation_models import Invitation
 from campaign.league.members import MemberError, MemberPermissionError
-from campaign.league.models import Campaign, Membership
+from campaign.league.models import Campaign, Invitation, Membership
 from campaign.league.roles import is_organiser
 
 LOGIN_BACKEND = "django.contrib.auth.backends.ModelBackend"

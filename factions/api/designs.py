@@ -9,9 +9,9 @@
 - ``POST /api/designs/validate``      every error of a design, each with its field (anyone)
 - ``POST /api/designs/import``        ftLibShip or admiralty JSON (organisers)
 
-Handlers are thin: check access through ``campaign.league.roles`` and the ``access`` module of each app, call ``factions.designs.schema`` /
+Handlers are thin: check access through the ``access`` helpers, call ``factions.designs.schema`` /
 ``factions.designs.imports``, serialise. Errors carry the field they are about
-(``systems[3].magazine``), as ``factions.designs.schema.design_validate`` names them.
+(``systems[3].magazine``), as ``factions.designs.validation.design_validate`` names them.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from campaign.core.csp import nonce_styles
 from campaign.league.api_auth import api_auth
 from campaign.league.roles import is_organiser
 from factions.access import organises_faction
-from factions.designs import construction
+from factions.designs import validation
 from factions.designs.imports import (
     FORMATS,
     ImportFormatError,
@@ -39,7 +39,7 @@ from factions.designs.imports import (
     export_catalogue,
     export_design,
 )
-from factions.designs.schema import design_validate
+from factions.designs.validation import design_validate
 from factions.models import Faction, ShipClass
 from factions.ssd.draw import design_svg
 
@@ -186,8 +186,8 @@ def design_validate_view(request: HttpRequest, payload: dict[str, Any] = Body(..
     return {
         "valid": True,
         "errors": [],
-        "points": construction.design_points(design),
-        "mass": construction.design_mass(design),
+        "points": validation.design_points(design),
+        "mass": validation.design_mass(design),
     }
 
 

@@ -1,6 +1,6 @@
 """Factions, fleets and ships API (django-ninja router mounted at ``/api/``).
 
-Reads go through ``campaign.league.roles`` and the ``access`` module of each app (a hidden fleet and its ships are 404 for other
+Reads go through the ``access`` helpers (a hidden fleet and its ships are 404 for other
 factions' players and the public); the fleet-list import is for organisers only. Handlers
 are thin: look up, scope, call a service, serialise.
 """

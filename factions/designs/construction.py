@@ -29,9 +29,9 @@ Crew factors are derived, never stored: ``ceil(mass / 20)`` (§4, D-5).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext as _
 
@@ -153,7 +153,8 @@ WEAPONS: dict[str, WeaponSpec] = {
         # costly") without a profile. Project reading shared with the engine
         # (battles.rules.weapons): graser-c has the dice of beam-c and ignores screens. Like
         # beams, Incursion numbers them the other way round from the Fleet Books: graser-1
-        # is the big FB2 class-3 graser, graser-3 the small class 1 (factions.designs.imports maps FB
+        # is the big FB2 class-3 graser, graser-3 the small class 1 (factions.designs.imports
+        # maps FB
         # class N to graser-(4-N)). Masses are FB2's standard grasers (ftLibShip graser.ts):
         # class 1 1 mass on up to three arcs, 2 all round; class 2 4 / 6; class 3 8 mass on
         # one arc, +2 per further arc; 3 points per mass.
@@ -361,51 +362,3 @@ def design_breakdown(design: Design) -> list[Line]:
             veil = round_half_up(m, 20)
             lines.append(Line(where, "vapour veil", veil, veil * 3))
     return lines
-
-
-def _as_design(design: Design | Mapping[str, Any]) -> Design:
-    from factions.designs.schema import Design, design_parse
-
-    return design if isinstance(design, Design) else design_parse(dict(design))
-
-
-def design_mass(design: Design | Mapping[str, Any]) -> int:
-    """Total mass of the design's hull, armour, drives and systems (mass points)."""
-    return sum(line.mass for line in design_breakdown(_as_design(design)))
-
-
-def design_points(design: Design | Mapping[str, Any]) -> int:
-    """Points value of one ship of the design, without the squadrons in its bays.
-
-    Accepts a :class:`~factions.designs.schema.Design` or its JSON document (validated first;
-    :class:`~factions.designs.schema.DesignInvalid` if it does not validate).
-    """
-    return sum(line.points for line in design_breakdown(_as_design(design)))
-
-
-def embarked_points(design: Design | Mapping[str, Any]) -> int:
-    """Points of the squadrons carried in the design's bays."""
-    d = _as_design(design)
-    return sum(
-        squadron_points(s.squadron.unit, size=s.squadron.size, variant=s.squadron.variant)
-        for s in d.systems
-        if s.kind == "bay" and s.squadron is not None
-    )
-
-
-def fleet_points(
-    designs: Iterable[Design | Mapping[str, Any]],
-    light_units: Iterable[Mapping[str, Any]] = (),
-) -> int:
-    """Points of a fleet: every ship (one design per ship, repeats allowed) with the squadrons
-    in its bays, plus free light units (``{"unit", "size", "variant"?}`` mappings, e.g. station
-    fighters or colony batteries)."""
-    total = 0
-    for design in designs:
-        d = _as_design(design)
-        total += design_points(d) + embarked_points(d)
-    for unit in light_units:
-        total += squadron_points(
-            unit["unit"], size=int(unit.get("size", 6)), variant=unit.get("variant")
-        )
-    return total

@@ -5,7 +5,8 @@ Thrust Ship", https://www.abstractplay.com/schemas/fullthrust/ship/1-0-0.json). 
 one ship, a list of ships, or a list of fleets ``{"name", "ships": [...]}``. Every system is
 mapped through :data:`FTLIBSHIP_SYSTEMS` (one table); systems with no Incursion equivalent are
 reported by name, per ship, as :class:`Unmapped` and skipped — never silently dropped.
-Validation, saving and our own format stay in ``factions/designs/imports.py``, which calls this module.
+Validation, saving and our own format stay in ``factions/designs/imports.py``, which calls
+this module.
 Pure functions: no database.
 """
 

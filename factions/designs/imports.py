@@ -23,7 +23,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from campaign.core.limits import DESIGN_FILE_MAX_DESIGNS
-from factions.designs import construction
+from factions.designs import validation
 from factions.designs.ftlibship import (
     FLEET_BOOK_BEAMS,
     FLEET_BOOK_GRASERS,
@@ -34,7 +34,8 @@ from factions.designs.ftlibship import (
     hull_rows,
     is_ftlibship_ship,
 )
-from factions.designs.schema import FORMAT, design_system_ids, design_validate
+from factions.designs.schema import FORMAT, design_system_ids
+from factions.designs.validation import design_validate
 from factions.models import Faction, ShipClass
 
 FORMATS = ("auto", "ftlibship", "admiralty")
@@ -72,7 +73,7 @@ class ImportResult:
 
     ``designs``: ``admiralty-design/1`` documents, in file order. ``unmapped``: systems
     skipped, per ship. ``invalid``: validation errors of the produced designs (field paths as
-    :func:`factions.designs.schema.design_validate` gives them). ``format``: the format read.
+    :func:`factions.designs.validation.design_validate` gives them). ``format``: the format read.
     ``kept``: filled by :func:`designs_save`, the designs it skipped to keep classes in use.
     """
 
@@ -129,7 +130,7 @@ def _normalise(design: dict[str, Any], name: str, result: ImportResult, *, lenie
         doc.pop("points", None)
         doc["rationale"] = f"{doc.get('rationale', '')}; does not validate: {failed}"[-400:]
     elif doc.get("points") is None:
-        doc["points"] = construction.design_points(parsed)
+        doc["points"] = validation.design_points(parsed)
     result.designs.append(doc)
 
 
@@ -146,7 +147,8 @@ def designs_parse(data: Any, *, faction: str, format: str = "auto") -> ImportRes
     """Turn a parsed JSON document into designs for the faction with slug ``faction``.
 
     ``format``: ``auto`` (detect), ``ftlibship`` or ``admiralty``. Every design is validated
-    (``factions.designs.schema.design_validate``); errors land in ``result.invalid`` with their field,
+    (``factions.designs.validation.design_validate``); errors land in ``result.invalid`` with
+    their field,
     systems that could not be mapped in ``result.unmapped``. Our own format is strict: an
     invalid design is not kept. ftLibShip ships are kept when their shape parses even if a
     rule check fails (a Fleet Book ship may not add up once its unmapped systems are gone):

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from factions.designs import construction
+from factions.designs import validation
 from factions.models import ShipClass
 
 
 @dataclass(frozen=True)
 class PointsCheck:
     """``stated``: ``ShipClass.points``; ``computed``: the Fleet Book bill of its design
-    (``factions.designs.construction.design_points``, bays empty), None when the design does not
+    (``factions.designs.validation.design_points``, bays empty), None when the design does not
     validate (``error`` says why). ``ok`` is False when they disagree or cannot be compared."""
 
     stated: int | None
@@ -27,7 +27,7 @@ class PointsCheck:
 def points_check(ship_class: ShipClass) -> PointsCheck:
     """Compare ``ship_class.points`` with what its design costs by the construction rules."""
     try:
-        computed = construction.design_points(ship_class.design or {})
+        computed = validation.design_points(ship_class.design or {})
     except ValueError as exc:  # DesignInvalid, UnknownSystem
         return PointsCheck(ship_class.points, None, str(exc)[:300])
     return PointsCheck(ship_class.points, computed)

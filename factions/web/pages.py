@@ -1,5 +1,5 @@
 """Faction, fleet, ship and ship-class pages: thin views that look up, scope through
-``campaign.league.roles`` and the ``access`` module of each app and render.
+the ``access`` helpers and render.
 
 A hidden fleet and its ships are 404 for anyone who may not see them
 (``factions.access.visible_fleets`` / ``visible_ships``): the page does not even admit

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from django.test import Client
 
-from factions.designs import construction
+from factions.designs import validation
 from factions.models import ShipClass
 from tests.factions.factories import valid_design as design
 
@@ -42,7 +42,7 @@ def test_list_and_detail_are_public(hanit, django_assert_num_queries):
     assert response.status_code == 200
     (row,) = response.json()
     assert row["name"] == "Hanit" and row["faction"] == "qatzrin"
-    assert row["points"] == construction.design_points(design())
+    assert row["points"] == validation.design_points(design())
     detail = client.get(f"/api/designs/{hanit.pk}").json()
     assert detail["design"]["systems"][0]["id"] == "beam-a"
     assert detail["crew_factors"] == -(-hanit.mass // 20)
@@ -89,7 +89,7 @@ def test_validate_a_good_design_gives_points_and_mass():
     assert body == {
         "valid": True,
         "errors": [],
-        "points": construction.design_points(doc),
+        "points": validation.design_points(doc),
         "mass": doc["mass"],
     }
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.template.loader import render_to_string
 
-from battles.log.lines import hidden_unit_names
+from battles.log.names import hidden_unit_names
 from battles.models import Battle, Event
 from battles.reports.context import report_context
 from factions.models import Fleet, Ship

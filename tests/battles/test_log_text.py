@@ -11,7 +11,8 @@ import pytest
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from battles.log.lines import LogNames, event_line
+from battles.log.lines import event_line
+from battles.log.names import LogNames
 from battles.models import Battle, Event, Participant
 from battles.reports.context import report_context
 from battles.services import battle_resolve

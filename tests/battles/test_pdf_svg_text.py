@@ -13,8 +13,8 @@ import weasyprint.svg as wsvg
 from pypdf import PdfReader
 
 from battles.reports import pdf_svg_text
-from battles.reports.pdf import pdf_document
 from battles.reports.data_uri import svg_data_uri
+from battles.reports.pdf import pdf_document
 
 SVG = (
     '<svg xmlns="http://www.w3.org/2000/svg" width="100mm" height="40mm" viewBox="0 0 400 160">'

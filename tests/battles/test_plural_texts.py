@@ -9,7 +9,8 @@ from types import SimpleNamespace
 import pytest
 from django.utils import translation
 
-from battles.log.lines import LogNames, event_line
+from battles.log.lines import event_line
+from battles.log.names import LogNames
 from battles.web.forms import ship_label
 
 

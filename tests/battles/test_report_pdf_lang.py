@@ -13,8 +13,8 @@ from pypdf import PdfReader
 
 from battles.models import Battle, Report
 from battles.reports import context as reports
-from battles.reports.pdfs import report_pdf_ensure
 from battles.reports.keys import report_pdf_keys
+from battles.reports.pdfs import report_pdf_ensure
 from tests.battles.report_fixtures import make_battle
 
 WHO = ["organiser", "norge_player", "qatzrin_player", "chronicler", "outsider", None]
@@ -131,7 +131,9 @@ def test_with_a_broker_a_new_report_queues_the_other_languages(
     settings.CELERY_TASK_ALWAYS_EAGER = False
     queued = []
     monkeypatch.setattr("battles.reports.tasks.render_report.delay", lambda *a: queued.append(a))
-    monkeypatch.setattr("battles.reports.tasks.render_report_pdf_in.delay", lambda *a: queued.append(a))
+    monkeypatch.setattr(
+        "battles.reports.tasks.render_report_pdf_in.delay", lambda *a: queued.append(a)
+    )
     battle = make_battle(cast.campaign)
     with django_capture_on_commit_callbacks(execute=True):
         report_request(battle=battle)

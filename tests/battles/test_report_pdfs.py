@@ -10,9 +10,9 @@ from pypdf import PdfReader
 
 from battles.models import Participant, Report
 from battles.reports import context as reports
+from battles.reports.keys import report_pdf_keys
 from battles.reports.pdfs import report_pdf_ensure
 from battles.reports.queue import report_pdfs_ensure
-from battles.reports.keys import report_pdf_keys
 from factions.models import Fleet
 from tests.battles.report_fixtures import make_battle
 

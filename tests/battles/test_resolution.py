@@ -11,9 +11,16 @@ from django.forms.models import model_to_dict
 from django.utils import translation
 
 from battles.models import Battle, BattleSide, Event, Participant
-from battles.services import MAX_TURNS_LIMIT, BattleActionError, battle_record, battle_replay, battle_resolve, event_rows
 from battles.rules import ai
 from battles.rules.ships import ShipState
+from battles.services import (
+    MAX_TURNS_LIMIT,
+    BattleActionError,
+    battle_record,
+    battle_replay,
+    battle_resolve,
+    event_rows,
+)
 from campaign.league.models import Intel
 from factions.models import Faction, LightUnitGroup, Ship, ShipClass
 from tests.battles.battle_fixtures import draft_skirmish

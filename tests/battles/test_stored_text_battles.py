@@ -12,11 +12,11 @@ from django.template.loader import render_to_string
 from django.test import Client
 from django.utils import translation
 
-from battles.log.lines import LogNames, event_line
+from battles.log.lines import event_line
+from battles.log.names import LogNames
 from battles.models import Battle, BattleAction, Event
 from battles.reports.context import report_context
-from battles.services import battle_resolve
-from battles.services import battle_reseed
+from battles.services import battle_reseed, battle_resolve
 from tests.battles.battle_fixtures import draft_skirmish
 
 SEED = 20261130

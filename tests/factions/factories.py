@@ -1,6 +1,6 @@
 """Design documents shared by the import, design-command and design-API tests."""
 
-from factions.designs import construction
+from factions.designs import validation
 
 
 def ftl_ship(**overrides):
@@ -63,7 +63,7 @@ def valid_design(name="Hanit", faction="qatzrin"):
     for mass in range(10, 100):
         design["mass"] = mass
         try:
-            if construction.design_mass(design) == mass:
+            if validation.design_mass(design) == mass:
                 return design
         except ValueError:
             continue

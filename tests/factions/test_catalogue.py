@@ -13,8 +13,8 @@ from factions.catalogue_loader import (
     catalogue_load,
     catalogue_read,
 )
-from factions.designs.construction import design_points, squadron_points, weapon_spec
-from factions.designs.schema import design_validate
+from factions.designs.construction import squadron_points, weapon_spec
+from factions.designs.validation import design_points, design_validate
 from factions.models import Faction, ShipClass
 
 FULLTRUST = Path(__file__).resolve().parents[2].parent / "shared" / "fulltrust-data"

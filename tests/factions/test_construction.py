@@ -10,10 +10,6 @@ from factions.designs.construction import (
     UnknownSystem,
     crew_factors,
     design_breakdown,
-    design_mass,
-    design_points,
-    embarked_points,
-    fleet_points,
     round_half_up,
     squadron_points,
     weapon_mass,
@@ -21,7 +17,14 @@ from factions.designs.construction import (
     weapon_spec,
 )
 from factions.designs.imports import FLEET_BOOK_GRASERS, design_from_ftlibship
-from factions.designs.schema import Design, DesignInvalid, design_validate
+from factions.designs.schema import Design, DesignInvalid
+from factions.designs.validation import (
+    design_mass,
+    design_points,
+    design_validate,
+    embarked_points,
+    fleet_points,
+)
 
 ALL_ARCS = ["F", "FS", "AS", "A", "AP", "FP"]
 

@@ -6,14 +6,8 @@ import pytest
 from django.utils import translation
 
 from battles.rules import ships as engine_ships
-from factions.designs.schema import (
-    COMMAND_SYSTEMS,
-    Design,
-    DesignInvalid,
-    design_parse,
-    design_system_ids,
-    design_validate,
-)
+from factions.designs.schema import COMMAND_SYSTEMS, Design, DesignInvalid, design_system_ids
+from factions.designs.validation import design_parse, design_validate
 
 
 @pytest.fixture(autouse=True)

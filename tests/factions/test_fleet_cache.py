@@ -17,8 +17,8 @@ from django.test.utils import CaptureQueriesContext
 
 from campaign.turns.models import RepairOrder
 from factions.api.fleets import FleetDetailOut, FleetShipOut
-from factions.models import DataVersion, Ship, Territory
-from factions.versioning import FLEETS, read_version
+from factions.models import Ship, Territory
+from factions.versioning import FLEETS, DataVersion, read_version
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from factions.designs import construction
+from factions.designs import construction, validation
 from factions.designs.imports import design_from_ftlibship, designs_parse
-from factions.designs.schema import design_parse
+from factions.designs.validation import design_parse
 
 FULLTRUST = Path(__file__).resolve().parents[2].parent / "shared" / "fulltrust-data"
 PRESETS = FULLTRUST / "perlkonig-ftLibShip-preset-fleets.json"
@@ -40,7 +40,7 @@ def presets():
 
 def _total(design: dict) -> int:
     """Points of one ship with the squadrons in its bays (the presets' NPV includes them)."""
-    return construction.design_points(design) + construction.embarked_points(design)
+    return validation.design_points(design) + validation.embarked_points(design)
 
 
 def test_preset_ships_validate_and_match_their_published_points(presets):
@@ -54,7 +54,7 @@ def test_every_fully_mapped_ship_validates_at_its_published_points(presets):
     assert len(clean) == 59
     for ship, design, errors in clean:
         assert errors == [], ship["name"]
-        assert construction.design_mass(design) == ship["mass"], ship["name"]
+        assert validation.design_mass(design) == ship["mass"], ship["name"]
         assert _total(design) == ship["points"], ship["name"]
 
 
@@ -77,7 +77,7 @@ def test_named_ships(presets, name, weapon, mass, points):
     ship, design, _, errors = next(row for row in presets if row[0]["name"] == name)
     assert errors == []
     assert weapon in {s.get("weapon") for s in design["systems"]}
-    assert construction.design_mass(design) == mass == ship["mass"]
+    assert validation.design_mass(design) == mass == ship["mass"]
     if points is not None:
         assert _total(design) == points == ship["points"]
 
@@ -88,4 +88,4 @@ def test_layered_armour_is_priced_from_the_innermost_layer():
     ship = next(s for fleet in data for s in fleet["ships"] if s["name"] == "Tsaara")
     design, unmapped = design_from_ftlibship(ship, faction="test")
     assert unmapped == [] and design["armour"] == {"layers": [2, 3]}
-    assert construction.design_points(design) == ship["points"] == 225
+    assert validation.design_points(design) == ship["points"] == 225

@@ -9,7 +9,7 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.utils import translation
 
-from factions.designs import construction
+from factions.designs import validation
 from factions.designs.imports import (
     ImportFormatError,
     designs_parse,
@@ -131,7 +131,7 @@ def test_own_format_round_trips(cast):
     assert result.invalid == []
     (sc,) = designs_save(faction=cast.qatzrin, result=result)
     exported = export_design(sc)
-    assert exported["points"] == construction.design_points(source)
+    assert exported["points"] == validation.design_points(source)
     # export is the exact inverse of import
     again = designs_parse(copy.deepcopy(exported), faction="qatzrin")
     assert again.designs == [exported]

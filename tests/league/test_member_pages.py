@@ -14,8 +14,7 @@ from django.utils import timezone
 from django.utils.html import escape
 
 from campaign.league import invitations
-from campaign.league.invitation_models import Invitation
-from campaign.league.models import Membership
+from campaign.league.models import Invitation, Membership
 from tests.league.conftest import client_for
 
 pytestmark = pytest.mark.django_db

@@ -1,4 +1,5 @@
-"""campaign.league.members and campaign.league.invitations: every service, exact results and refusals
+"""campaign.league.members and campaign.league.invitations: every service, exact results and
+refusals
 naming the field, history with the acting user, nothing written on a refusal."""
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ from django.utils import timezone
 
 from campaign.core.validation import TextError
 from campaign.league import invitations
-from campaign.league.invitation_models import Invitation
 from campaign.league.members import (
     MemberError,
     MemberPermissionError,
@@ -20,7 +20,7 @@ from campaign.league.members import (
     membership_change,
     membership_remove,
 )
-from campaign.league.models import Membership
+from campaign.league.models import Invitation, Membership
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 ORG, PLAYER, CHRON = (Membership.Role.ORGANISER, Membership.Role.PLAYER, Membership.Role.CHRONICLER)

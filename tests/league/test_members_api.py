@@ -8,8 +8,7 @@ from django.test import Client
 
 from campaign.league import invitations
 from campaign.league.api_auth import api_token_create
-from campaign.league.invitation_models import Invitation
-from campaign.league.models import Membership
+from campaign.league.models import Invitation, Membership
 from tests.league.conftest import client_for as _client_for
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]

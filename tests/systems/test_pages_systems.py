@@ -6,9 +6,8 @@ from django.urls import reverse
 from django.utils import translation
 
 from battles.models import Battle
-from battles.models.other_games import SystemParticipant
+from battles.models.other_games import OtherBattleError, SystemParticipant
 from battles.services.other_games import SideInput, UnitInput, other_battle_record
-from battles.models.other_games import OtherBattleError
 from battles.standings import campaign_standings
 
 pytestmark = pytest.mark.django_db

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from battles.systems.epic.errors import UnknownAbility
+
 __all__ = ["ABILITIES", "Ability", "get_ability"]
 
 
@@ -182,7 +184,6 @@ ABILITIES = {key: replace(a, summary_fr=SUMMARIES_FR[key]) for key, a in ABILITI
 
 def get_ability(ability_id: object) -> Ability:
     """The ability of id ``ability_id``; :class:`UnknownAbility` names it otherwise."""
-    from battles.systems.epic.errors import UnknownAbility
 
     if not isinstance(ability_id, str) or ability_id not in ABILITIES:
         raise UnknownAbility(f"ability: {ability_id!r} is not one of {', '.join(ABILITIES)}")

@@ -1,4 +1,5 @@
-"""Fleet movement endpoints of the campaign-turn API (``campaign.turns.moves``): list, order, cancel.
+"""Fleet movement endpoints of the campaign-turn API (``campaign.turns.moves``): list,
+order, cancel.
 Same rules as ``campaign.turns.api.orders``: thin handlers, non-members and other factions' fleets
 404, service errors 400/403."""
 

@@ -1,4 +1,5 @@
-"""Repair and construction endpoints of the campaign-turn API (``campaign.turns.api.turn`` has the turn,
+"""Repair and construction endpoints of the campaign-turn API
+(``campaign.turns.api.turn`` has the turn,
 the treasuries and the scoping helper; same rules: thin handlers, non-members 404, service
 errors 400/403)."""
 

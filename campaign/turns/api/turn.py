@@ -1,6 +1,6 @@
 """The campaign-turn API (django-ninja routers mounted at ``/api/``; repairs and construction in
 ``campaign.turns.api.orders``): every action of the turn
-pages. Thin handlers: scope through ``campaign.league.roles`` and the ``access`` module of each app (non-members of the campaign and
+pages. Thin handlers: scope through the ``access`` helpers (non-members of the campaign and
 other campaigns' objects: 404), call the services in ``turns``; their
 ``TurnActionError`` answers 400 and ``TurnPermissionError`` 403 (``campaign/api/__init__.py``).
 Every endpoint needs a logged-in session (401 otherwise).

@@ -1,5 +1,5 @@
 """Fleet movement orders from the turn page (``campaign.turns.moves``): order and cancel. Thin:
-scoped through ``campaign.league.roles`` and the ``access`` module of each app; another faction's fleet or order is a 404."""
+scoped through the ``access`` helpers; another faction's fleet or order is a 404."""
 
 from __future__ import annotations
 

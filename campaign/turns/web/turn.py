@@ -1,7 +1,7 @@
 """Pages of the campaign turn: the turn page (organiser: turn, deadline, preview of the
 close, yards' queues, treasuries; a player: their faction's), the repair and construction
 forms (quote first, then confirm), and the POST actions. Thin: they scope through
-``campaign.league.roles`` and the ``access`` module of each app and call the services; errors come back as messages naming the field.
+the ``access`` helpers and call the services; errors come back as messages naming the field.
 
 Who: anonymous users are sent to log in; a user who neither organises the campaign nor plays
 in it gets 404, as do other campaigns' objects.
