@@ -25,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
+from battles.rules.dice import Dice
 from battles.rules.distributions import (
     _SIXTH,
     Dist,
@@ -50,6 +51,7 @@ from battles.rules.weapons import (
     area_loss,
     best_mode,
     default_target,
+    fire,
     get_weapon,
     kinetic_reroll_add,
     reroll_allowed,
