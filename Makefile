@@ -45,14 +45,16 @@ demo: sample ## set up, load the sample, resolve the skirmish, render reports, b
 run: demo ## everything `demo` does, then serve on http://127.0.0.1:8000
 	$(MANAGE) runserver $(HOST)
 
-lint: $(VENV)/.installed ## ruff lint and format check, mypy on the rules engine (mypyc compiles it)
+lint: $(VENV)/.installed ## ruff lint and format check, the layers (import-linter), mypy on the rules engine
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports
 	$(VENV)/bin/mypy battles/rules
 
-test: venv ## ruff, Django checks, migrations check, pytest (+ integration tests when CI=true)
+test: venv ## ruff, layers (import-linter), Django checks, migrations check, pytest (+ integration tests when CI=true)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports
 	$(VENV)/bin/mypy battles/rules
 	$(MANAGE) check
 	$(MANAGE) makemigrations --check --dry-run

@@ -270,7 +270,7 @@ def report_context(
     """Everything a report shows about ``battle`` to ``user``, for every rendering.
 
     ``user`` is the viewer (``None``: the anonymous public, as for the PDF and the
-    published site). Units of fleets the viewer may not see (``campaign.access
+    published site). Units of fleets the viewer may not see (``factions.access
     .visible_fleets``; a light-unit group counts with its fleet, else its carrier's) are
     neither named nor drawn: they appear only as a count per side (``unidentified``), are
     left out of the losses (which would reveal their damage), and log entries that name

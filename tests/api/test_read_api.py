@@ -1,4 +1,4 @@
-"""The read API: factions, fleets, ships and battles, scoped through campaign.access."""
+"""The read API: factions, fleets, ships and battles, scoped through each app's access module."""
 
 import pytest
 from django.test import Client

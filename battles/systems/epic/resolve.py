@@ -2,7 +2,7 @@
 
 Source: ``seeds/004_4cecf0dd21af2ca6.txt``; ``rules/other-systems.md`` §D and O-4 (AP is a
 save modifier: "PA 1" or more is armour piercing, "PA 0" and "positive PA" are not).
-Readings of this module (``battles/other_systems.md``):
+Readings of this module (``battles/systems/readings.md``):
 
 - H-14 a d6 roll needing 7+ is a 6 then 4+ on a second die (8+: 6 then 5+, 9+: 6 then 6),
   the usual convention of the game family; close defence's interception 7+ is then 1/12.

@@ -2,7 +2,7 @@
 result bands, neutralised members, recovery, tactical CR.
 
 Source: ``seeds/003_2018a7fd28c28555.txt``; ``rules/other-systems.md`` §C with reading
-O-3 (size bands are lower-inclusive). Readings of this module (``battles/other_systems.md``):
+O-3 (size bands are lower-inclusive). Readings of this module (``battles/systems/readings.md``):
 
 - H-6 "succeeds" is meets-or-beats (attack ≥ RA), Starfinder's convention; "beats by 5"
   is attack ≥ RA + 5, "fails by 5" attack ≤ RA − 5, "fails by 10" attack ≤ RA − 10. With the

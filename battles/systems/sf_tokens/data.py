@@ -40,7 +40,7 @@ SYSTEMS: tuple[str, ...] = (
 )
 
 #: The system each post works through (Starfinder's usual pairing; reading H-1 of
-#: ``battles/other_systems.md``: the seed says "le système touché" without listing the
+#: ``battles/systems/readings.md``: the seed says "le système touché" without listing the
 #: pairs). Gunners use the weapons of the arc they fire.
 POST_SYSTEM: dict[str, str] = {
     "pilot": "engines",

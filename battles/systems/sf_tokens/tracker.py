@@ -3,7 +3,7 @@ may still do, and the odds of its checks.
 
 Source: ``seeds/001_4e866e88a26715dc.txt`` (all sections); ``rules/other-systems.md`` §A
 with reading O-1 ("+2 to all checks" = all of that ship's checks this round). Readings of
-this module (listed in ``battles/other_systems.md``):
+this module (listed in ``battles/systems/readings.md``):
 
 - H-1 each post works through one system (pilot → engines, gunner → the weapons of the arc
   fired, science officer → sensors, engineer → power core);

@@ -3,7 +3,7 @@ critical table and repairs, with exact attack odds.
 
 Source: ``seeds/002_0b1479542d7e5a90.txt``; ``rules/other-systems.md`` §B with reading
 O-2 (range penalties counted beyond the effective range). Readings of this module
-(``battles/other_systems.md``):
+(``battles/systems/readings.md``):
 
 - H-10 a started band counts: squares 7–9 past a 6-square weapon are −1 to attack, 10–12
   −2; damage −1 for squares 1–6 beyond, −2 for 7–12 (otherwise a shot at 7–8 squares would
