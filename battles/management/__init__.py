@@ -1,0 +1,1 @@
+"""Battle commands (resolve_battle, forecast, odds, play_due_turns, render_report): layers below."""

@@ -3,8 +3,10 @@ rendered reports (``battle``); turn-by-turn set-up and orders (``turn_orders``);
 results of the other game systems (``other_games``). Django registers models through this
 module, so every model of the app is imported here.
 
-Imports: ``factions.models``, ``campaign.league.models`` (foreign keys), the game systems'
-registry (``battles.systems.games``); never a service, page or report.
+Imports: the game systems (``battles.systems``) and the rules engine's errors; factions and
+the league only as foreign keys named by label (``"factions.Faction"``,
+``"campaign.Campaign"``). Anything below the battle reads is allowed; never a service, play,
+report, page or the API (import-linter, pyproject.toml).
 """
 
 from battles.models.battle import (

@@ -1,4 +1,14 @@
-"""Turn-by-turn battles (issue 10 items 5 and 8): orders per turn and side
-(:mod:`battles.play.orders`), the services that store them and play the turns
-(:mod:`battles.play.game_turns`), and the board as each viewer may see it
-(:mod:`battles.play.board`)."""
+"""A battle fought turn by turn: each side's orders per game turn, the turn played by the engine
+once both sides' orders are in (or the deadline passes), and the board and log as each viewer
+may see them.
+
+- ``orders``: one side's orders as stored (JSON) and as the engine takes them;
+- ``game_turns``: the services that store orders and play turns; ``tasks``: their Celery tasks;
+- ``engine_io``: the one place play reaches into ``battles.services``;
+- ``board``, ``context``, ``contacts``: the board, the panels' context, opaque contact keys;
+- ``forms``: the orders form and the movement preview.
+
+Imports: battles.services, battles' models, scoping and log, factions (scoping, SSDs), the
+league's roles and the rules engine (campaign.core allowed); never reports, pages, the API or
+publishing (import-linter, pyproject.toml).
+"""

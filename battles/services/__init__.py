@@ -1,14 +1,19 @@
-"""Battle services: writes that span models (STYLE.md: ``<noun>_<verb>``, keyword-only).
-
-One module per job (issue 8 split the old ``battles/resolution.py``):
+"""Battle services: writes that span models (STYLE.md: ``<noun>_<verb>``, keyword-only), one
+module per job; the names below are re-exported here.
 
 - ``setup``: :func:`eligible_ships`, :func:`eligible_light_units`, :func:`battle_create`;
 - ``fielding``: units on the engine's table (ships, carried squadrons, defences);
-- ``resolve``: :func:`battle_resolve_preview`, :func:`battle_reseed`,
+- ``resolve`` (with ``engine_log``): :func:`battle_resolve_preview`, :func:`battle_reseed`,
   :func:`battle_resolve`, :func:`battle_replay`, :func:`conclusion_from_engine`;
 - ``record``: :func:`battle_record`, :func:`record_submit`, :func:`record_confirm`,
   :func:`record_reject`;
 - ``conclude``: :func:`battle_conclude`, :func:`battle_reopen`, :func:`reopen_blockers`;
+- ``other_games``: a battle of another game system recorded; ``forecast``: Monte-Carlo odds;
+  ``intel``: the ship classes each faction has met; ``common``: the error, limits, locking.
+
+Imports: battles' models and signals (the layers above act on them), campaign turns (repairs
+released on reopen), factions, the league, campaign.core, the game systems and the rules
+engine; never play, reports, pages or the API (import-linter, pyproject.toml).
 """
 
 from battles.services.common import MAX_TURNS_LIMIT, BattleActionError, crew_lost_from_hull

@@ -1,5 +1,9 @@
 """The root django-ninja API at ``/api/`` (OpenAPI at ``/api/openapi.json``, docs at
 ``/api/docs``). Each app owns its router; rules errors map to HTTP 400 here, in one place.
+``members``: the membership and invitation endpoints.
+
+Imports: every app's routers and anything below them (the top layer); only ``campaign.urls``
+imports it (import-linter, pyproject.toml).
 """
 
 import json

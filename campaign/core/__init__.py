@@ -1,0 +1,11 @@
+"""Shared helpers every app may use: text checks at each write path, size limits, people's
+Markdown made safe, stored English text shown in the reader's language, CSP and input guards.
+
+- ``validation``, ``limits``: text checks and the documented size limits;
+- ``markdown``: Markdown sanitised for the reports' three renderings;
+- ``stored_text``, ``french_typography``: display-time translation, French spacing;
+- ``csp``, ``middleware``: Content-Security-Policy helpers, guards before any view.
+
+Imports: Django and libraries only, nothing of the project (only the pure engines lie below
+it); every other layer may import it (import-linter, pyproject.toml).
+"""

@@ -1,0 +1,1 @@
+"""Commands import_fleet and import_designs: factions' services and designs, never battles."""

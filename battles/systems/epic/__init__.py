@@ -2,6 +2,9 @@
 
 :mod:`.data` — every ability as data (names by effect where the seed lost them, O-4);
 :mod:`.resolve` — their resolvers, with exact odds where dice decide.
+
+Imports: the rules engine's dice and errors (``battles.rules``) only; no Django, no other
+game system (import-linter, pyproject.toml).
 """
 
 from battles.systems.epic.data import ABILITIES, Ability, get_ability

@@ -2,6 +2,9 @@
 
 See :mod:`.rules` for the party cap, boarding attack and resistance, bands, exact odds and
 the resolver that rolls and logs.
+
+Imports: the rules engine's dice and errors (``battles.rules``) only; no Django, no other
+game system (import-linter, pyproject.toml).
 """
 
 from battles.systems.sf_boarding.errors import BadBoardingInput, BoardingError, PartyTooLarge

@@ -3,6 +3,9 @@
 - :mod:`.pool` — the token pool by tier gap and crew, exact d20 check odds;
 - :mod:`.tracker` — a GM ship through the rounds (spend, boost, critical states);
 - :mod:`.data` — the advanced actions, removed actions and critical states as data.
+
+Imports: the rules engine's dice and errors (``battles.rules``) only; no Django, no other
+game system (import-linter, pyproject.toml).
 """
 
 from battles.systems.sf_tokens.data import (

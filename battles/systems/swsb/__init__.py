@@ -2,6 +2,9 @@
 
 :mod:`.rules` — screens, fire order, ranges, formations, critical table, exact attack odds;
 :mod:`.fleet` — ship states and the fleet-turn resolver that rolls and logs.
+
+Imports: the rules engine's dice and errors (``battles.rules``) only; no Django, no other
+game system (import-linter, pyproject.toml).
 """
 
 from battles.systems.swsb.errors import (
