@@ -1,6 +1,4 @@
-"""Battle services: writes that span models (STYLE.md: ``<noun>_<verb>``, keyword-only).
-
-Reports: :func:`report_render` renders a battle's after-action report to a file under
+"""Report files: :func:`report_render` renders a battle's after-action report to a file under
 ``MEDIA_ROOT/reports/<campaign-slug>/<battle-slug>.<fmt>`` and records it in ``Report``,
 cached per content digest (never stale); :func:`report_request` queues the Celery task once
 the current transaction commits.

@@ -91,16 +91,16 @@ def test_a_render_error_marks_the_report_failed_and_raises_nothing(media, monkey
 def test_inside_a_worker_the_pdfs_render_here_not_queued(monkeypatch, settings, media):
     """A Celery worker's site refresh would wait on render tasks queued behind it on the
     same worker (and a daemonic process may not start a pool): it renders in-process."""
-    from battles.reports import pdfs as report_pdfs
+    from battles.reports import queue
 
     settings.CELERY_TASK_ALWAYS_EAGER = False
-    monkeypatch.setattr(report_pdfs, "_in_worker", lambda: True)
-    monkeypatch.setattr(report_pdfs, "_by_workers", lambda *a: pytest.fail("queued"))
+    monkeypatch.setattr(queue, "_in_worker", lambda: True)
+    monkeypatch.setattr(queue, "_by_workers", lambda *a: pytest.fail("queued"))
     seen = []
     monkeypatch.setattr(
-        report_pdfs, "_by_pool", lambda battles, keys, lang, workers: seen.append(workers) or {}
+        queue, "by_pool", lambda battles, keys, lang, workers: seen.append(workers) or {}
     )
-    report_pdfs.report_pdfs_ensure(battles=[make_battle()])
+    queue.report_pdfs_ensure(battles=[make_battle()])
     assert seen == [1]
 
 

@@ -36,7 +36,7 @@ def _entries(po: Path) -> list[tuple[str, str, bool]]:
 @pytest.mark.parametrize("language", ["fr", "en"])
 def test_makemessages_leaves_no_untranslated_or_fuzzy_string(tmp_path, language, monkeypatch):
     base = Path(settings.BASE_DIR)
-    for folder in ("battles", "campaign", "factions", "turns", "templates", "locale"):
+    for folder in ("battles", "campaign", "factions", "templates", "locale"):
         shutil.copytree(base / folder, tmp_path / folder, ignore=shutil.ignore_patterns("*.pyc"))
     locale = tmp_path / "locale"
     monkeypatch.chdir(tmp_path)

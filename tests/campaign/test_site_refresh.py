@@ -43,7 +43,7 @@ def blocked_build(monkeypatch, settings):
         assert Build.release.wait(10)
         return type("Result", (), {"written": []})()
 
-    monkeypatch.setattr("campaign.publish.site_build", fake)
+    monkeypatch.setattr("campaign.tasks.site_build", fake)
     yield Build
     Build.release.set()
     assert tasks.site_refresh_wait(10)
@@ -88,7 +88,7 @@ def test_a_failed_background_build_is_logged_and_the_next_request_builds(
             raise OSError("disk full")
         return type("Result", (), {"written": ["fr/index.html"]})()
 
-    monkeypatch.setattr("campaign.publish.site_build", failing)
+    monkeypatch.setattr("campaign.tasks.site_build", failing)
     for _ in range(2):
         with django_capture_on_commit_callbacks(execute=True):
             tasks.site_refresh_request()
