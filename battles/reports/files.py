@@ -1,7 +1,7 @@
 """Report files: :func:`report_render` renders a battle's after-action report to a file under
 ``MEDIA_ROOT/reports/<campaign-slug>/<battle-slug>.<fmt>`` and records it in ``Report``,
-cached per content digest (never stale); :func:`report_request` queues the Celery task once
-the current transaction commits.
+cached per content digest (never stale). Asking for a rendering once the transaction
+commits is ``battles.reports.queue.report_request``.
 """
 
 from __future__ import annotations
