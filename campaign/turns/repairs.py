@@ -490,3 +490,15 @@ def repairs_release_for_battle(*, battle, user=None) -> list[RepairOrder]:
     for o in orders:
         _cancel(o, user=user, why=f"battle {battle.name} undone: repair of {o.ship} cancelled")
     return orders
+
+
+def ship_repair_campaigns(ship: Ship, user) -> list[tuple[Campaign, str | None]]:
+    """Campaigns where ``user`` may order repairs for ``ship``, each with why no order can
+    be placed there now (:func:`repair_blocker`; None: the ship page links the form)."""
+    if not getattr(user, "is_authenticated", False):
+        return []
+    return [
+        (c, repair_blocker(c, ship))
+        for c in ship.fleet.faction.campaigns.all()
+        if can_act_for_faction(user, c, ship.fleet.faction)
+    ]

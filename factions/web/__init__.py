@@ -6,6 +6,6 @@
 
 Imports: any layer below the pages: battles.reports, battles.services, battles' models and
 scoping, campaign turns (repairs), factions' domain, the league's roles and campaign.core;
-of the pages, only ``campaign.turns.web`` (a ship's repairs); never the root API, the URLs
-or publishing (import-linter, pyproject.toml).
+never another app's pages, the root API, the URLs or publishing (import-linter,
+pyproject.toml).
 """

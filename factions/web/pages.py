@@ -25,7 +25,7 @@ from battles.access import visible_battles
 from battles.reports.context import render_markdown
 from battles.services.intel import intel_for_faction
 from campaign.league.roles import User
-from campaign.turns.web.turn import ship_repair_campaigns
+from campaign.turns.repairs import ship_repair_campaigns
 from factions import fleet_cache
 from factions.access import can_see_faction_secrets, fleet_scope, visible_fleets, visible_ships
 from factions.designs.points import points_check

@@ -23,13 +23,13 @@ from django.views.decorators.http import require_POST
 from campaign.core import limits
 from campaign.core.validation import TextError
 from campaign.league.models import Campaign
-from campaign.league.roles import campaign_faction_ids_for, can_act_for_faction, is_organiser
+from campaign.league.roles import campaign_faction_ids_for, is_organiser
 from campaign.turns import building, closing, moves, repairs, treasury
 from campaign.turns.access import turn_summary_for
 from campaign.turns.errors import TurnActionError, TurnPermissionError, field_label
 from campaign.turns.models import CampaignTurn, Construction, LedgerEntry, RepairOrder
 from factions.access import visible_ships
-from factions.models import Fleet, LightUnitGroup, Ship, ShipClass, Territory
+from factions.models import Fleet, LightUnitGroup, ShipClass, Territory
 from factions.type_words import SEED_GUNBOAT_VARIANTS
 
 
@@ -432,15 +432,3 @@ def build_page(request: HttpRequest, slug: str) -> HttpResponse:
             "values": source,
         },
     )
-
-
-def ship_repair_campaigns(ship: Ship, user) -> list[tuple[Campaign, str | None]]:
-    """Campaigns where ``user`` may order repairs for ``ship``, each with why no order can
-    be placed there now (``repairs.repair_blocker``; None: the ship page links the form)."""
-    if not getattr(user, "is_authenticated", False):
-        return []
-    return [
-        (c, repairs.repair_blocker(c, ship))
-        for c in ship.fleet.faction.campaigns.all()
-        if can_act_for_faction(user, c, ship.fleet.faction)
-    ]
