@@ -19,9 +19,8 @@ from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
 from battles.reports import pdf_svg_text
-from battles.reports.context import static_file
 from battles.reports.data_uri import SVG_DATA_PREFIX
-from campaign.core.markdown import STATIC_SCHEME
+from campaign.core.markdown import STATIC_SCHEME, static_file
 
 # The drawings' texts a run at a time, not glyph by glyph (WeasyPrint 70 only).
 pdf_svg_text.install()

@@ -1,10 +1,10 @@
-"""What a process of the PDF pool runs (``battles.reports.pdfs``). Imports nothing
-of Django at module level: a spawned worker unpickles these functions before
-:func:`init` has set Django up."""
+"""What a process of the PDF pool runs (``battles.reports.pdfs``). Imports no model, at
+any depth: a spawned worker unpickles these functions before :func:`init` has set Django
+up (``battles.reports.pdf`` draws from HTML and static files only)."""
 
 from __future__ import annotations
 
-from battles.reports.context import pdf_from_html
+from battles.reports.pdf import pdf_from_html
 
 
 def init() -> None:
