@@ -15,7 +15,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.checks import Error, Warning, register
 
-from battles.reports.context import static_file
+from campaign.core.markdown import static_file
 
 
 @register("admiralty")

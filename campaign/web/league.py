@@ -9,8 +9,8 @@ from django.shortcuts import get_object_or_404, render
 from battles.access import actionable_battles, visible_battles
 from battles.models import Battle
 from battles.readings import rules_in_force
-from battles.reports.context import render_markdown
 from battles.standings import campaign_standings
+from campaign.core.markdown import render_markdown
 from campaign.league.models import Campaign
 from campaign.league.roles import User, campaign_faction_ids_for, is_organiser
 from factions.models import Faction

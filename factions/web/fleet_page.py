@@ -18,7 +18,7 @@ from django.db.models import Q
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from battles.reports.context import render_markdown
+from campaign.core.markdown import render_markdown
 from campaign.turns.repairs import fleet_repairs
 from factions.fleet_totals import fleet_totals
 from factions.models import Fleet, LightUnitGroup, Ship, ShipClass, Squadron

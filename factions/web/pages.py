@@ -22,8 +22,8 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
 from battles.access import visible_battles
-from battles.reports.context import render_markdown
 from battles.services.intel import intel_for_faction
+from campaign.core.markdown import render_markdown
 from campaign.league.roles import User
 from campaign.turns.repairs import ship_repair_campaigns
 from factions import fleet_cache
