@@ -6,10 +6,14 @@
 """
 
 import os
+from pathlib import Path
 
 import pytest
 
 INTEGRATION = os.environ.get("ADMIRALTY_INTEGRATION") == "1"
+
+#: The repository's root (``tests/`` is one level below it).
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def pytest_collection_modifyitems(config, items):
@@ -88,8 +92,8 @@ def cast(db, django_user_model):
 
 @pytest.fixture
 def world(cast):
-    """The page tests' small league on top of the cast (``tests.e2e.world.build_world``)."""
-    from tests.e2e.world import build_world
+    """The page tests' small league on top of the cast (``tests.world.build_world``)."""
+    from tests.world import build_world
 
     return build_world(cast)
 
@@ -114,3 +118,12 @@ def rival(cast, django_user_model):
     r = Rival()
     r.campaign, r.phalon, r.organiser, r.staff = other, phalon, organiser, staff
     return r
+
+
+@pytest.fixture
+def duel(cast, django_user_model):
+    """A draft Qatzrin–Phalon skirmish with a player on each side, ready to be fought turn
+    by turn (``tests.battles.battle_fixtures.make_duel``)."""
+    from tests.battles.battle_fixtures import make_duel
+
+    return make_duel(cast, django_user_model)

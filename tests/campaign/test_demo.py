@@ -8,7 +8,7 @@ from pypdf import PdfReader
 
 from battles.models import Report
 from battles.reports import context as reports
-from tests.battles.report_fixtures import make_battle
+from tests.battles.reports.report_fixtures import make_battle
 
 
 @pytest.mark.django_db

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from battles.models import Participant
-from tests.battle_turns.conftest import make_duel
-from tests.battles.report_fixtures import make_battle
+from tests.battles.battle_fixtures import make_duel
+from tests.battles.reports.report_fixtures import make_battle
 
 pytestmark = pytest.mark.e2e
 

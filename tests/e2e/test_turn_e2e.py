@@ -9,7 +9,7 @@ import pytest
 from campaign.turns.closing import campaign_turn_open
 from campaign.turns.models import CampaignTurn, RepairOrder
 from campaign.turns.treasury import treasury_adjust
-from tests.turns.conftest import norway_battle, sample  # noqa: F401  (fixture)
+from tests.campaign.turns.conftest import norway_battle, sample  # noqa: F401  (fixture)
 
 pytestmark = pytest.mark.e2e
 

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from tests.battle_turns.conftest import make_duel
+from tests.battles.battle_fixtures import make_duel
 from tests.e2e.conftest import SCREENSHOT_DIR
 
 pytestmark = pytest.mark.e2e

@@ -1,7 +1,6 @@
 """The text fleet-list parser, on the seed's three fleet lists and on bad input."""
 
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 from django.utils import translation
@@ -16,6 +15,7 @@ from factions.fleetlists import (
     ShipEntry,
     fleet_list_parse,
 )
+from tests.conftest import ROOT
 
 
 @pytest.fixture(autouse=True)
@@ -26,7 +26,7 @@ def _english():
         yield
 
 
-SEED = Path(__file__).resolve().parents[2].parent / "shared" / "seeds" / "000_a18f01393359aeaf.txt"
+SEED = ROOT.parent / "shared" / "seeds" / "000_a18f01393359aeaf.txt"
 
 QATZRIN_CLASSES = ["Sa'ar", "Ra'am", "Tzayad", "Kashat-E", "Yerushalayim-L", "Barak", "Sabra"]
 QATZRIN_CLASSES += ["Kineret"]

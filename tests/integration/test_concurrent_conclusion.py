@@ -22,9 +22,9 @@ from battles.models import Battle, Participant
 from campaign.league.models import Campaign
 from factions.models import Ship
 from tests.battles.battle_fixtures import draft_skirmish
+from tests.conftest import ROOT
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def _database_url() -> str:

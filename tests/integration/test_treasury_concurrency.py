@@ -14,7 +14,7 @@ from django.db import connection
 from django.utils import translation
 
 from campaign.core import limits
-from tests.turns.conftest import sample  # noqa: F401 — the sample campaign fixture
+from tests.campaign.turns.conftest import sample  # noqa: F401 — the sample campaign fixture
 
 pytestmark = pytest.mark.integration
 

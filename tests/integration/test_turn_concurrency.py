@@ -8,7 +8,7 @@ import threading
 import pytest
 from django.db import connection
 
-from tests.battle_turns.conftest import SEED, make_duel
+from tests.battles.battle_fixtures import SEED, make_duel
 
 pytestmark = pytest.mark.integration
 

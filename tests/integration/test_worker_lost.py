@@ -23,7 +23,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.integration.conftest import ROOT, _database_url
+from tests.conftest import ROOT
+from tests.integration.conftest import _database_url
 
 pytestmark = pytest.mark.integration
 
