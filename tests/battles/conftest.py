@@ -1,8 +1,7 @@
-"""Fixtures of the report and task tests: a scratch media folder, a PDF rendering counter."""
+"""Fixtures of the battle tests: a scratch media folder (reports are written under it), the
+action tests' league with its permission matrix (``WHO``, ``login``)."""
 
 import pytest
-
-from battles.reports import context as reports
 
 
 @pytest.fixture
@@ -10,20 +9,6 @@ def media(settings, tmp_path):
     """``MEDIA_ROOT`` in a fresh folder (reports are written under it)."""
     settings.MEDIA_ROOT = tmp_path / "media"
     return settings.MEDIA_ROOT
-
-
-@pytest.fixture
-def pdf_renders(monkeypatch):
-    """Count real PDF renderings: one entry (the page's length) per ``pdf_from_html`` call."""
-    calls: list[int] = []
-    original = reports.pdf_from_html
-
-    def counting(html: str) -> bytes:
-        calls.append(len(html))
-        return original(html)
-
-    monkeypatch.setattr(reports, "pdf_from_html", counting)
-    return calls
 
 
 @pytest.fixture

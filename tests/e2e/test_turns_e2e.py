@@ -6,17 +6,11 @@ import re
 
 import pytest
 
-from tests.battles.battle_fixtures import make_duel
 from tests.e2e.conftest import SCREENSHOT_DIR
 
 pytestmark = pytest.mark.e2e
 
 PHONE = {"width": 390, "height": 844}
-
-
-@pytest.fixture
-def duel(cast, django_user_model):
-    return make_duel(cast, django_user_model)
 
 
 def login(browser, live_server, username):

@@ -10,7 +10,6 @@ import json
 import pytest
 from django.core.management import CommandError, call_command
 from django.test import Client
-from django.utils import translation
 
 from factions.catalogue_loader import catalogue_load
 from factions.fleetlists import FleetListError, fleet_list_parse
@@ -18,13 +17,9 @@ from factions.models import Faction, Fleet, LightUnitGroup, Ship, ShipClass
 from factions.services import faction_light_unit_names, fleet_import
 from tests.conftest import ROOT
 
-
-@pytest.fixture(autouse=True)
-def _english():
-    """These tests read the English messages of the parsers and services (the French ones
-    are the catalogue's; requests still follow their own Accept-Language)."""
-    with translation.override("en"):
-        yield
+# These tests read the English messages of the parsers and services (the French ones are the
+# catalogue's; requests still follow their own Accept-Language).
+pytestmark = pytest.mark.usefixtures("english")
 
 
 # Line 3 misspells Mijna, line 5 is a Phalon fighter, line 8 a beam class that does not exist.

@@ -3,7 +3,6 @@
 from dataclasses import replace
 
 import pytest
-from django.utils import translation
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -17,13 +16,9 @@ from factions.fleetlists import (
 )
 from tests.conftest import ROOT
 
-
-@pytest.fixture(autouse=True)
-def _english():
-    """These tests read the English messages of the parsers and services (the French ones
-    are the catalogue's; requests still follow their own Accept-Language)."""
-    with translation.override("en"):
-        yield
+# These tests read the English messages of the parsers and services (the French ones are the
+# catalogue's; requests still follow their own Accept-Language).
+pytestmark = pytest.mark.usefixtures("english")
 
 
 SEED = ROOT.parent / "shared" / "seeds" / "000_a18f01393359aeaf.txt"

@@ -14,7 +14,6 @@ from django.db import connection
 from django.utils import translation
 
 from campaign.core import limits
-from tests.campaign.turns.conftest import sample  # noqa: F401 — the sample campaign fixture
 
 pytestmark = pytest.mark.integration
 
@@ -56,7 +55,7 @@ def _run_together(*jobs) -> list[BaseException]:
 
 def test_two_credits_to_the_maximum_at_once_pass_only_once(
     transactional_db,
-    sample,  # noqa: F811 — the fixture imported above
+    sample,
     monkeypatch,
 ):
     from campaign.turns import treasury
@@ -87,7 +86,7 @@ def test_two_credits_to_the_maximum_at_once_pass_only_once(
 
 def test_an_adjustment_during_a_turn_close_cannot_push_income_past_the_maximum(
     transactional_db,
-    sample,  # noqa: F811 — the fixture imported above
+    sample,
     monkeypatch,
 ):
     from campaign.turns import closing, treasury

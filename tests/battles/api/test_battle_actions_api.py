@@ -6,12 +6,6 @@ import pytest
 from django.test import Client
 
 from battles.models import Battle, Event, Participant
-from tests.battles.battle_fixtures import draft_skirmish
-
-
-@pytest.fixture
-def battle(cast):
-    return draft_skirmish(cast.campaign)
 
 
 def client_for(user=None, *, enforce_csrf=False) -> Client:

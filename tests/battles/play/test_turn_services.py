@@ -26,16 +26,9 @@ from battles.services import BattleActionError, event_rows
 from factions.models import LightUnitGroup, Ship
 from tests.battles.battle_fixtures import SEED, draft_skirmish
 
-
-@pytest.fixture(autouse=True)
-def _english():
-    """These tests read the services' English messages (the French ones are the
-    catalogue's; pages and API requests follow their own Accept-Language)."""
-    with translation.override("en"):
-        yield
-
-
-pytestmark = pytest.mark.django_db
+# These tests read the services' English messages (the French ones are the catalogue's; pages and
+# API requests follow their own Accept-Language).
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 
 
 def snapshot() -> dict:

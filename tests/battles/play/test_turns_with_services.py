@@ -12,7 +12,7 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 from django.forms.models import model_to_dict
-from django.utils import timezone, translation
+from django.utils import timezone
 
 from battles.models import Battle, BattleAction, BattleSnapshot, Event, Participant, RecordEntry
 from battles.models.turn_orders import TurnOrders, TurnPlay
@@ -37,16 +37,9 @@ from battles.services import (
 from factions.models import LightUnitGroup, Ship, Territory
 from tests.battles.battle_fixtures import SEED, draft_skirmish
 
-
-@pytest.fixture(autouse=True)
-def _english():
-    """These tests read the services' English messages (the French ones are the
-    catalogue's; pages and API requests follow their own Accept-Language)."""
-    with translation.override("en"):
-        yield
-
-
-pytestmark = pytest.mark.django_db
+# These tests read the services' English messages (the French ones are the catalogue's; pages and
+# API requests follow their own Accept-Language).
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 
 
 def rows() -> dict:

@@ -9,15 +9,9 @@ from django.test import Client, override_settings
 from battles.models import Battle, Report
 from battles.reports.files import report_file_name
 from tests.battles.reports.report_fixtures import make_battle
+from tests.conftest import client_for
 
 WHO = ["organiser", "norge_player", "qatzrin_player", "chronicler", "outsider", None]
-
-
-def client_for(cast, who):
-    client = Client()
-    if who:
-        client.force_login(getattr(cast, who))
-    return client
 
 
 @pytest.fixture
@@ -37,7 +31,7 @@ def rendered(cast, media):
 def test_a_concluded_battle_s_pdf_is_served_to_everyone(cast, rendered, who, debug):
     battle, report = rendered
     with override_settings(DEBUG=debug):
-        response = client_for(cast, who).get(f"/media/{report.file.name}")
+        response = client_for(cast, None, who).get(f"/media/{report.file.name}")
     assert response.status_code == 200
     assert response["Content-Type"] == "application/pdf"
     assert b"".join(response.streaming_content).startswith(b"%PDF")
@@ -47,7 +41,7 @@ def test_a_concluded_battle_s_pdf_is_served_to_everyone(cast, rendered, who, deb
 def test_a_draft_s_pdf_is_for_its_organisers_only(cast, rendered, who):
     battle, report = rendered
     Battle.objects.filter(pk=battle.pk).update(status=Battle.Status.DRAFT)
-    response = client_for(cast, who).get(f"/media/{report.file.name}")
+    response = client_for(cast, None, who).get(f"/media/{report.file.name}")
     organises = who == "organiser" and battle.campaign_id == cast.campaign.pk
     assert response.status_code == (200 if organises else 404)
 

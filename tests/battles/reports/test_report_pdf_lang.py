@@ -4,17 +4,16 @@ with the battle page's access rule, rendered when first asked for, never a 500."
 
 from __future__ import annotations
 
-import io
 import re
 
 import pytest
 from django.test import Client
-from pypdf import PdfReader
 
 from battles.models import Battle, Report
 from battles.reports import context as reports
 from battles.reports.keys import report_pdf_keys
 from battles.reports.pdfs import report_pdf_ensure
+from tests.battles.reports.conftest import pdf_text
 from tests.battles.reports.report_fixtures import make_battle
 
 WHO = ["organiser", "norge_player", "qatzrin_player", "chronicler", "outsider", None]
@@ -27,10 +26,6 @@ def client_for(cast, rival, who):
     elif who:
         client.force_login(getattr(cast, who))
     return client
-
-
-def pdf_text(data: bytes) -> str:
-    return "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(data)).pages)
 
 
 @pytest.fixture

@@ -18,11 +18,8 @@ from battles.reports.context import (
     report_context,
 )
 from battles.reports.pdf import FetchRefused, StaticOnlyURLFetcher
+from tests.battles.reports.conftest import pdf_text
 from tests.battles.reports.report_fixtures import HOSTILE_MARKDOWN, make_battle
-
-
-def pdf_text(data: bytes) -> str:
-    return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
 
 
 def pdf_image_count(data: bytes) -> int:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 from django.forms.models import model_to_dict
-from django.utils import translation
 
 from battles.models import Battle, BattleAction, BattleSnapshot, Event, Participant, RecordEntry
 from battles.services import (
@@ -30,16 +29,9 @@ from campaign.league.models import Campaign, Intel
 from factions.models import LightUnitGroup, Ship, Territory
 from tests.battles.battle_fixtures import draft_skirmish
 
-
-@pytest.fixture(autouse=True)
-def _english():
-    """These tests read the services' English messages (the French ones are the
-    catalogue's; pages and API requests follow their own Accept-Language)."""
-    with translation.override("en"):
-        yield
-
-
-pytestmark = pytest.mark.django_db
+# These tests read the services' English messages (the French ones are the catalogue's; pages and
+# API requests follow their own Accept-Language).
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 SEED = 20261130
 
 

@@ -10,29 +10,15 @@ from django.core.cache import cache
 from django.core.management import CommandError, call_command
 from django.test import Client
 from django.urls import reverse
-from django.utils import translation
 
 import battles.services.forecast as forecasting
 from battles.models import Battle, Event
 from battles.services import BattleActionError, battle_resolve
 from battles.services.forecast import battle_forecast
-from tests.battles.battle_fixtures import draft_skirmish
 
-
-@pytest.fixture(autouse=True)
-def _english():
-    """These tests read the services' English messages (the French ones are the
-    catalogue's; pages and API requests follow their own Accept-Language)."""
-    with translation.override("en"):
-        yield
-
-
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def battle(cast):
-    return draft_skirmish(cast.campaign)
+# These tests read the services' English messages (the French ones are the catalogue's; pages and
+# API requests follow their own Accept-Language).
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 
 
 def _snapshot(battle: Battle):

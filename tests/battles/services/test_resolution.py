@@ -8,7 +8,6 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 from django.forms.models import model_to_dict
-from django.utils import translation
 
 from battles.models import Battle, BattleSide, Event, Participant
 from battles.rules import ai
@@ -25,18 +24,11 @@ from campaign.league.models import Intel
 from factions.models import Faction, LightUnitGroup, Ship, ShipClass
 from tests.battles.battle_fixtures import draft_skirmish
 
-
-@pytest.fixture(autouse=True)
-def _english():
-    """These tests read the services' English messages (the French ones are the
-    catalogue's; pages and API requests follow their own Accept-Language)."""
-    with translation.override("en"):
-        yield
-
-
 SEED = 20261130
 
-pytestmark = pytest.mark.django_db
+# These tests read the services' English messages (the French ones are the catalogue's; pages and
+# API requests follow their own Accept-Language).
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 
 
 def snapshot() -> dict:

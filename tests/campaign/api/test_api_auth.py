@@ -11,12 +11,6 @@ from django.test import Client
 from battles.models import Battle
 from campaign.league.api_auth import api_token_create
 from campaign.league.models import ApiToken
-from tests.battles.battle_fixtures import draft_skirmish
-
-
-@pytest.fixture
-def battle(cast):
-    return draft_skirmish(cast.campaign)
 
 
 def bearer(token: str) -> dict[str, str]:

@@ -16,8 +16,7 @@ from campaign.core import limits
 from campaign.league.models import ApiToken
 from factions.models import Fleet, LightUnitGroup, Ship, ShipClass
 from factions.services import FleetImportError, fleet_import
-from tests.battles.battle_fixtures import draft_skirmish
-from tests.factions.api.test_fleet_import_api import GANESHA_PART, classes, counts  # noqa: F401
+from tests.factions.api.test_fleet_import_api import GANESHA_PART, counts
 
 SURROGATE = "\ud800"
 
@@ -48,7 +47,7 @@ FLEET = {"faction": "qatzrin", "name": "Raiders", "text": "3 corvettes classe Sa
         ({"text": "3 corvettes classe Sa'ar\x00"}, "text"),
     ],
 )
-def test_fleet_import_api_refuses_unstorable_text(classes, change, field):  # noqa: F811
+def test_fleet_import_api_refuses_unstorable_text(classes, change, field):
     before = counts()
     response = post_json(organiser(classes), "/api/fleets/import", FLEET | change)
     assert 400 <= response.status_code < 500 and response.status_code != 404
@@ -56,7 +55,7 @@ def test_fleet_import_api_refuses_unstorable_text(classes, change, field):  # no
     assert counts() == before
 
 
-def test_a_fleet_list_heading_longer_than_its_column_is_refused(classes):  # noqa: F811
+def test_a_fleet_list_heading_longer_than_its_column_is_refused(classes):
     heading = "Les colonies " + "G" * 300 + " fournissent :"
     with pytest.raises(FleetImportError, match="location"):
         fleet_import(
@@ -67,7 +66,7 @@ def test_a_fleet_list_heading_longer_than_its_column_is_refused(classes):  # noq
     assert counts() == (0, 0, 0)
 
 
-def test_the_import_fleet_command_reports_unstorable_text(classes, tmp_path):  # noqa: F811
+def test_the_import_fleet_command_reports_unstorable_text(classes, tmp_path):
     path = tmp_path / "raiders.txt"
     path.write_text("3 corvettes classe Sa'ar\n", encoding="utf-8")
     with pytest.raises(CommandError, match="admiral"):
@@ -83,11 +82,6 @@ def test_design_import_refuses_nul_in_the_file(cast):
     assert response.status_code == 422
     assert response.json()["errors"][0]["field"] == "data[0].rationale"
     assert not ShipClass.objects.exists()
-
-
-@pytest.fixture
-def battle(cast):
-    return draft_skirmish(cast.campaign)
 
 
 @pytest.mark.parametrize(
@@ -141,7 +135,7 @@ def test_a_nul_in_the_query_string_is_a_400(db):
     assert Client().get("/api/designs/export?faction=a%00").status_code == 400
 
 
-def test_a_fleet_list_beyond_the_ship_limit_is_refused_quickly(classes):  # noqa: F811
+def test_a_fleet_list_beyond_the_ship_limit_is_refused_quickly(classes):
     lines = ["100 corvettes classe Sa'ar"] * (limits.FLEET_MAX_SHIPS // 100 + 1)
     text = "\n".join(lines)
     response = post_json(organiser(classes), "/api/fleets/import", FLEET | {"text": text})
@@ -150,7 +144,7 @@ def test_a_fleet_list_beyond_the_ship_limit_is_refused_quickly(classes):  # noqa
     assert counts() == (0, 0, 0)
 
 
-def test_a_fleet_list_beyond_the_line_limit_is_refused(classes):  # noqa: F811
+def test_a_fleet_list_beyond_the_line_limit_is_refused(classes):
     text = "1 corvette classe Sa'ar\n" * (limits.FLEET_LIST_MAX_LINES + 1)
     response = post_json(organiser(classes), "/api/fleets/import", FLEET | {"text": text})
     assert response.status_code == 400

@@ -9,7 +9,7 @@ from django.test import Client
 from campaign.league import invitations
 from campaign.league.api_auth import api_token_create
 from campaign.league.models import Invitation, Membership
-from tests.campaign.conftest import client_for as _client_for
+from tests.conftest import client_for as _client_for
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 WHO = ["organiser", "norge_player", "chronicler", "outsider", "other_org", "staff", None]

@@ -14,14 +14,8 @@ from battles.models import Battle
 from campaign.league.roles import is_organiser
 from factions.access import can_see_faction_secrets, organises_faction, visible_fleets
 from factions.models import Fleet, ShipClass
-from tests.battles.battle_fixtures import draft_skirmish
 from tests.factions.api.test_designs_api import ftl_fleet
 from tests.factions.factories import valid_design as design
-
-
-@pytest.fixture
-def battle(cast):
-    return draft_skirmish(cast.campaign)
 
 
 def client_for(user) -> Client:

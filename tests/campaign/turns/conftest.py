@@ -1,61 +1,21 @@
-"""The sample campaign with its cast, ready for turns: players of Norway and Qatzrin."""
+"""The campaign-turn tests' battles of the Norwegian fleet (``norway_battle``) and a damaged
+fleet with an open turn (``damaged``), on the sample campaign (the ``sample`` fixture of
+tests/conftest.py)."""
 
 from __future__ import annotations
 
 import pytest
 
 from battles.models import Battle, BattleSide, Participant
-
-
-@pytest.fixture
-def sample(db, django_user_model):
-    """The sample campaign loaded, with an organiser, a Norwegian and a Qatzrin player, a
-    chronicler and an outsider; a second campaign ``other`` with its own organiser."""
-    from campaign.league.models import Campaign, Membership
-    from campaign.sample.loader import sample_load
-    from factions.models import Faction
-
-    campaign = sample_load().campaign
-    norge = Faction.objects.get(slug="kongeriket-norge")
-    qatzrin = Faction.objects.get(slug="qatzrin")
-    users = {
-        name: django_user_model.objects.create_user(name, password="pw-12345!")
-        for name in (
-            "organiser",
-            "norge_player",
-            "qatzrin_player",
-            "chronicler",
-            "outsider",
-            "other_org",
-        )
-    }
-    M = Membership.objects
-    M.create(campaign=campaign, user=users["organiser"], role="organiser")
-    M.create(campaign=campaign, user=users["norge_player"], role="player", faction=norge)
-    M.create(campaign=campaign, user=users["qatzrin_player"], role="player", faction=qatzrin)
-    M.create(campaign=campaign, user=users["chronicler"], role="chronicler")
-    other = Campaign.objects.create(name="Other league", slug="other")
-    M.create(campaign=other, user=users["other_org"], role="organiser")
-
-    class S:
-        pass
-
-    s = S()
-    s.campaign, s.norge, s.qatzrin, s.other = campaign, norge, qatzrin, other
-    for k, v in users.items():
-        setattr(s, k, v)
-    s.fleet = norge.fleets.get()
-    s.yard = norge.territories.get(slug="trondelag")
-    s.ships = {sh.name or f"{sh.ship_class.name}-{sh.pk}": sh for sh in s.fleet.ships.all()}
-    return s
+from battles.services import battle_record
+from campaign.turns.closing import campaign_turn_open
+from campaign.turns.treasury import treasury_adjust
+from factions.models import Fleet
 
 
 def norway_battle(campaign, fleet, results_by_ship, *, name="Raid on Trøndelag"):
     """A draft battle of the Norwegian fleet against the Qatzrin 5th, recorded with
     ``results_by_ship`` ({ship: {fate, hull_lost, …}}); returns the concluded battle."""
-    from battles.services import battle_record
-    from factions.models import Fleet
-
     battle = Battle.objects.create(
         campaign=campaign, name=name, slug=name.lower().replace(" ", "-")[:50]
     )
@@ -66,3 +26,36 @@ def norway_battle(campaign, fleet, results_by_ship, *, name="Raid on Trøndelag"
     parts = {s.pk: Participant.objects.create(side=side, ship=s) for s in afloat}
     results = [{"participant": parts[ship.pk].pk, **r} for ship, r in results_by_ship.items()]
     return battle_record(battle=battle, results=results, outcome="Raid repulsed", winner=None)
+
+
+@pytest.fixture
+def damaged(sample):
+    """Turn 1 open, 600 resources and 1 technology in the Norwegian treasury, a battle that
+    damaged a Tordenskjold (8 hull, 2 armour, beam-a) and destroyed the other."""
+    s = sample
+    campaign_turn_open(campaign=s.campaign, user=s.organiser)
+    treasury_adjust(
+        campaign=s.campaign,
+        faction=s.norge,
+        resources=600,
+        technology=1,
+        reason="chest",
+        user=s.organiser,
+    )
+    s.tord_a, s.tord_b = s.fleet.ships.filter(ship_class__name="Tordenskjold").order_by("pk")
+    s.battle = norway_battle(
+        s.campaign,
+        s.fleet,
+        {
+            s.tord_a: {
+                "fate": "damaged",
+                "hull_lost": 8,
+                "armour_lost": 2,
+                "systems_lost": ["beam-a"],
+            },
+            s.tord_b: {"fate": "destroyed"},
+        },
+    )
+    s.tord_a.refresh_from_db()
+    s.tord_b.refresh_from_db()
+    return s

@@ -8,12 +8,11 @@ from battles.services import BattleActionError, battle_reopen, eligible_ships
 from campaign.turns.closing import campaign_turn_close
 from campaign.turns.repairs import repair_cancel, repair_order
 from campaign.turns.treasury import treasury_balance
-from tests.campaign.turns.test_services import damaged  # noqa: F401 — the fixture
 
 pytestmark = pytest.mark.django_db
 
 
-def test_a_ship_under_repair_is_not_offered_for_a_battle(damaged):  # noqa: F811
+def test_a_ship_under_repair_is_not_offered_for_a_battle(damaged):
     s = damaged
     assert s.tord_a in eligible_ships(campaign=s.campaign)
     order = repair_order(campaign=s.campaign, ship=s.tord_a, user=s.norge_player, hull=8)
@@ -22,7 +21,7 @@ def test_a_ship_under_repair_is_not_offered_for_a_battle(damaged):  # noqa: F811
     assert s.tord_a in eligible_ships(campaign=s.campaign)
 
 
-def test_undoing_the_battle_cancels_unstarted_repairs_and_refunds_them(damaged):  # noqa: F811
+def test_undoing_the_battle_cancels_unstarted_repairs_and_refunds_them(damaged):
     s = damaged
     order = repair_order(campaign=s.campaign, ship=s.tord_a, user=s.norge_player, hull=8)
     before = treasury_balance(campaign=s.campaign, faction=s.norge).resources
@@ -34,7 +33,7 @@ def test_undoing_the_battle_cancels_unstarted_repairs_and_refunds_them(damaged):
     assert (s.tord_a.hull_lost, s.tord_a.status) == (0, "active")
 
 
-def test_undoing_is_refused_once_a_yard_mended_its_damage(damaged):  # noqa: F811
+def test_undoing_is_refused_once_a_yard_mended_its_damage(damaged):
     s = damaged
     repair_order(campaign=s.campaign, ship=s.tord_a, user=s.norge_player, hull=8)
     campaign_turn_close(campaign=s.campaign, user=s.organiser)

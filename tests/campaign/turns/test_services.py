@@ -29,48 +29,9 @@ from campaign.turns.treasury import treasury_adjust, treasury_balance
 from factions.models import LightUnitGroup, Ship, ShipClass
 from tests.campaign.turns.conftest import norway_battle
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _english():
-    """These tests match the services' English messages: read them in English whatever
-    language an earlier test left active (French is the default)."""
-    with translation.override("en"):
-        yield
-
-
-@pytest.fixture
-def damaged(sample):
-    """Turn 1 open, 600 resources and 1 technology in the Norwegian treasury, a battle that
-    damaged a Tordenskjold (8 hull, 2 armour, beam-a) and destroyed the other."""
-    s = sample
-    campaign_turn_open(campaign=s.campaign, user=s.organiser)
-    treasury_adjust(
-        campaign=s.campaign,
-        faction=s.norge,
-        resources=600,
-        technology=1,
-        reason="chest",
-        user=s.organiser,
-    )
-    s.tord_a, s.tord_b = s.fleet.ships.filter(ship_class__name="Tordenskjold").order_by("pk")
-    s.battle = norway_battle(
-        s.campaign,
-        s.fleet,
-        {
-            s.tord_a: {
-                "fate": "damaged",
-                "hull_lost": 8,
-                "armour_lost": 2,
-                "systems_lost": ["beam-a"],
-            },
-            s.tord_b: {"fate": "destroyed"},
-        },
-    )
-    s.tord_a.refresh_from_db()
-    s.tord_b.refresh_from_db()
-    return s
+# These tests match the services' English messages: read them in English whatever language an
+# earlier test left active (French is the default).
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 
 
 def _snapshot(s):

@@ -15,7 +15,7 @@ from django.utils.html import escape
 
 from campaign.league import invitations
 from campaign.league.models import Invitation, Membership
-from tests.campaign.conftest import client_for
+from tests.conftest import client_for
 
 pytestmark = pytest.mark.django_db
 WHO = ["organiser", "norge_player", "chronicler", "outsider", "other_org", "staff", None]

@@ -8,19 +8,14 @@ import json
 import pytest
 from django.core.management import CommandError, call_command
 from django.test import Client
-from django.utils import translation
 
 from factions.fleetlists import FleetListError
-from factions.models import Fleet, LightUnitGroup, Ship, ShipClass
+from factions.models import Fleet, LightUnitGroup, Ship
 from factions.services import FleetImportError, fleet_import
 
-
-@pytest.fixture(autouse=True)
-def _english():
-    """The service and command tests read the English messages (requests follow their own
-    Accept-Language: French by default)."""
-    with translation.override("en"):
-        yield
+# The service and command tests read the English messages (requests follow their own
+# Accept-Language: French by default).
+pytestmark = pytest.mark.usefixtures("english")
 
 
 GANESHA_PART = """Composition de la flotte :
@@ -47,43 +42,6 @@ BAD_LIST = """# 5th fleet
 3 corvettes classe Sa'arr
 0 croiseurs classe Barak
 """
-
-
-def make_classes(faction, specs):
-    for name, type_word, mass, *bays in specs:
-        systems = [{"id": f"bay-{i}", "kind": "bay"} for i in range(bays[0] if bays else 0)]
-        ShipClass.objects.create(
-            faction=faction,
-            name=name,
-            slug=name.lower().replace("'", ""),
-            type_word=type_word,
-            mass=mass,
-            hull_boxes=mass // 3,
-            design={"systems": systems + [{"id": "pd-a", "kind": "pd"}]},
-        )
-
-
-@pytest.fixture
-def classes(cast):
-    from factions.models import Faction
-
-    make_classes(
-        cast.qatzrin,
-        [
-            ("Sa'ar", "corvette", 16),
-            ("Ra'am", "frégate", 24),
-            ("Tzayad", "destroyer", 36),
-            ("Yerushalayim-L", "croiseur lourd", 90),
-            ("Barak", "croiseur de bataille", 120),
-        ],
-    )
-    cast.g_plus = Faction.objects.create(name="Collectif G+", slug="collectif-g-plus")
-    make_classes(
-        cast.g_plus,
-        [("Kajna", "porte-nef lourd", 150, 4), ("Brima", "porte-nef léger", 80, 1)]
-        + [("Mahida", "destroyer", 40)],
-    )
-    return cast
 
 
 def counts():

@@ -3,19 +3,14 @@
 import copy
 
 import pytest
-from django.utils import translation
 
 from battles.rules import ships as engine_ships
 from factions.designs.schema import COMMAND_SYSTEMS, Design, DesignInvalid, design_system_ids
 from factions.designs.validation import design_parse, design_validate
 
-
-@pytest.fixture(autouse=True)
-def _english():
-    """These tests read the English messages of the parsers and services (the French ones
-    are the catalogue's; requests still follow their own Accept-Language)."""
-    with translation.override("en"):
-        yield
+# These tests read the English messages of the parsers and services (the French ones are the
+# catalogue's; requests still follow their own Accept-Language).
+pytestmark = pytest.mark.usefixtures("english")
 
 
 def corvette() -> dict:

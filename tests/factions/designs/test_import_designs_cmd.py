@@ -9,7 +9,6 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 from django.test import Client
-from django.utils import translation
 
 from factions.catalogue_loader import catalogue_load
 from factions.designs.imports import DesignReplaceError, designs_parse, designs_save
@@ -17,13 +16,9 @@ from factions.models import Faction, Fleet, Ship, ShipClass
 from tests.conftest import ROOT
 from tests.factions.factories import ftl_ship, valid_design
 
-
-@pytest.fixture(autouse=True)
-def _english():
-    """These tests read the English messages of the parsers and services (the French ones
-    are the catalogue's; requests still follow their own Accept-Language)."""
-    with translation.override("en"):
-        yield
+# These tests read the English messages of the parsers and services (the French ones are the
+# catalogue's; requests still follow their own Accept-Language).
+pytestmark = pytest.mark.usefixtures("english")
 
 
 PRESETS = ROOT.parent / "shared" / "fulltrust-data" / "perlkonig-ftLibShip-preset-fleets.json"

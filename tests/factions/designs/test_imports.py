@@ -6,7 +6,6 @@ from io import StringIO
 
 import pytest
 from django.core.management import CommandError, call_command
-from django.utils import translation
 
 from factions.designs import validation
 from factions.designs.imports import (
@@ -22,13 +21,9 @@ from factions.models import ShipClass
 from tests.conftest import ROOT
 from tests.factions.factories import ftl_ship, valid_design
 
-
-@pytest.fixture(autouse=True)
-def _english():
-    """These tests read the English messages of the parsers and services (the French ones
-    are the catalogue's; requests still follow their own Accept-Language)."""
-    with translation.override("en"):
-        yield
+# These tests read the English messages of the parsers and services (the French ones are the
+# catalogue's; requests still follow their own Accept-Language).
+pytestmark = pytest.mark.usefixtures("english")
 
 
 FULLTRUST = ROOT.parent / "shared" / "fulltrust-data"

@@ -10,15 +10,9 @@ from django.test import Client
 
 from battles.models import Battle
 from tests.battles.battle_fixtures import draft_skirmish
+from tests.conftest import client_for
 
 WHO = ["organiser", "norge_player", "qatzrin_player", "chronicler", "outsider", None]
-
-
-def client_for(cast, who):
-    client = Client()
-    if who:
-        client.force_login(getattr(cast, who))
-    return client
 
 
 @pytest.fixture
@@ -42,7 +36,7 @@ def ship_in_two_battles(cast):
 def test_a_draft_battle_is_listed_on_the_ship_page_to_organisers_only(
     cast, ship_in_two_battles, who
 ):
-    page = client_for(cast, who).get(f"/ships/{ship_in_two_battles.pk}/").text
+    page = client_for(cast, None, who).get(f"/ships/{ship_in_two_battles.pk}/").text
     assert "Old fight" in page
     draft = Battle.objects.get(slug="ambush")
     assert ("Secret ambush" in page) == (who == "organiser")
@@ -58,7 +52,7 @@ def test_another_campaigns_organiser_does_not_see_the_draft(cast, rival, ship_in
 @pytest.mark.parametrize("who", WHO)
 def test_ship_notes_are_shown_to_those_who_see_the_factions_secrets(cast, ship_in_two_battles, who):
     """The ship is Qatzrin's (in the cast's campaign): its players and the organiser."""
-    page = client_for(cast, who).get(f"/ships/{ship_in_two_battles.pk}/").text
+    page = client_for(cast, None, who).get(f"/ships/{ship_in_two_battles.pk}/").text
     assert ("cloaking field untested" in page) == (who in {"organiser", "qatzrin_player"})
 
 
@@ -73,7 +67,7 @@ def test_the_faction_pages_intel_does_not_link_a_draft_first_battle(cast, ship_i
         ship_class=ship_in_two_battles.ship_class,
         first_battle=draft,
     )
-    player = client_for(cast, "qatzrin_player").get(f"/factions/{cast.qatzrin.slug}/").text
+    player = client_for(cast, None, "qatzrin_player").get(f"/factions/{cast.qatzrin.slug}/").text
     assert escape(ship_in_two_battles.ship_class.name) in player and "Secret ambush" not in player
-    organiser = client_for(cast, "organiser").get(f"/factions/{cast.qatzrin.slug}/").text
+    organiser = client_for(cast, None, "organiser").get(f"/factions/{cast.qatzrin.slug}/").text
     assert "Secret ambush" in organiser
