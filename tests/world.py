@@ -12,7 +12,9 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from battles.models import Battle, BattleSide, Participant
 from factions.catalogue_loader import CATALOGUE_DIR
+from factions.models import Fleet, LightUnitGroup, Ship, ShipClass, Squadron, Territory
 
 HOSTILE_MARKDOWN = (
     "Une **puissance** du secteur.\n\n"
@@ -32,8 +34,6 @@ def catalogue_design(name: str) -> dict[str, Any]:
 
 def class_from_design(faction, design: dict[str, Any], slug: str):
     """A ShipClass whose summary fields are read from ``design``."""
-    from factions.models import ShipClass
-
     return ShipClass.objects.create(
         faction=faction,
         name=design["name"],
@@ -70,8 +70,6 @@ class World:
 
 def add_ships(fleet, ship_class, count: int, *, squadron=None, prefix: str = "Test") -> list:
     """Create ``count`` undamaged ships of ``ship_class`` in ``fleet`` (one bulk insert)."""
-    from factions.models import Ship
-
     return Ship.objects.bulk_create(
         Ship(name=f"{prefix} {i}", ship_class=ship_class, fleet=fleet, squadron=squadron)
         for i in range(1, count + 1)
@@ -80,9 +78,6 @@ def add_ships(fleet, ship_class, count: int, *, squadron=None, prefix: str = "Te
 
 def build_world(cast) -> World:
     """Populate the test database around ``cast`` and return the handles."""
-    from battles.models import Battle, BattleSide, Participant
-    from factions.models import Fleet, LightUnitGroup, Ship, ShipClass, Squadron, Territory
-
     norge, qatzrin = cast.norge, cast.qatzrin
     norge.capital = "Nova Oslo"
     norge.ruler = "Kong Harald IX"

@@ -3,6 +3,9 @@ action tests' league with its permission matrix (``WHO``, ``login``)."""
 
 import pytest
 
+from campaign.league.models import Membership
+from tests.battles.battle_fixtures import draft_skirmish
+
 
 @pytest.fixture
 def media(settings, tmp_path):
@@ -14,9 +17,6 @@ def media(settings, tmp_path):
 @pytest.fixture
 def league(cast, rival, django_user_model):
     """The cast's campaign with a draft Qatzrin–Phalon skirmish; a Phalon player."""
-    from campaign.league.models import Membership
-    from tests.battles.battle_fixtures import draft_skirmish
-
     battle = draft_skirmish(cast.campaign)
     phalon = battle.sides.get(faction__slug="phalon").faction
     phalon_player = django_user_model.objects.create_user("phalon_player", password="pw")

@@ -8,7 +8,9 @@ import json
 import pytest
 
 from battles.models import Battle, Event, RecordEntry
+from battles.services import record_submit
 from factions.models import Ship
+from tests.battles.battle_fixtures import draft_skirmish
 from tests.battles.conftest import WHO, login
 
 pytestmark = pytest.mark.django_db
@@ -44,8 +46,6 @@ def _call(client, league, endpoint):
             f"/api/battles/{b}/record-entries", json.dumps(body), content_type="application/json"
         )
     if endpoint == "decide":
-        from battles.services import record_submit
-
         side = league.battle.sides.get(faction__slug="qatzrin")
         entry = record_submit(
             battle=league.battle, side=side, results=[], user=league.qatzrin_player
@@ -92,8 +92,6 @@ def test_permission_matrix_of_the_action_endpoints(client, league, endpoint, ind
 def test_another_campaigns_draft_is_404_to_a_player_as_an_unknown_id(client, league, action):
     """Trial finding F-17: a player (who organises nothing) met 403 on another campaign's
     draft, telling that it exists, where every other route answers 404."""
-    from tests.battles.battle_fixtures import draft_skirmish
-
     hidden = draft_skirmish(league.rival.campaign, slug="rival-draft", phalon=("Tsaara",))
     client.force_login(league.qatzrin_player)
     for battle_id in (hidden.pk, 999999):

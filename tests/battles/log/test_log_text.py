@@ -15,6 +15,7 @@ from battles.log.lines import event_line
 from battles.log.names import LogNames
 from battles.models import Battle, Event, Participant
 from battles.reports.context import report_context
+from battles.reports.draft import report_draft_markdown
 from battles.services import battle_resolve
 from factions.models import Fleet
 from tests.battles.battle_fixtures import draft_skirmish
@@ -166,8 +167,6 @@ def test_the_report_header_names_the_winner_once(resolved, language, victory, wh
 
 
 def test_the_drafted_report_names_the_winner_once(resolved):
-    from battles.reports.draft import report_draft_markdown
-
     with translation.override("fr"):
         text = report_draft_markdown(resolved)
     outcome = text.split("## Issue")[1].split("##")[0] if "## Issue" in text else text

@@ -11,6 +11,7 @@ import pytest
 from django.test import Client
 from django.utils import translation
 
+import battles.rules
 from battles.log.refusals import MESSAGES, WORDS, rules_error_text
 from battles.models.turn_orders import TurnPlay
 from battles.play.game_turns import turn_play_start
@@ -163,8 +164,6 @@ def test_every_code_the_engine_raises_is_in_the_table_and_back():
     message left for a code the engine no longer raises) fails."""
     import re
     from pathlib import Path
-
-    import battles.rules
 
     root = Path(battles.rules.__file__).parent
     raised = {

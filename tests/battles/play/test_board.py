@@ -8,11 +8,14 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
+from battles.models import Battle
 from battles.play.board import Viewer, board_view
 from battles.play.contacts import ContactKeys
 from battles.play.context import odds_panel
 from battles.play.game_turns import turn_play_advance, turn_play_start
 from battles.services import battle_resolve, event_rows
+from campaign.league.models import Intel, Membership
+from factions.models import Faction, ShipClass
 from tests.battles.battle_fixtures import draft_skirmish
 
 pytestmark = pytest.mark.django_db
@@ -77,9 +80,6 @@ def test_a_side_sees_blips_beyond_its_sensors_and_no_enemy_name(fought):
 
 
 def test_a_class_already_met_is_named_on_contact(cast):
-    from campaign.league.models import Intel
-    from factions.models import Faction, ShipClass
-
     battle = draft_skirmish(cast.campaign, slug="met")
     tsaara = ShipClass.objects.get(name="Tsaara")
     Intel.objects.create(
@@ -110,9 +110,6 @@ def test_the_organiser_sees_everything_and_the_public_no_hidden_ship(fought):
 
 
 def test_the_odds_panel_offers_our_weapons_and_their_ships(cast, django_user_model):
-    from campaign.league.models import Membership
-    from factions.models import Faction
-
     battle = draft_skirmish(cast.campaign, qatzrin=("Sa'ar",), phalon=("Tsaara",), slug="odds")
     player = django_user_model.objects.create_user("p", password="pw")
     Membership.objects.create(
@@ -172,8 +169,6 @@ def test_auto_tactics_are_logged_as_such_for_both_sides(cast):
 def test_a_concluded_battles_odds_panel_names_the_enemy_as_the_report_does(cast):
     """Trial finding F-19: after the battle the panel still offered "contact-1" while the
     report named the ship; a hidden fleet's ship stays unnamed."""
-    from battles.models import Battle
-
     battle = draft_skirmish(cast.campaign, qatzrin=("Sa'ar",), phalon=("Tsaara",), slug="done")
     battle_resolve(battle=battle, seed=11, max_turns=2)
     battle.refresh_from_db()

@@ -10,7 +10,12 @@ from django.test import Client
 from django.utils import translation
 
 from battles.models import Battle, BattleAction
-from battles.play.game_turns import turn_play_advance, turn_play_end, turn_play_start
+from battles.play.game_turns import (
+    turn_orders_submit,
+    turn_play_advance,
+    turn_play_end,
+    turn_play_start,
+)
 from battles.services import battle_reseed
 from tests.battles.battle_fixtures import SEED
 
@@ -36,8 +41,6 @@ def test_a_first_seed_drawn_is_not_called_a_reseed(duel):
 
 
 def test_each_turn_by_turn_entry_is_labelled_as_what_it_is(duel):
-    from battles.play.game_turns import turn_orders_submit
-
     turn_play_start(battle=duel.battle, seed=SEED, max_turns=4, user=duel.cast.organiser)
     q = f"ship-{duel.qatzrin_side.participants.filter(ship__isnull=False).first().ship_id}"
     turn_orders_submit(battle=duel.battle, side=duel.qatzrin_side, orders={q: {"movement": "+1"}})

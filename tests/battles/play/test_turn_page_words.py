@@ -12,6 +12,8 @@ from django.utils import translation
 
 from battles.play.forms import _squadron_text
 from battles.play.game_turns import turn_play_start
+from campaign.league.models import Membership
+from factions.models import Faction
 from tests.battles.battle_fixtures import SEED, draft_skirmish
 
 pytestmark = pytest.mark.django_db
@@ -19,9 +21,6 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def game(cast, django_user_model):
-    from campaign.league.models import Membership
-    from factions.models import Faction
-
     battle = draft_skirmish(cast.campaign, qatzrin=("Sa'ar", "Sa'ar"), phalon=("Silith",))
     phalon_player = django_user_model.objects.create_user("phalon_player", password="pw")
     Membership.objects.create(

@@ -10,7 +10,8 @@ from django.test import Client
 
 from battles.models import Battle
 from battles.models.turn_orders import TurnPlay
-from battles.play.game_turns import turn_orders_submit, turn_play_start
+from battles.play.game_turns import turn_orders_submit, turn_play_end, turn_play_start
+from campaign.league.models import Campaign, Membership
 from tests.battles.battle_fixtures import SEED, draft_skirmish
 
 pytestmark = pytest.mark.django_db
@@ -22,8 +23,6 @@ WHO = ("organiser", "own", "rival", "chronicler", "outsider", "anonymous", "othe
 
 @pytest.fixture
 def game(duel, django_user_model):
-    from campaign.league.models import Campaign, Membership
-
     other = Campaign.objects.create(name="Other league", slug="other-league")
     other_organiser = django_user_model.objects.create_user("other_organiser", password="pw")
     Membership.objects.create(campaign=other, user=other_organiser, role=Membership.Role.ORGANISER)
@@ -211,8 +210,6 @@ def test_api_orders_for_the_other_sides_ship_name_it_and_store_nothing(game):
 
 
 def test_once_concluded_everyone_sees_the_replay_without_hidden_fleets(game):
-    from battles.play.game_turns import turn_play_end
-
     turn_play_end(battle=game.battle)
     fleet = game.phalon_side.fleet
     fleet.hidden = True

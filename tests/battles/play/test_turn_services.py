@@ -22,6 +22,7 @@ from battles.play.game_turns import (
     turn_play_start,
     turn_state,
 )
+from battles.play.tasks import play_due_turns
 from battles.services import BattleActionError, event_rows
 from factions.models import LightUnitGroup, Ship
 from tests.battles.battle_fixtures import SEED, draft_skirmish
@@ -272,8 +273,6 @@ def test_a_reopened_battle_is_fought_again_afresh(started):
 
 
 def test_the_task_plays_every_turn_past_its_deadline_once(started):
-    from battles.play.tasks import play_due_turns
-
     assert play_due_turns() == []
     TurnPlay.objects.filter(battle=started.battle).update(
         deadline=timezone.now() - timedelta(seconds=1)

@@ -35,7 +35,7 @@ from battles.services import (
     record_submit,
 )
 from factions.models import LightUnitGroup, Ship, Territory
-from tests.battles.battle_fixtures import SEED, draft_skirmish
+from tests.battles.battle_fixtures import SEED, draft_skirmish, ship_class
 
 # These tests read the services' English messages (the French ones are the catalogue's; pages and
 # API requests follow their own Accept-Language).
@@ -205,8 +205,6 @@ def test_the_resolve_page_names_the_play_instead_of_a_preview(client, started):
 
 
 def test_a_unit_added_after_the_start_is_named_and_nothing_concludes(started):
-    from tests.battles.battle_fixtures import ship_class
-
     phalon = started.phalon_side
     extra = Ship.objects.create(
         ship_class=ship_class(phalon.faction, "Huulth"), fleet=phalon.fleet, name="Latecomer"

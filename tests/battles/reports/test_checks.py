@@ -50,8 +50,6 @@ def test_checks_are_registered_and_clean_here():
 def test_shipped_fonts_are_all_there_and_a_missing_one_is_an_error(settings, tmp_path):
     import shutil
 
-    from battles.reports import checks
-
     assert checks.check_shipped_fonts() == []
     static = tmp_path / "static"
     shutil.copytree(settings.STATICFILES_DIRS[0], static)

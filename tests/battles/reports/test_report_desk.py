@@ -9,8 +9,11 @@ from django.urls import reverse
 from battles.models import Battle, Report
 from battles.reports import desk as chronicle
 from battles.reports.context import report_context
+from battles.reports.tasks import render_report
 from campaign.core.markdown import MAX_MARKDOWN_CHARS
+from campaign.league.api_auth import api_token_create
 from campaign.league.roles import can_edit_reports
+from factions.models import Fleet, Ship
 from tests.battles.reports.report_fixtures import HOSTILE_MARKDOWN, make_battle
 
 pytestmark = pytest.mark.django_db
@@ -37,8 +40,6 @@ def test_the_draft_holds_forces_with_points_objectives_turns_losses_and_outcome(
 
 
 def test_the_draft_never_names_a_unit_of_a_hidden_fleet(cast):
-    from factions.models import Fleet, Ship
-
     battle = make_battle(cast.campaign, narrative="")
     Battle.objects.filter(pk=battle.pk).update(narrative="")
     battle.refresh_from_db()
@@ -313,8 +314,6 @@ def test_api_a_chroniclers_token_edits_the_report_like_their_session(cast, draft
     """README: a token acts as its user. The report endpoints took the session only."""
     from django.test import Client
 
-    from campaign.league.api_auth import api_token_create
-
     _row, token = api_token_create(user=cast.chronicler, name="desk script")
     response = Client(enforce_csrf_checks=True).put(
         f"/api/battles/{drafted.pk}/report",
@@ -328,8 +327,6 @@ def test_api_a_chroniclers_token_edits_the_report_like_their_session(cast, draft
 
 def test_on_a_worker_a_failed_render_is_marked_failed_and_retried(drafted, monkeypatch):
     from celery.exceptions import Retry
-
-    from battles.reports.tasks import render_report
 
     def broken(html):
         raise RuntimeError("pango crashed")

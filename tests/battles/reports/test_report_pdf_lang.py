@@ -13,6 +13,8 @@ from battles.models import Battle, Report
 from battles.reports import context as reports
 from battles.reports.keys import report_pdf_keys
 from battles.reports.pdfs import report_pdf_ensure
+from battles.reports.queue import report_request
+from battles.reports.tasks import render_report_pdf_in
 from tests.battles.reports.conftest import pdf_text
 from tests.battles.reports.report_fixtures import make_battle
 
@@ -121,8 +123,6 @@ def test_with_a_broker_the_reader_waits_for_the_workers(cast, concluded, setting
 def test_with_a_broker_a_new_report_queues_the_other_languages(
     cast, settings, monkeypatch, django_capture_on_commit_callbacks
 ):
-    from battles.reports.queue import report_request
-
     settings.CELERY_TASK_ALWAYS_EAGER = False
     queued = []
     monkeypatch.setattr("battles.reports.tasks.render_report.delay", lambda *a: queued.append(a))
@@ -136,8 +136,6 @@ def test_with_a_broker_a_new_report_queues_the_other_languages(
 
 
 def test_the_task_renders_the_other_language_once(cast, media, pdf_renders):
-    from battles.reports.tasks import render_report_pdf_in
-
     battle = make_battle(cast.campaign)
     result = render_report_pdf_in.delay(battle.pk, "en").get()
     key = report_pdf_keys([battle.pk], lang="en")[battle.pk]

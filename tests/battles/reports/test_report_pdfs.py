@@ -10,6 +10,8 @@ from pypdf import PdfReader
 
 from battles.models import Participant, Report
 from battles.reports import context as reports
+from battles.reports import queue
+from battles.reports.context import render_pdf
 from battles.reports.keys import report_pdf_keys
 from battles.reports.pdfs import report_pdf_ensure
 from battles.reports.queue import report_pdfs_ensure
@@ -91,8 +93,6 @@ def test_a_render_error_marks_the_report_failed_and_raises_nothing(media, monkey
 def test_inside_a_worker_the_pdfs_render_here_not_queued(monkeypatch, settings, media):
     """A Celery worker's site refresh would wait on render tasks queued behind it on the
     same worker (and a daemonic process may not start a pool): it renders in-process."""
-    from battles.reports import queue
-
     settings.CELERY_TASK_ALWAYS_EAGER = False
     monkeypatch.setattr(queue, "_in_worker", lambda: True)
     monkeypatch.setattr(queue, "_by_workers", lambda *a: pytest.fail("queued"))
@@ -109,9 +109,6 @@ def test_weasyprint_reads_the_report_stylesheets_without_a_warning(caplog):
     """``make demo`` printed "Invalid media type 'screen and (max-width: 40rem)' … the
     whole @media rule was ignored": WeasyPrint reads media types, not features."""
     import logging
-
-    from battles.reports.context import render_pdf
-    from tests.battles.reports.report_fixtures import make_battle
 
     with caplog.at_level(logging.WARNING, logger="weasyprint"):
         assert render_pdf(make_battle()).startswith(b"%PDF")

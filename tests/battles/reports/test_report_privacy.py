@@ -15,6 +15,7 @@ from battles.models import Battle, Event
 from battles.reports.context import render_pdf, report_context
 from campaign.league.models import Membership
 from campaign.publish import site_build
+from campaign.sample.loader import sample_load
 from factions.models import Fleet, Ship
 from tests.battles.reports.report_fixtures import make_battle
 
@@ -152,8 +153,6 @@ def test_baked_site_pages_standings_and_charts_leak_no_hidden_unit(settings, tmp
 @pytest.mark.django_db
 def test_the_sample_miranda_report_with_the_phalon_fleet_hidden(client):
     """The tester's case: the seed's Miranda battle once the Phalon fleet is hidden."""
-    from campaign.sample.loader import sample_load
-
     sample_load()
     fleet = Fleet.objects.get(slug="phalon-68th-reprisal-fleet")
     fleet.hidden = True

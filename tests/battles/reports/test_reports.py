@@ -11,13 +11,16 @@ import pytest
 from django.template.loader import render_to_string
 from pypdf import PdfReader
 
+from battles.models import Battle, Participant
 from battles.reports.context import (
     render_html_document,
     render_markdown,
     render_pdf,
     report_context,
 )
-from battles.reports.pdf import FetchRefused, StaticOnlyURLFetcher
+from battles.reports.pdf import FetchRefused, StaticOnlyURLFetcher, pdf_from_html
+from battles.templatetags.report_print import svg_data_uri
+from factions.models import Ship
 from tests.battles.reports.conftest import pdf_text
 from tests.battles.reports.report_fixtures import HOSTILE_MARKDOWN, make_battle
 
@@ -124,9 +127,6 @@ def test_report_context_query_count_does_not_grow_with_participants():
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from battles.models import Battle, Participant
-    from factions.models import Ship
-
     battle = make_battle()
 
     def queries() -> int:
@@ -164,9 +164,6 @@ def test_web_fragment_and_document_render_hostile_narrative_inert():
 
 
 def test_a_drawing_inside_the_page_fetches_nothing_outside_static_files(tmp_path, caplog):
-    from battles.reports.pdf import pdf_from_html
-    from battles.templatetags.report_print import svg_data_uri
-
     image = tmp_path / "local.png"
     image.write_bytes(png_bytes())
     svg = (
@@ -317,6 +314,8 @@ def test_reports_render_without_the_diagram_module_or_when_a_drawing_fails(monke
     ],
 )
 def test_a_link_with_quotes_in_its_destination_leaves_no_stray_parenthesis(text, html):
+    # campaign.core's own function: the render_markdown imported at the top is the report
+    # context's (the same function, re-exported where the reports use it).
     from campaign.core.markdown import render_markdown
 
     assert str(render_markdown(text)) == html

@@ -21,7 +21,8 @@ from battles.rules.ai import (
 from battles.rules.dice import Dice
 from battles.rules.movement import validate_orders
 from battles.rules.ships import ShipState, Status
-from battles.rules.turn import BattleState
+from battles.rules.turn import BattleState, LightUnit
+from bench.fleets import phalon_68th, qatzrin_5th
 from tests.conftest import ROOT
 
 
@@ -259,8 +260,6 @@ CATALOGUE = ROOT / "factions" / "catalogue"
 
 @pytest.mark.skipif(not (CATALOGUE / "phalon.json").exists(), reason="catalogue absent")
 def test_bench_fleets_fight_to_a_result():
-    from bench.fleets import phalon_68th, qatzrin_5th
-
     result = resolve_battle(qatzrin_5th(), phalon_68th(), seed=3)
     assert result.reason in {"destruction", "withdrawal", "turn-limit", "mutual"}
     assert any(e.kind == "launch" for e in result.events)
@@ -293,8 +292,6 @@ def test_the_engine_imports_without_the_web_framework():
 
 
 def test_idle_class_1_weapons_shoot_at_attached_fighters():
-    from battles.rules.turn import LightUnit
-
     (a1,) = fleet("a", ESCORT)
     (b1,) = fleet("b", ESCORT)
     place(a1, 0, 0)

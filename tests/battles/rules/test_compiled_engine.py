@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+import battles.rules
+from battles.apps import watch_rules_sources
 from battles.rules import _accelerator
 from tests.conftest import ROOT
 
@@ -134,9 +136,6 @@ def test_admiralty_pure_rules_forces_plain_python(monkeypatch):
 
 
 def test_runserver_reloads_on_a_rules_source_edit_when_compiled(monkeypatch):
-    import battles.rules
-    from battles.apps import watch_rules_sources
-
     class Reloader:
         def __init__(self):
             self.watched = []

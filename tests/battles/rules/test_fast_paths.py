@@ -14,8 +14,11 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import battles.rules
+from battles.rules.ai import resolve_battle
 from battles.rules.dice import Dice, Roll
-from battles.rules.errors import RulesError
+from battles.rules.errors import IllegalOrder, RulesError
+from battles.rules.options import RuleOptions
+from battles.rules.phases import orders as phase_1
 from battles.rules.sensors import (
     ALL_ARC_BITS,
     ARC_BITS,
@@ -28,8 +31,16 @@ from battles.rules.sensors import (
     target_arcs,
 )
 from battles.rules.ships import ShipState, Status
-from battles.rules.turn import FireIntent, _fire_control_suffices
+from battles.rules.turn import (
+    BattleState,
+    FireIntent,
+    ShipOrders,
+    _fire_control_suffices,
+    play_turn,
+)
 from battles.rules.weapons import DamageType, Hit, Volley, _hit, fire
+from bench.fleets import phalon_68th, qatzrin_5th
+from bench.mieska import mieska_battle
 
 coords = st.floats(min_value=-200, max_value=200, allow_nan=False)
 
@@ -193,10 +204,6 @@ def test_movement_only_orders_pass_the_checks_they_skip(monkeypatch):
         )
         assert done.returncode == 0 and "1 passed" in done.stdout, done.stdout[-3000:]
         return
-    from battles.rules.ai import resolve_battle
-    from battles.rules.phases import orders as phase_1
-    from bench.fleets import phalon_68th, qatzrin_5th
-    from bench.mieska import mieska_battle
 
     plain = phase_1._movement_only
     seen = {"shortcut": 0, "full": 0}
@@ -227,10 +234,6 @@ def test_movement_only_orders_pass_the_checks_they_skip(monkeypatch):
 
 @pytest.mark.parametrize("written", [[], (), ""])
 def test_falsy_settings_that_are_not_a_mapping_are_still_refused(written):
-    from battles.rules.errors import IllegalOrder
-    from battles.rules.options import RuleOptions
-    from battles.rules.turn import BattleState, ShipOrders, play_turn
-
     a = ShipState.from_design(SHIP, ship_id="a1", side="a", name="A1")
     b = ShipState.from_design(SHIP, ship_id="b1", side="b", name="B1")
     b.y = 30.0

@@ -4,11 +4,14 @@ values raise the engine's own ``RulesError`` subclasses naming the field, never
 
 import pytest
 
+from battles.rules.ai import resolve_battle
 from battles.rules.dice import Dice
 from battles.rules.errors import BadArgument, RulesError
+from battles.rules.movement import parse_orders
 from battles.rules.odds import mean_value, odds
+from battles.rules.sensors import blips, sensor_range
 from battles.rules.ships import DesignError, ShipState
-from battles.rules.weapons import fire
+from battles.rules.weapons import fire, get_weapon
 from tests.battles.rules.test_turn import design
 
 
@@ -91,11 +94,6 @@ def test_from_design_carried_damage_and_non_mapping():
 
 
 def test_more_public_functions_name_the_bad_argument():
-    from battles.rules.ai import resolve_battle
-    from battles.rules.movement import parse_orders
-    from battles.rules.sensors import blips, sensor_range
-    from battles.rules.weapons import get_weapon
-
     with pytest.raises(BadArgument, match=r"^K: movement: thrust must be a whole number"):
         parse_orders("+1", ship="K", thrust="4", speed=5)
     with pytest.raises(BadArgument, match=r"^K: movement: speed must be a whole number"):

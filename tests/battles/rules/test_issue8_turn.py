@@ -4,10 +4,11 @@ D-34 phase-1 settings; fault 3 (fighters escort); bad orders (phase 1)."""
 
 import pytest
 
-from battles.rules.ai import resolve_battle, ship_orders
+from battles.rules.ai import resolve_battle, ship_fire, ship_orders
 from battles.rules.errors import IllegalOrder
 from battles.rules.options import RuleOptions
 from battles.rules.phases.light_fire import dogfight_dice
+from battles.rules.ships import ShipState
 from battles.rules.turn import FireIntent, LightUnit, ShipOrders, _phase_light_fire, play_turn
 from tests.battles.rules.test_turn import ScriptedDice, battle, design, ship
 
@@ -69,7 +70,6 @@ def test_d12_option_only_the_lances_fc_is_exclusive():
 def test_d12_the_ai_fires_lances_only_when_nothing_else_reaches():
     guns = (_gun("beam-a", "beam-1"), _gun("lance-a", "lance"))
     a, _, state = _duel(*guns, b_y=8.0)
-    from battles.rules.ai import ship_fire
 
     assert [i.system for i in ship_fire(state, a)] == ["beam-a"]
     state.options = RuleOptions(lance_exclusive=False)
@@ -284,8 +284,6 @@ def test_d34_bad_settings_are_refused_in_phase_1():
 
 
 def test_d34_resolve_battle_with_pulsers_under_both_settings_refuses_nothing():
-    from battles.rules.ships import ShipState
-
     def fleet(side):
         d = design(
             "P", fcs=2, hull=(6, 6, 6, 6), systems=[_gun("p1", "pulser"), _gun("p2", "pulser")]

@@ -4,6 +4,7 @@ from fractions import Fraction as F
 
 import pytest
 
+from battles.rules.distributions import _chain, _power, _power_fractions
 from battles.rules.errors import OutOfRange, UnknownWeapon
 from battles.rules.odds import TAIL_LIMIT, die_mean, mean_value, odds
 from battles.rules.options import RuleOptions
@@ -110,8 +111,6 @@ def test_errors():
 
 
 def test_integer_convolution_matches_fraction_convolution():
-    from battles.rules.distributions import _chain, _power, _power_fractions
-
     for faces in [(0, 0, 0, 1, 1, 2), (0, 0, 0, 0, 0, 1), (6, 6, 6, 3, 3, 3)]:
         unit = _chain(faces, 40, None)
         for n in (1, 2, 5):

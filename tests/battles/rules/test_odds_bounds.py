@@ -8,9 +8,10 @@ import sys
 import pytest
 from django.core.management import CommandError, call_command
 
+from battles.rules.dice import Dice
 from battles.rules.errors import RulesError, UnknownWeapon
 from battles.rules.odds import MAX_REQUEST_DICE, odds
-from battles.rules.weapons import get_weapon
+from battles.rules.weapons import fire, get_weapon
 from tests.conftest import ROOT
 
 
@@ -108,9 +109,6 @@ def test_odds_with_a_negative_count_ends_quickly_with_an_error(count):
 
 
 def test_fire_and_odds_name_the_section_for_an_unknown_target_kind():
-    from battles.rules.dice import Dice
-    from battles.rules.weapons import fire
-
     expected = r"^beam-1: unknown target kind 'dragon', expected one of ship, .* \(§8–10\)$"
     with pytest.raises(RulesError, match=expected):
         fire("beam-1", Dice(1), range_mu=5, target="dragon")
@@ -121,9 +119,6 @@ def test_fire_and_odds_name_the_section_for_an_unknown_target_kind():
 
 
 def test_fire_names_the_section_for_a_negative_count():
-    from battles.rules.dice import Dice
-    from battles.rules.weapons import fire
-
     with pytest.raises(RulesError, match=r"^beam-1: cannot fire -1 weapons, .*≥ 0 \(§8–10\)$"):
         fire("beam-1", Dice(1), range_mu=5, count=-1)
     with pytest.raises(RulesError, match=r"^beam-1: count must be .*, got -1 \(§8–10\)$"):

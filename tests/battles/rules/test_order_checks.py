@@ -4,6 +4,7 @@ it was; what only movement decides (arc, range) is a phase-9 ``fire-refused`` ev
 
 import pytest
 
+from battles.rules.ai import resolve_battle
 from battles.rules.errors import IllegalOrder, MagazineDestroyed, NoFireControl, UnknownWeapon
 from battles.rules.options import RuleOptions
 from battles.rules.ships import Status
@@ -283,8 +284,6 @@ def test_unreadable_movement_orders_raise_illegal_order(movement, message):
     ],
 )
 def test_resolve_battle_refuses_an_unreplayable_seed_or_no_turns(kwargs, message):
-    from battles.rules.ai import resolve_battle
-
     a = ship("a1", "a", design("A", systems=[BEAM1]))
     b = ship("b1", "b", design("B", systems=[BEAM1]))
     with pytest.raises(ValueError, match=message):

@@ -3,6 +3,8 @@
 import pytest
 
 from battles.rules import tables as t
+from battles.rules.errors import RulesError
+from battles.rules.options import DEFAULT_OPTIONS, OPTION_HELP, RuleOptions
 
 
 def test_beam_table_per_die():
@@ -43,9 +45,6 @@ def test_area_and_scattergun_tables():
 
 
 def test_rule_options_defaults_and_parsing():
-    from battles.rules.errors import RulesError
-    from battles.rules.options import DEFAULT_OPTIONS, OPTION_HELP, RuleOptions
-
     assert RuleOptions() == DEFAULT_OPTIONS and DEFAULT_OPTIONS.non_default() == {}
     # every §16 D-n is an option
     section_16 = {"D-1", "D-3", "D-11", "D-12", "D-14", "D-16", "D-19", "D-21", "D-26"}

@@ -8,8 +8,18 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.forms.models import model_to_dict
 
-from battles.models import Battle, BattleAction, BattleSnapshot, Event, Participant, RecordEntry
+from battles.models import (
+    Battle,
+    BattleAction,
+    BattleSnapshot,
+    Event,
+    Participant,
+    RecordEntry,
+    Report,
+)
+from battles.reports.files import report_render
 from battles.services import (
+    REOPEN_CHECKS,
     BattleActionError,
     Conclusion,
     SideSpec,
@@ -17,11 +27,13 @@ from battles.services import (
     battle_conclude,
     battle_create,
     battle_reopen,
+    battle_replay,
     battle_reseed,
     battle_resolve,
     battle_resolve_preview,
     eligible_light_units,
     eligible_ships,
+    event_rows,
     record_confirm,
     record_submit,
 )
@@ -205,7 +217,6 @@ def test_station_defences_fight_as_fixed_platforms_and_lose_craft():
     parts = {p.light_units_id: p for p in Participant.objects.filter(light_units__isnull=False)}
     assert battery.strength == 2 - parts[battery.pk].craft_lost
     assert based.strength == 6 - parts[based.pk].craft_lost
-    from battles.services import battle_replay, event_rows
 
     assert battle_replay(battle=battle) == event_rows(battle=battle)
 
@@ -346,9 +357,6 @@ def test_record_entries_conclude_only_when_the_other_side_confirms():
 
 
 def test_reopen_removes_the_reports_and_their_files(media):
-    from battles.models import Report
-    from battles.reports.files import report_render
-
     battle = draft_skirmish(qatzrin=("Ra'am",), phalon=("Huulth",))
     battle_resolve(battle=battle, seed=SEED, max_turns=2)
     report = report_render(battle_id=battle.pk, fmt="html")
@@ -360,8 +368,6 @@ def test_reopen_removes_the_reports_and_their_files(media):
 
 
 def test_a_reopen_check_can_refuse_and_nothing_changes(monkeypatch):
-    from battles.services import REOPEN_CHECKS
-
     battle = draft_skirmish(qatzrin=("Ra'am",), phalon=("Huulth",))
     battle_resolve(battle=battle, seed=SEED, max_turns=2)
     after = world_state()

@@ -10,8 +10,9 @@ from django.urls import reverse
 from battles.models import Battle
 from battles.services import battle_record, battle_resolve
 from battles.services.intel import intel_record_battle
-from campaign.league.models import Intel
+from campaign.league.models import Campaign, Intel
 from campaign.publish import site_build
+from campaign.sample.loader import sample_load
 from tests.battles.battle_fixtures import draft_skirmish
 
 pytestmark = pytest.mark.django_db
@@ -61,8 +62,6 @@ def test_recording_is_idempotent_and_keeps_the_first_battle(cast):
 
 
 def test_intel_is_per_campaign(cast):
-    from campaign.league.models import Campaign
-
     other = Campaign.objects.create(name="Other league", slug="other-league")
     record_draw(draft_skirmish(cast.campaign, slug="a"))
     record_draw(draft_skirmish(other, slug="b"))
@@ -108,8 +107,6 @@ def test_classes_met_are_never_baked_into_the_site(cast, settings, tmp_path):
 
 
 def test_sample_load_records_the_miranda_battles_intel_once(db):
-    from campaign.sample.loader import sample_load
-
     summary = sample_load()
     battle = Battle.objects.get(campaign=summary.campaign, slug="colonisation-compromise")
     rows = Intel.objects.filter(first_battle=battle)

@@ -10,6 +10,8 @@ from django.core.management import CommandError, call_command
 from django.forms.models import model_to_dict
 
 from battles.models import Battle, BattleSide, Event, Participant
+from battles.reports.context import report_context
+from battles.reports.turn_log import PRINT_KINDS, trim_for_print
 from battles.rules import ai
 from battles.rules.ships import ShipState
 from battles.services import (
@@ -18,8 +20,10 @@ from battles.services import (
     battle_record,
     battle_replay,
     battle_resolve,
+    conclude,
     event_rows,
 )
+from battles.services import resolve as resolve_module
 from campaign.league.models import Intel
 from factions.models import Faction, LightUnitGroup, Ship, ShipClass
 from tests.battles.battle_fixtures import draft_skirmish
@@ -327,8 +331,6 @@ def test_a_failure_after_the_log_is_written_rolls_everything_back(monkeypatch):
     def boom(*args, **kwargs):
         raise RuntimeError("disk full")
 
-    from battles.services import conclude
-
     monkeypatch.setattr(conclude, "intel_record_battle", boom)
     with pytest.raises(RuntimeError, match="disk full"):
         battle_resolve(battle=battle, seed=SEED)
@@ -503,8 +505,6 @@ def test_record_refuses_a_stranger_participant_a_twice_entered_one_and_a_foreign
 
 
 def test_the_report_gives_each_turn_a_summary_highlights_and_every_die():
-    from battles.reports.context import report_context
-
     battle = draft_skirmish()
     battle_resolve(battle=battle, seed=SEED)
     battle.refresh_from_db()
@@ -541,9 +541,6 @@ def test_a_ship_already_destroyed_or_fielded_twice_is_refused():
 
 
 def test_the_pdf_keeps_losses_and_a_few_volleys_per_turn_and_counts_the_rest():
-    from battles.reports.context import report_context
-    from battles.reports.turn_log import PRINT_KINDS, trim_for_print
-
     battle = draft_skirmish()
     battle_resolve(battle=battle, seed=SEED)
     battle.refresh_from_db()
@@ -562,7 +559,6 @@ def test_the_pdf_keeps_losses_and_a_few_volleys_per_turn_and_counts_the_rest():
 
 def test_a_battle_changed_by_someone_else_meanwhile_is_not_concluded_twice(monkeypatch):
     battle = draft_skirmish()
-    from battles.services import resolve as resolve_module
 
     real_options = resolve_module.rule_options
 

@@ -13,6 +13,7 @@ from battles.systems.sf_boarding import (
     Party,
     PartyTooLarge,
     band_odds,
+    boarding_allowed,
     boarding_attack_modifier,
     boarding_resistance,
     combine_parties,
@@ -20,6 +21,7 @@ from battles.systems.sf_boarding import (
     max_party_size,
     pathogen_party,
     recovered,
+    repel_bonus,
     resolve_boarding,
     security_modifier,
     size_modifier,
@@ -174,8 +176,6 @@ def test_monte_carlo_agrees_with_the_exact_band_odds():
 
 
 def test_repelling_officer_and_the_ways_aboard():
-    from battles.systems.sf_boarding import boarding_allowed, repel_bonus
-
     assert repel_bonus(5, against_all=False) == 5 and repel_bonus(5, against_all=True) == 2
     assert boarding_allowed("grappling", adjacent=True, attack_hit=True)
     assert not boarding_allowed("grappling", adjacent=False, attack_hit=True)

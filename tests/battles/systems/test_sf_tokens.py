@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from battles.systems.sf_tokens import (
     ACTIONS,
+    SYSTEMS,
     CrewOutOfRange,
     GMShip,
     IllegalAction,
@@ -19,8 +20,11 @@ from battles.systems.sf_tokens import (
     boost,
     check_odds,
     check_table,
+    divert_points,
     new_ship,
     next_round,
+    rebalance,
+    rebalance_evenly,
     set_state,
     spend,
     token_pool,
@@ -222,12 +226,8 @@ def test_any_sequence_keeps_tokens_within_the_pool_and_replays(tier, pc_tier, cr
                 elif action == "boost-all":
                     boost(s, "all")
                 elif action == "crit":
-                    from battles.systems.sf_tokens import SYSTEMS
-
                     set_state(s, SYSTEMS[k % len(SYSTEMS)], ("malfunctioning", "wrecked")[k % 2])
                 else:
-                    from battles.systems.sf_tokens import SYSTEMS
-
                     spend(s, action, system=SYSTEMS[k % len(SYSTEMS)])
             except IllegalAction:
                 pass
@@ -240,8 +240,6 @@ def test_any_sequence_keeps_tokens_within_the_pool_and_replays(tier, pc_tier, cr
 
 
 def test_divert_and_rebalance_shields():
-    from battles.systems.sf_tokens import divert_points, rebalance, rebalance_evenly
-
     assert divert_points(150) == 7 and divert_points(19) == 0  # 5 % of the PCU, rounded down
     current = {"forward": 10, "aft": 4, "port": 3, "starboard": 3}
     assert rebalance(current, {"forward": 14, "aft": 2, "port": 2, "starboard": 2}) == {

@@ -19,6 +19,7 @@ from battles.systems.swsb import (
     escort_target,
     fire_order,
     fleet_turn,
+    formation_fits,
     hunting_bonus,
     navigation_move,
     range_penalties,
@@ -326,6 +327,4 @@ def test_monte_carlo_agrees_with_the_exact_hit_chance():
 
 
 def test_two_class_four_units_per_square():
-    from battles.systems.swsb import formation_fits
-
     assert formation_fits(2) and not formation_fits(3)

@@ -9,6 +9,8 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from battles.models import Battle, BattleAction, Participant, RecordEntry
+from battles.services import record_submit
+from campaign.league.models import Campaign
 from factions.models import Ship
 from tests.battles.battle_fixtures import draft_skirmish
 from tests.battles.conftest import WHO
@@ -95,8 +97,6 @@ def test_setup_form_creates_the_battle_with_the_units_chosen(client, league):
 
 
 def test_setup_page_lists_the_ships_a_draft_holds_here_or_in_another_campaign(client, league):
-    from campaign.league.models import Campaign
-
     client.force_login(league.organiser)
     url = reverse("battle-setup", args=[league.campaign.slug])
     held_here = Participant.objects.filter(side__battle=league.battle, ship__isnull=False)
@@ -229,8 +229,6 @@ def test_record_formset_errors_name_the_ship_and_field_and_other_side_confirms(c
 def test_confirming_an_entry_is_for_the_organiser_or_the_other_side(client, league, who, status):
     """A Qatzrin entry: its own side's player may not decide on it; the Phalon player and
     the organiser may; others get 404 (no role, or a draft they cannot see)."""
-    from battles.services import record_submit
-
     q_side = league.battle.sides.get(faction__slug="qatzrin")
     entry = record_submit(battle=league.battle, side=q_side, results=[], user=league.qatzrin_player)
     _login(client, league, who)

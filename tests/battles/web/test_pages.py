@@ -3,6 +3,9 @@
 from django.core.files.base import ContentFile
 from django.urls import reverse
 
+from battles.models import Participant, Report
+from tests.world import add_ships
+
 
 def battle_url(world):
     return reverse("battle-detail", kwargs={"pk": world.battle.pk})
@@ -46,8 +49,6 @@ def test_hostile_markdown_in_a_narrative_is_inert(client, world):
 
 
 def test_battle_page_links_the_pdf_report_when_rendered(client, world, settings, tmp_path):
-    from battles.models import Report
-
     assert ".pdf" not in client.get(battle_url(world)).content.decode()
     settings.MEDIA_ROOT = tmp_path
     report = Report(battle=world.battle, format=Report.Format.PDF, version=1)
@@ -66,9 +67,6 @@ def test_battle_page_costs_the_same_queries_for_many_participants(
 ):
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
-
-    from battles.models import Participant
-    from tests.world import add_ships
 
     with CaptureQueriesContext(connection) as ctx:
         client.get(battle_url(world))

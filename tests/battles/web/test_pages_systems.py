@@ -6,9 +6,11 @@ from django.urls import reverse
 from django.utils import translation
 
 from battles.models import Battle
-from battles.models.other_games import OtherBattleError, SystemParticipant
+from battles.models.other_games import OtherBattleError, SystemParticipant, SystemUnit
+from battles.reports.context import report_context
 from battles.services.other_games import SideInput, UnitInput, other_battle_record
 from battles.standings import campaign_standings
+from battles.systems.epic.data import ABILITIES
 
 pytestmark = pytest.mark.django_db
 
@@ -248,8 +250,6 @@ def test_standings_queries_stay_flat(cast, django_assert_num_queries):
 def test_roster_units_are_checked_against_their_rules(cast):
     from django.core.exceptions import ValidationError
 
-    from battles.models.other_games import SystemUnit
-
     ok = SystemUnit(
         faction=cast.norge,
         game_system="starfinder",
@@ -282,8 +282,6 @@ def test_roster_units_are_checked_against_their_rules(cast):
 
 
 def test_record_page_takes_a_roster_unit(cast, client):
-    from battles.models.other_games import SystemUnit
-
     isd = SystemUnit.objects.create(
         faction=cast.qatzrin, game_system="sw-starship-battles", name="Chimaera", kind="class-1",
         stats={"rank": "class-1", "hull": 40, "defence": 14, "screen_value": 4},
@@ -316,8 +314,6 @@ def test_record_page_takes_a_roster_unit(cast, client):
 def test_report_of_an_other_system_battle_costs_the_same_queries_with_more_units(cast):
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
-
-    from battles.reports.context import report_context
 
     def queries(battle) -> int:
         with CaptureQueriesContext(connection) as ctx:
@@ -359,8 +355,6 @@ def test_helper_pages_are_open_but_never_name_a_draft_battle(cast, client, who):
 
 
 def test_tracker_takes_a_ship_from_the_starfinder_roster(cast, client):
-    from battles.models.other_games import SystemUnit
-
     unit = SystemUnit.objects.create(
         faction=cast.qatzrin, game_system="starfinder", name="Drake raider",
         stats={"tier": "2", "crew": 2, "bonuses": {"gunnery": 6}},
@@ -375,8 +369,6 @@ def test_tracker_takes_a_ship_from_the_starfinder_roster(cast, client):
 
 
 def test_the_epic_abilities_read_in_the_pages_language(client):
-    from battles.systems.epic.data import ABILITIES
-
     fr = client.get("/rules/epic/").content.decode()  # French, the default language
     assert "Peut tirer en tir indirect (règles de base p. 37)." in fr
     assert "May fire indirectly" not in fr and "A hit of AP 1 or more" not in fr

@@ -9,6 +9,8 @@ import json
 import pytest
 from django.test import Client
 
+from factions.models import Fleet
+
 pytestmark = pytest.mark.django_db
 
 
@@ -49,7 +51,6 @@ def test_every_404_says_the_same_in_the_readers_language(player, cast, settings,
     DEBUG on, where django-ninja printed "Not Found: No Battle matches the given query."
     and "Not Found: not your faction's fleet"."""
     settings.DEBUG = debug
-    from factions.models import Fleet
 
     Fleet.objects.create(faction=cast.qatzrin, name="Strike", slug="strike")
     move = {"fleet": "strike", "destination": "x", "destination_faction": "qatzrin"}

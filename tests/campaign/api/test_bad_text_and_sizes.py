@@ -17,6 +17,7 @@ from campaign.league.models import ApiToken
 from factions.models import Fleet, LightUnitGroup, Ship, ShipClass
 from factions.services import FleetImportError, fleet_import
 from tests.factions.api.test_fleet_import_api import GANESHA_PART, counts
+from tests.factions.factories import valid_design
 
 SURROGATE = "\ud800"
 
@@ -75,8 +76,6 @@ def test_the_import_fleet_command_reports_unstorable_text(classes, tmp_path):
 
 
 def test_design_import_refuses_nul_in_the_file(cast):
-    from tests.factions.factories import valid_design
-
     body = {"faction": "qatzrin", "data": [valid_design() | {"rationale": "a\x00b"}]}
     response = post_json(organiser(cast), "/api/designs/import", body)
     assert response.status_code == 422

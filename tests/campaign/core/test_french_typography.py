@@ -11,7 +11,7 @@ import pytest
 from django.conf import settings
 from django.utils import translation
 
-from campaign.core.french_typography import NNBSP, fix_text
+from campaign.core.french_typography import NNBSP, fix_po, fix_text
 
 N = NNBSP
 
@@ -65,8 +65,6 @@ def test_a_french_page_string_has_the_narrow_space():
 
 
 def test_fix_po_reaches_a_one_line_msgstr_that_ends_its_entry(tmp_path):
-    from campaign.core.french_typography import fix_po
-
     po = tmp_path / "django.po"
     po.write_text(
         'msgid ""\nmsgstr ""\n"Language: fr\\n"\n\n'

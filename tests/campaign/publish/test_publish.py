@@ -16,10 +16,13 @@ from django.db import transaction
 from django.test import override_settings
 from pypdf import PdfReader
 
+from battles.models import Battle
 from campaign.league.models import Campaign
 from campaign.publish import SiteBuildError, feeds, search, site_build
+from campaign.publish.charts import losses_chart, standings_chart
 from campaign.publish.output import trees_dir
-from factions.models import Faction, Fleet, Ship, ShipClass
+from campaign.publish.paths import safe_name
+from factions.models import Faction, Fleet, Ship, ShipClass, Territory
 from tests.battles.reports.report_fixtures import HOSTILE_MARKDOWN, make_battle
 
 
@@ -382,8 +385,6 @@ def test_site_build_queries_do_not_grow_with_factions(settings, tmp_path, league
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from factions.models import Territory
-
     settings.MEDIA_ROOT = tmp_path / "media"
     out = tmp_path / "site"
 
@@ -414,8 +415,6 @@ def test_campaign_and_battle_pages_carry_inline_svg_charts_without_scripts(built
 
 
 def test_charts_escape_hostile_labels_and_hold_no_script():
-    from campaign.publish.charts import standings_chart
-
     class F:
         name = '</script><script>alert(1)</script><b onmouseover="x">'
 
@@ -588,8 +587,6 @@ def test_a_new_battle_re_indexes_only_its_search_shard_and_adds_a_list_page(
 
 
 def test_the_losses_chart_stacks_each_sides_losses_to_scale_and_escapes_names():
-    from campaign.publish.charts import losses_chart
-
     svg = str(
         losses_chart(
             [
@@ -628,8 +625,6 @@ def test_a_battle_page_is_rendered_again_when_what_it_shows_changes(settings, tm
 
 def test_file_names_transliterate_latin_letters_and_keep_ascii_ones():
     """Fresh-user trial: "Ørsted" became ``…-rsted.html``."""
-    from campaign.publish.paths import safe_name
-
     assert safe_name("raid-ørsted", 7) == "raid-orsted"
     assert (
         safe_name("Æbeltoft-Straße-Łódź-Þórshöfn-café", 7)
@@ -644,7 +639,6 @@ def test_file_names_transliterate_latin_letters_and_keep_ascii_ones():
 @pytest.mark.django_db
 def test_a_battle_named_with_a_nordic_letter_gets_a_readable_file(settings, tmp_path, league):
     settings.MEDIA_ROOT = tmp_path / "media"
-    from battles.models import Battle
 
     battle = make_battle(league)
     Battle.objects.filter(pk=battle.pk).update(slug="raid-ørsted")

@@ -13,6 +13,7 @@ import pytest
 
 from campaign.publish import site_build
 from campaign.sample.loader import sample_load
+from factions.models import Ship
 from factions.ssd.draw import ship_svg
 from tests.conftest import ROOT
 
@@ -69,7 +70,6 @@ def test_no_page_of_the_sample_site_carries_an_inline_style(sample_site):
 
 def test_a_shrunk_ssd_title_gets_its_size_as_an_attribute_and_no_css_overrides_it(db):
     sample_load()
-    from factions.models import Ship
 
     ship = Ship.objects.filter(hull_lost__gt=0).order_by("pk").first()
     ship.name = "A very long ship name that cannot fit on the diagram's title line at all"

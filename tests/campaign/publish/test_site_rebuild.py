@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from campaign.publish import feeds, site_build
-from campaign.publish.output import MANIFEST, trees_dir
+from campaign.publish.output import MANIFEST, MARKER, trees_dir
 from tests.battles.reports.report_fixtures import make_battle
 from tests.campaign.publish.test_publish import make_league
 
@@ -167,8 +167,6 @@ def test_after_a_build_that_died_the_next_one_makes_the_whole_site(league, tmp_p
 def test_a_site_made_as_a_plain_folder_becomes_a_link(league, tmp_path):
     """An earlier version of ``build_site`` made a plain folder: the first build keeps
     its unchanged files (hard links) and puts a link in its place."""
-    from campaign.publish.output import MARKER
-
     make_battle(league)
     out = tmp_path / "site"
     site_build(out_dir=out, pdfs=False, search_index=False, languages=["en"])

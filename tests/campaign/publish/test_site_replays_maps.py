@@ -20,6 +20,7 @@ from battles.services import battle_resolve
 from campaign.publish import site_build
 from campaign.publish.replays import public_viewer
 from campaign.turns.models import CampaignTurn
+from factions.access import visible_fleets
 from factions.models import Fleet, Territory
 from tests.battles.battle_fixtures import draft_skirmish
 from tests.battles.reports.report_fixtures import make_battle
@@ -75,8 +76,6 @@ def test_the_replay_file_is_the_anonymous_replay_of_the_app(fought, tmp_path):
 
 
 def test_the_public_viewer_is_the_access_helpers(fought):
-    from factions.access import visible_fleets
-
     battle = Battle.objects.prefetch_related("sides__participants__ship").get(pk=fought.pk)
     public = set(visible_fleets(None).values_list("pk", flat=True))
     assert public_viewer(battle, public) == battle_viewer(fought, None)

@@ -10,9 +10,11 @@ from django.db import transaction
 from django.forms.models import model_to_dict
 
 from battles.models import Battle, BattleSide, Participant
+from battles.services import battle_resolve
 from campaign.league.models import Campaign
 from campaign.sample.loader import SAMPLE_DIR, SampleDataError, sample_load
 from factions.models import Faction, Fleet, LightUnitGroup, Ship, ShipClass, Squadron, Territory
+from factions.web.timeline import ship_timeline
 
 MODELS = [
     Campaign,
@@ -280,8 +282,6 @@ def test_the_skirmish_at_mieska_is_a_detachment_left_for_the_engine(sample):
 
 
 def test_loading_again_keeps_what_the_engine_wrote(sample, django_capture_on_commit_callbacks):
-    from battles.services import battle_resolve
-
     battle = Battle.objects.get(slug="skirmish-at-mieska")
     with django_capture_on_commit_callbacks():  # the report is not rendered here
         battle_resolve(battle=battle)
@@ -310,8 +310,6 @@ def test_a_ship_hurt_in_the_sample_battle_has_a_life_that_matches_its_state(samp
     """Trial finding F-11: built already damaged, a ship's life read "before: 4 hull lost,
     after: 8" for a battle that cost it 4. Now built intact, then the battle's own history
     row: before = intact, after = the ship as it stands (no turn played yet)."""
-    from factions.web.timeline import ship_timeline
-
     hurt = Participant.objects.filter(
         side__battle__slug="colonisation-compromise", ship__isnull=False, hull_lost__gt=0
     ).select_related("ship__ship_class")

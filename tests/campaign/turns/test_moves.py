@@ -10,6 +10,7 @@ import pytest
 from django.test import Client
 from django.utils import translation
 
+from campaign.publish.builder import site_build
 from campaign.turns.access import turn_summary_for
 from campaign.turns.closing import campaign_turn_close, campaign_turn_open, campaign_turn_reopen
 from campaign.turns.errors import TurnActionError, TurnPermissionError
@@ -211,8 +212,6 @@ def test_move_api_matrix(moving, who):
 def test_the_site_map_shows_a_moved_fleet_where_the_turn_left_it(moving, settings, tmp_path):
     """A movement carried out at the close is in the fleet's history at the close time:
     the baked map of that turn (campaign.publish.maps) shows the fleet at its destination."""
-    from campaign.publish.builder import site_build
-
     s = moving
     settings.MEDIA_ROOT = tmp_path / "media"
     fleet_move_order(

@@ -2,6 +2,10 @@
 
 from django.urls import reverse
 
+from battles.models import Battle, BattleSide, Participant
+from campaign.sample.loader import sample_load
+from factions.models import Faction, Fleet, LightUnitGroup, Ship, ShipClass
+
 
 def test_home_lists_campaigns_factions_and_recent_battles(client, world):
     response = client.get(reverse("home"))
@@ -39,9 +43,6 @@ def test_campaign_page_shows_factions_battles_and_standings(client, world):
 
 
 def test_standings_ignore_draft_battles_and_count_draws_as_neither(client, world):
-    from battles.models import Battle, BattleSide, Participant
-    from factions.models import LightUnitGroup
-
     draft = Battle.objects.create(
         campaign=world.cast.campaign, name="Draft", slug="draft", winner=world.cast.norge
     )
@@ -81,10 +82,6 @@ def test_pages_are_french_by_default_and_switch_to_english(client, world):
 
 def test_every_page_of_the_sample_campaign_renders(client, db):
     """The seed's campaign as ``load_sample`` builds it: every linked page answers 200."""
-    from battles.models import Battle
-    from campaign.sample.loader import sample_load
-    from factions.models import Faction, Fleet, Ship, ShipClass
-
     sample_load()
     urls = [reverse("home"), reverse("campaign-detail", kwargs={"slug": "sample"})]
     urls += [f.get_absolute_url() for f in Faction.objects.all()]
@@ -125,8 +122,6 @@ def test_home_and_campaign_pages_cost_the_same_queries_for_many_battles(
 ):
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
-
-    from battles.models import Battle, BattleSide
 
     urls = (reverse("home"), reverse("campaign-detail", kwargs={"slug": "test-league"}))
     baselines = []

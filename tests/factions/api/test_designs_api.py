@@ -8,6 +8,7 @@ import pytest
 from django.test import Client
 
 from factions.designs import validation
+from factions.designs.imports import export_design
 from factions.models import ShipClass
 from tests.conftest import ROOT
 from tests.factions.factories import valid_design as design
@@ -209,8 +210,6 @@ def test_import_the_preset_file_through_the_api(cast):
 
 
 def test_export_of_a_created_class_round_trips_through_create(hanit, cast):
-    from factions.designs.imports import export_design
-
     exported = export_design(hanit)
     hanit.delete()
     response = post(client_for(cast.organiser), "/api/designs", copy.deepcopy(exported))

@@ -7,6 +7,7 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
+from factions.catalogue_loader import catalogue_files
 from factions.designs import validation
 from factions.designs.imports import (
     ImportFormatError,
@@ -205,8 +206,6 @@ def test_command_errors_name_the_problem(cast, tmp_path):
 
 
 def test_a_catalogue_file_imports_its_classes_and_reports_its_light_units():
-    from factions.catalogue_loader import catalogue_files
-
     files = catalogue_files()
     assert files, "factions/catalogue/ holds the four factions' files"
     for path in files:

@@ -7,7 +7,9 @@ from django.utils import translation
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from campaign.sample.loader import sample_load
 from factions.designs.schema import design_system_ids
+from factions.models import Faction, Fleet, Ship, ShipClass
 from factions.ssd.draw import ARCS, ShipDamage, design_svg, hull_rows_for, ship_svg
 from tests.conftest import ROOT
 
@@ -167,8 +169,6 @@ def test_hull_rows_split_larger_rows_first():
 
 @pytest.fixture
 def damaged_ship(cast):
-    from factions.models import Fleet, Ship, ShipClass
-
     design = saar()
     sc = ShipClass.objects.create(
         faction=cast.qatzrin,
@@ -240,9 +240,6 @@ def test_every_catalogue_design_draws_on_one_a4_page(design):
 
 @pytest.mark.django_db
 def test_damaged_ships_of_the_sample_show_exactly_their_damage():
-    from campaign.sample.loader import sample_load
-    from factions.models import Ship
-
     sample_load()
     damaged = [
         s
@@ -299,8 +296,6 @@ def test_project_readings_are_flagged_on_the_drawing():
 
 def test_the_ssd_title_names_the_faction_not_its_slug(damaged_ship, client):
     """Fresh-user trial: "Tsaara — guerrier, phalon"; the faction's name is shown."""
-    from factions.models import Faction
-
     Faction.objects.filter(pk=damaged_ship.ship_class.faction_id).update(name="Qatzrin Ha'Gadol")
     damaged_ship.refresh_from_db()
     title = parse(ship_svg(damaged_ship)).find("s:title", NS).text

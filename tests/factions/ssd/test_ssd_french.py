@@ -73,8 +73,6 @@ def test_the_crew_dots_start_after_the_crew_label_in_french_and_english():
 
     from django.utils import translation
 
-    from factions.ssd.draw import design_svg
-
     design = {"name": "Test", "mass": 60, "hull": {"boxes": 6}, "systems": []}
     for lang, label in (("fr", "Facteurs d'équipage (3)"), ("en", "Crew factors (3)")):
         with translation.override(lang):

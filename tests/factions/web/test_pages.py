@@ -5,7 +5,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from tests.world import add_ships
+from factions.designs.construction import squadron_points
+from factions.models import Fleet, Ship, Squadron, Territory
+from factions.ssd import draw as ssd
+from tests.world import HOSTILE_MARKDOWN, add_ships
 
 
 def get_as(client, user, url):
@@ -62,8 +65,6 @@ def test_hostile_markdown_in_a_faction_description_is_inert(client, world):
 def test_faction_page_costs_the_same_queries_for_many_fleets_and_classes(
     client, world, django_assert_num_queries
 ):
-    from factions.models import Fleet, Territory
-
     url = reverse("faction-detail", kwargs={"slug": "qatzrin"})
     with CaptureQueriesContext(connection) as ctx:
         client.get(url)
@@ -96,8 +97,6 @@ def test_fleet_page_lists_squadrons_ships_state_light_units_and_points(client, w
     # Three Sa'ar and a Kineret at their catalogue points; the Kineret's four bays hold a
     # squadron of 6 long-range fighters each (priced by factions.designs.construction, whose figures
     # are tested there); plus a beam-2 battery based on no carrier.
-    from factions.designs.construction import squadron_points
-
     totals = response.context["totals"]
     bays = 4 * squadron_points("long-range-fighter", size=6)
     battery = squadron_points("battery", size=1, variant="beam-2")
@@ -113,9 +112,6 @@ def test_fleet_page_lists_squadrons_ships_state_light_units_and_points(client, w
 
 
 def test_hostile_markdown_in_fleet_and_territory_descriptions_is_inert(client, world):
-    from factions.models import Territory
-    from tests.world import HOSTILE_MARKDOWN
-
     world.public_fleet.description = HOSTILE_MARKDOWN
     world.public_fleet.save()
     Territory.objects.filter(faction=world.cast.norge).update(description=HOSTILE_MARKDOWN)
@@ -166,8 +162,6 @@ def _fleet_page_queries(client, slug):
 def test_fleet_page_of_100_ships_costs_the_same_queries_as_3(
     client, world, who, django_assert_num_queries
 ):
-    from factions.models import Fleet, Squadron
-
     if who:
         client.force_login(getattr(world.cast, who))
     small = Fleet.objects.create(faction=world.cast.qatzrin, name="Small", slug="small")
@@ -200,8 +194,6 @@ def test_ship_page_shows_state_and_its_damaged_ssd(client, world):
 
 
 def test_ship_page_renders_without_a_design(client, world):
-    from factions.models import Ship
-
     ship = Ship.objects.filter(fleet=world.norge_fleet).first()
     response = client.get(reverse("ship-detail", kwargs={"pk": ship.pk}))
     assert response.status_code == 200
@@ -209,8 +201,6 @@ def test_ship_page_renders_without_a_design(client, world):
 
 
 def test_ship_page_survives_an_ssd_that_cannot_be_drawn(client, world, monkeypatch):
-    from factions.ssd import draw as ssd
-
     def broken(ship):
         raise ValueError("unreadable design")
 

@@ -9,6 +9,7 @@ import pytest
 from django.test import Client
 
 from battles.models import Battle
+from campaign.league.models import Intel
 from tests.battles.battle_fixtures import draft_skirmish
 from tests.conftest import client_for
 
@@ -58,8 +59,6 @@ def test_ship_notes_are_shown_to_those_who_see_the_factions_secrets(cast, ship_i
 
 def test_the_faction_pages_intel_does_not_link_a_draft_first_battle(cast, ship_in_two_battles):
     """Intel is written at conclusion; a battle reopened as a draft must not be named."""
-    from campaign.league.models import Intel
-
     draft = Battle.objects.get(slug="ambush")
     Intel.objects.create(
         campaign=cast.campaign,

@@ -8,6 +8,7 @@ from django.test import Client
 from campaign.turns.closing import campaign_turn_open
 from campaign.turns.models import CampaignTurn, Construction, LedgerEntry, RepairOrder
 from campaign.turns.treasury import treasury_adjust
+from factions.models import ShipClass
 from tests.campaign.turns.conftest import norway_battle
 
 pytestmark = pytest.mark.django_db
@@ -184,8 +185,6 @@ def test_construction_and_treasury_matrix(played, who):
 
 
 def test_a_design_with_wrong_stated_points_is_flagged_in_the_quote(played):
-    from factions.models import ShipClass
-
     s = played
     vaktar = ShipClass.objects.get(faction=s.norge, name="Vaktar")
     vaktar.points = 99

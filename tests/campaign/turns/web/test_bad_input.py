@@ -10,6 +10,7 @@ from django.test import Client
 from campaign.core import limits
 from campaign.turns.closing import campaign_turn_open
 from campaign.turns.models import LedgerEntry
+from campaign.turns.treasury import treasury_balance
 
 pytestmark = pytest.mark.django_db
 HUGE = "99999999999999999999"
@@ -63,8 +64,6 @@ def test_a_nul_in_the_treasury_reason_is_a_message_and_stores_nothing(sample):
 def test_adjustments_cannot_take_a_treasury_past_the_maximum(sample):
     """Fresh-user trial: two credits of 2 147 483 647 were both accepted and the API then
     showed 4 294 968 194; the second is refused, naming the field, page and API."""
-    from campaign.turns.treasury import treasury_balance
-
     s = sample
     campaign_turn_open(campaign=s.campaign, user=s.organiser)
     c = organiser_client(s)

@@ -11,6 +11,7 @@ from campaign.turns.closing import campaign_turn_close, campaign_turn_open
 from campaign.turns.models import CampaignTurn, Construction, LedgerEntry, RepairOrder
 from campaign.turns.repairs import repair_order
 from campaign.turns.treasury import treasury_adjust
+from factions.models import Faction, ShipClass
 from tests.campaign.turns.conftest import norway_battle
 
 pytestmark = pytest.mark.django_db
@@ -319,8 +320,6 @@ def test_a_past_deadline_is_refused_readably_and_kept_in_the_field(sample):
 
 
 def test_a_class_whose_stated_points_disagree_is_flagged_on_its_pages(sample):
-    from factions.models import ShipClass
-
     vaktar = ShipClass.objects.get(faction=sample.norge, name="Vaktar")
     c = Client(HTTP_ACCEPT_LANGUAGE="en")
     assert "≠" not in c.get(vaktar.get_absolute_url()).content.decode()
@@ -331,8 +330,6 @@ def test_a_class_whose_stated_points_disagree_is_flagged_on_its_pages(sample):
 
 
 def test_faction_page_counts_only_ships_afloat(sample):
-    from factions.models import Faction
-
     gplus = Faction.objects.get(slug="collectif-g-plus")
     html = Client(HTTP_ACCEPT_LANGUAGE="en").get(gplus.get_absolute_url()).content.decode()
     assert "Known fleets: 1170 points afloat; 1562 points destroyed or captured." in html
@@ -341,8 +338,6 @@ def test_faction_page_counts_only_ships_afloat(sample):
 def test_a_closed_turns_summary_leaves_out_a_hidden_fleets_repairs_and_builds(played):
     """Trial-league: the turn page and GET …/turn listed a hidden fleet's ships repaired
     and built to the rival player, while its fleet and ship pages answered 404."""
-    from factions.models import ShipClass
-
     s = played
     construction_order(
         campaign=s.campaign,
@@ -394,8 +389,6 @@ def test_a_closed_turns_summary_shows_a_player_only_their_factions_yards_and_inc
     """Fresh-user trial: a public fleet's repairs and builds and every faction's income
     were listed to rival players; a player reads their own faction's (as in the yard
     queue and the treasuries), organisers all, the public parts stay public."""
-    from factions.models import ShipClass
-
     s = played
     construction_order(
         campaign=s.campaign,
