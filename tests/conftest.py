@@ -7,7 +7,8 @@
 The cast (``cast``, ``rival``), the page tests' league (``world``), the sample campaign
 ready for turns (``sample``), a draft skirmish (``battle``), the turn-by-turn duel
 (``duel``), ship classes for fleet-list imports (``classes``), ``english`` (a module
-opts in with ``pytestmark = pytest.mark.usefixtures("english")``) and ``client_for``.
+opts in with ``pytestmark = pytest.mark.usefixtures("english")``); the test clients
+``logged_in`` and ``client_for``.
 """
 
 import os
@@ -136,6 +137,14 @@ def english():
     """Run the test in English (the site's default is French)."""
     with translation.override("en"):
         yield
+
+
+def logged_in(user=None) -> Client:
+    """A test client logged in as ``user`` (None: anonymous)."""
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
 
 
 def client_for(cast, rival, who, **headers):

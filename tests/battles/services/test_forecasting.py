@@ -8,13 +8,13 @@ from io import StringIO
 import pytest
 from django.core.cache import cache
 from django.core.management import CommandError, call_command
-from django.test import Client
 from django.urls import reverse
 
 import battles.services.forecast as forecasting
 from battles.models import Battle, Event
 from battles.services import BattleActionError, battle_resolve
 from battles.services.forecast import battle_forecast
+from tests.conftest import logged_in as _client
 
 # These tests read the services' English messages (the French ones are the catalogue's; pages and
 # API requests follow their own Accept-Language).
@@ -89,13 +89,6 @@ def test_the_command_prints_shares_and_json(battle):
         call_command("forecast", 999_999)
     with pytest.raises(CommandError, match="battles"):
         call_command("forecast", battle.pk, "--battles", "0", stderr=StringIO())
-
-
-def _client(user=None) -> Client:
-    client = Client()
-    if user is not None:
-        client.force_login(user)
-    return client
 
 
 def test_the_api_answers_organisers_only(cast, battle):

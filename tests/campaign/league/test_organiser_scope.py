@@ -15,14 +15,9 @@ from battles.services import battle_resolve
 from campaign.league.roles import is_organiser
 from factions.access import can_see_faction_secrets, organises_faction, visible_fleets
 from factions.models import Fleet, ShipClass
+from tests.conftest import logged_in as client_for
 from tests.factions.api.test_designs_api import ftl_fleet
 from tests.factions.factories import valid_design as design
-
-
-def client_for(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def post(client: Client, url: str, body: dict):

@@ -5,23 +5,16 @@ import json
 import xml.etree.ElementTree as ET
 
 import pytest
-from django.test import Client
 
 from factions.designs import validation
 from factions.designs.imports import export_design
 from factions.models import ShipClass
 from tests.conftest import ROOT
+from tests.conftest import logged_in as client_for
 from tests.factions.factories import valid_design as design
 
 FULLTRUST = ROOT.parent / "shared" / "fulltrust-data"
 PRESETS = FULLTRUST / "perlkonig-ftLibShip-preset-fleets.json"
-
-
-def client_for(user=None):
-    client = Client()
-    if user is not None:
-        client.force_login(user)
-    return client
 
 
 def post(client, url, body):

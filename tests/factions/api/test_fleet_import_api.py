@@ -12,6 +12,7 @@ from django.test import Client
 from factions.fleetlists import FleetListError
 from factions.models import Fleet, LightUnitGroup, Ship
 from factions.services import FleetImportError, fleet_import
+from tests.conftest import logged_in
 
 # The service and command tests read the English messages (requests follow their own
 # Accept-Language: French by default).
@@ -134,12 +135,6 @@ def test_import_fleet_command_reports_line_errors_and_writes_nothing(classes, tm
 
 def post(client, body):
     return client.post("/api/fleets/import", json.dumps(body), content_type="application/json")
-
-
-def logged_in(user):
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def test_api_import_is_for_organisers(classes):
