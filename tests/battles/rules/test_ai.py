@@ -4,6 +4,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -23,7 +24,10 @@ from battles.rules.movement import validate_orders
 from battles.rules.ships import ShipState, Status
 from battles.rules.turn import BattleState, LightUnit
 from bench.fleets import phalon_68th, qatzrin_5th
-from tests.conftest import ROOT
+
+# The repository root, not tests.conftest.ROOT: a child process imports this module (see
+# test_replay_is_identical_in_another_process) without Django, which tests/conftest.py needs.
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def design(name, *, mass=40, thrust=4, hull=(3, 3, 3, 3), fcs=2, systems=(), armour=(2,)):
