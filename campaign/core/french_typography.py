@@ -8,7 +8,7 @@ shipped DejaVu fonts draw it). Only ``msgstr`` texts change, and inside them nev
 tags and ``<code>`` elements, Markdown code spans, ``{…}`` examples (JSON), entities
 (``&amp;``), URLs (``https://…``, ``?next=``), times (``12:30``) or anything where the sign
 is not followed by a space, the end or a closing mark. ``make messages`` runs it after
-``makemessages``; ``tests/campaign/test_catalogues.py`` checks the catalogue is fixed.
+``makemessages``; ``tests/campaign/core/test_catalogues.py`` checks the catalogue is fixed.
 
 Run: ``python -m campaign.core.french_typography locale/fr/LC_MESSAGES/django.po``.
 """

@@ -20,7 +20,7 @@ reproduces the books' published points):
 Checked against the 91 published ships of ftLibShip's preset fleets (FB1 human fleets, FB2
 Kra'vak and Phalon; source ``Perlkonig/ftLibShip`` ``src/lib/systems/*.ts``): every ship whose
 systems all have an Incursion equivalent adds up to its published mass and points
-(``tests/factions/test_fleetbook_points.py``).
+(``tests/factions/designs/test_fleetbook_points.py``).
 
 "round" is half-up, as in the books (and JavaScript's ``Math.round``), not Python's ``round``.
 Crew factors are derived, never stored: ``ceil(mass / 20)`` (§4, D-5).

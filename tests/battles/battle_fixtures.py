@@ -1,4 +1,5 @@
-"""A draft skirmish ready to resolve or record: Qatzrin scouts against Phalon ships.
+"""A draft skirmish ready to resolve or record: Qatzrin scouts against Phalon ships; the
+duel, a small skirmish with a player on each side, ready to be fought turn by turn.
 
 Ship classes come from the project catalogue (``factions/catalogue/*.json``), so the
 designs are the ones the engine fights with in production.
@@ -7,13 +8,13 @@ designs are the ones the engine fights with in production.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 from battles.models import Battle, BattleSide, Participant
-from campaign.league.models import Campaign
+from campaign.league.models import Campaign, Membership
+from factions.catalogue_loader import CATALOGUE_DIR
 from factions.models import Faction, Fleet, LightUnitGroup, Ship, ShipClass
 
-CATALOGUE = Path(__file__).resolve().parents[2] / "factions" / "catalogue"
+CATALOGUE = CATALOGUE_DIR
 
 
 def ship_class(faction: Faction, name: str) -> ShipClass:
@@ -69,3 +70,28 @@ def draft_skirmish(
             )
             Participant.objects.create(side=side, light_units=group)
     return battle
+
+
+#: The seed of the turn-by-turn tests' battles.
+SEED = 20261201
+
+
+def make_duel(cast, user_model):
+    """A draft skirmish between Qatzrin and Phalon with a player on each side (the cast's
+    ``qatzrin_player`` and a ``phalon_player``), ready to be fought turn by turn:
+    ``battle``, ``cast``, ``phalon_player``, ``qatzrin_side``, ``phalon_side``."""
+    battle = draft_skirmish(cast.campaign, qatzrin=("Sa'ar", "Ra'am"), phalon=("Tsaara",))
+    phalon = Faction.objects.get(slug="phalon")
+    player = user_model.objects.create_user("phalon_player", password="pw-12345!")
+    Membership.objects.create(
+        campaign=cast.campaign, user=player, role=Membership.Role.PLAYER, faction=phalon
+    )
+
+    class Duel:
+        pass
+
+    d = Duel()
+    d.battle, d.cast, d.phalon_player = battle, cast, player
+    d.qatzrin_side = battle.sides.get(faction__slug="qatzrin")
+    d.phalon_side = battle.sides.get(faction__slug="phalon")
+    return d

@@ -1,8 +1,10 @@
-"""Fixtures of the report and task tests: a scratch media folder, a PDF rendering counter."""
+"""Fixtures of the battle tests: a scratch media folder (reports are written under it), the
+action tests' league with its permission matrix (``WHO``, ``login``)."""
 
 import pytest
 
-from battles.reports import context as reports
+from campaign.league.models import Membership
+from tests.battles.battle_fixtures import draft_skirmish
 
 
 @pytest.fixture
@@ -13,25 +15,8 @@ def media(settings, tmp_path):
 
 
 @pytest.fixture
-def pdf_renders(monkeypatch):
-    """Count real PDF renderings: one entry (the page's length) per ``pdf_from_html`` call."""
-    calls: list[int] = []
-    original = reports.pdf_from_html
-
-    def counting(html: str) -> bytes:
-        calls.append(len(html))
-        return original(html)
-
-    monkeypatch.setattr(reports, "pdf_from_html", counting)
-    return calls
-
-
-@pytest.fixture
 def league(cast, rival, django_user_model):
     """The cast's campaign with a draft Qatzrin–Phalon skirmish; a Phalon player."""
-    from campaign.league.models import Membership
-    from tests.battles.battle_fixtures import draft_skirmish
-
     battle = draft_skirmish(cast.campaign)
     phalon = battle.sides.get(faction__slug="phalon").faction
     phalon_player = django_user_model.objects.create_user("phalon_player", password="pw")

@@ -7,6 +7,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from battles.models import Battle, Participant
+from campaign.league.models import Campaign, Intel
+from campaign.sample.loader import sample_load
+from factions.models import LightUnitGroup, Ship
+
 SHIP_FIELDS = ("hull_lost", "armour_lost", "crew_lost", "systems_lost", "status", "fleet_id")
 
 
@@ -24,8 +29,6 @@ class MirandaEve:
 def ship_states(ids) -> dict[int, tuple]:
     """Ship id -> its damage fields (systems lost as a set: the form lists them in SSD
     order, the seed in its own)."""
-    from factions.models import Ship
-
     return {
         s.pk: tuple(
             frozenset(s.systems_lost) if f == "systems_lost" else getattr(s, f) for f in SHIP_FIELDS
@@ -35,17 +38,11 @@ def ship_states(ids) -> dict[int, tuple]:
 
 
 def group_states(ids) -> dict[int, int]:
-    from factions.models import LightUnitGroup
-
     return dict(LightUnitGroup.objects.filter(pk__in=ids).values_list("pk", "strength"))
 
 
 def miranda_eve() -> MirandaEve:
     """Load the sample, note the Miranda result, and roll the units back to the eve."""
-    from battles.models import Battle, Participant
-    from campaign.league.models import Campaign, Intel
-    from campaign.sample.loader import sample_load
-
     sample_load()
     campaign = Campaign.objects.get(slug="sample")
     miranda = Battle.objects.get(campaign=campaign, slug="colonisation-compromise")

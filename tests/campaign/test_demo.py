@@ -6,9 +6,10 @@ import pytest
 from django.core.management import call_command
 from pypdf import PdfReader
 
-from battles.models import Report
+from battles.models import Battle, Report
 from battles.reports import context as reports
-from tests.battles.report_fixtures import make_battle
+from tests.battles.battle_fixtures import draft_skirmish
+from tests.battles.reports.report_fixtures import make_battle
 
 
 @pytest.mark.django_db
@@ -54,9 +55,6 @@ def test_demo_without_battles_still_bakes_a_site(settings, tmp_path, capsys):
 
 @pytest.mark.django_db
 def test_demo_resolves_a_battle_left_for_the_engine_once(settings, tmp_path, capsys):
-    from battles.models import Battle
-    from tests.battles.battle_fixtures import draft_skirmish
-
     settings.MEDIA_ROOT = media = tmp_path / "media"
     battle = draft_skirmish(qatzrin=("Ra'am", "Tzayad"), phalon=("Silith",))
     Battle.objects.filter(pk=battle.pk).update(mode="resolved", seed=5)

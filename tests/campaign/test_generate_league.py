@@ -6,7 +6,8 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from battles.models import Battle, Participant
-from factions.models import Fleet, Ship
+from campaign.league.models import Campaign
+from factions.models import Faction, Fleet, Ship
 
 pytestmark = pytest.mark.django_db
 
@@ -28,8 +29,6 @@ def test_the_same_seed_gives_the_same_league_and_a_second_run_is_refused(capsys)
         call_command("generate_league", "--ships", "40", "--battles", "12", "--seed", "3")
     Battle.objects.all().delete()
     Ship.objects.all().delete()
-    from campaign.league.models import Campaign
-    from factions.models import Faction
 
     Campaign.objects.all().delete()
     Faction.objects.all().delete()

@@ -1,8 +1,7 @@
 import subprocess
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.conftest import ROOT
 
 
 def _check_deploy(env_extra: dict[str, str]) -> subprocess.CompletedProcess:

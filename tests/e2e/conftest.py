@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import ROOT
+
 # Playwright's sync API runs an event loop in this thread; Django's ORM calls made by the
 # tests (fixtures, assertions) would otherwise be refused as "async-unsafe".
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -24,7 +26,7 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--no-first-run",
 ]
-SCREENSHOT_DIR = Path(__file__).resolve().parents[2] / "media" / "e2e"
+SCREENSHOT_DIR = ROOT / "media" / "e2e"
 
 
 @pytest.fixture(scope="session")

@@ -8,6 +8,12 @@ from __future__ import annotations
 import pytest
 from django.forms.models import model_to_dict
 
+from battles.models import Battle
+from battles.services.common import battle_sides
+from campaign.league.models import Campaign, Membership
+from campaign.sample.loader import sample_load
+from factions.models import Ship
+from tests.battles.miranda import group_states, miranda_eve, ship_states
 from tests.e2e.conftest import SCREENSHOT_DIR
 
 pytestmark = pytest.mark.e2e
@@ -16,8 +22,6 @@ PASSWORD = "pw-e2e-12345!"
 
 
 def _ships(fleet_slug: str) -> list[dict]:
-    from factions.models import Ship
-
     return [model_to_dict(s) for s in Ship.objects.filter(fleet__slug=fleet_slug).order_by("pk")]
 
 
@@ -39,10 +43,6 @@ def test_organiser_sets_up_previews_concludes_and_reopens_at_390px(
     live_server, browser, transactional_db
 ):
     from django.contrib.auth import get_user_model
-
-    from battles.models import Battle
-    from campaign.league.models import Campaign, Membership
-    from campaign.sample.loader import sample_load
 
     sample_load()
     campaign = Campaign.objects.get(slug="sample")
@@ -121,11 +121,6 @@ def test_miranda_recorded_through_the_form_in_the_browser(live_server, browser, 
     ship's losses, Petra IV's fighters and the colonies' batteries; the other side (here
     the organiser) confirms; the fleets end as the seed says."""
     from django.contrib.auth import get_user_model
-
-    from battles.models import Battle
-    from battles.services.common import battle_sides
-    from campaign.league.models import Campaign, Membership
-    from tests.battles.miranda import group_states, miranda_eve, ship_states
 
     eve = miranda_eve()
     campaign = Campaign.objects.get(slug="sample")

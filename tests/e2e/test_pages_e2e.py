@@ -3,6 +3,9 @@ language, and a screenshot of a fleet page (written to media/e2e/fleet.png)."""
 
 import pytest
 
+from campaign.league.models import Campaign
+from campaign.sample.loader import sample_load
+from factions.models import Ship
 from tests.e2e.conftest import SCREENSHOT_DIR
 
 pytestmark = pytest.mark.e2e
@@ -76,10 +79,6 @@ def test_sample_campaign_from_home_to_the_battle_and_a_damaged_ships_ssd(
     live_server, page, transactional_db
 ):
     """The seed's campaign as ``load_sample`` builds it, browsed as the public."""
-    from campaign.league.models import Campaign
-    from campaign.sample.loader import sample_load
-    from factions.models import Ship
-
     sample_load()
     campaign = Campaign.objects.get(slug="sample")
     ship = (

@@ -7,8 +7,9 @@ from __future__ import annotations
 import pytest
 
 from battles.models import Participant
-from tests.battle_turns.conftest import make_duel
-from tests.battles.report_fixtures import make_battle
+from battles.play.game_turns import turn_play_start
+from tests.battles.battle_fixtures import make_duel
+from tests.battles.reports.report_fixtures import make_battle
 
 pytestmark = pytest.mark.e2e
 
@@ -50,8 +51,6 @@ def test_lost_systems_take_the_whole_row_on_a_phone(live_server, page, cast):
 def test_the_target_list_of_a_weapon_is_readable_on_a_phone(
     browser, live_server, cast, django_user_model
 ):
-    from battles.play.game_turns import turn_play_start
-
     duel = make_duel(cast, django_user_model)
     turn_play_start(battle=duel.battle, user=cast.organiser, seed=20261201, max_turns=5)
     context = browser.new_context(viewport=PHONE, locale="fr-FR")

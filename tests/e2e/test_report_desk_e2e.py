@@ -14,7 +14,7 @@ from battles.models import Battle, Report
 from battles.reports import desk as chronicle
 from campaign.publish import site_build
 from campaign.tasks import site_refresh_wait
-from tests.battles.report_fixtures import make_battle
+from tests.battles.reports.report_fixtures import make_battle
 
 pytestmark = pytest.mark.e2e
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from battles.models import Battle
-from tests.battles.report_fixtures import make_battle
+from tests.battles.reports.report_fixtures import make_battle
 
 pytestmark = pytest.mark.e2e
 

@@ -20,7 +20,7 @@ from campaign.publish import site_build
 from campaign.turns.models import CampaignTurn
 from factions.models import Fleet, Territory
 from tests.battles.battle_fixtures import draft_skirmish
-from tests.battles.report_fixtures import make_battle
+from tests.battles.reports.report_fixtures import make_battle
 from tests.e2e.conftest import SCREENSHOT_DIR
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db]

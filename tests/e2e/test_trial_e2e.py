@@ -8,7 +8,7 @@ import pytest
 
 from battles.models import Battle
 from battles.reports import desk as chronicle
-from tests.battles.report_fixtures import make_battle
+from tests.battles.reports.report_fixtures import make_battle
 
 pytestmark = pytest.mark.e2e
 

@@ -9,7 +9,7 @@ import pytest
 from campaign.turns.closing import campaign_turn_open
 from campaign.turns.models import CampaignTurn, RepairOrder
 from campaign.turns.treasury import treasury_adjust
-from tests.turns.conftest import norway_battle, sample  # noqa: F401  (fixture)
+from tests.campaign.turns.conftest import norway_battle
 
 pytestmark = pytest.mark.e2e
 
@@ -29,7 +29,7 @@ def _fits(page, width):
 def test_a_player_orders_repairs_on_a_phone_and_the_organiser_closes_the_turn(
     live_server,
     browser,
-    sample,  # noqa: F811
+    sample,
 ):
     s = sample
     campaign_turn_open(campaign=s.campaign, user=s.organiser)

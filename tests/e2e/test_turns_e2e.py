@@ -6,17 +6,13 @@ import re
 
 import pytest
 
-from tests.battle_turns.conftest import make_duel
+from battles.models import Battle, Event
+from battles.models.turn_orders import TurnOrders, TurnPlay
 from tests.e2e.conftest import SCREENSHOT_DIR
 
 pytestmark = pytest.mark.e2e
 
 PHONE = {"width": 390, "height": 844}
-
-
-@pytest.fixture
-def duel(cast, django_user_model):
-    return make_duel(cast, django_user_model)
 
 
 def login(browser, live_server, username):
@@ -58,9 +54,6 @@ def give_orders(page, url, movement, fire=None):
 
 
 def test_two_players_fight_two_turns_and_the_replay_plays(browser, live_server, duel):
-    from battles.models import Battle, Event
-    from battles.models.turn_orders import TurnOrders, TurnPlay
-
     battle = duel.battle
     turns_url = f"{live_server.url}/battles/{battle.pk}/turns/"
 

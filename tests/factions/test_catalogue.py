@@ -2,7 +2,6 @@
 
 import csv
 import json
-from pathlib import Path
 
 import pytest
 
@@ -16,8 +15,9 @@ from factions.catalogue_loader import (
 from factions.designs.construction import squadron_points, weapon_spec
 from factions.designs.validation import design_points, design_validate
 from factions.models import Faction, ShipClass
+from tests.conftest import ROOT
 
-FULLTRUST = Path(__file__).resolve().parents[2].parent / "shared" / "fulltrust-data"
+FULLTRUST = ROOT.parent / "shared" / "fulltrust-data"
 
 SEED_CLASSES = {
     "qatzrin": {

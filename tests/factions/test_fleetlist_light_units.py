@@ -6,25 +6,20 @@ beam classes from rules/ft-incursion.md §8. On any error nothing is written.
 """
 
 import json
-from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
 from django.test import Client
-from django.utils import translation
 
 from factions.catalogue_loader import catalogue_load
 from factions.fleetlists import FleetListError, fleet_list_parse
 from factions.models import Faction, Fleet, LightUnitGroup, Ship, ShipClass
 from factions.services import faction_light_unit_names, fleet_import
+from tests.conftest import ROOT
 
-
-@pytest.fixture(autouse=True)
-def _english():
-    """These tests read the English messages of the parsers and services (the French ones
-    are the catalogue's; requests still follow their own Accept-Language)."""
-    with translation.override("en"):
-        yield
+# These tests read the English messages of the parsers and services (the French ones are the
+# catalogue's; requests still follow their own Accept-Language).
+pytestmark = pytest.mark.usefixtures("english")
 
 
 # Line 3 misspells Mijna, line 5 is a Phalon fighter, line 8 a beam class that does not exist.
@@ -169,7 +164,7 @@ def test_the_parser_checks_names_only_when_given_and_accepts_unnamed_squadrons()
 
 
 def test_the_readme_example_imports_into_the_catalogue(catalogue):
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text("utf-8")
+    readme = (ROOT / "README.md").read_text("utf-8")
     example = readme.split("```text\n", 1)[1].split("```", 1)[0]
     fleet = fleet_import(faction=catalogue.g_plus, text=example, fleet_name="Readme")
     assert sorted(fleet.ships.values_list("ship_class__name", flat=True)) == [

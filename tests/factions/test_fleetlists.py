@@ -1,10 +1,8 @@
 """The text fleet-list parser, on the seed's three fleet lists and on bad input."""
 
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
-from django.utils import translation
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -16,17 +14,14 @@ from factions.fleetlists import (
     ShipEntry,
     fleet_list_parse,
 )
+from tests.conftest import ROOT
+
+# These tests read the English messages of the parsers and services (the French ones are the
+# catalogue's; requests still follow their own Accept-Language).
+pytestmark = pytest.mark.usefixtures("english")
 
 
-@pytest.fixture(autouse=True)
-def _english():
-    """These tests read the English messages of the parsers and services (the French ones
-    are the catalogue's; requests still follow their own Accept-Language)."""
-    with translation.override("en"):
-        yield
-
-
-SEED = Path(__file__).resolve().parents[2].parent / "shared" / "seeds" / "000_a18f01393359aeaf.txt"
+SEED = ROOT.parent / "shared" / "seeds" / "000_a18f01393359aeaf.txt"
 
 QATZRIN_CLASSES = ["Sa'ar", "Ra'am", "Tzayad", "Kashat-E", "Yerushalayim-L", "Barak", "Sabra"]
 QATZRIN_CLASSES += ["Kineret"]

@@ -7,6 +7,7 @@ import pytest
 from django.utils import translation
 
 from factions.models import LightUnitGroup
+from factions.ssd.draw import system_labels
 from factions.type_words import light_unit_label
 
 
@@ -30,8 +31,6 @@ def test_a_group_reads_in_the_readers_words(kind, unit_type, fr, en):
 
 
 def test_system_labels_never_fail_on_a_design_the_engine_cannot_build():
-    from factions.ssd.draw import system_labels
-
     assert system_labels({}) == {}
     partial = {"systems": [{"id": "pd-a", "kind": "pd"}, "junk"]}
     with translation.override("en"):

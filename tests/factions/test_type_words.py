@@ -10,6 +10,7 @@ import pytest
 from django.test import Client
 from django.utils import translation
 
+from campaign.sample.loader import sample_load
 from factions.models import ShipClass
 from factions.type_words import SEED_TYPE_WORDS, type_label
 
@@ -45,8 +46,6 @@ def test_every_catalogue_type_word_is_translated():
 
 
 def test_english_pages_show_english_type_words(client: Client):
-    from campaign.sample.loader import sample_load
-
     sample_load()
     sabra = ShipClass.objects.get(name="Sabra")
     english = Client(HTTP_ACCEPT_LANGUAGE="en")

@@ -20,6 +20,7 @@ def main() -> None:
     import django
 
     django.setup()
+    # The models import only once django.setup() has run in this child process.
     from battles.models import Battle
     from battles.services import BattleActionError, battle_resolve, conclude
 

@@ -19,17 +19,17 @@ import pytest
 from django.db import connection
 
 from battles.models import Battle, Participant
+from battles.services import BattleActionError, battle_resolve
 from campaign.league.models import Campaign
 from factions.models import Ship
 from tests.battles.battle_fixtures import draft_skirmish
+from tests.conftest import ROOT
+from tests.integration.conftest import _database_url as url
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def _database_url() -> str:
-    from tests.integration.conftest import _database_url as url
-
     return url(connection.settings_dict)
 
 
@@ -101,8 +101,6 @@ def test_two_processes_concluding_the_same_battle(tmp_path):
 
 def test_two_threads_two_connections_conclude_the_same_battle_once():
     from django.db import connections
-
-    from battles.services import BattleActionError, battle_resolve
 
     first, _second = _shared_battles()
     barrier = threading.Barrier(2)

@@ -1,10 +1,10 @@
-"""Issue 9 item 12 on PostgreSQL: the schemathesis tests of tests/api/test_schemathesis.py
+"""Issue 9 item 12 on PostgreSQL: the schemathesis tests of tests/campaign/api/test_schemathesis.py
 run again in the integration pass (``make test-integration``: DATABASE_URL is
 PostgreSQL), where NUL bytes, surrogates and 64-bit overflows fail differently."""
 
 import pytest
 
-from tests.api.test_schemathesis import (  # noqa: F401 - collected here as well
+from tests.campaign.api.test_schemathesis import (  # noqa: F401 - collected here as well
     _keep_the_test_transaction,
     organiser_token,
     test_no_server_error_for_an_organiser,

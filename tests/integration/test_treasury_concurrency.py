@@ -14,7 +14,10 @@ from django.db import connection
 from django.utils import translation
 
 from campaign.core import limits
-from tests.turns.conftest import sample  # noqa: F401 — the sample campaign fixture
+from campaign.turns import closing, treasury
+from campaign.turns.closing import campaign_turn_open
+from campaign.turns.errors import TurnActionError
+from campaign.turns.models import LedgerEntry
 
 pytestmark = pytest.mark.integration
 
@@ -56,13 +59,9 @@ def _run_together(*jobs) -> list[BaseException]:
 
 def test_two_credits_to_the_maximum_at_once_pass_only_once(
     transactional_db,
-    sample,  # noqa: F811 — the fixture imported above
+    sample,
     monkeypatch,
 ):
-    from campaign.turns import treasury
-    from campaign.turns.closing import campaign_turn_open
-    from campaign.turns.errors import TurnActionError
-
     if connection.vendor != "postgresql":
         pytest.fail("integration tests need DATABASE_URL to point at PostgreSQL")
     s = sample
@@ -87,13 +86,9 @@ def test_two_credits_to_the_maximum_at_once_pass_only_once(
 
 def test_an_adjustment_during_a_turn_close_cannot_push_income_past_the_maximum(
     transactional_db,
-    sample,  # noqa: F811 — the fixture imported above
+    sample,
     monkeypatch,
 ):
-    from campaign.turns import closing, treasury
-    from campaign.turns.errors import TurnActionError
-    from campaign.turns.models import LedgerEntry
-
     if connection.vendor != "postgresql":
         pytest.fail("integration tests need DATABASE_URL to point at PostgreSQL")
     s = sample

@@ -8,7 +8,11 @@ import threading
 import pytest
 from django.db import connection
 
-from tests.battle_turns.conftest import SEED, make_duel
+from battles.models import Event
+from battles.models.turn_orders import TurnOrders, TurnPlay
+from battles.play import game_turns as play
+from battles.play.game_turns import turn_orders_submit, turn_play_start
+from tests.battles.battle_fixtures import SEED, make_duel
 
 pytestmark = pytest.mark.integration
 
@@ -16,11 +20,6 @@ pytestmark = pytest.mark.integration
 def test_simultaneous_orders_play_the_turn_once(
     transactional_db, cast, django_user_model, monkeypatch
 ):
-    from battles.models import Event
-    from battles.models.turn_orders import TurnOrders, TurnPlay
-    from battles.play import game_turns as play
-    from battles.play.game_turns import turn_orders_submit, turn_play_start
-
     if connection.vendor != "postgresql":
         pytest.fail("integration tests need DATABASE_URL to point at PostgreSQL")
     duel = make_duel(cast, django_user_model)

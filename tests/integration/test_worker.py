@@ -7,14 +7,15 @@ import pytest
 from django.db import connection
 from pypdf import PdfReader
 
+from battles.models import Battle, BattleSide, Report
+from battles.reports.tasks import render_report
+from campaign.league.models import Campaign
+from factions.models import Faction
+
 pytestmark = pytest.mark.integration
 
 
 def _battle(slug: str):
-    from battles.models import Battle, BattleSide
-    from campaign.league.models import Campaign
-    from factions.models import Faction
-
     campaign, _ = Campaign.objects.get_or_create(slug="it-league", defaults={"name": "IT league"})
     phalon, _ = Faction.objects.get_or_create(slug="phalon", defaults={"name": "Phalon"})
     gplus, _ = Faction.objects.get_or_create(
@@ -50,9 +51,6 @@ def test_database_is_postgresql(db):
 
 
 def test_worker_renders_the_same_pdf_as_eager_mode(transactional_db, celery_worker_process):
-    from battles.models import Report
-    from battles.reports.tasks import render_report
-
     through_broker = _battle("via-broker")
     in_process = _battle("in-process")
 

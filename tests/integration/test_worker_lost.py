@@ -23,7 +23,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.integration.conftest import ROOT, _database_url
+from battles.models import Battle, Report
+from battles.reports.tasks import render_report
+from campaign.celery import app
+from campaign.league.models import Campaign
+from tests.conftest import ROOT
+from tests.integration.conftest import _database_url
 
 pytestmark = pytest.mark.integration
 
@@ -32,9 +37,6 @@ SLOW_NARRATIVE = "\n\n".join(f"## Turn {i}\n\n" + "The pulsers fire. " * 90 for 
 
 
 def _battle(slug: str):
-    from battles.models import Battle
-    from campaign.league.models import Campaign
-
     campaign, _ = Campaign.objects.get_or_create(slug="it-lost", defaults={"name": "IT lost"})
     return Battle.objects.create(
         campaign=campaign,
@@ -105,8 +107,6 @@ class Worker:
 @pytest.fixture
 def queue():
     """A queue of this test's own, deleted from the broker afterwards."""
-    from campaign.celery import app
-
     name = f"lost-{uuid.uuid4().hex[:8]}"
     yield name
     with app.connection_for_write() as conn:
@@ -114,8 +114,6 @@ def queue():
 
 
 def _wait_for_report(battle, seconds: float, *logs: Worker):
-    from battles.models import Report
-
     deadline = time.monotonic() + seconds
     while not Report.objects.filter(battle=battle, format="pdf").exists():
         if time.monotonic() > deadline:
@@ -125,9 +123,6 @@ def _wait_for_report(battle, seconds: float, *logs: Worker):
 
 
 def test_a_killed_worker_s_report_is_rendered_by_the_next_worker(transactional_db, tmp_path, queue):
-    from battles.models import Report
-    from battles.reports.tasks import render_report
-
     battle = _battle("whole-worker")
     first = Worker(queue, tmp_path / "first.log", pool="solo")
     try:
@@ -150,9 +145,6 @@ def test_a_killed_worker_s_report_is_rendered_by_the_next_worker(transactional_d
 
 
 def test_a_killed_pool_child_s_report_is_requeued_and_rendered(transactional_db, tmp_path, queue):
-    from battles.models import Report
-    from battles.reports.tasks import render_report
-
     battle = _battle("pool-child")
     worker = Worker(queue, tmp_path / "prefork.log", pool="prefork")
     try:
