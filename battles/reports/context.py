@@ -44,7 +44,7 @@ from campaign.core.stored_text import end_reason_label, stored_text
 from campaign.league.roles import can_edit_reports
 from factions.access import visible_fleets
 from factions.models import ShipClass
-from factions.ssd.draw import ship_svg
+from factions.ssd import draw as ssd
 from factions.type_words import light_unit_label
 
 if TYPE_CHECKING:
@@ -112,7 +112,7 @@ def _damage_diagrams(ships: list[Any], draw: Any = None) -> list[dict[str, Any]]
 
     A drawing failure is logged and skipped: a report must render without diagrams.
     """
-    draw = draw or ship_svg
+    draw = draw or ssd.ship_svg
     diagrams = []
     for ship in ships:
         if ship is None:

@@ -17,7 +17,7 @@ from django.db import IntegrityError, transaction
 from django.utils import translation
 
 from battles.models import Battle, Report
-from battles.reports.context import pdf_from_html, pdf_page_html, render_html_document
+from battles.reports import context
 from battles.reports.keys import report_pdf_keys
 
 logger = logging.getLogger(__name__)
@@ -96,12 +96,16 @@ def report_render(*, battle_id: int, fmt: str) -> Report:
     try:
         # The page too: a template or data error marks the report failed like WeasyPrint's.
         with translation.override(battle.campaign.language or settings.LANGUAGE_CODE):
-            html = pdf_page_html(battle) if fmt == "pdf" else render_html_document(battle)
+            html = (
+                context.pdf_page_html(battle)
+                if fmt == "pdf"
+                else context.render_html_document(battle)
+            )
         if fmt == "html":
             digest = _digest(html)
             if is_current(digest):
                 return current
-        data = pdf_from_html(html) if fmt == "pdf" else html.encode("utf-8")
+        data = context.pdf_from_html(html) if fmt == "pdf" else html.encode("utf-8")
     except Exception as exc:
         # Marked failed with its reason (the battle page says so); the task retries.
         reason = f"{type(exc).__name__}: {exc}"

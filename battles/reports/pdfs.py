@@ -29,8 +29,7 @@ from django.conf import settings
 from django.utils import translation
 
 from battles.models import Battle, Report
-from battles.reports import pdf_worker
-from battles.reports.context import pdf_from_html, pdf_page_html
+from battles.reports import context, pdf_worker
 from battles.reports.files import (
     report_file_name,
     report_mark_failed,
@@ -108,7 +107,7 @@ def _pages(battles: list[Battle], lang: str | None) -> Iterator[tuple[Battle, st
 
     for battle in battles:
         with translation.override(_language(battle, lang)):
-            yield battle, pdf_page_html(battle)
+            yield battle, context.pdf_page_html(battle)
 
 
 def by_pool(
@@ -141,15 +140,15 @@ def by_pool(
     if workers <= 1:
         for battle, html in _pages(battles, lang):
             try:
-                data = pdf_from_html(html)
+                data = context.pdf_from_html(html)
             except Exception as exc:  # recorded as the report's failure, never raised
                 store(battle, None, exc)
             else:
                 store(battle, data, None)
         return found
     # Spawned, not forked: a fork would copy this process's Pango and database state.
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(workers, mp_context=context, initializer=pdf_worker.init) as pool:
+    spawn = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(workers, mp_context=spawn, initializer=pdf_worker.init) as pool:
         batch: list[tuple[Battle, Future]] = []
         for battle, html in _pages(battles, lang):
             batch.append((battle, pool.submit(pdf_worker.pdf_bytes, html)))
