@@ -62,7 +62,7 @@ def battle_side_slug(user: User, battle) -> str | None:
 
 
 def battle_perspective(user: User, battle) -> tuple[str, str | None]:
-    """How ``user`` sees an engine-fought ``battle``'s board and log (battles/turns/board.py):
+    """How ``user`` sees an engine-fought ``battle``'s board and log (battles/play/board.py):
     ``("all", None)`` for staff and the campaign's organisers, ``("side", slug)`` for a
     player of one of its sides (their sensors only), else ``("public", None)`` (what a
     player of neither side would see: hidden fleets never shown)."""

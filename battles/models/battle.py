@@ -234,7 +234,7 @@ class Event(models.Model):
 class Report(models.Model):
     """A rendered after-action report file of a battle in one format.
 
-    ``digest`` identifies what the file was rendered from (battles/services.py,
+    ``digest`` identifies what the file was rendered from (battles/reports/files.py,
     ``report_render``); ``version`` is the battle's revision number at that time.
     """
 

@@ -1,7 +1,7 @@
 """What every battle service shares: the error, the limits, reading and locking a battle.
 
-Split from the old ``battles/resolution.py`` (issue 8): setup, record, resolve and
-conclude live in their own modules of this package and import from here.
+Set-up, record, resolve and conclude live in their own modules of this package and
+import from here.
 """
 
 from __future__ import annotations

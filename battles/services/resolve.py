@@ -325,7 +325,7 @@ def battle_resolve(
 
     ``seed`` (default: ``battle.seed`` when set, else a random one) drives the dice; it is
     stored on the battle. ``max_turns`` (1–50) caps the game turns. Tactics:
-    ``battles/rules/ai.py``; rule options: the campaign's (§16). Written by
+    ``battles/rules/ai/``; rule options: the campaign's (§16). Written by
     :func:`battles.services.battle_conclude` (one transaction, ships locked, snapshot,
     intel, report queued). Raises :class:`BattleActionError` when the battle is
     concluded, has not exactly two sides with units, a ship is already destroyed or

@@ -1,4 +1,4 @@
-// The board of an engine-fought battle (battles/turns/board.py): an SVG map per moment
+// The board of an engine-fought battle (battles/play/board.py): an SVG map per moment
 // (a game turn and phase), fire lines, a slider with previous / play / next, and the log
 // lines of the moment beside it. Plain JavaScript, no build step, no inline script: the
 // data comes from the json_script element named by the section's data-board attribute

@@ -4,7 +4,7 @@ Monte-Carlo odds of who wins a draft battle (``battles.services.forecast.battle_
 Prints each side's share of wins with its 95 % interval, the draws, how the battles ended
 and the mean length; ``--json`` prints ``Forecast.as_dict()``. Changes nothing. A battle
 that reaches ``--max-turns`` is won by the side with more strength left (mass × hull
-fraction; ``battles/rules/ai.py``), so a short limit measures who is ahead, not who wins.
+fraction; ``battles/rules/ai/``), so a short limit measures who is ahead, not who wins.
 """
 
 from __future__ import annotations
