@@ -16,6 +16,7 @@ from battles.models import Battle, BattleAction, BattleSide, Participant
 from battles.services.common import BattleActionError
 from campaign.core import limits
 from campaign.league.models import Campaign
+from campaign.turns.repairs import ships_under_repair
 from factions.models import Faction, Fleet, LightUnitGroup, Ship, Territory
 
 __all__ = ["SideSpec", "battle_create", "eligible_light_units", "eligible_ships"]
@@ -41,9 +42,7 @@ def eligible_ships(
     if faction is not None:
         qs = qs.filter(fleet__faction=faction)
     held = _held(exclude_battle).filter(ship__isnull=False).values("ship_id")
-    # A ship under repair at a yard cannot join a battle (issue 11; campaign.turns.repairs).
-    from campaign.turns.repairs import ships_under_repair
-
+    # A ship under repair at a yard cannot join a battle (campaign.turns.repairs).
     under_repair = ships_under_repair(campaign=campaign).values("pk")
     return (
         qs.exclude(pk__in=held)

@@ -305,8 +305,6 @@ class Baker:
         self.public_fleet_ids = set(visible_fleets(None).values_list("pk", flat=True))
         self._paths()
         # --- what the other page kinds add to the battles and campaigns (their modules) ---
-        from campaign.publish import maps, replays
-
         replays.prepare(self)  # battle.site_replay
         maps.prepare(self)  # campaign.site_map, battle.site_map
 

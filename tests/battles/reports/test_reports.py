@@ -12,14 +12,10 @@ from django.template.loader import render_to_string
 from pypdf import PdfReader
 
 from battles.models import Battle, Participant
-from battles.reports.context import (
-    render_html_document,
-    render_markdown,
-    render_pdf,
-    report_context,
-)
+from battles.reports.context import render_html_document, render_pdf, report_context
 from battles.reports.pdf import FetchRefused, StaticOnlyURLFetcher, pdf_from_html
 from battles.templatetags.report_print import svg_data_uri
+from campaign.core.markdown import render_markdown
 from factions.models import Ship
 from tests.battles.reports.conftest import pdf_text
 from tests.battles.reports.report_fixtures import HOSTILE_MARKDOWN, make_battle
@@ -309,8 +305,4 @@ def test_reports_render_when_a_drawing_fails(monkeypatch):
     ],
 )
 def test_a_link_with_quotes_in_its_destination_leaves_no_stray_parenthesis(text, html):
-    # campaign.core's own function: the render_markdown imported at the top is the report
-    # context's (the same function, re-exported where the reports use it).
-    from campaign.core.markdown import render_markdown
-
     assert str(render_markdown(text)) == html
