@@ -5,15 +5,10 @@ docstring states the rules). Pages, API handlers and the site builder go through
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from django.db.models import Q, QuerySet
 
 from campaign.league.roles import User, organised_campaign_ids, player_faction_ids
 from factions.models import Faction, Fleet, Ship
-
-if TYPE_CHECKING:
-    pass
 
 
 def organises_faction(user: User, faction: Faction) -> bool:

@@ -24,7 +24,7 @@ from ninja import Router, Schema, Status
 
 from battles.access import visible_battles
 from battles.models import Battle
-from battles.reports import desk as chronicle
+from battles.reports import desk as desk_services
 from campaign.league.api_auth import api_auth
 from campaign.league.roles import can_edit_reports
 
@@ -93,13 +93,13 @@ def report_write(request: HttpRequest, battle_id: int, payload: ReportIn):
     """Save the report's texts (``battles.reports.desk.report_edit``)."""
     battle = _editable(request, battle_id)
     try:
-        battle = chronicle.report_edit(
+        battle = desk_services.report_edit(
             battle=battle,
             narrative=payload.narrative,
             analysis=payload.analysis,
             side_analyses=payload.side_analyses,
         )
-    except chronicle.ReportEditError as exc:
+    except desk_services.ReportEditError as exc:
         return Status(400, {"detail": str(exc)})
     return _out(battle)
 
@@ -111,7 +111,7 @@ def report_publish(request: HttpRequest, battle_id: int):
     version, nothing re-rendered)."""
     battle = _editable(request, battle_id)
     version = battle.version
-    battle = chronicle.report_publish(battle=battle)
+    battle = desk_services.report_publish(battle=battle)
     if battle.version == version:
         return _out(battle, _("The report is already published; nothing was done."))
     return _out(battle)
@@ -120,4 +120,4 @@ def report_publish(request: HttpRequest, battle_id: int):
 @router.post("/battles/{battle_id}/report/withdraw", response=_RESPONSES, auth=api_auth)
 def report_withdraw(request: HttpRequest, battle_id: int):
     """Withdraw the report back to a draft."""
-    return _out(chronicle.report_withdraw(battle=_editable(request, battle_id)))
+    return _out(desk_services.report_withdraw(battle=_editable(request, battle_id)))

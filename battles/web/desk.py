@@ -21,7 +21,7 @@ from django.views.decorators.http import require_POST
 
 from battles.access import visible_battles
 from battles.models import Battle, BattleSide
-from battles.reports import desk as chronicle
+from battles.reports import desk as desk_services
 from battles.reports.context import report_context
 from campaign.core.csp import strip_styles
 from campaign.core.markdown import MAX_MARKDOWN_CHARS
@@ -102,13 +102,13 @@ def report_edit(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         texts = form.texts()
         try:
-            chronicle.report_edit(
+            desk_services.report_edit(
                 battle=battle,
                 narrative=texts["narrative"],
                 analysis=texts["analysis"],
                 side_analyses=texts["sides"],
             )
-        except chronicle.ReportEditError as exc:
+        except desk_services.ReportEditError as exc:
             form.add_error(None, str(exc))
         else:
             messages.success(request, _("Report saved."))
@@ -150,7 +150,7 @@ def report_publish(request: HttpRequest, pk: int) -> HttpResponse:
     """Publish the report (``battles.reports.desk.report_publish``); back to the battle."""
     battle = _editable_battle(request, pk)
     version = battle.version
-    battle = chronicle.report_publish(battle=battle)
+    battle = desk_services.report_publish(battle=battle)
     if battle.version == version:
         messages.info(request, _("The report is already published; nothing was done."))
     else:
@@ -163,6 +163,6 @@ def report_publish(request: HttpRequest, pk: int) -> HttpResponse:
 def report_withdraw(request: HttpRequest, pk: int) -> HttpResponse:
     """Withdraw the published report back to a draft; back to the editor."""
     battle = _editable_battle(request, pk)
-    chronicle.report_withdraw(battle=battle)
+    desk_services.report_withdraw(battle=battle)
     messages.success(request, _("Report withdrawn: only chroniclers and organisers see it."))
     return redirect("report-edit", pk=battle.pk)
