@@ -5,6 +5,8 @@ one hull of a class with its damage state (hull boxes, armour boxes, crew factor
 systems lost). Game terms follow ``rules/ft-incursion.md`` (glossary at its top).
 """
 
+from collections.abc import Sequence
+
 from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
@@ -250,6 +252,43 @@ class Ship(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("ship-detail", kwargs={"pk": self.pk})
+
+    @classmethod
+    def status_for(
+        cls,
+        *,
+        hull_lost: int,
+        armour_lost: int,
+        crew_lost: int,
+        systems_lost: Sequence[str],
+        destroyed: bool = False,
+        captured: bool = False,
+    ) -> str:
+        """The one rule for a ship's status from its damage state: ``destroyed`` or
+        ``captured`` when flagged (a battle's fate), else ``damaged`` when any hull box,
+        armour box, crew factor or system is lost, else ``active``. Every writer of
+        ``status`` from damage (a battle's conclusion, the sample loader, repairs at the
+        turn close) calls it, so the same losses read the same whichever path wrote them.
+        A ship that withdrew is judged by its damage alone."""
+        if destroyed:
+            return cls.Status.DESTROYED
+        if captured:
+            return cls.Status.CAPTURED
+        hurt = hull_lost or armour_lost or crew_lost or systems_lost
+        return cls.Status.DAMAGED if hurt else cls.Status.ACTIVE
+
+    def settle_status(self, *, destroyed: bool = False, captured: bool = False) -> str:
+        """Set ``status`` from this ship's own damage (:meth:`status_for`); returns it. Not
+        saved: the caller writes the row with the damage it changed."""
+        self.status = self.status_for(
+            hull_lost=self.hull_lost,
+            armour_lost=self.armour_lost,
+            crew_lost=self.crew_lost,
+            systems_lost=self.systems_lost or [],
+            destroyed=destroyed,
+            captured=captured,
+        )
+        return self.status
 
     @property
     def hull_left(self) -> int:

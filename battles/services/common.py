@@ -16,7 +16,6 @@ from django.utils.translation import gettext as _
 from battles.models import Battle, BattleSide, Participant
 from battles.models.turn_orders import TurnPlay
 from battles.rules.errors import RulesError
-from factions.models import Ship
 
 #: Upper bound on ``max_turns`` (a battle past 50 turns is a stalemate, not a fight).
 MAX_TURNS_LIMIT = 50
@@ -87,12 +86,6 @@ def label(participant: Participant) -> str:
 def battle_label(battle: Battle) -> str:
     """``battle 3 (Skirmish at Mieska)``: how errors name a battle (reader's language)."""
     return _("battle %(id)s (%(name)s)") % {"id": battle.pk, "name": battle.name}
-
-
-def ship_status(ship: Ship) -> str:
-    """``damaged`` when the ship carries any damage, else ``active``."""
-    damaged = ship.hull_lost or ship.armour_lost or ship.crew_lost or ship.systems_lost
-    return Ship.Status.DAMAGED if damaged else Ship.Status.ACTIVE
 
 
 def crew_lost_from_hull(crew_max: int, hull_max: int, hull_lost: int) -> int:

@@ -41,7 +41,6 @@ from battles.services.common import (
     battle_sides,
     label,
     locked,
-    ship_status,
 )
 from battles.services.intel import intel_record_battle
 from battles.signals import battle_concluded
@@ -222,14 +221,14 @@ def _apply(battle: Battle, sides: list[BattleSide], conclusion: Conclusion) -> N
             before = list(ship.systems_lost or [])
             ship.systems_lost = before + [s for s in r.systems_lost if s not in before]
             if r.fate == Participant.Fate.DESTROYED:
-                ship.status = Ship.Status.DESTROYED
+                ship.settle_status(destroyed=True)
             elif r.fate == Participant.Fate.CAPTURED:
-                ship.status = Ship.Status.CAPTURED
+                ship.settle_status(captured=True)
                 fleet_id = _captor_fleet(side_of[pk], sides, conclusion.winner)
                 if fleet_id:
                     ship.fleet_id, ship.squadron_id = fleet_id, None
             else:
-                ship.status = ship_status(ship)
+                ship.settle_status()
             ships.append(ship)
         else:
             group = p.light_units

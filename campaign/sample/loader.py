@@ -64,12 +64,6 @@ _TERRITORY_FIELDS = (
     "shipyard_capacity",
     "description",
 )
-_FATE_STATUS = {
-    Participant.Fate.UNHARMED: Ship.Status.ACTIVE,
-    Participant.Fate.DAMAGED: Ship.Status.DAMAGED,
-    Participant.Fate.DESTROYED: Ship.Status.DESTROYED,
-    Participant.Fate.CAPTURED: Ship.Status.CAPTURED,
-}
 
 
 class SampleDataError(ValueError):
@@ -301,11 +295,14 @@ def _fleet_load(
             "squadron_id": squadrons[entry["squadron"]].pk if entry.get("squadron") else None,
             "captain": entry.get("captain", ""),
             "notes": entry.get("notes", ""),
-            "status": _FATE_STATUS.get(
-                damage["fate"], Ship.Status.DAMAGED if damage["hull_lost"] else Ship.Status.ACTIVE
-            ),
             **{f: damage[f] for f in ("hull_lost", "armour_lost", "crew_lost", "systems_lost")},
         }
+        # The rule a battle's conclusion follows: a ship that lost only armour is damaged.
+        values["status"] = Ship.status_for(
+            **{f: damage[f] for f in ("hull_lost", "armour_lost", "crew_lost", "systems_lost")},
+            destroyed=damage["fate"] == Participant.Fate.DESTROYED,
+            captured=damage["fate"] == Participant.Fate.CAPTURED,
+        )
         # Match an existing hull: same name, or the next unnamed one of the class.
         match = next(
             (s for s in existing if s.ship_class_id == ship_class.pk and s.name == values["name"]),

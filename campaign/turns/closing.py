@@ -255,8 +255,7 @@ def campaign_turn_close(
             ship.armour_lost -= got.armour
             ship.crew_lost -= got.crew
             ship.systems_lost = [s for s in ship.systems_lost if s not in got.systems]
-            if not (ship.hull_lost or ship.armour_lost or ship.crew_lost or ship.systems_lost):
-                ship.status = Ship.Status.ACTIVE
+            ship.settle_status()
             ship._change_reason = f"turn {n}: repaired at {o.yard.name}"
             ships.append(ship)
             o.hull_done += got.hull

@@ -14,11 +14,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from types import SimpleNamespace
 from typing import Any
 
 from battles.models import Battle
-from battles.services.common import ship_status
 from factions.models import Ship
 
 STATE = ("status", "hull_lost", "armour_lost", "crew_lost", "systems_lost")
@@ -72,8 +70,8 @@ def _after_battle(before: dict[str, Any], p: Any, ship: Ship) -> dict[str, Any]:
             s for s in p.systems_lost if s not in before["systems_lost"]
         ]
         # The status battles.services.conclude writes: captured, else from the damage.
-        hurt = SimpleNamespace(**after)
-        after["status"] = "captured" if p.fate == "captured" else ship_status(hurt)
+        damage = {k: after[k] for k in ("hull_lost", "armour_lost", "crew_lost", "systems_lost")}
+        after["status"] = Ship.status_for(**damage, captured=p.fate == "captured")
     return after
 
 

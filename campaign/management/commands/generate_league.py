@@ -141,15 +141,14 @@ class Command(BaseCommand):
             fleet = fleets[i % len(fleets)]
             ship_class = rng.choice(classes[fleet.faction_id])
             lost = rng.randrange(ship_class.hull_boxes // 2 + 1) if rng.random() < 0.3 else 0
-            ship_rows.append(
-                Ship(
-                    ship_class=ship_class,
-                    fleet=fleet,
-                    name=f"{ship_class.name} {i + 1}",
-                    hull_lost=lost,
-                    status="damaged" if lost else "active",
-                )
+            ship = Ship(
+                ship_class=ship_class,
+                fleet=fleet,
+                name=f"{ship_class.name} {i + 1}",
+                hull_lost=lost,
             )
+            ship.settle_status()
+            ship_rows.append(ship)
         all_ships = Ship.objects.bulk_create(ship_rows)
         by_faction: dict[int, list[Ship]] = {f.pk: [] for f in factions}
         for ship in all_ships:
