@@ -1,8 +1,11 @@
 """Battles, their sides and participants, the dice/event log and rendered reports."""
 
+from datetime import datetime
+
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
@@ -108,6 +111,15 @@ class Battle(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("battle-detail", kwargs={"pk": self.pk})
+
+    def mark_concluded(self, when: datetime | None = None) -> list[str]:
+        """Set ``status`` concluded and ``concluded_at`` (``when``, default now) together:
+        the one way a battle becomes concluded, so every concluded battle has its time
+        (reopening orders and repair seams read it). Not saved; returns the field names to
+        save."""
+        self.status = self.Status.CONCLUDED
+        self.concluded_at = when or timezone.now()
+        return ["status", "concluded_at"]
 
 
 class BattleSide(models.Model):

@@ -321,7 +321,7 @@ def battle_conclude(*, battle: Battle, conclusion: ConclusionSource, user: Any =
             )
         draft_version = b.version
         b.mode = result.mode
-        b.status = Battle.Status.CONCLUDED
+        b.mark_concluded()
         b.winner = by_slug[result.winner].faction if result.winner else None
         b.outcome = result.outcome
         b.game_turns = result.game_turns
@@ -329,7 +329,6 @@ def battle_conclude(*, battle: Battle, conclusion: ConclusionSource, user: Any =
         if result.narrative is not None:
             b.narrative = result.narrative
         b.version += 1
-        b.concluded_at = timezone.now()
         fields = ["mode", "status", "winner", "outcome", "game_turns", "seed", "narrative"]
         fields += ["version", "concluded_at"]
         # Only the draft we read may be concluded (a second request racing this one on a

@@ -161,7 +161,7 @@ def other_battle_record(
                 )
     winner = next((s.faction for s in sides if s.is_winner), None)
     with transaction.atomic():
-        battle = Battle.objects.create(
+        battle = Battle(
             campaign=campaign,
             name=name.strip(),
             slug=_unique_slug(campaign, name),
@@ -173,8 +173,9 @@ def other_battle_record(
             winner=winner,
             game_system=game_system,
             mode=Battle.Mode.RECORDED,
-            status=Battle.Status.CONCLUDED,
         )
+        battle.mark_concluded()
+        battle.save()
         rows = []
         for order, side in enumerate(sides):
             battle_side = BattleSide.objects.create(

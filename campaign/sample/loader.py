@@ -401,13 +401,23 @@ def _battle_load(
         and spec.get("status", Battle.Status.DRAFT) == Battle.Status.DRAFT
     ):
         return battle  # the engine's result stands (module doc)
+    concluded = values["status"] == Battle.Status.CONCLUDED
     if battle is None:
-        battle = Battle.objects.create(campaign=campaign, slug=spec["slug"], **values)
+        battle = Battle(campaign=campaign, slug=spec["slug"], **values)
+        if concluded:
+            battle.mark_concluded()
+        battle.save()
     else:
         changed = [f for f, v in values.items() if getattr(battle, f) != v]
         if changed:  # a new version, so cached reports are rendered again
             for f in changed:
                 setattr(battle, f, values[f])
+            if "status" in changed:  # its time goes with the status
+                if concluded:
+                    battle.mark_concluded()
+                else:
+                    battle.concluded_at = None
+                changed.append("concluded_at")
             battle.version += 1
             battle.save(update_fields=[*changed, "version", "updated_at"])
     for i, side_spec in enumerate(spec["sides"]):

@@ -472,7 +472,7 @@ def repairs_release_for_battle(*, battle, user=None) -> list[RepairOrder]:
             campaign_id=battle.campaign_id,
             status__in=[ACTIVE, RepairOrder.Status.DONE],
             ship_id__in=on_its_ships.values("pk"),
-            created_at__gte=battle.concluded_at or battle.updated_at,
+            created_at__gte=battle.concluded_at,
         )
         .select_related("ship__fleet__faction", "campaign", "yard")
     )

@@ -170,11 +170,11 @@ class Command(BaseCommand):
                     winner=a,
                     narrative=_narrative(rng, name),
                     analysis="Fire discipline decided it.",
-                    status=Battle.Status.CONCLUDED,
                     report_state="draft" if i % 10 == 9 else "published",
                     report_published_at=None if i % 10 == 9 else now,
                 )
             )
+            battle_rows[-1].mark_concluded(now)
             battle_rows[-1]._sides = (a, b)
         created = Battle.objects.bulk_create(battle_rows)
         sides, pending = [], []
