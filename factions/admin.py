@@ -1,6 +1,8 @@
+from django import forms
 from django.contrib import admin
 from simple_history.admin import SimpleHistoryAdmin
 
+from factions.designs.schema import DesignInvalid
 from factions.models import Faction, Fleet, LightUnitGroup, Ship, ShipClass, Squadron, Territory
 
 
@@ -25,8 +27,32 @@ class TerritoryAdmin(admin.ModelAdmin):
     prepopulated_fields = {"slug": ("name",)}
 
 
+class ShipClassForm(forms.ModelForm):
+    """A class edited through its design document: the figures (mass, hull boxes, armour,
+    thrust, points) are derived from it on save (``ShipClass.set_design``), never typed."""
+
+    class Meta:
+        model = ShipClass
+        fields = ["faction", "name", "slug", "type_word", "provisional", "design"]
+
+    def clean(self) -> dict:
+        cleaned = super().clean()
+        if "design" not in cleaned:
+            return cleaned
+        # An unchanged design is re-derived, not re-judged: an imported ship kept provisional
+        # although a rule check fails stays editable for its name or flags.
+        lenient = "design" not in self.changed_data
+        try:
+            self.instance.set_design(cleaned["design"], lenient=lenient)
+        except DesignInvalid as exc:
+            self.add_error("design", [f"{e.field}: {e.message}" for e in exc.errors])
+        return cleaned
+
+
 @admin.register(ShipClass)
 class ShipClassAdmin(admin.ModelAdmin):
+    form = ShipClassForm
+    readonly_fields = ("mass", "hull_boxes", "armour", "thrust", "points")
     list_display = (
         "name",
         "faction",

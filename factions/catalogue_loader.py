@@ -78,8 +78,8 @@ def catalogue_read(path: Path) -> dict[str, Any]:
 def catalogue_load(*, directory: Path = CATALOGUE_DIR) -> dict[tuple[str, str], ShipClass]:
     """Upsert every catalogue faction (by slug, name only) and ship class (by faction + slug).
 
-    Sets each class's name, type word, mass, hull boxes, armour (sum of layers), thrust,
-    design, provisional flag and points from its design. Idempotent; one transaction, so a bad
+    Sets each class's name, type word and provisional flag from its design, and the design
+    with its figures through ``ShipClass.set_design``. Idempotent; one transaction, so a bad
     file leaves the database as it was. Returns ``{(faction slug, class name): ShipClass}``.
     Raises :class:`CatalogueError` (every design is validated before anything is written).
     """
@@ -95,21 +95,13 @@ def catalogue_load(*, directory: Path = CATALOGUE_DIR) -> dict[tuple[str, str], 
                 design, _ = design_validate(doc)
                 if design is None:  # pragma: no cover - catalogue_read checked it
                     raise DesignInvalid([])
-                ship_class, _ = ShipClass.objects.update_or_create(
-                    faction=faction,
-                    slug=slugify(design.name),
-                    defaults={
-                        "name": design.name,
-                        "type_word": design.type_word,
-                        "mass": design.mass,
-                        "hull_boxes": design.hull.boxes,
-                        "armour": design.armour.boxes,
-                        "thrust": design.thrust,
-                        "design": doc,
-                        "provisional": design.provisional,
-                        "points": design.points,
-                    },
-                )
+                slug = slugify(design.name)
+                ship_class = ShipClass.objects.filter(faction=faction, slug=slug).first()
+                ship_class = ship_class or ShipClass(faction=faction, slug=slug)
+                ship_class.name, ship_class.type_word = design.name, design.type_word
+                ship_class.provisional = design.provisional
+                ship_class.set_design(doc)
+                ship_class.save()
                 loaded[(faction.slug, design.name)] = ship_class
     return loaded
 

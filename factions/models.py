@@ -6,12 +6,15 @@ systems lost). Game terms follow ``rules/ft-incursion.md`` (glossary at its top)
 """
 
 from collections.abc import Sequence
+from typing import Any
 
 from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
+from battles.rules.ships import crew_factors
+from factions.designs.validation import design_figures
 from factions.type_words import type_label
 from factions.versioning import VersionedQuerySet
 
@@ -137,8 +140,47 @@ class ShipClass(models.Model):
 
     @property
     def crew_factors(self) -> int:
-        """Crew factors, ``ceil(mass / 20)`` (rules/ft-incursion.md §4, D-5)."""
-        return -(-self.mass // 20)
+        """Crew factors of the class's mass (the engine's rule, §4, D-5)."""
+        return crew_factors(self.mass)
+
+    def set_design(self, document: dict[str, Any], *, lenient: bool = False) -> None:
+        """Set ``design`` to ``document`` and the figures derived from it (``mass``,
+        ``hull_boxes``, ``armour``, ``thrust``, ``points``:
+        ``factions.designs.validation.design_figures``). The one writer of those columns:
+        they are copies kept for ordering and listing in SQL, never edited apart. A valid
+        document that states no points gets its Fleet Book price written into it, so the
+        column still copies the document.
+
+        Raises ``DesignInvalid`` (a ``ValueError``) naming each bad field, the class left
+        unchanged; ``lenient`` accepts a document that parses but fails a rule check (an
+        imported ship kept provisional). Not saved.
+        """
+        figures = design_figures(document, lenient=lenient)
+        if document.get("points") is None and figures["points"] is not None:
+            document = {**document, "points": figures["points"]}
+        self.design = document
+        for name, value in figures.items():
+            setattr(self, name, value)
+
+    @property
+    def design_document(self) -> dict[str, Any]:
+        """The class's design document; for a class without one (made before designs were
+        kept, or by hand) one built from its figures, with no systems: what the SSD and the
+        API draw then."""
+        if self.design:
+            return self.design
+        return {
+            "name": self.name,
+            "type_word": self.type_word,
+            "faction": self.faction.slug,
+            "mass": self.mass,
+            "thrust": self.thrust,
+            "hull": {"boxes": self.hull_boxes},
+            "armour": {"layers": [self.armour] if self.armour else []},
+            "points": self.points,
+            "provisional": self.provisional,
+            "systems": [],
+        }
 
 
 class Fleet(models.Model):

@@ -168,7 +168,7 @@ def design_export(request: HttpRequest, design_id: int):
 def design_ssd(request: HttpRequest, design_id: int) -> HttpResponse:
     """The class's SSD as SVG (``factions.ssd.draw.design_svg``), 190 mm wide for A4."""
     sc = get_object_or_404(ShipClass.objects.select_related("faction"), pk=design_id)
-    design = sc.design or {"name": sc.name, "mass": sc.mass, "hull": {"boxes": sc.hull_boxes}}
+    design = sc.design_document
     # Opened on its own, the SVG's <style> needs the response's CSP nonce (campaign.core.csp).
     svg = nonce_styles(design_svg(design, faction_name=sc.faction.name), request)
     return HttpResponse(svg, content_type="image/svg+xml")

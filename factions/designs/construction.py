@@ -23,7 +23,8 @@ systems all have an Incursion equivalent adds up to its published mass and point
 (``tests/factions/designs/test_fleetbook_points.py``).
 
 "round" is half-up, as in the books (and JavaScript's ``Math.round``), not Python's ``round``.
-Crew factors are derived, never stored: ``ceil(mass / 20)`` (§4, D-5).
+Crew factors are derived, never stored: the engine's ``battles.rules.ships.crew_factors``
+(``ceil(mass / 20)``, §4, D-5).
 """
 
 from __future__ import annotations
@@ -46,11 +47,6 @@ class UnknownSystem(ValueError):
 def round_half_up(numerator: int, denominator: int = 1) -> int:
     """``numerator / denominator`` rounded half up (2.5 -> 3), in exact integer arithmetic."""
     return (2 * numerator + denominator) // (2 * denominator)
-
-
-def crew_factors(mass: int) -> int:
-    """Crew factors of a ship of this mass: ``ceil(mass / 20)`` (§4, D-5)."""
-    return -(-mass // 20)
 
 
 # --- weapons ---------------------------------------------------------------------------------

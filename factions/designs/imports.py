@@ -215,19 +215,17 @@ def designs_parse(data: Any, *, faction: str, format: str = "auto") -> ImportRes
 # --- the database side ------------------------------------------------------------------------
 
 
-def _class_fields(design: dict[str, Any]) -> dict[str, Any]:
-    """ShipClass summary columns from a design document."""
-    return {
-        "name": design["name"],
-        "type_word": design.get("type_word", ""),
-        "mass": design["mass"],
-        "hull_boxes": design["hull"]["boxes"],
-        "armour": sum((design.get("armour") or {}).get("layers") or []),
-        "thrust": design.get("thrust", 0),
-        "provisional": design.get("provisional", True),
-        "points": design.get("points"),
-        "design": design,
-    }
+def _write_class(faction: Faction, slug: str, design: dict[str, Any]) -> ShipClass:
+    """Create or update the class ``slug`` of ``faction`` from ``design``: name, type word
+    and provisional flag from it, the design and its figures through ``set_design`` (lenient:
+    :func:`designs_parse` already applied the format's strictness)."""
+    sc = ShipClass.objects.filter(faction=faction, slug=slug).first()
+    sc = sc or ShipClass(faction=faction, slug=slug)
+    sc.name, sc.type_word = design["name"], design.get("type_word", "")
+    sc.provisional = design.get("provisional", True)
+    sc.set_design(design, lenient=True)
+    sc.save()
+    return sc
 
 
 def _system_ids(design: dict[str, Any]) -> set[str]:
@@ -313,10 +311,7 @@ def designs_save(
                                     "system": lost,
                                 }
                             )
-            sc, _created = ShipClass.objects.update_or_create(
-                faction=faction, slug=slug, defaults=_class_fields(design)
-            )
-            saved.append(sc)
+            saved.append(_write_class(faction, slug, design))
     return saved
 
 

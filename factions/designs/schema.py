@@ -19,7 +19,7 @@ from typing import Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from battles.rules.ships import ShipState
+from battles.rules.ships import ShipState, crew_factors
 
 FORMAT: Final = "admiralty-design/1"
 
@@ -209,8 +209,8 @@ class Design(_Strict):
 
     @property
     def crew_factors(self) -> int:
-        """Crew factors, ``ceil(mass / 20)`` (rules/ft-incursion.md §4, D-5)."""
-        return -(-self.mass // 20)
+        """Crew factors of the design's mass (the engine's rule, §4, D-5)."""
+        return crew_factors(self.mass)
 
     def system(self, system_id: str) -> Any:
         """The system with this id, or None."""

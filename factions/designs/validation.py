@@ -195,6 +195,35 @@ def design_parse(data: Any) -> Design:
     return design
 
 
+#: The ``ShipClass`` columns a design document gives (:func:`design_figures`).
+FIGURES: tuple[str, ...] = ("mass", "hull_boxes", "armour", "thrust", "points")
+
+
+def design_figures(data: Any, *, lenient: bool = False) -> dict[str, int | None]:
+    """The figures of a design document, as the ``ShipClass`` columns keep them: ``mass``
+    (mass points), ``hull_boxes``, ``armour`` (boxes, every layer), ``thrust`` (thrust
+    points) and ``points``: as the document states them, else the Fleet Book price of a
+    valid design (:func:`design_points`), else None.
+
+    Raises :class:`DesignInvalid` (a ``ValueError``) carrying every error, each naming its
+    field. With ``lenient`` only a document whose shape does not parse is refused: an
+    imported ship kept provisional although a rule check fails still has its figures.
+    """
+    design, errors = design_validate(data)
+    if design is None or (errors and not lenient):
+        raise DesignInvalid(errors)
+    points = design.points
+    if points is None and not errors:
+        points = design_points(design)
+    return {
+        "mass": design.mass,
+        "hull_boxes": design.hull.boxes,
+        "armour": design.armour.boxes,
+        "thrust": design.thrust,
+        "points": points,
+    }
+
+
 def _as_design(design: Design | Mapping[str, Any]) -> Design:
     return design if isinstance(design, Design) else design_parse(dict(design))
 

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 from django.utils.translation import gettext, ngettext
 
 from battles.rules.errors import RulesError
+from battles.rules.ships import crew_factors
 from factions.ssd.canvas import MARGIN, WIDTH, Canvas
 from factions.ssd.text import core_systems, stats_line, system_text
 from factions.type_words import type_label
@@ -173,7 +174,8 @@ def _draw_armour(c: Canvas, design: dict, lost: int) -> None:
 
 
 def _draw_crew(c: Canvas, design: dict, lost: int) -> None:
-    crew = -(-int(design.get("mass") or 0) // 20)
+    mass = int(design.get("mass") or 0)
+    crew = crew_factors(mass) if mass else 0
     if not crew:
         return
     g = c.el(None, "g", class_="crew", id="crew")
@@ -403,25 +405,6 @@ def design_svg(
     return c.finish(heading)
 
 
-def _design_of(ship: Ship) -> dict:
-    """The class design, or one rebuilt from the ``ShipClass`` summary fields."""
-    sc = ship.ship_class
-    if sc.design:
-        return sc.design
-    return {
-        "name": sc.name,
-        "type_word": sc.type_word,
-        "faction": sc.faction.slug,
-        "mass": sc.mass,
-        "thrust": sc.thrust,
-        "hull": {"boxes": sc.hull_boxes, "rows": hull_rows_for(sc.hull_boxes)},
-        "armour": {"layers": [sc.armour] if sc.armour else []},
-        "points": sc.points,
-        "provisional": sc.provisional,
-        "systems": [],
-    }
-
-
 def ship_svg(ship: Ship) -> str:
     """Draw ``ship``'s class SSD with its damage (``hull_lost``, ``armour_lost``,
     ``crew_lost``, ``systems_lost``) crossed out; titled with the ship's name."""
@@ -433,7 +416,7 @@ def ship_svg(ship: Ship) -> str:
     )
     caption = f"{ship.name} ({ship.ship_class.name})" if ship.name else None
     return design_svg(
-        _design_of(ship),
+        ship.ship_class.design_document,
         damage=damage,
         caption=caption,
         id_prefix=f"ship-{ship.pk}-",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext
 
+from battles.rules.ships import crew_factors
 from factions.designs.schema import COMMAND_SYSTEMS, design_system_ids
 
 
@@ -33,7 +34,7 @@ def stats_line(design: dict) -> str:
         gettext("FC %(n)s") % {"n": design.get("fire_controls", 0)},
         sensors_name(design.get("sensors", "standard")),
         gettext("ECM %(n)s") % {"n": design.get("ecm", 0)},
-        gettext("Crew %(n)s") % {"n": -(-mass // 20)},
+        gettext("Crew %(n)s") % {"n": crew_factors(mass) if mass else 0},
     ]
     if design.get("points") is not None:
         parts.append(gettext("Points %(n)s") % {"n": design["points"]})

@@ -4,11 +4,11 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from battles.rules.ships import crew_factors
 from battles.rules.weapons import get_weapon, weapon_ids
 from factions.designs.construction import (
     WEAPONS,
     UnknownSystem,
-    crew_factors,
     design_breakdown,
     round_half_up,
     squadron_points,
