@@ -93,7 +93,8 @@ class Territory(models.Model):
 
 
 class ShipClass(models.Model):
-    """A ship design: summary stats plus the full SSD as JSON in ``design``.
+    """A ship design: the full SSD as JSON in ``design`` and its figures as columns (copies
+    for SQL ordering and lists, written only by :meth:`set_design`).
 
     Units: ``mass`` in mass points, ``hull_boxes`` and ``armour`` in boxes, ``thrust`` in
     thrust points (rules/ft-incursion.md §3–4). ``provisional`` marks stats the project

@@ -24,6 +24,11 @@ def test_the_same_seed_gives_the_same_league_and_a_second_run_is_refused(capsys)
     assert Ship.objects.count() == 40 and Battle.objects.count() == 12
     assert Fleet.objects.filter(hidden=True).exists()
     assert Battle.objects.filter(report_state="draft").count() == 1  # one report in ten
+    # Concluded with their time; a ship's status follows its damage.
+    assert not Battle.objects.filter(status="concluded", concluded_at__isnull=True).exists()
+    assert Battle.objects.filter(status="concluded").count() == 12
+    for ship in Ship.objects.all():
+        assert ship.status == ("damaged" if ship.hull_lost else "active"), ship
     first = _fingerprint()
     with pytest.raises(CommandError, match="exists"):
         call_command("generate_league", "--ships", "40", "--battles", "12", "--seed", "3")
