@@ -46,6 +46,8 @@ class ShipClassForm(forms.ModelForm):
             self.instance.set_design(cleaned["design"], lenient=lenient)
         except DesignInvalid as exc:
             self.add_error("design", [f"{e.field}: {e.message}" for e in exc.errors])
+        else:
+            cleaned["design"] = self.instance.design  # priced when it stated no points
         return cleaned
 
 

@@ -107,6 +107,13 @@ def test_an_admin_change_of_the_design_re_derives_the_figures(admin_client, cast
         kineret["points"],
     )
 
+    # A design that states no points is priced, in the document and its column alike.
+    unpriced = {k: v for k, v in kineret.items() if k != "points"}
+    response = admin_client.post(url, {**form, "design": json.dumps(unpriced)})
+    assert response.status_code == 302
+    sc.refresh_from_db()
+    assert sc.design == kineret and sc.points == kineret["points"]
+
 
 def test_a_class_without_a_design_draws_the_same_fallback_in_the_api_and_on_its_ships(cast, client):
     sc = ShipClass.objects.create(
