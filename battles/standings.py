@@ -87,16 +87,21 @@ def standing_order(won: int, lost: int, name: str) -> tuple[int, int, str]:
 
 
 def standing_rows(campaign_ids: Iterable[int]) -> StandingRows:
-    """:class:`StandingRows` of the concluded battles of ``campaign_ids``, in four queries
-    whatever their number (only units destroyed or captured are read)."""
-    concluded = {"campaign_id__in": list(campaign_ids), "status": Battle.Status.CONCLUDED}
-    rows = StandingRows(list(Battle.objects.filter(**concluded).values_list("pk", "winner_id")))
-    by_battle = {f"battle__{k}": v for k, v in concluded.items()}
+    """:class:`StandingRows` of the concluded battles of ``campaign_ids`` (those with
+    sides), in three queries whatever their number (only units destroyed or captured are
+    read)."""
+    by_battle = {
+        "battle__campaign_id__in": list(campaign_ids),
+        "battle__status": Battle.Status.CONCLUDED,
+    }
+    winners: dict[int, int | None] = {}
     sides: dict[int, list[tuple[int, int]]] = defaultdict(list)
-    for pk, battle_id, faction_id in BattleSide.objects.filter(**by_battle).values_list(
-        "pk", "battle_id", "faction_id"
+    for pk, battle_id, faction_id, winner_id in BattleSide.objects.filter(**by_battle).values_list(
+        "pk", "battle_id", "faction_id", "battle__winner_id"
     ):
+        winners[battle_id] = winner_id
         sides[battle_id].append((pk, faction_id))
+    rows = StandingRows(list(winners.items()))
     losses: dict[int, list[tuple[str, str, int | None]]] = defaultdict(list)
     lost = {f"side__{k}": v for k, v in by_battle.items()} | {"fate__in": LOST_FATES}
     for side_id, fate, ship_id, ship_fleet, group_fleet, carrier_fleet in (
