@@ -350,9 +350,10 @@ def record_submit(
 ) -> RecordEntry:
     """Submit one side's account of a table battle (``side`` None: the organiser's entry
     for every side), checked now against the SSDs (shape of ``results``:
-    :func:`battle_record`). A new entry replaces that side's earlier unconfirmed ones.
-    Callers check that ``user`` plays ``side`` or organises the campaign. Raises
-    :class:`BattleActionError` naming the ship and field; nothing is written then."""
+    :func:`battle_record`); ``winner``, a side's faction slug, is kept as that side. A
+    new entry replaces that side's earlier unconfirmed ones. Callers check that ``user``
+    plays ``side`` or organises the campaign. Raises :class:`BattleActionError` naming the
+    ship and field; nothing is written then."""
     _check_game_turns(game_turns)
     with transaction.atomic():
         b = locked(battle)
@@ -441,10 +442,11 @@ def record_confirm(*, entry: RecordEntry, user: Any) -> RecordEntry:
     """Confirm a submitted entry (callers check that ``user`` organises the campaign or
     plays another side). When every side with units then has a confirmed entry (or the
     organiser's entry covers them all), the battle concludes with the confirmed entries'
-    results (checked again), the latest outcome, winner, turns and narrative given.
-    Raises :class:`BattleActionError` for an entry not waiting for confirmation or
-    results no longer valid (naming ship and field), or a battle being fought turn by
-    turn; nothing is written then."""
+    results (checked again), the latest outcome, turns and narrative given, and the one
+    winner they name (none named: a draw). Raises :class:`BattleActionError` for an entry
+    not waiting for confirmation, a side's entry naming another winner than a confirmed
+    side's entry (both claims named), results no longer valid (naming ship and field), or
+    a battle being fought turn by turn; nothing is written then."""
     with transaction.atomic():
         entry = RecordEntry.objects.select_for_update().get(pk=entry.pk)
         refuse_turn_play(entry.battle)
