@@ -94,3 +94,17 @@ def test_a_snapshot_with_the_old_side_flags_reopens_to_its_winner(table):
     battle_reopen(battle=battle)
     battle.refresh_from_db()
     assert (battle.status, battle.winner_id) == ("draft", q_side.faction_id)
+
+
+def test_the_api_reads_each_sides_winner_from_the_battle(table, client):
+    battle, q_side, _p_side, _q, _p = table
+    battle_record(battle=battle, results=[], outcome="Phalon hold.", winner="phalon")
+    Battle.objects.filter(pk=battle.pk).update(winner=q_side.faction)
+    for url in (f"/api/battles/{battle.pk}", "/api/battles"):
+        body = client.get(url).json()
+        shown = body if isinstance(body, dict) else next(b for b in body if b["id"] == battle.pk)
+        assert shown["winner"] == "qatzrin"
+        assert [(s["faction"], s["is_winner"]) for s in shown["sides"]] == [
+            ("qatzrin", True),
+            ("phalon", False),
+        ]
