@@ -4,6 +4,7 @@ see ``battles.reports.files.report_render``."""
 
 from django.contrib import admin
 from django.db.models import F
+from django.utils.translation import gettext_lazy as _
 from simple_history.admin import SimpleHistoryAdmin
 
 from battles.models import (
@@ -50,6 +51,12 @@ class BattleAdmin(SimpleHistoryAdmin):
 @admin.register(BattleSide)
 class BattleSideAdmin(SimpleHistoryAdmin):
     list_display = ("battle", "faction", "fleet", "is_winner")
+    list_select_related = ("battle", "faction", "fleet")
+
+    @admin.display(boolean=True, description=_("winner"))
+    def is_winner(self, obj: BattleSide) -> bool:
+        """Derived from the battle's winner (``BattleSide.is_winner``)."""
+        return obj.is_winner
 
     def save_model(self, request, obj: BattleSide, form, change: bool) -> None:
         super().save_model(request, obj, form, change)

@@ -133,7 +133,7 @@ def build_world(cast) -> World:
         narrative="Les corvettes **attaquent**.", analysis="Une victoire nette.",
     )  # fmt: skip
     q_side = BattleSide.objects.create(
-        battle=battle, faction=qatzrin, fleet=public_fleet, is_winner=True, order=0,
+        battle=battle, faction=qatzrin, fleet=public_fleet, order=0,
         primary_objective="Détruire le chantier naval.",
     )  # fmt: skip
     n_side = BattleSide.objects.create(

@@ -56,9 +56,12 @@ class Battle(models.Model):
     game_turns = models.PositiveIntegerField(_("game turns played"), null=True, blank=True)
     scenario = models.TextField(_("scenario (Markdown)"), blank=True)
     outcome = models.TextField(_("outcome"), blank=True)
+    # The one stored fact of who won (None: a draw or no winner); a side's ``is_winner``
+    # and a faction's wins are read from it. Protected: deleting the faction would turn a
+    # concluded victory into a draw.
     winner = models.ForeignKey(
         "factions.Faction",
-        on_delete=models.SET_NULL,
+        on_delete=models.PROTECT,
         null=True,
         blank=True,
         related_name="battles_won",
@@ -134,9 +137,10 @@ class BattleSide(models.Model):
         related_name="battle_sides",
         verbose_name=_("faction"),
     )
+    # Protected: deleting a fleet must not erase it from the battles it fought.
     fleet = models.ForeignKey(
         "factions.Fleet",
-        on_delete=models.SET_NULL,
+        on_delete=models.PROTECT,
         null=True,
         blank=True,
         related_name="battle_sides",
@@ -145,7 +149,6 @@ class BattleSide(models.Model):
     primary_objective = models.TextField(_("primary objective"), blank=True)
     secondary_objectives = models.TextField(_("secondary objectives"), blank=True)
     analysis = models.TextField(_("tactical analysis (Markdown)"), blank=True)
-    is_winner = models.BooleanField(_("winner"), default=False)
     order = models.PositiveSmallIntegerField(_("order"), default=0)
     history = HistoricalRecords()
 
@@ -159,6 +162,13 @@ class BattleSide(models.Model):
 
     def __str__(self) -> str:
         return f"{self.battle} — {self.faction}"
+
+    @property
+    def is_winner(self) -> bool:
+        """True when this side's faction is its battle's ``winner`` (derived, never stored:
+        the battle's winner is the one fact). Reads ``self.battle``: select or prefetch it."""
+        winner_id = self.battle.winner_id
+        return winner_id is not None and winner_id == self.faction_id
 
 
 class Participant(models.Model):
@@ -174,9 +184,11 @@ class Participant(models.Model):
     side = models.ForeignKey(
         BattleSide, on_delete=models.CASCADE, related_name="participants", verbose_name=_("side")
     )
+    # Protected, both: deleting a fleet or a ship must not rewrite concluded battles,
+    # standings and reports.
     ship = models.ForeignKey(
         "factions.Ship",
-        on_delete=models.CASCADE,
+        on_delete=models.PROTECT,
         null=True,
         blank=True,
         related_name="participations",
@@ -184,7 +196,7 @@ class Participant(models.Model):
     )
     light_units = models.ForeignKey(
         "factions.LightUnitGroup",
-        on_delete=models.CASCADE,
+        on_delete=models.PROTECT,
         null=True,
         blank=True,
         related_name="participations",
@@ -205,9 +217,15 @@ class Participant(models.Model):
         verbose_name_plural = _("participants")
         constraints = [
             models.CheckConstraint(
-                condition=models.Q(ship__isnull=False) | models.Q(light_units__isnull=False),
-                name="participant_has_unit",
-            )
+                condition=models.Q(ship__isnull=False, light_units__isnull=True)
+                | models.Q(ship__isnull=True, light_units__isnull=False),
+                name="participant_one_unit",
+            ),
+            models.UniqueConstraint(
+                fields=["side", "ship"],
+                condition=models.Q(ship__isnull=False),
+                name="participant_unique_ship",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -295,7 +313,9 @@ class BattleSnapshot(models.Model):
     ``battles.services.battle_conclude`` and read back by ``battle_reopen``.
 
     ``data``: ``{"ships": {pk: {field attname: value}}, "light_units": {…},
-    "participants": {…}, "sides": {pk: is_winner}, "battle": {…}, "intel": [ids created]}``.
+    "participants": {…}, "battle": {…}, "intel": [ids created]}``; the battle's
+    ``winner_id`` is its winner (snapshots written before sides stopped storing it also hold
+    ``"sides": {pk: is_winner}``, which reopening ignores).
     """
 
     battle = models.OneToOneField(
@@ -399,7 +419,16 @@ class RecordEntry(models.Model):
     )
     results = models.JSONField(_("results"), default=list, blank=True)
     outcome = models.TextField(_("outcome"), blank=True)
-    winner = models.CharField(_("winner (faction slug)"), max_length=120, blank=True)
+    # The side this entry says won (None: it names no winner). Restricted: a side named as
+    # the winner cannot be deleted on its own, only with its battle.
+    winner = models.ForeignKey(
+        BattleSide,
+        on_delete=models.RESTRICT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("winner"),
+    )
     game_turns = models.PositiveIntegerField(_("game turns played"), null=True, blank=True)
     narrative = models.TextField(_("narrative (Markdown)"), blank=True)
     status = models.CharField(

@@ -331,14 +331,12 @@ def report_context(
         rows = [_participant_row(p, fate_labels) for p in shown]
         if other_system:
             rows += system_unit_rows(side)
-        if side.is_winner and winner is None:
-            winner = side.faction
         sides.append(
             {
                 "side": side,
                 "faction": side.faction,
                 "fleet": side.fleet if side.fleet_id in seen else None,
-                "is_winner": side.is_winner or (winner is not None and winner == side.faction),
+                "is_winner": battle.winner_id is not None and side.faction_id == battle.winner_id,
                 "primary_objective_html": md(side.primary_objective, f"side-{side.pk}-primary"),
                 "secondary_objectives_html": md(
                     side.secondary_objectives, f"side-{side.pk}-secondary"

@@ -303,16 +303,12 @@ def battle_conclude(*, battle: Battle, conclusion: ConclusionSource, user: Any =
                 if p.light_units_id
             },
             "participants": {str(p.pk): _dump(p) for p in participants},
-            "sides": {str(s.pk): s.is_winner for s in sides},
             "battle": {
                 k: getattr(b, k)
                 for k in ("mode", "winner_id", "outcome", "game_turns", "seed", "narrative")
             },
         }
         _apply(b, sides, result)
-        for side in sides:
-            side.is_winner = side.faction.slug == result.winner
-        bulk_update_with_history(sides, BattleSide, ["is_winner"])
         if result.events:
             Event.objects.filter(battle=b).delete()
             Event.objects.bulk_create(
@@ -415,6 +411,18 @@ def _release_repairs(battle: Battle, user: Any) -> None:
         raise BattleActionError(str(exc)) from exc
 
 
+def _winner_before(battle: Battle, data: dict[str, Any]) -> int | None:
+    """The winner (faction id) a reopened battle goes back to: the snapshot's
+    ``battle.winner_id``; a snapshot written while sides still stored a winner flag of
+    their own (``"sides": {pk: is_winner}``) gives it when the battle had none."""
+    winner_id = data["battle"].get("winner_id")
+    flagged = [int(pk) for pk, won in (data.get("sides") or {}).items() if won]
+    if winner_id is None and len(flagged) == 1:
+        side = BattleSide.objects.filter(pk=flagged[0], battle=battle).first()
+        winner_id = side.faction_id if side else None
+    return winner_id
+
+
 def battle_reopen(*, battle: Battle, user: Any = None, reason: str = "") -> Battle:
     """Undo a battle's conclusion; returns the battle, a draft again.
 
@@ -451,10 +459,6 @@ def battle_reopen(*, battle: Battle, user: Any = None, reason: str = "") -> Batt
         _restore(Ship, data["ships"])
         _restore(LightUnitGroup, data["light_units"])
         _restore(Participant, data["participants"])
-        sides = list(BattleSide.objects.filter(battle=b))
-        for side in sides:
-            side.is_winner = data["sides"].get(str(side.pk), False)
-        bulk_update_with_history(sides, BattleSide, ["is_winner"])
         Intel.objects.filter(pk__in=data.get("intel", [])).delete()
         Event.objects.filter(battle=b).delete()
         for report in Report.objects.filter(battle=b):
@@ -463,6 +467,7 @@ def battle_reopen(*, battle: Battle, user: Any = None, reason: str = "") -> Batt
             report.delete()
         for k, v in data["battle"].items():
             setattr(b, k, v)
+        b.winner_id = _winner_before(b, data)
         b.status = Battle.Status.DRAFT
         b.concluded_at = None
         b.version += 1

@@ -179,7 +179,7 @@ def other_battle_record(
         rows = []
         for order, side in enumerate(sides):
             battle_side = BattleSide.objects.create(
-                battle=battle, faction=side.faction, is_winner=side.is_winner, order=order
+                battle=battle, faction=side.faction, order=order
             )
             rows += [
                 SystemParticipant(

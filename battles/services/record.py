@@ -350,9 +350,10 @@ def record_submit(
 ) -> RecordEntry:
     """Submit one side's account of a table battle (``side`` None: the organiser's entry
     for every side), checked now against the SSDs (shape of ``results``:
-    :func:`battle_record`). A new entry replaces that side's earlier unconfirmed ones.
-    Callers check that ``user`` plays ``side`` or organises the campaign. Raises
-    :class:`BattleActionError` naming the ship and field; nothing is written then."""
+    :func:`battle_record`); ``winner``, a side's faction slug, is kept as that side. A
+    new entry replaces that side's earlier unconfirmed ones. Callers check that ``user``
+    plays ``side`` or organises the campaign. Raises :class:`BattleActionError` naming the
+    ship and field; nothing is written then."""
     _check_game_turns(game_turns)
     with transaction.atomic():
         b = locked(battle)
@@ -364,7 +365,8 @@ def record_submit(
                 _("side %(side)s: not a side of battle %(battle)s")
                 % {"side": side.pk, "battle": b.pk}
             )
-        if winner and winner not in {s.faction.slug for s in sides}:
+        winner_side = next((s for s in sides if winner and s.faction.slug == winner), None)
+        if winner and winner_side is None:
             raise BattleActionError(
                 _("winner: %(value)r is not a side of battle %(battle)s")
                 % {"value": winner, "battle": b.pk}
@@ -378,7 +380,7 @@ def record_submit(
             side=side,
             results=[dict(r) for r in results],
             outcome=outcome,
-            winner=winner or "",
+            winner=winner_side,
             game_turns=game_turns,
             narrative=narrative,
             submitted_by=user if getattr(user, "is_authenticated", False) else None,
@@ -401,14 +403,50 @@ def _covered(sides: list[BattleSide], entries: list[RecordEntry]) -> bool:
     return all(s.pk in done for s in sides if s.participants.all())
 
 
+def _entry_label(entry: RecordEntry) -> str:
+    side = entry.side.faction.name if entry.side_id else _("every side")
+    claim = entry.winner.faction.name if entry.winner_id else _("no winner")
+    return _("entry %(entry)s for %(side)s names %(winner)s") % {
+        "entry": entry.pk,
+        "side": side,
+        "winner": claim,
+    }
+
+
+def _refuse_other_winner(entry: RecordEntry) -> None:
+    """Raise :class:`BattleActionError` when side ``entry`` names a winner other than the
+    one a confirmed side entry of its battle names. An entry naming no winner leaves it to
+    the others; the organiser's entry for every side stands on its own."""
+    if entry.side_id is None or entry.winner_id is None:
+        return
+    other = (
+        RecordEntry.objects.filter(
+            battle_id=entry.battle_id,
+            status=RecordEntry.Status.CONFIRMED,
+            side__isnull=False,
+            winner__isnull=False,
+        )
+        .exclude(winner_id=entry.winner_id)
+        .select_related("side__faction", "winner__faction")
+        .order_by("confirmed_at", "pk")
+        .first()
+    )
+    if other is not None:
+        raise BattleActionError(
+            _("winner: %(entry)s, but the confirmed %(other)s; reject one of them")
+            % {"entry": _entry_label(entry), "other": _entry_label(other)}
+        )
+
+
 def record_confirm(*, entry: RecordEntry, user: Any) -> RecordEntry:
     """Confirm a submitted entry (callers check that ``user`` organises the campaign or
     plays another side). When every side with units then has a confirmed entry (or the
     organiser's entry covers them all), the battle concludes with the confirmed entries'
-    results (checked again), the latest outcome, winner, turns and narrative given.
-    Raises :class:`BattleActionError` for an entry not waiting for confirmation or
-    results no longer valid (naming ship and field), or a battle being fought turn by
-    turn; nothing is written then."""
+    results (checked again), the latest outcome, turns and narrative given, and the one
+    winner they name (none named: a draw). Raises :class:`BattleActionError` for an entry
+    not waiting for confirmation, a side's entry naming another winner than a confirmed
+    side's entry (both claims named), results no longer valid (naming ship and field), or
+    a battle being fought turn by turn; nothing is written then."""
     with transaction.atomic():
         entry = RecordEntry.objects.select_for_update().get(pk=entry.pk)
         refuse_turn_play(entry.battle)
@@ -417,6 +455,7 @@ def record_confirm(*, entry: RecordEntry, user: Any) -> RecordEntry:
                 _("record entry %(entry)s: already %(status)s")
                 % {"entry": entry.pk, "status": entry.get_status_display()}
             )
+        _refuse_other_winner(entry)
         entry.status = RecordEntry.Status.CONFIRMED
         entry.confirmed_by = user if getattr(user, "is_authenticated", False) else None
         entry.confirmed_at = timezone.now()
@@ -438,17 +477,19 @@ def record_confirm(*, entry: RecordEntry, user: Any) -> RecordEntry:
             whole = [e for e in confirmed if e.side_id is None]
             used = whole[-1:] if whole else confirmed
             results = [r for e in used for r in e.results]
-            latest = dict.fromkeys(("outcome", "winner", "narrative"), "")
+            latest = dict.fromkeys(("outcome", "narrative"), "")
             turns = None
             for e in used:
                 for k in latest:
                     latest[k] = getattr(e, k) or latest[k]
                 turns = e.game_turns if e.game_turns is not None else turns
+            # Confirmed entries never name two different winners (_refuse_other_winner).
+            winner = next((e.winner for e in used if e.winner_id), None)
             battle_record(
                 battle=battle,
                 results=results,
                 outcome=latest["outcome"],
-                winner=latest["winner"] or None,
+                winner=winner.faction.slug if winner else None,
                 game_turns=turns,
                 narrative=latest["narrative"] or None,
                 user=user,

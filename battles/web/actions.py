@@ -300,7 +300,7 @@ def battle_record_page(request: HttpRequest, pk: int) -> HttpResponse:
     entries = list(
         RecordEntry.objects.filter(
             battle=battle, status=RecordEntry.Status.SUBMITTED
-        ).select_related("side__faction", "submitted_by")
+        ).select_related("side__faction", "submitted_by", "winner__faction")
     )
     # What each entry says, so that whoever confirms it reads it first.
     names = {p.pk: str(p.ship or p.light_units) for s in sides for p in s.participants.all()}
@@ -310,11 +310,10 @@ def battle_record_page(request: HttpRequest, pk: int) -> HttpResponse:
         for p in s.participants.all()
         if p.ship_id
     }
-    factions = {s.faction.slug: s.faction.name for s in sides}
     for e in entries:
         e.can_confirm = organiser or bool(own - {e.side_id}) and e.side_id is not None
         e.rows = [_entry_row(r, names, systems) for r in e.results]
-        e.winner_name = factions.get(e.winner, e.winner)
+        e.winner_name = e.winner.faction.name if e.winner_id else ""
     # The user's own entry waiting for confirmation replaces the blank form (trial F-18):
     # the page says who confirms it and offers to withdraw it.
     pending = next((e for e in entries if e.side_id == (side.pk if side else None)), None)

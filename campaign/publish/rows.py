@@ -22,6 +22,7 @@ from django.db.models import Count, Max
 
 from battles.models import Battle, BattleSide, Event, Participant
 from battles.models.other_games import SystemParticipant
+from battles.standings import LIGHT_UNITS, SHIP, SYSTEM_UNIT
 from factions.models import ShipClass
 
 #: Battle fields a list, the feed or a key never reads: left in the database.
@@ -45,7 +46,7 @@ class SideRow:
     pk: int
     faction_id: int
     fleet_id: int | None
-    is_winner: bool
+    is_winner: bool  # its faction is the battle's winner (the one stored fact)
     texts: str
 
 
@@ -55,13 +56,13 @@ class BattleRows:
     their long texts, with ``campaign`` and ``winner``), and per battle id its ``sides``
     (:class:`SideRow`), ``units`` (one tuple per participant: its own fields and its
     ship's state), ``events`` (count and last id of its log) and per side id ``lost``
-    (``(fate, fleet id the unit's visibility follows)`` per unit, other systems' units
-    with fleet None)."""
+    (``(kind, fate, fleet id the unit's visibility follows)`` per unit, as
+    ``battles.standings.StandingRows.losses``: other systems' units with fleet None)."""
 
     battles: list[Battle]
     sides: dict[int, list[SideRow]] = field(default_factory=dict)
     units: dict[int, list[tuple]] = field(default_factory=dict)
-    lost: dict[int, list[tuple[str, int | None]]] = field(default_factory=dict)
+    lost: dict[int, list[tuple[str, str, int | None]]] = field(default_factory=dict)
     events: dict[int, tuple] = field(default_factory=dict)
     classes: dict[int, str] = field(default_factory=dict)
 
@@ -106,19 +107,21 @@ def load_rows(campaign_ids: list[int]) -> BattleRows:
     by_battle = {f"battle__{k}": v for k, v in concluded.items()}
     side_battle: dict[int, int] = {}
     sides: dict[int, list[SideRow]] = defaultdict(list)
-    for pk, battle_id, faction_id, fleet_id, winner, *texts in (
+    winners = {b.pk: b.winner_id for b in battles}
+    for pk, battle_id, faction_id, fleet_id, *texts in (
         BattleSide.objects.filter(**by_battle)
         .order_by("battle_id", "order", "pk")
         .values_list(
-            "pk", "battle_id", "faction_id", "fleet_id", "is_winner",
+            "pk", "battle_id", "faction_id", "fleet_id",
             "primary_objective", "secondary_objectives", "analysis",
         )
     ):  # fmt: skip
         side_battle[pk] = battle_id
-        sides[battle_id].append(SideRow(pk, faction_id, fleet_id, winner, digest(texts)))
+        won = faction_id == winners[battle_id]
+        sides[battle_id].append(SideRow(pk, faction_id, fleet_id, won, digest(texts)))
     rows.sides = dict(sides)
     units: dict[int, list[tuple]] = defaultdict(list)
-    lost: dict[int, list[tuple[str, int | None]]] = defaultdict(list)
+    lost: dict[int, list[tuple[str, str, int | None]]] = defaultdict(list)
     side_filter = {f"side__{k}": v for k, v in by_battle.items()}
     for row in _raw(
         Participant.objects.filter(**side_filter)
@@ -136,14 +139,14 @@ def load_rows(campaign_ids: list[int]) -> BattleRows:
         # battles.access.unit_fleet_id on a row: a ship's fleet, a group's, its carrier's
         fleet = ship_fleet if row[9] else group_fleet if group_fleet else carrier_fleet
         units[side_battle[side_id]].append((*row[:-4], row[-1], fleet))
-        lost[side_id].append((fate, fleet))
+        lost[side_id].append((SHIP if row[9] else LIGHT_UNITS, fate, fleet))
     for side_id, pk, fate, name, hull in (
         SystemParticipant.objects.filter(**side_filter)
         .order_by("pk")
         .values_list("side_id", "pk", "fate", "name", "hull_lost")
     ):
         units[side_battle[side_id]].append(("system", pk, fate, name, hull, None, None))
-        lost[side_id].append((fate, None))
+        lost[side_id].append((SYSTEM_UNIT, fate, None))
     rows.units, rows.lost = dict(units), dict(lost)
     rows.events = {
         battle_id: (n, last)

@@ -434,7 +434,6 @@ def _battle_load(
             {
                 "fleet_id": fleet.pk,
                 "order": side_spec.get("order", i),
-                "is_winner": bool(side_spec.get("is_winner", False)),
                 **{
                     f: side_spec.get(f, "")
                     for f in ("primary_objective", "secondary_objectives", "analysis")

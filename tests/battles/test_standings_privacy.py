@@ -22,7 +22,7 @@ def lost_ship(cast):
         winner=cast.norge,
     )
     side = BattleSide.objects.create(battle=battle, faction=cast.qatzrin, fleet=fleet)
-    BattleSide.objects.create(battle=battle, faction=cast.norge, order=1, is_winner=True)
+    BattleSide.objects.create(battle=battle, faction=cast.norge, order=1)
     Participant.objects.create(side=side, ship=ship, fate="destroyed", hull_lost=5)
     return ship
 

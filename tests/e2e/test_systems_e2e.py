@@ -107,7 +107,7 @@ def test_organiser_records_a_star_wars_battle_seen_in_standings_and_site(
     page.goto(live_server.url + "/campaigns/test-league/")
     row = page.locator("table.standings tbody tr", has_text="Qatzrin")
     cells = row.locator("td").all_inner_texts()
-    assert cells[1:] == ["1", "0", "1", "1"]  # fought, won, lost, ships lost
+    assert cells[1:] == ["1", "0", "1", "1", "0"]  # fought, won, lost, ships, light units lost
     assert page.get_by_role("link", name="Bataille de Yavin").count() == 1
 
     out = tmp_path / "site"

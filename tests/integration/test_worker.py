@@ -34,7 +34,7 @@ def _battle(slug: str):
         status=Battle.Status.CONCLUDED,
     )
     BattleSide.objects.create(
-        battle=battle, faction=phalon, primary_objective="Destroy the enemy fleet", is_winner=True
+        battle=battle, faction=phalon, primary_objective="Destroy the enemy fleet"
     )
     BattleSide.objects.create(
         battle=battle, faction=gplus, primary_objective="Destroy the enemy fleet", order=1

@@ -181,7 +181,7 @@ class Command(BaseCommand):
         for battle, row in zip(created, battle_rows, strict=True):
             for order, faction in enumerate(row._sides):
                 side = BattleSide(
-                    battle=battle, faction=faction, order=order, is_winner=order == 0,
+                    battle=battle, faction=faction, order=order,
                     primary_objective="Hold the system.",
                 )  # fmt: skip
                 sides.append(side)

@@ -82,7 +82,6 @@ def make_battle(campaign: Campaign | None = None, *, narrative: str = "", **fiel
         primary_objective="Destroy the enemy fleet",
         secondary_objectives="Protect Petra IV station",
         analysis="Pulsers at close range did the work.",
-        is_winner=True,
         order=0,
     )
     side_g = BattleSide.objects.create(

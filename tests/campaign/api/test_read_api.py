@@ -143,9 +143,7 @@ def battle(world):
     for order, (faction, fleet) in enumerate(
         [(world.norge, world.public), (world.qatzrin, world.hidden)]
     ):
-        side = BattleSide.objects.create(
-            battle=battle, faction=faction, fleet=fleet, order=order, is_winner=order == 0
-        )
+        side = BattleSide.objects.create(battle=battle, faction=faction, fleet=fleet, order=order)
         for ship in fleet.ships.all():
             Participant.objects.create(side=side, ship=ship, fate="damaged", hull_lost=1)
     Battle.objects.create(campaign=world.campaign, name="Plans", slug="plans", status="draft")

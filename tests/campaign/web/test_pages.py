@@ -46,7 +46,7 @@ def test_standings_ignore_draft_battles_and_count_draws_as_neither(client, world
     draft = Battle.objects.create(
         campaign=world.cast.campaign, name="Draft", slug="draft", winner=world.cast.norge
     )
-    BattleSide.objects.create(battle=draft, faction=world.cast.norge, is_winner=True)
+    BattleSide.objects.create(battle=draft, faction=world.cast.norge)
     draw = Battle.objects.create(
         campaign=world.cast.campaign, name="Draw", slug="draw", status=Battle.Status.CONCLUDED
     )
@@ -134,7 +134,7 @@ def test_home_and_campaign_pages_cost_the_same_queries_for_many_battles(
             campaign=world.cast.campaign, name=f"B{i}", slug=f"b-{i}", winner=world.cast.norge,
             status=Battle.Status.CONCLUDED, campaign_turn=3,
         )  # fmt: skip
-        BattleSide.objects.create(battle=battle, faction=world.cast.norge, is_winner=True)
+        BattleSide.objects.create(battle=battle, faction=world.cast.norge)
         BattleSide.objects.create(battle=battle, faction=world.cast.qatzrin)
     for url, baseline in zip(urls, baselines, strict=True):
         with django_assert_num_queries(baseline):

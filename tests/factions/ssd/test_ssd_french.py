@@ -64,7 +64,9 @@ def test_pdf_and_site_pages_are_french(settings, tmp_path):
     assert "Vainqueur" in index and "1 bataille" in index
     campaign = (out / "fr/campaigns/test-league.html").read_text()
     assert (
-        "Unités détruites ou capturées" in campaign and "Batailles gagnées et perdues" in campaign
+        "Vaisseaux perdus" in campaign
+        and "Unités légères perdues" in campaign
+        and "Batailles gagnées et perdues" in campaign
     )
 
 
