@@ -282,8 +282,11 @@ class BattleSnapshot(models.Model):
     """What a battle's conclusion changed, as it was before: written by
     ``battles.services.battle_conclude`` and read back by ``battle_reopen``.
 
-    ``data``: ``{"ships": {pk: {field attname: value}}, "light_units": {…},
-    "participants": {…}, "sides": {pk: is_winner}, "battle": {…}, "intel": [ids created]}``.
+    ``data``: ``{"format": 2, "ships": {pk: {field attname: {"before": value, "after":
+    value}}}, "light_units": {…}, "participants": {…}, "sides": {pk: is_winner},
+    "battle": {…}, "intel": [ids created]}``, each unit with only the fields the
+    conclusion changed. Snapshots without ``format`` (the first form) hold every field of
+    each unit, before only: ``{"ships": {pk: {field attname: value}}, …}``.
     """
 
     battle = models.OneToOneField(
