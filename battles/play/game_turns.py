@@ -497,13 +497,18 @@ def _store_turn(
 ) -> None:
     """Append the turn's events and dice to the log and keep the engine state. A state
     ``replayed`` from the set-up holds the whole log: it is written whole, once."""
-    rows = engine_io.turn_rows(state, dice_base)
+    _store_rows(battle, play, engine_io.turn_rows(state, dice_base), replayed)
+    play.state = engine_state.dump(state, dice_base)
+
+
+def _store_rows(battle: Battle, play: TurnPlay, rows: list[dict[str, Any]], replayed: bool) -> None:
+    """Append ``rows`` to the log; after the set-up row, replacing the log, when they
+    come from a state ``replayed`` from the set-up (they are the whole battle's)."""
     if replayed:
         numbered = [play.setup, *rows]
         engine_io.write_log(battle, [{"sequence": i, **r} for i, r in enumerate(numbered, 1)])
     else:
         engine_io.append_log(battle, rows)
-    play.state = engine_state.dump(state, dice_base)
 
 
 def turns_play_due(*, now: datetime | None = None) -> list[int]:
@@ -511,8 +516,8 @@ def turns_play_due(*, now: datetime | None = None) -> list[int]:
     without orders takes the auto-resolve tactics). Returns the battle ids played. A
     battle concluded or ended meanwhile is skipped; each battle is its own transaction.
     Called by the ``battles.play_due_turns`` task and ``manage.py play_due_turns`` only.
-    A battle set up by another rules engine (:class:`EngineChanged`) is logged (warning)
-    and skipped; so is one that cannot be played (error), the others are still played."""
+    A battle set up by another rules engine (:class:`EngineChanged`) is logged as a
+    warning and skipped, any other refusal logged as info; the other battles are played."""
     now = now or timezone.now()
     due = TurnPlay.objects.filter(ended=False, deadline__lte=now).select_related("battle")
     played = []
@@ -570,12 +575,7 @@ def _finish(
     and every die left are stored first (the whole log, for a ``replayed`` state)."""
     judged = _judge(state, ended_by_organiser=ended_by_organiser)
     _log_result(state, judged)
-    rows = engine_io.turn_rows(state, dice_base, hold_dice=False)
-    if replayed:
-        numbered = [play.setup, *rows]
-        engine_io.write_log(battle, [{"sequence": i, **r} for i, r in enumerate(numbered, 1)])
-    else:
-        engine_io.append_log(battle, rows)
+    _store_rows(battle, play, engine_io.turn_rows(state, dice_base, hold_dice=False), replayed)
     play.ended = True
     play.state = None  # the battle is over: the ships' states are the conclusion's
     engine_io.timeline(

@@ -133,6 +133,20 @@ def test_another_engine_than_the_setups_is_refused_clearly(duel, caplog):
     assert str(refused.value) == expected
     with pytest.raises(EngineChanged):
         turn_orders_submit(battle=duel.battle, side=duel.qatzrin_side, orders={})
+    # The page and the API say so, and play nothing.
+    organiser = Client()
+    organiser.force_login(duel.cast.organiser)
+    page = organiser.post(
+        f"/battles/{duel.battle.pk}/turns/play/", {"confirm": "yes"}, HTTP_ACCEPT_LANGUAGE="en"
+    )
+    assert page.status_code == 400 and expected in page.content.decode()
+    api = organiser.post(
+        f"/api/battles/{duel.battle.pk}/turns/play",
+        {},
+        content_type="application/json",
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
+    assert (api.status_code, api.json()) == (400, {"detail": expected})
     # The scheduled task logs it and goes on (no exception out of the beat loop).
     TurnPlay.objects.filter(battle=duel.battle).update(
         deadline=timezone.now() - timedelta(seconds=1)
@@ -155,8 +169,11 @@ def test_the_page_after_the_deadline_shows_the_turn_without_playing_it(duel):
     before = _stored(duel.battle)
     client = Client()
     client.force_login(duel.cast.organiser)
-    response = client.get(f"/battles/{duel.battle.pk}/turns/")
+    response = client.get(f"/battles/{duel.battle.pk}/turns/", HTTP_ACCEPT_LANGUAGE="en")
     assert response.status_code == 200
+    assert "The deadline has passed: the scheduler plays this turn within the minute." in (
+        response.content.decode()
+    )
     play = TurnPlay.objects.get(battle=duel.battle)
     assert (play.turns_played, play.deadline is not None) == (0, True)
     assert _stored(duel.battle) == before
