@@ -312,10 +312,12 @@ class BattleSnapshot(models.Model):
     """What a battle's conclusion changed, as it was before: written by
     ``battles.services.battle_conclude`` and read back by ``battle_reopen``.
 
-    ``data``: ``{"ships": {pk: {field attname: value}}, "light_units": {…},
-    "participants": {…}, "battle": {…}, "intel": [ids created]}``; the battle's
-    ``winner_id`` is its winner (snapshots written before sides stopped storing it also hold
-    ``"sides": {pk: is_winner}``, which reopening ignores).
+    ``data``: ``{"format": 2, "ships": {pk: {field attname: {"before": value, "after":
+    value}}}, "light_units": {…}, "participants": {…}, "battle": {…}, "intel": [ids
+    created]}``, each unit with only the fields the conclusion changed; the battle's
+    ``winner_id`` is its winner. Snapshots without ``format`` (the first form) hold every
+    field of each unit, before only: ``{"ships": {pk: {field attname: value}}, …}``, and
+    ``"sides": {pk: is_winner}``, read only when ``winner_id`` names no winner.
     """
 
     battle = models.OneToOneField(

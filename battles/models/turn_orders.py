@@ -1,10 +1,10 @@
 """Turn-by-turn play of a battle (issue 10 item 5): the frozen set-up and each side's orders
 per game turn. Imported by ``battles.models`` so Django registers them with the app.
 
-The battle's state is never stored: it is rebuilt from ``TurnPlay.setup`` (designs,
-carried damage, seed, options, fixed platforms: the ``setup`` event row of
-``battles.services.engine_log``) and the ``TurnOrders`` of every turn played
-(``battles.play.game_turns``).
+The engine's state after the last turn played is stored (``TurnPlay.state``) and the next
+turn starts from it; ``TurnPlay.setup`` (designs, carried damage, seed, options, fixed
+platforms: the ``setup`` event row of ``battles.services.engine_log``) and the
+``TurnOrders`` of every turn played replay the battle whole (``battles.play.game_turns``).
 """
 
 from django.conf import settings
@@ -19,7 +19,11 @@ class TurnPlay(models.Model):
     play starts; ``turns_played``: game turns resolved so far; ``deadline``: when the turn
     being ordered is played even if a side has not ordered (its ships then take the
     auto-resolve tactics); ``ended``: the battle is over (one side gone, the turn cap, or
-    the organiser ended it) and was concluded.
+    the organiser ended it) and was concluded; ``engine_hash``: the rules engine that set
+    it up (``battles.play.engine_state.engine_hash``), the only one that may play its
+    turns; ``state``: the engine's state after the turns played
+    (``battles.play.engine_state.dump``; null once ended, or for a play started before
+    states were stored: its next turn replays it from the set-up once).
     """
 
     battle = models.OneToOneField(
@@ -33,6 +37,8 @@ class TurnPlay(models.Model):
     turns_played = models.PositiveIntegerField(_("turns played"), default=0)
     deadline = models.DateTimeField(_("orders deadline"), null=True, blank=True)
     ended = models.BooleanField(_("ended"), default=False)
+    engine_hash = models.CharField(_("rules engine"), max_length=64, blank=True)
+    state = models.JSONField(_("engine state"), null=True, blank=True)
     started_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,

@@ -11,6 +11,8 @@ here                   battles.services
 ``options``            ``fielding.rule_options``
 ``setup_row``          ``engine_log.setup_row``
 ``log_rows``           ``engine_log.numbered([setup, *engine_log.engine_rows(result)])``
+``turn_rows``          ``engine_log.engine_rows`` of one turn's events, dice numbered on
+``append_log``         the ``Event`` rows after the last one stored
 ``replay_ship``        ``resolve._replay_ship``
 ``deploy``             ``fielding.deploy`` (fixed platforms stand still)
 ``conclude``           ``battle_conclude`` with ``resolve.conclusion_from_engine``
@@ -23,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django.db.models import Max
 from django.utils.translation import gettext as _
 
 from battles.models import Battle, BattleAction, BattleSide, Event
@@ -47,6 +50,7 @@ from battles.services.fielding import deploy as _deploy
 from battles.services.resolve import _replay_ship, outcome_text
 
 __all__ = [
+    "append_log",
     "battle_sides",
     "conclude",
     "deploy",
@@ -56,7 +60,9 @@ __all__ = [
     "options",
     "replay_ship",
     "setup_row",
+    "stored_rows",
     "timeline",
+    "turn_rows",
     "write_log",
 ]
 
@@ -118,6 +124,49 @@ def log_rows(setup: Mapping[str, Any], state: BattleState) -> list[dict[str, Any
     return numbered(_engine_rows(setup, state))
 
 
+def turn_rows(
+    state: BattleState, dice_base: int, *, hold_dice: bool = True
+) -> list[dict[str, Any]]:
+    """The log rows (no ``sequence``) of the events ``state`` holds, each die just before
+    the event it decides, numbered from ``dice_base + 1`` (the dice the log holds before
+    ``state.dice``'s first). ``hold_dice``: the dice rolled after the last event are left
+    out (they are stored with the next event, as the replay from the set-up stores
+    them); False at the end of the battle (they take the last event's turn and phase)."""
+    result = ai.BattleResult(
+        None,
+        "",
+        state.turn,
+        0,
+        state.events,
+        state.ships,
+        dice=state.dice,
+        roll_marks=state.roll_marks,
+    )
+    rows = engine_rows(result)
+    if hold_dice:
+        held = state.dice.rolled - (state.roll_marks[-1] if state.roll_marks else 0)
+        rows = rows[: len(rows) - held] if state.events else []
+    if dice_base:
+        for row in rows:
+            if row["kind"] == "roll":
+                row["data"]["n"] += dice_base
+    return rows
+
+
+def append_log(battle: Battle, rows: list[dict[str, Any]]) -> None:
+    """Store ``rows`` (no ``sequence``) as ``Event`` rows after the battle's last one."""
+    last = Event.objects.filter(battle=battle).aggregate(last=Max("sequence"))["last"] or 0
+    Event.objects.bulk_create(
+        (Event(battle=battle, sequence=last + i, **row) for i, row in enumerate(rows, 1)),
+        batch_size=BULK,
+    )
+
+
+def stored_rows(battle: Battle) -> list[dict[str, Any]]:
+    """The battle's log as stored (``kind`` and ``data`` of every row, in order)."""
+    return list(Event.objects.filter(battle=battle).order_by("sequence").values("kind", "data"))
+
+
 def write_log(battle: Battle, rows: list[dict[str, Any]]) -> None:
     """Replace the battle's ``Event`` rows by ``rows`` (numbered) while it is played."""
     Event.objects.filter(battle=battle).delete()
@@ -158,19 +207,20 @@ def conclude(
     *,
     winner: str | None,
     reason: str,
+    rows: list[dict[str, Any]],
     user: Any = None,
     ended_by_organiser: bool = False,
 ) -> Battle:
     """Conclude ``battle`` from the engine's final ``state`` through
     ``battles.services.battle_conclude`` (in the caller's transaction): every unit's
-    losses and fate, ships' damage and status, craft lost, the log (set-up row then the
-    engine's events and dice), winner, outcome, intel, snapshot, timeline, report queued.
+    losses and fate, ships' damage and status, craft lost, winner, outcome, intel,
+    snapshot, timeline, report queued. ``rows``: the battle's whole log, already stored
+    (:func:`stored_rows`; the squadrons' craft left are read from it): it is kept as is.
     ``reason``: ``destruction`` / ``withdrawal`` / ``mutual`` / ``turn-limit``;
     ``ended_by_organiser``: the outcome says so (not "at the turn limit"). Raises
     ``BattleActionError`` as ``battle_conclude`` does, or naming a unit added to the
     battle after the set-up was frozen (nothing written then)."""
     seed = setup["data"]["seed"]
-    rows = _engine_rows(setup, state)
 
     def build(b: Battle, sides: list[BattleSide]) -> Conclusion:
         names = {s.faction.slug: s.faction.name for s in sides}
@@ -193,7 +243,7 @@ def conclude(
                 )
                 % {"battle": battle_label(b), "ships": ", ".join(added)}
             )
-        return conclusion_from_engine(
+        conclusion = conclusion_from_engine(
             fleets=fleets,
             final=state.ships,
             rows=rows,
@@ -203,5 +253,7 @@ def conclude(
             seed=seed,
             mode=Battle.Mode.TURNS,
         )
+        conclusion.events = []  # the log was stored turn by turn: kept as it is
+        return conclusion
 
     return battle_conclude(battle=battle, conclusion=build, user=user)

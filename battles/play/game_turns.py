@@ -12,11 +12,18 @@
   event and stored as ``TurnOrders(auto=True)``.
 - :func:`turn_play_end` (organiser): ends the battle now, judged as at the turn limit.
 
-The battle's state is never stored: :func:`rebuild` replays it from the set-up and the
-stored orders of every turn played (same seed, same orders → the same log, tested), and
-the ``Event`` rows are rewritten from it after every turn (set-up, engine events, every
-die). Damage control in phase 11 follows the auto-resolve plan (``ai.crew_plan``) for
-every ship: crew assignment is not part of a player's orders.
+The engine's state is stored after every turn (``TurnPlay.state``,
+``battles.play.engine_state``) and the next turn starts from it; the turn's events and dice
+are appended to the battle's ``Event`` rows, so a turn costs the same whichever turn it is.
+:func:`rebuild` replays the battle from the set-up and the stored orders of every turn
+played: it gives the same log (tested), checks a stored battle (:func:`turn_battle_replay`)
+and builds the state once for a play started before states were stored. The set-up
+records which engine plays it (``TurnPlay.engine_hash``): another engine (a deploy
+mid-battle) is refused (:class:`EngineChanged`), and only the organiser's end remains.
+Turns whose deadline passed are played by :func:`turns_play_due` (the scheduled task and
+``manage.py play_due_turns``), never by a page view. Damage control in phase 11 follows
+the auto-resolve plan (``ai.crew_plan``) for every ship: crew assignment is not part of a
+player's orders.
 
 When the battle is over (one side has no ship in action, the turn cap, or the organiser
 ends it) it concludes through :func:`_finish` → ``engine_io.conclude`` →
@@ -28,6 +35,7 @@ played and end are entries of its timeline (``BattleAction`` of kind ``order``).
 
 from __future__ import annotations
 
+import logging
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -41,7 +49,7 @@ from django.utils.translation import gettext as _
 from battles.log.refusals import rules_error_text
 from battles.models import Battle, BattleSide, Event
 from battles.models.turn_orders import TurnOrders, TurnPlay
-from battles.play import engine_io
+from battles.play import engine_io, engine_state
 from battles.play.orders import TurnOrdersError, parse_side_orders, ship_orders_from_json
 from battles.rules import ai
 from battles.rules.dice import Dice
@@ -54,6 +62,7 @@ from battles.services.common import battle_label
 from battles.services.intel import intel_known_classes
 
 __all__ = [
+    "EngineChanged",
     "TurnOrdersError",
     "rebuild",
     "turn_battle_replay",
@@ -67,6 +76,12 @@ __all__ = [
 ]
 
 _SEED_BITS = 62
+logger = logging.getLogger(__name__)
+
+
+class EngineChanged(BattleActionError):
+    """The rules engine is not the one that set the battle up: its turns cannot go on."""
+
 
 #: Per turn, each side's stored orders (``None``: that side took the auto-resolve tactics).
 TurnRecord = Mapping[str, Mapping[str, Any] | None]
@@ -150,8 +165,8 @@ def _records(play: TurnPlay) -> list[dict[str, Any]]:
     return [records.get(t, {}) for t in range(1, play.turns_played + 1)]
 
 
-def turn_state(*, play: TurnPlay) -> BattleState:
-    """The battle as it stands after the turns played (read only)."""
+def _replayed(play: TurnPlay) -> BattleState:
+    """The battle after the turns played, replayed from the set-up."""
     try:
         return rebuild(play.setup["data"], _records(play))
     except (KeyError, TypeError, ValueError, RulesError) as exc:
@@ -159,6 +174,29 @@ def turn_state(*, play: TurnPlay) -> BattleState:
             _("battle %(battle)s: stored set-up or orders cannot be replayed (%(error)s)")
             % {"battle": play.battle_id, "error": f"{type(exc).__name__}: {exc}"}
         ) from exc
+
+
+def _resume(play: TurnPlay) -> tuple[BattleState, int, bool]:
+    """``(state, dice_base, replayed)``: the battle after the turns played, from the
+    stored engine state (its log empty; ``dice_base``: the dice the stored log holds
+    before its dice), or replayed from the set-up (``replayed``; its log whole, base 0)
+    for a play started before states were stored."""
+    if not play.state:
+        return _replayed(play), 0, True
+    try:
+        state, base = engine_state.load(play.state)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise BattleActionError(
+            _("battle %(battle)s: the stored engine state cannot be read (%(error)s)")
+            % {"battle": play.battle_id, "error": f"{type(exc).__name__}: {exc}"}
+        ) from exc
+    return state, base, False
+
+
+def turn_state(*, play: TurnPlay) -> BattleState:
+    """The battle as it stands after the turns played (read only): the stored engine
+    state. ``BattleActionError`` when it cannot be read."""
+    return _resume(play)[0]
 
 
 def turn_battle_replay(*, battle: Battle) -> list[dict[str, Any]]:
@@ -170,7 +208,7 @@ def turn_battle_replay(*, battle: Battle) -> list[dict[str, Any]]:
         raise BattleActionError(
             _("%(battle)s was not played turn by turn") % {"battle": battle_label(battle)}
         )
-    state = turn_state(play=play)
+    state = _replayed(play)
     if play.ended:
         _log_result(state, _judge(state, ended_by_organiser=_ended_early(battle, play)))
     return engine_io.log_rows(play.setup, state)
@@ -232,7 +270,9 @@ def _log_result(state: BattleState, judged: _Judgement) -> None:
 # ---- services ---------------------------------------------------------------------------
 
 
-def _play_of(battle: Battle) -> TurnPlay:
+def _play_of(battle: Battle, *, playing: bool = True) -> TurnPlay:
+    """The battle's play, locked; refused when there is none, it is over, or (``playing``:
+    a turn may be played) another engine than the set-up's is running."""
     play = TurnPlay.objects.select_for_update().filter(battle=battle).first()
     if play is None:
         raise BattleActionError(
@@ -240,7 +280,24 @@ def _play_of(battle: Battle) -> TurnPlay:
         )
     if play.ended:
         raise BattleActionError(_("%(battle)s is over") % {"battle": battle_label(battle)})
+    if playing:
+        _check_engine(battle, play)
     return play
+
+
+def _check_engine(battle: Battle, play: TurnPlay) -> None:
+    """Refuse (:class:`EngineChanged`) a play set up by another rules engine: its next
+    turn would not follow from the turns already played."""
+    now = engine_state.engine_hash()
+    if play.engine_hash and play.engine_hash != now:
+        raise EngineChanged(
+            _(
+                "%(battle)s was set up with another version of the rules engine (%(then)s; "
+                "this one is %(now)s): its turns cannot be played on. The organiser may "
+                "end the battle as it stands"
+            )
+            % {"battle": battle_label(battle), "then": play.engine_hash[:12], "now": now[:12]}
+        )
 
 
 def _check_deadline(deadline: datetime | None) -> None:
@@ -308,11 +365,19 @@ def turn_play_start(
             known_classes=intel_known_classes(battle=battle),
         )
         setup["data"]["turn_by_turn"] = True
+        deployed = rebuild(setup["data"], [])
         play = TurnPlay.objects.create(
-            battle=battle, setup=setup, max_turns=max_turns, deadline=deadline, started_by=user
+            battle=battle,
+            setup=setup,
+            max_turns=max_turns,
+            deadline=deadline,
+            started_by=user,
+            engine_hash=engine_state.engine_hash(),
+            state=engine_state.dump(deployed),
         )
         Battle.objects.filter(pk=battle.pk).update(seed=seed, mode=Battle.Mode.TURNS)
-        engine_io.write_log(battle, engine_io.log_rows(setup, rebuild(setup["data"], [])))
+        rows = [setup, *engine_io.turn_rows(deployed, 0)]
+        engine_io.write_log(battle, [{"sequence": i, **r} for i, r in enumerate(rows, 1)])
         engine_io.timeline(
             battle,
             user,
@@ -399,9 +464,17 @@ def _advance(battle: Battle, play: TurnPlay, *, force: bool, user: Any = None) -
             given[side.pk] = TurnOrders.objects.create(
                 battle=battle, side=side, game_turn=play.current_turn, auto=True
             )
+    state, dice_base, replayed = _resume(play)
     play.turns_played += 1
     play.deadline = None  # the organiser sets the next turn's
-    state = turn_state(play=play)
+    record = {o.side.faction.slug: None if o.auto else o.orders for o in given.values()}
+    try:
+        _play_one(state, record)
+    except RulesError as exc:
+        raise BattleActionError(
+            _("battle %(battle)s: turn %(turn)s cannot be played (%(error)s)")
+            % {"battle": battle.pk, "turn": play.turns_played, "error": rules_error_text(exc)}
+        ) from exc
     auto = sorted(o.side.faction.slug for o in given.values() if o.auto)
     engine_io.timeline(
         battle,
@@ -412,18 +485,39 @@ def _advance(battle: Battle, play: TurnPlay, *, force: bool, user: Any = None) -
         auto_sides=auto,
     )
     if _over(state) or play.turns_played >= play.max_turns:
-        _finish(battle, play, state, ended_by_organiser=False, user=user)
+        _finish(battle, play, state, dice_base, replayed, ended_by_organiser=False, user=user)
     else:
-        engine_io.write_log(battle, engine_io.log_rows(play.setup, state))
-    play.save(update_fields=["turns_played", "deadline", "ended"])
+        _store_turn(battle, play, state, dice_base, replayed)
+    play.save(update_fields=["turns_played", "deadline", "ended", "state"])
     return True
+
+
+def _store_turn(
+    battle: Battle, play: TurnPlay, state: BattleState, dice_base: int, replayed: bool
+) -> None:
+    """Append the turn's events and dice to the log and keep the engine state. A state
+    ``replayed`` from the set-up holds the whole log: it is written whole, once."""
+    _store_rows(battle, play, engine_io.turn_rows(state, dice_base), replayed)
+    play.state = engine_state.dump(state, dice_base)
+
+
+def _store_rows(battle: Battle, play: TurnPlay, rows: list[dict[str, Any]], replayed: bool) -> None:
+    """Append ``rows`` to the log; after the set-up row, replacing the log, when they
+    come from a state ``replayed`` from the set-up (they are the whole battle's)."""
+    if replayed:
+        numbered = [play.setup, *rows]
+        engine_io.write_log(battle, [{"sequence": i, **r} for i, r in enumerate(numbered, 1)])
+    else:
+        engine_io.append_log(battle, rows)
 
 
 def turns_play_due(*, now: datetime | None = None) -> list[int]:
     """Play the current turn of every battle whose orders deadline has passed (a side
     without orders takes the auto-resolve tactics). Returns the battle ids played. A
     battle concluded or ended meanwhile is skipped; each battle is its own transaction.
-    Called by the ``battles.play_due_turns`` task and on every visit of a turn page."""
+    Called by the ``battles.play_due_turns`` task and ``manage.py play_due_turns`` only.
+    A battle set up by another rules engine (:class:`EngineChanged`) is logged as a
+    warning and skipped, any other refusal logged as info; the other battles are played."""
     now = now or timezone.now()
     due = TurnPlay.objects.filter(ended=False, deadline__lte=now).select_related("battle")
     played = []
@@ -431,8 +525,11 @@ def turns_play_due(*, now: datetime | None = None) -> list[int]:
         try:
             if turn_play_advance(battle=play.battle):
                 played.append(play.battle_id)
-        except BattleActionError:
-            continue  # concluded or ended by another request meanwhile
+        except EngineChanged as exc:
+            logger.warning("due turn of battle %s not played: %s", play.battle_id, exc)
+        except BattleActionError as exc:
+            # Concluded or ended by another request meanwhile, or refused: the next one.
+            logger.info("due turn of battle %s not played: %s", play.battle_id, exc)
     return played
 
 
@@ -454,11 +551,12 @@ def turn_play_end(*, battle: Battle, user: Any = None) -> Battle:
     dropped."""
     with transaction.atomic():
         battle = engine_io.locked(battle)
-        play = _play_of(battle)
+        # Judging and concluding plays no turn: open even to a play of another engine.
+        play = _play_of(battle, playing=False)
         TurnOrders.objects.filter(battle=battle, game_turn__gt=play.turns_played).delete()
-        state = turn_state(play=play)
-        _finish(battle, play, state, ended_by_organiser=True, user=user)
-        play.save(update_fields=["ended"])
+        state, dice_base, replayed = _resume(play)
+        _finish(battle, play, state, dice_base, replayed, ended_by_organiser=True, user=user)
+        play.save(update_fields=["ended", "state"])
     return Battle.objects.get(pk=battle.pk)
 
 
@@ -466,15 +564,20 @@ def _finish(
     battle: Battle,
     play: TurnPlay,
     state: BattleState,
+    dice_base: int,
+    replayed: bool,
     *,
     ended_by_organiser: bool,
     user: Any = None,
 ) -> None:
     """Log the result and conclude: the one call that writes the ships' new states
-    (``engine_io.conclude`` → ``battles.services.battle_conclude``)."""
+    (``engine_io.conclude`` → ``battles.services.battle_conclude``). The last events
+    and every die left are stored first (the whole log, for a ``replayed`` state)."""
     judged = _judge(state, ended_by_organiser=ended_by_organiser)
     _log_result(state, judged)
+    _store_rows(battle, play, engine_io.turn_rows(state, dice_base, hold_dice=False), replayed)
     play.ended = True
+    play.state = None  # the battle is over: the ships' states are the conclusion's
     engine_io.timeline(
         battle,
         user,
@@ -488,6 +591,7 @@ def _finish(
         state,
         winner=judged.winner,
         reason="turn-limit" if judged.reason == "ended" else judged.reason,
+        rows=engine_io.stored_rows(battle),
         user=user,
         ended_by_organiser=judged.reason == "ended",
     )

@@ -103,15 +103,122 @@ def _fields(model: type[Model]) -> list[Any]:
 
 
 def _dump(obj: Model) -> dict[str, Any]:
-    return {f.attname: getattr(obj, f.attname) for f in _fields(type(obj))}
+    """Every field of ``obj`` by attname, as JSON gives it back (lists, not tuples)."""
+    return json.loads(json.dumps({f.attname: getattr(obj, f.attname) for f in _fields(type(obj))}))
 
 
-def _restore(model: type[Model], rows: dict[str, dict[str, Any]]) -> None:
-    objs = list(model.objects.filter(pk__in=[int(pk) for pk in rows]).order_by("pk"))
+def _by_attname(model: type[Model]) -> dict[str, Any]:
+    return {f.attname: f for f in _fields(model)}
+
+
+def _changes(before: dict[str, Any], obj: Model) -> dict[str, dict[str, Any]]:
+    """The fields of ``obj`` whose value differs from ``before`` (a :func:`_dump`), as
+    ``{attname: {"before": value, "after": value}}``."""
+    after = _dump(obj)
+    return {k: {"before": v, "after": after[k]} for k, v in before.items() if after[k] != v}
+
+
+#: The snapshot's form: 2 keeps, per object, only the fields the conclusion changed, with
+#: their values before and after it (older snapshots kept every field, before only).
+SNAPSHOT_FORMAT = 2
+
+#: What a conclusion can change, read back from a snapshot of the first form: damage and
+#: status only, so a name, captain, squadron or note set since the battle is kept.
+#: A ship's fleet and squadron go back only when the conclusion moved it (a capture).
+LEGACY_FIELDS: dict[str, tuple[str, ...]] = {
+    "ships": ("hull_lost", "armour_lost", "crew_lost", "systems_lost", "status"),
+    "light_units": ("strength",),
+    "participants": (
+        "fate",
+        "hull_lost",
+        "armour_lost",
+        "crew_lost",
+        "systems_lost",
+        "craft_lost",
+    ),
+}
+_MODELS: dict[str, type[Model]] = {
+    "ships": Ship,
+    "light_units": LightUnitGroup,
+    "participants": Participant,
+}
+
+
+def _unit_words(key: str, obj: Model) -> tuple[str, str]:
+    """(what, name) naming ``obj`` in a refusal: ``("ship", "Tyr")``."""
+    if key == "ships":
+        return _("ship"), str(obj)
+    if key == "light_units":
+        return _("light units"), str(obj.name)  # type: ignore[attr-defined]
+    unit = obj.ship or obj.light_units  # type: ignore[attr-defined]
+    return _("participant"), str(unit)
+
+
+def _check_drift(battle: Battle, key: str, objs: list[Model], rows: dict[str, Any]) -> None:
+    """Refuse (:class:`BattleActionError`) when a field the conclusion wrote holds another
+    value now: a reopen would silently undo that later change."""
     for obj in objs:
-        for attname, value in rows[str(obj.pk)].items():
-            setattr(obj, attname, value)
-    names = [f.name for f in _fields(model)]
+        for attname, change in rows[str(obj.pk)].items():
+            now = json.loads(json.dumps(getattr(obj, attname)))
+            if now != change["after"]:
+                what, name = _unit_words(key, obj)
+                field_name = _by_attname(type(obj))[attname]
+                raise BattleActionError(
+                    _(
+                        "%(battle)s: %(what)s '%(name)s' (%(field)s) changed since the "
+                        "battle was concluded: %(after)s → %(now)s; undo that first"
+                    )
+                    % {
+                        "battle": battle_label(battle),
+                        "what": what,
+                        "name": name,
+                        "field": field_name.verbose_name,
+                        "after": change["after"],
+                        "now": now,
+                    }
+                )
+
+
+def _restore_changes(battle: Battle, data: dict[str, Any]) -> None:
+    """Put back the "before" of every field the conclusion changed, once every "after"
+    is checked to be still current (a snapshot of :data:`SNAPSHOT_FORMAT`)."""
+    loaded = {}
+    for key, model in _MODELS.items():
+        rows = data[key]
+        objs = list(model.objects.filter(pk__in=[int(pk) for pk in rows]).order_by("pk"))
+        _check_drift(battle, key, objs, rows)
+        loaded[key] = objs
+    for key, objs in loaded.items():
+        rows = data[key]
+        names: set[str] = set()
+        for obj in objs:
+            for attname, change in rows[str(obj.pk)].items():
+                setattr(obj, attname, change["before"])
+                names.add(attname)
+        _save(_MODELS[key], objs, names)
+
+
+def _restore_legacy(data: dict[str, Any]) -> None:
+    """Read back a snapshot of the first form (every field, before only): the fields of
+    :data:`LEGACY_FIELDS`, and a ship's fleet and squadron when its fleet changed."""
+    for key, model in _MODELS.items():
+        rows = data[key]
+        objs = list(model.objects.filter(pk__in=[int(pk) for pk in rows]).order_by("pk"))
+        names = set(LEGACY_FIELDS[key])
+        for obj in objs:
+            kept = rows[str(obj.pk)]
+            for name in LEGACY_FIELDS[key]:
+                setattr(obj, name, kept[name])
+            if key == "ships" and kept["fleet_id"] != obj.fleet_id:  # type: ignore[attr-defined]
+                obj.fleet_id, obj.squadron_id = kept["fleet_id"], kept["squadron_id"]  # type: ignore[attr-defined]
+                names |= {"fleet_id", "squadron_id"}
+        _save(model, objs, names)
+
+
+def _save(model: type[Model], objs: list[Model], attnames: set[str]) -> None:
+    if not objs or not attnames:
+        return
+    names = sorted(_by_attname(model)[a].name for a in attnames)
     if model is Participant:
         bulk_update_with_history(objs, model, names, batch_size=BULK)
     else:
@@ -269,8 +376,9 @@ def battle_conclude(*, battle: Battle, conclusion: ConclusionSource, user: Any =
     (``select_for_update``, pk order); refuse a concluded battle, a ship already
     destroyed or captured, or a ship held by another battle concluded since this one was
     set up (:class:`BattleActionError` naming the ship and the other battle); keep a
-    :class:`~battles.models.BattleSnapshot` of every ship, light unit, participant, side
-    and battle field it changes; write each participant's losses and fate, each ship's
+    :class:`~battles.models.BattleSnapshot` of every ship, light unit and participant
+    field it changes (its value before and after), and of the sides and battle fields;
+    write each participant's losses and fate, each ship's
     cumulative damage and status (a captured ship joins the captor's fleet), each group's
     craft left, the log (``events``), winner, outcome, ``status=concluded``,
     ``concluded_at``, ``version + 1``; record the classes each side met
@@ -295,20 +403,26 @@ def battle_conclude(*, battle: Battle, conclusion: ConclusionSource, user: Any =
                 }
             )
         participants = [p for s in sides for p in s.participants.all()]
-        snapshot = {
-            "ships": {str(p.ship.pk): _dump(p.ship) for p in participants if p.ship_id},
+        units: dict[str, dict[str, Model]] = {
+            "ships": {str(p.ship.pk): p.ship for p in participants if p.ship_id},
             "light_units": {
-                str(p.light_units.pk): _dump(p.light_units)
-                for p in participants
-                if p.light_units_id
+                str(p.light_units.pk): p.light_units for p in participants if p.light_units_id
             },
-            "participants": {str(p.pk): _dump(p) for p in participants},
+            "participants": {str(p.pk): p for p in participants},
+        }
+        before = {key: {pk: _dump(o) for pk, o in objs.items()} for key, objs in units.items()}
+        snapshot: dict[str, Any] = {
+            "format": SNAPSHOT_FORMAT,
             "battle": {
                 k: getattr(b, k)
                 for k in ("mode", "winner_id", "outcome", "game_turns", "seed", "narrative")
             },
         }
         _apply(b, sides, result)
+        # Only what the conclusion changed, before and after: a reopen puts back these
+        # fields alone, and refuses when one was changed again since.
+        for key, objs in units.items():
+            snapshot[key] = {pk: _changes(before[key][pk], o) for pk, o in objs.items()}
         if result.events:
             Event.objects.filter(battle=b).delete()
             Event.objects.bulk_create(
@@ -426,12 +540,17 @@ def _winner_before(battle: Battle, data: dict[str, Any]) -> int | None:
 def battle_reopen(*, battle: Battle, user: Any = None, reason: str = "") -> Battle:
     """Undo a battle's conclusion; returns the battle, a draft again.
 
-    Puts every ship, light-unit group, participant, side and battle field back exactly as
-    the snapshot kept them (:func:`battle_conclude`), deletes the intel rows the
-    conclusion created, the battle's log (``Event``) and its reports (rows and files), and
-    adds a timeline entry. Ships and groups are locked as in :func:`battle_conclude`.
+    Puts back the value before the conclusion of every ship, light-unit group and
+    participant field the conclusion changed, and every battle field, as the
+    snapshot kept them (:func:`battle_conclude`); a field it did not change (a name, a
+    captain, a squadron, a note set since) is left as it is. A snapshot of the first form
+    (every field, before only) puts back the fields of :data:`LEGACY_FIELDS`. Deletes the
+    intel rows the conclusion created, the battle's log (``Event``) and its reports (rows
+    and files), and adds a timeline entry. Ships and groups are locked as in
+    :func:`battle_conclude`.
     Raises :class:`BattleActionError` when the battle is not concluded, has no snapshot
-    (concluded before snapshots were kept, e.g. loaded from the sample), or
+    (concluded before snapshots were kept, e.g. loaded from the sample), a field the
+    conclusion wrote was changed since (naming the unit, the field and both values), or
     :func:`reopen_blockers` names a reason (the later battle first), or repairs were
     already done on its damage; repair orders on it that did nothing yet are cancelled and
     refunded (``campaign.turns.repairs.repairs_release_for_battle``). One transaction.
@@ -456,9 +575,10 @@ def battle_reopen(*, battle: Battle, user: Any = None, reason: str = "") -> Batt
             )
         _release_repairs(b, user)
         data = snap.data
-        _restore(Ship, data["ships"])
-        _restore(LightUnitGroup, data["light_units"])
-        _restore(Participant, data["participants"])
+        if data.get("format") == SNAPSHOT_FORMAT:
+            _restore_changes(b, data)
+        else:
+            _restore_legacy(data)
         Intel.objects.filter(pk__in=data.get("intel", [])).delete()
         Event.objects.filter(battle=b).delete()
         for report in Report.objects.filter(battle=b):

@@ -10,7 +10,6 @@ campaign's draft answers 404; a user who may see it but not act answers 403.
 
 from __future__ import annotations
 
-import contextlib
 from datetime import UTC
 
 from django.contrib import messages
@@ -61,22 +60,23 @@ def _render_turns(
     context = turn_context(battle, request.user, posted=posted)
     context["error"] = error
     context["campaign"] = battle.campaign
+    play = context.get("play")
+    # Shown, never played here: the scheduled task plays due turns.
+    context["deadline_passed"] = bool(
+        play and not play.ended and play.deadline and play.deadline <= timezone.now()
+    )
     context["odds"] = odds_panel(battle, request.user, context["board"])
     return render(request, "battles/turn_page.html", context, status=status)
 
 
 def battle_turns(request: HttpRequest, pk: int) -> HttpResponse:
-    """The turn page: board, orders form (players of a side), organiser controls. A
-    deadline that has passed plays the turn on the first visit after it."""
+    """The turn page: board, orders form (players of a side), organiser controls. Reads
+    only: a turn whose deadline has passed is played by the scheduled task
+    (``battles.play.tasks``), the page says it is due."""
     battle = _battle(request, pk)
     play = TurnPlay.objects.filter(battle=battle).first()
     if play is None and battle.status == Battle.Status.CONCLUDED:
         return redirect("battle-replay", pk=battle.pk)
-    if play and not play.ended and play.deadline and play.deadline <= timezone.now():
-        # Concluded meanwhile by another request: show what is stored.
-        with contextlib.suppress(BattleActionError):
-            turn_play_advance(battle=battle)
-        battle.refresh_from_db()
     return _render_turns(request, battle)
 
 

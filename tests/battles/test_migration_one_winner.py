@@ -9,8 +9,8 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-BEFORE = ("battles", "0009_battle_mode_turns")
-AFTER = ("battles", "0010_one_winner_protected_history")
+BEFORE = ("battles", "0010_fill_concluded_at")
+AFTER = ("battles", "0011_one_winner_protected_history")
 
 
 def _migrate(target: tuple[str, str]):

@@ -96,7 +96,7 @@ def one_unit_per_participant(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("battles", "0009_battle_mode_turns"),
+        ("battles", "0010_fill_concluded_at"),
         ("factions", "0003_data_version"),
     ]
 
