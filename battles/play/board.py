@@ -45,6 +45,7 @@ from battles.log.lines import event_line
 from battles.log.names import LogNames
 from battles.log.veiled import VEILED_KINDS, veiled_line
 from battles.play.contacts import ContactKeys
+from battles.refs import owner_ref
 
 __all__ = ["Viewer", "board_view"]
 
@@ -106,9 +107,7 @@ class _Board:
 def _owner(ref: Any) -> str | None:
     """The engine id of the ship or platform a ship, platform or light-unit id belongs to
     (``ship-3.bay-1-2`` → ship-3, ``lu-6.bay-a-1`` → lu-6)."""
-    if isinstance(ref, str) and ref.startswith(("ship-", "lu-")):
-        return ref.split(".")[0]
-    return None
+    return owner_ref(ref)
 
 
 # What a blip does that its ordinary line may tell (no system or weapon in it).

@@ -32,6 +32,7 @@ from battles.log.lines import event_line
 from battles.log.names import hidden_unit_names, log_names
 from battles.models import BattleSide, Event, Participant
 from battles.play.board import Viewer, board_view
+from battles.refs import ship_ref
 from battles.reports.turn_log import PDF_VOLLEYS_PER_TURN, trim_for_print, turn_log
 from battles.services.other_games import system_unit_rows
 from battles.systems.games import DEFAULT_SYSTEM
@@ -149,7 +150,7 @@ def _names_hidden(event: Any, refs: set[str], names: re.Pattern[str] | None) -> 
 
 def _hidden_refs(hidden: list[Any]) -> set[str]:
     """The engine ids (``ship-12``) of the ``hidden`` participants' ships."""
-    return {f"ship-{p.ship_id}" for p in hidden if p.ship_id}
+    return {ship_ref(p.ship_id) for p in hidden if p.ship_id}
 
 
 def _public_events(events: list[Any], hidden: list[Any]) -> list[Any]:

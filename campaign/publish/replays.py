@@ -37,6 +37,7 @@ from django.utils import translation
 from battles.models import Battle, Event
 from battles.play.board import Viewer, board_view
 from battles.play.context import phase_names
+from battles.refs import ship_ref
 
 __all__ = ["bake", "prepare", "public_viewer", "replay_json"]
 
@@ -66,7 +67,7 @@ def public_viewer(battle: Battle, public_fleet_ids: set[int]) -> Viewer:
     ``battles.play.context.battle_viewer(battle, None)``, from the builder's prefetched
     sides and participants (no query)."""
     hidden = frozenset(
-        f"ship-{p.ship_id}"
+        ship_ref(p.ship_id)
         for side in battle.sides.all()
         for p in side.participants.all()
         if p.ship_id and p.ship.fleet_id not in public_fleet_ids
