@@ -16,8 +16,8 @@ from battles.play.contacts import ContactKeys
 from battles.play.forms import order_sheet, targets_for
 from battles.play.game_turns import turn_state
 from battles.refs import parse_ref, ship_ref
+from battles.visibility import Reader, battle_units, fleet_hidden, hidden_refs, reader_for
 from campaign.league.roles import is_organiser
-from factions.access import visible_fleets
 from factions.ssd.draw import system_labels
 
 __all__ = [
@@ -50,20 +50,13 @@ def phase_names() -> list[str]:
     ]
 
 
-def _hidden_ship_refs(battle: Battle, user: Any) -> frozenset[str]:
-    """Engine ids of the battle's ships from fleets ``user`` may not see."""
-    ships = Participant.objects.filter(side__battle=battle, ship__isnull=False).values_list(
-        "ship_id", "ship__fleet_id"
-    )
-    visible = set(visible_fleets(user).values_list("pk", flat=True))
-    return frozenset(ship_ref(sid) for sid, fleet in ships if fleet not in visible)
-
-
 def battle_viewer(battle: Battle, user: Any) -> Viewer:
     """The :class:`Viewer` ``user`` is for ``battle`` (``battles.access.battle_perspective``)."""
     mode, side = battle_perspective(user, battle)
     if mode == "public":
-        return Viewer("public", hidden=_hidden_ship_refs(battle, user))
+        units = battle_units([battle.pk])[battle.pk]
+        reader = reader_for(user, among={u.fleet_id for u in units})
+        return Viewer("public", hidden=hidden_refs(units, reader))
     return Viewer(mode, side, battle=battle.pk if mode == "side" else None)
 
 
@@ -193,12 +186,14 @@ def odds_panel(battle: Battle, user: Any, board: dict[str, Any] | None = None) -
     # Once concluded the report names the enemy ships of the fleets the user may see
     # (trial finding F-19: the panel still said "contact-1"); their keys stay the ids.
     concluded = battle.status == Battle.Status.CONCLUDED
-    visible: set[int] = set()
+    reader = Reader(frozenset())
     if concluded or not on_board:
-        visible = set(visible_fleets(user).values_list("pk", flat=True))
+        reader = reader_for(user, among={p.ship.fleet_id for p in participants})
     if not on_board:  # no engine log: enemies of fleets the user may see
         on_board = {
-            keys.opaque(ship_ref(p.ship_id)) for p in participants if p.ship.fleet_id in visible
+            keys.opaque(ship_ref(p.ship_id))
+            for p in participants
+            if not fleet_hidden(reader, p.ship.fleet_id)
         }
     names = _ship_names(participants, setup)
     for p in participants:
@@ -223,7 +218,7 @@ def odds_panel(battle: Battle, user: Any, board: dict[str, Any] | None = None) -
         if viewer.mode == "all" or (not own and ship_id in on_board):
             if own:
                 label = labels.get(ship_id) or name
-            elif concluded and p.ship.fleet_id in visible:
+            elif concluded and not fleet_hidden(reader, p.ship.fleet_id):
                 label = names[ship_ref(p.ship_id)]  # as the report names it
             else:
                 label = labels.get(ship_id) or ship_id
