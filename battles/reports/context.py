@@ -411,7 +411,7 @@ def _battle_map(
         return None
 
     viewer = Viewer("public", hidden=hidden)
-    board = board_view(events, viewer, side_names=side_names, with_log=False)
+    board = board_view(events, viewer, side_names=side_names, with_log=False, with_layout=False)
     title = gettext("Map of %(battle)s") % {"battle": battle.name}
     svg = battle_map_svg(board, title=title)
     # ElementTree escapes every text of the drawing.

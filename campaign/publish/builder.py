@@ -79,7 +79,9 @@ _SOURCES = (
     "battles/reports/context.py",
     "battles/reports/turn_log.py",
     "battles/log/battle_map.py",  # the report's map
+    "battles/log/map_labels.py",  # where its names go
     "battles/play/board.py",  # the board the map is drawn from
+    "battles/visibility.py",  # what the public may not see
     "battles/templatetags",
     "campaign/templatetags",
     "factions/templatetags",
