@@ -3,9 +3,8 @@ and the record's checks build the same state from the same ship."""
 
 from __future__ import annotations
 
+from battles.services import field_battle, ship_system_ids
 from battles.services.common import battle_sides, engine_ship
-from battles.services.fielding import field_battle
-from battles.services.record import ship_system_ids
 from tests.battles.battle_fixtures import draft_skirmish
 
 
