@@ -8,6 +8,7 @@ from __future__ import annotations
 from django.db.models import Q, QuerySet
 
 from battles.models import Battle, BattleSide
+from battles.visibility import unit_row
 from campaign.league.models import Membership
 from campaign.league.roles import User, is_organiser, organised_campaign_ids
 
@@ -98,10 +99,6 @@ def unit_fleet_id(participant) -> int | None:
 
     ``participant`` is a ``battles.models.Participant`` with ``ship`` and
     ``light_units__carrier`` loaded (``select_related``) to avoid a query per unit.
+    The rule is ``battles.visibility.followed_fleet``'s.
     """
-    if participant.ship_id:
-        return participant.ship.fleet_id
-    group = participant.light_units
-    if group.fleet_id is None and group.carrier_id is not None:
-        return group.carrier.fleet_id
-    return group.fleet_id
+    return unit_row(participant).fleet_id

@@ -27,15 +27,15 @@ from django.utils.translation import gettext_lazy
 from ninja import Field, Query, Router, Schema, Status
 from ninja.errors import HttpError
 
-from battles.access import actionable_battles, unit_fleet_id, visible_battles
+from battles.access import actionable_battles, visible_battles
 from battles.models import Battle, BattleSide, Participant
 from battles.services import MAX_TURNS_LIMIT, BattleActionError, battle_record, battle_resolve
 from battles.services.forecast import battle_forecast
+from battles.visibility import fleet_hidden, hidden_participants, may_read_draft, reader_for
 from campaign.core.limits import TEXT_MAX_CHARS
 from campaign.core.stored_text import stored_text
 from campaign.league.api_auth import api_auth
-from campaign.league.roles import can_edit_reports, is_organiser
-from factions.access import visible_fleets
+from campaign.league.roles import is_organiser
 
 router = Router(tags=["battles"])
 
@@ -51,7 +51,8 @@ class BattleSideOut(Schema):
 
     @staticmethod
     def resolve_fleet(obj: BattleSide) -> str | None:
-        return obj.fleet.slug if obj.fleet_id in obj.visible_fleet_ids else None
+        hidden = obj.fleet_id is None or fleet_hidden(obj.reader, obj.fleet_id)
+        return None if hidden else obj.fleet.slug
 
 
 class BattleOut(Schema):
@@ -107,9 +108,8 @@ class BattleSideDetailOut(BattleSideOut):
 
     @staticmethod
     def resolve_participants(obj: BattleSide) -> list[Participant]:
-        visible = obj.visible_fleet_ids
-        # A light unit follows its fleet, else its carrier's (issue 9 leak 2).
-        return [p for p in obj.participants.all() if unit_fleet_id(p) in visible | {None}]
+        unseen = {p.pk for p in hidden_participants(obj.participants.all(), obj.reader)}
+        return [p for p in obj.participants.all() if p.pk not in unseen]
 
 
 class BattleDetailOut(BattleOut):
@@ -146,11 +146,13 @@ def _battles(request: HttpRequest, *, detail: bool) -> QuerySet[Battle]:
 
 
 def _scope_sides(request: HttpRequest, battles: list[Battle]) -> list[Battle]:
-    """Mark every side with the fleet ids the user may see (one query for all)."""
-    visible = set(visible_fleets(request.user).values_list("pk", flat=True))
+    """Mark every battle and side with the user as ``battles.visibility`` reads them
+    (``reader``, one query for all)."""
+    reader = reader_for(request.user)
     for battle in battles:
+        battle.reader = reader
         for side in battle.sides.all():
-            side.visible_fleet_ids = visible
+            side.reader = reader
     return battles
 
 
@@ -167,9 +169,7 @@ def battle_detail(request: HttpRequest, battle_id: int):
     as on the battle page (``battles.reports.context.report_context``)."""
     battle = get_object_or_404(_battles(request, detail=True), pk=battle_id)
     battle = _scope_sides(request, [battle])[0]
-    if battle.report_state != Battle.ReportState.PUBLISHED and not can_edit_reports(
-        request.user, battle.campaign
-    ):
+    if not may_read_draft(battle, battle.reader):
         battle.narrative = battle.analysis = ""  # in memory only: never saved
         for side in battle.sides.all():
             side.analysis = ""

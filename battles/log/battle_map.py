@@ -8,8 +8,14 @@ keeps out what the viewer may not see: with ``Viewer("public", hidden=…)`` the
 hidden fleets are neither drawn nor named. A battle recorded from the table logs no
 positions: :func:`battle_map` gives ``None`` and the report says there is no map.
 
-Engine geometry (rules/turn.py, ``static/js/battle-board.js``): distances in mu, +y is
-heading 0 and up on the map, headings 0–5 step 60° clockwise. The SVG flips y.
+The geometry is computed here once, for this drawing and for the replay's script
+(``static/js/battle-board.js`` only draws what :func:`board_layout` gives it): the map's
+extent and grid (:func:`map_view`, :func:`grid_path`), the markers' shapes, and where
+each name is written (``battles.log.map_labels.place_labels``), so a ship's name sits at
+the same place on the report's map and on the replay's board.
+
+Engine geometry (rules/turn.py): distances in mu, +y is heading 0 and up on the map,
+headings 0–5 step 60° clockwise. The drawings flip y (SVG: +y is down).
 """
 
 from __future__ import annotations
@@ -19,7 +25,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["MapShip", "battle_map", "battle_map_svg"]
+from battles.log.map_labels import FONT, place_labels
+
+__all__ = [
+    "MapShip",
+    "battle_map",
+    "battle_map_svg",
+    "board_layout",
+    "grid_path",
+    "label_places",
+    "map_view",
+]
 
 SVG_NS = "http://www.w3.org/2000/svg"
 GRID = 12  # mu per grid square, as on the replay viewer
@@ -84,6 +100,110 @@ def _num(value: float) -> str:
     return "0" if text == "-0" else text
 
 
+def map_view(board: Mapping[str, Any]) -> tuple[float, float, float, float] | None:
+    """The map's extent ``(x0, y0, x1, y1)`` in mu, engine axes (+y up): every position
+    of ``board``'s frames with :data:`PAD` around, widened to no thinner than 1:2 either
+    way (a line of ships would make a strip); None when no frame holds a position."""
+    points = [(float(m["x"]), float(m["y"])) for f in board.get("frames") or [] for m in f]
+    if not points:
+        return None
+    xs, ys = [x for x, _ in points], [y for _, y in points]
+    x0, x1, y0, y1 = min(xs) - PAD, max(xs) + PAD, min(ys) - PAD, max(ys) + PAD
+    if (x1 - x0) < (y1 - y0) / 2:
+        grow = ((y1 - y0) / 2 - (x1 - x0)) / 2
+        x0, x1 = x0 - grow, x1 + grow
+    if (y1 - y0) < (x1 - x0) / 2:
+        grow = ((x1 - x0) / 2 - (y1 - y0)) / 2
+        y0, y1 = y0 - grow, y1 + grow
+    return x0, y0, x1, y1
+
+
+def map_scale(view: tuple[float, float, float, float]) -> float:
+    """The size of a marker unit in mu: markers and names follow the board's size."""
+    x0, y0, x1, y1 = view
+    return max(x1 - x0, y1 - y0) / 60
+
+
+def grid_path(view: tuple[float, float, float, float]) -> str:
+    """The grid of ``view`` (:func:`map_view`) as one SVG path (drawing axes, y down): a
+    line every :data:`GRID` mu. One element to draw, not dozens."""
+    x0, y0, x1, y1 = view
+    grid = [
+        f"M{gx},{_num(-y1)}V{_num(-y0)}"
+        for gx in range(int(x0 // GRID + 1) * GRID, int(x1) + 1, GRID)
+    ]
+    grid += [
+        f"M{_num(x0)},{-gy}H{_num(x1)}"
+        for gy in range(int(y0 // GRID + 1) * GRID, int(y1) + 1, GRID)
+    ]
+    return "".join(grid)
+
+
+def _ship_points(s: float) -> str:
+    """A ship's triangle, pointing along heading 0, ``s`` mu a marker unit."""
+    return f"0,{_num(-2 * s)} {_num(1.4 * s)},{_num(1.6 * s)} {_num(-1.4 * s)},{_num(1.6 * s)}"
+
+
+def _shapes(scale: float) -> dict[str, Any]:
+    """The markers' shapes around their position (drawing axes), heading 0: a ship's
+    triangle and a blip's diamond (polygon points), a light unit's square (x, y, w, h)."""
+    s = scale
+    return {
+        "ship": _ship_points(s),
+        "blip": f"0,{_num(-1.5 * s)} {_num(1.5 * s)},0 0,{_num(1.5 * s)} {_num(-1.5 * s)},0",
+        "unit": [round(-0.7 * s, 2), round(-0.7 * s, 2), round(1.4 * s, 2), round(1.4 * s, 2)],
+    }
+
+
+def board_layout(board: Mapping[str, Any]) -> dict[str, Any] | None:
+    """What the replay's script draws, computed here: ``{"view": [x, y, width, height]``
+    (the SVG viewBox, drawing axes), ``"scale"`` (mu per marker unit), ``"font"`` (a
+    name's size in mu), ``"grid"`` (:func:`grid_path`), ``"shapes"`` (:func:`_shapes`),
+    ``"frames"``: per frame of ``board`` and per marker, in their order, ``{"x", "y"``
+    (drawing axes, mu), ``"rotate"`` (degrees clockwise, the heading × 60; None without
+    a heading), ``"label"``: None for a marker without a name, else ``{"x", "y",
+    "anchor", "leader"}`` (the name's baseline relative to the marker, its
+    ``text-anchor``, and ``[x, y]`` of a leader line's end or None), placed by
+    :func:`place_labels` among that frame's markers}``. None when the board holds no
+    position. Numbers to 2 decimals, as the report's drawing writes them."""
+    view = map_view(board)
+    if view is None:
+        return None
+    x0, y0, x1, y1 = view
+    scale = map_scale(view)
+    frames = []
+    for frame in board.get("frames") or []:
+        points = [(float(m["x"]), -float(m["y"]), str(m.get("label") or "")) for m in frame]
+        places = place_labels(points, scale, (x0, -y1, x1, -y0))
+        frames.append(
+            [
+                {
+                    "x": round(x, 2),
+                    "y": round(y, 2),
+                    "rotate": None if m.get("h") is None else int(m["h"]) * 60,
+                    "label": _label(place, scale),
+                }
+                for m, (x, y, _text), place in zip(frame, points, places, strict=True)
+            ]
+        )
+    return {
+        "view": [round(v, 2) for v in (x0, -y1, x1 - x0, y1 - y0)],
+        "scale": round(scale, 4),
+        "font": round(FONT * scale, 2),
+        "grid": grid_path(view),
+        "shapes": _shapes(scale),
+        "frames": frames,
+    }
+
+
+def _label(place: tuple[float, float, str, bool] | None, scale: float) -> dict[str, Any] | None:
+    if place is None:
+        return None
+    x, y, anchor, leader = place
+    end = [round(x, 2), round(y - 0.5 * scale, 2)] if leader else None
+    return {"x": round(x, 2), "y": round(y, 2), "anchor": anchor, "leader": end}
+
+
 def battle_map_svg(
     board: Mapping[str, Any], *, title: str = "", width_mm: float = WIDTH_MM
 ) -> str | None:
@@ -102,19 +222,12 @@ def battle_map_svg(
     if ships is None:
         return None
     sides = list((board.get("sides") or {}).keys())
-    xs = [x for s in ships for _, x, _ in s.track]
-    ys = [y for s in ships for _, _, y in s.track]
-    x0, x1, y0, y1 = min(xs) - PAD, max(xs) + PAD, min(ys) - PAD, max(ys) + PAD
-    # No thinner than 1:2 either way: a line of ships would make a strip.
-    if (x1 - x0) < (y1 - y0) / 2:
-        grow = ((y1 - y0) / 2 - (x1 - x0)) / 2
-        x0, x1 = x0 - grow, x1 + grow
-    if (y1 - y0) < (x1 - x0) / 2:
-        grow = ((x1 - x0) / 2 - (y1 - y0)) / 2
-        y0, y1 = y0 - grow, y1 + grow
+    view = map_view(board)
+    assert view is not None  # battle_map found a ship: the board has a position
+    x0, y0, x1, y1 = view
     width, height = x1 - x0, y1 - y0
     width_mm = min(width_mm, MAX_HEIGHT_MM * width / height)
-    scale = max(width, height) / 60  # marker size follows the board's size
+    scale = map_scale(view)
     root = ET.Element(
         "svg",
         {
@@ -142,17 +255,13 @@ def battle_map_svg(
             "stroke-width": _num(0.15 * scale),
         },
     )
-    grid = []  # one path for the whole grid: one element to draw, not dozens
-    for gx in range(int(x0 // GRID + 1) * GRID, int(x1) + 1, GRID):
-        grid.append(f"M{gx},{_num(-y1)}V{_num(-y0)}")
-    for gy in range(int(y0 // GRID + 1) * GRID, int(y1) + 1, GRID):
-        grid.append(f"M{_num(x0)},{-gy}H{_num(x1)}")
+    grid = grid_path(view)
     if grid:
         ET.SubElement(
             root,
             "path",
             {
-                "d": "".join(grid),
+                "d": grid,
                 "fill": "none",
                 "stroke": "#dde1ea",
                 "stroke-width": _num(0.1 * scale),
@@ -164,81 +273,16 @@ def battle_map_svg(
     return ET.tostring(root, encoding="unicode")
 
 
-# Where a ship's name may go, around its marker, in marker units (scale): x, y of the text
-# and its anchor, tried in this order: next to the marker first, then farther out (with a
-# leader line) for ships in a crowd.
-_NEAR_SPOTS = (
-    (1.8, 0.5, "start"),  # right
-    (-1.8, 0.5, "end"),  # left
-    (0.0, -2.6, "middle"),  # above
-    (0.0, 3.4, "middle"),  # below
-    (1.8, -1.6, "start"),  # upper right
-    (1.8, 2.6, "start"),  # lower right
-    (-1.8, -1.6, "end"),  # upper left
-    (-1.8, 2.6, "end"),  # lower left
-)
-_LABEL_SPOTS = _NEAR_SPOTS + tuple(
-    (dx * ring, dy * ring + 0.5, anchor)
-    for ring in (2.0, 3.0, 4.5)
-    for dx, dy, anchor in (
-        (2.0, 0.0, "start"),
-        (-2.0, 0.0, "end"),
-        (1.6, -1.6, "start"),
-        (-1.6, -1.6, "end"),
-        (1.6, 1.6, "start"),
-        (-1.6, 1.6, "end"),
-        (0.0, -2.0, "middle"),
-        (0.0, 2.0, "middle"),
-    )
-)
-#: Spots past the near ones get a leader line back to their marker.
-LEADER_FROM = len(_NEAR_SPOTS)
-
-
 def label_places(
     ships: list[MapShip],
     scale: float,
     bounds: tuple[float, float, float, float] | None = None,
 ) -> dict[str, tuple[float, float, str, bool]]:
-    """``{ship id: (x, y, anchor, leader)}``: where each ship's name is written, relative
-    to its last position, in map units, so that no two names overlap and no name covers another
-    ship's marker where a free spot exists (greedy, ships in the given order; text width
-    estimated at 0.6 em a character). A ship with no free spot takes the first spot that
-    overlaps least (names of ships lying on the same point cannot all be kept apart).
-    ``leader`` is True for a spot away from the marker, drawn with a line back to it.
-    ``bounds`` (left, top, right, bottom in the drawing's units): a name crossing them
-    counts as an overlap, so names stay on the map where they can."""
-    font = 1.4 * scale
-    ends = {s.id: (s.track[-1][1], -s.track[-1][2]) for s in ships}
-    markers = [(x - 1.6 * scale, y - 2 * scale, x + 1.6 * scale, y + 1.8 * scale)
-               for x, y in ends.values()]  # fmt: skip
-    placed: list[tuple[float, float, float, float]] = []
-    out: dict[str, tuple[float, float, str, bool]] = {}
-    for own, ship in zip(markers, ships, strict=True):
-        ex, ey = ends[ship.id]
-        width = 0.6 * font * max(len(ship.label), 1)
-        best: tuple[int, tuple[float, float, str, bool], tuple[float, ...]] | None = None
-        for index, (dx, dy, anchor) in enumerate(_LABEL_SPOTS):
-            x, y = dx * scale, dy * scale
-            left = ex + x - {"start": 0, "middle": width / 2, "end": width}[anchor]
-            box = (left, ey + y - 0.8 * font, left + width, ey + y + 0.2 * font)
-            hits = sum(_overlap(box, other) for other in placed)
-            hits += sum(_overlap(box, m) for m in markers if m is not own)
-            if bounds and not (bounds[0] <= box[0] and box[2] <= bounds[2]):
-                hits += 1
-            if bounds and not (bounds[1] <= box[1] and box[3] <= bounds[3]):
-                hits += 1
-            if best is None or hits < best[0]:
-                best = (hits, (x, y, anchor, index >= LEADER_FROM), box)
-            if hits == 0:
-                break
-        out[ship.id] = best[1]  # type: ignore[index]  # _LABEL_SPOTS is not empty
-        placed.append(best[2])  # type: ignore[index]
-    return out
-
-
-def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
-    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+    """``{ship id: (x, y, anchor, leader)}``: :func:`place_labels` of each ship's name at
+    its last position (the report's map)."""
+    points = [(s.track[-1][1], -s.track[-1][2], s.label or " ") for s in ships]
+    places = place_labels(points, scale, bounds)
+    return {s.id: place for s, place in zip(ships, places, strict=True) if place is not None}
 
 
 def _draw_ship(
@@ -308,8 +352,7 @@ def _draw_ship(
             end,
             "polygon",
             {
-                "points": f"0,{_num(-2 * scale)} {_num(1.4 * scale)},{_num(1.6 * scale)} "
-                f"{_num(-1.4 * scale)},{_num(1.6 * scale)}",
+                "points": _ship_points(scale),
                 "transform": f"rotate({(ship.heading or 0) * 60})",
                 "fill": colour,
             },
@@ -336,7 +379,7 @@ def _draw_ship(
         "text",
         {
             **attributes,
-            "font-size": _num(1.4 * scale),
+            "font-size": _num(FONT * scale),
             "font-family": "DejaVu Sans, sans-serif",
             "fill": "#1d2330",
         },

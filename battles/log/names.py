@@ -13,7 +13,7 @@ from typing import Any
 
 from django.utils.translation import gettext, ngettext
 
-_SHIP_ID = re.compile(r"\bship-\d+\b")
+from battles.refs import SHIP_REF_IN_TEXT
 
 
 class UnknownShape(Exception):
@@ -50,7 +50,7 @@ class LogNames:
 
     def ids_to_names(self, text: str) -> str:
         """``text`` with each known engine ship id replaced by the ship's name."""
-        return _SHIP_ID.sub(lambda m: self.ships.get(m.group(0), m.group(0)), text)
+        return SHIP_REF_IN_TEXT.sub(lambda m: self.ships.get(m.group(0), m.group(0)), text)
 
 
 def log_names(

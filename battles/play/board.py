@@ -24,9 +24,11 @@ table on ``damage-destroyed``, ``damage-captured``, ``withdraw``; units on
 
 The result (:func:`board_view`) is JSON for ``static/js/battle-board.js``:
 ``{"moments": [{"turn", "phase"}], "frames": [[marker]], "fire": [[[from, to]]],
-"log": [{"m", "text", "kind"}], "bounds": [x0, y0, x1, y1], "sides": {...}}``, one frame
-per moment (a game turn and phase in the log); a marker is ``{"id", "x", "y", "h"
-(heading 0–5 or null), "label", "side", "kind" ("ship"|"blip"|"unit"), "own"}``. A
+"log": [{"m", "text", "kind"}], "bounds": [x0, y0, x1, y1], "sides": {...}, "layout"}``,
+one frame per moment (a game turn and phase in the log); a marker is ``{"id", "x", "y",
+"h" (heading 0–5 or null), "label", "side", "kind" ("ship"|"blip"|"unit"), "own"}``;
+``layout`` is where the script draws them and writes their names
+(``battles.log.battle_map.board_layout``: the script computes no geometry). A
 ``side`` viewer gets the enemy's units under its own opaque keys (``contact-<n>``,
 ``battles.play.contacts``) in ids, fire lines and log lines, never their engine ids.
 """
@@ -41,10 +43,12 @@ from typing import Any
 
 from django.utils.translation import gettext
 
+from battles.log.battle_map import board_layout
 from battles.log.lines import event_line
 from battles.log.names import LogNames
 from battles.log.veiled import VEILED_KINDS, veiled_line
 from battles.play.contacts import ContactKeys
+from battles.refs import owner_ref
 
 __all__ = ["Viewer", "board_view"]
 
@@ -106,9 +110,7 @@ class _Board:
 def _owner(ref: Any) -> str | None:
     """The engine id of the ship or platform a ship, platform or light-unit id belongs to
     (``ship-3.bay-1-2`` → ship-3, ``lu-6.bay-a-1`` → lu-6)."""
-    if isinstance(ref, str) and ref.startswith(("ship-", "lu-")):
-        return ref.split(".")[0]
-    return None
+    return owner_ref(ref)
 
 
 # What a blip does that its ordinary line may tell (no system or weapon in it).
@@ -353,12 +355,15 @@ def board_view(
     *,
     side_names: Mapping[str, str],
     with_log: bool = True,
+    with_layout: bool = True,
 ) -> dict[str, Any]:
     """The board and log of a battle for ``viewer`` (see the module docstring).
     ``events``: the battle's ``Event`` rows (objects or ``event_rows`` dicts) in order,
     starting with the ``setup`` row; ``side_names``: faction slug -> name. An empty log
     gives no moment. ``with_log=False`` leaves ``log`` and ``fire`` empty (the positions
-    only, e.g. for ``battles.log.battle_map``: the log's lines are most of the cost)."""
+    only, e.g. for ``battles.log.battle_map``: the log's lines are most of the cost);
+    ``with_layout=False`` leaves ``layout`` None (the report's map places its own names,
+    by the same rules)."""
     rows = _rows(events)
     setup = next((r for r in rows if r.kind == "setup"), None)
     looker = _Looker(viewer, setup.data if setup else {}, side_names)
@@ -398,7 +403,7 @@ def board_view(
     xs = [m["x"] for f in frames for m in f] or [0.0]
     ys = [m["y"] for f in frames for m in f] or [0.0]
     pad = 6.0
-    return {
+    board = {
         "moments": moments,
         "frames": frames,
         "fire": fire,
@@ -407,3 +412,7 @@ def board_view(
         "sides": dict(side_names),
         "viewer": {"mode": viewer.mode, "side": viewer.side},
     }
+    # Where the script draws each marker and writes each name: computed on the server,
+    # as the report's map computes them (battles.log.battle_map).
+    board["layout"] = board_layout(board) if with_layout else None
+    return board

@@ -28,13 +28,12 @@ from battles.models import Battle, BattleSide
 from battles.models.turn_orders import TurnOrders
 from battles.play.game_turns import turn_orders_submit
 from battles.play.orders import TurnOrdersError
+from battles.refs import ENGINE_REF_IN_TEXT
 from battles.services import BattleActionError
 
 __all__ = ["ContactKeys", "submit_side_orders"]
 
 PREFIX = "contact-"
-#: An engine id of a ship, platform (``lu-<pk>``) or unit launched from one.
-_ENGINE_REF = re.compile(r"(?<![\w-])(?:ship|lu)-\d+(?:\.[\w-]+)?")
 
 
 def _digest(battle_id: int | None, side: str, ref: str) -> str:
@@ -107,7 +106,7 @@ class ContactKeys:
         """``text`` with each enemy engine id replaced by its key (a log line)."""
         if not self._out:
             return text
-        return _ENGINE_REF.sub(lambda m: self.opaque(m.group(0)), text)
+        return ENGINE_REF_IN_TEXT.sub(lambda m: self.opaque(m.group(0)), text)
 
     def mask(self, text: str) -> str:
         """``text`` (an error message answering orders) with enemy engine ids, names and
@@ -115,7 +114,7 @@ class ContactKeys:
         enemy ship's identity."""
         if not self.active:
             return text
-        text = _ENGINE_REF.sub(lambda m: "?" if self.enemy(m.group(0)) else m.group(0), text)
+        text = ENGINE_REF_IN_TEXT.sub(lambda m: "?" if self.enemy(m.group(0)) else m.group(0), text)
         return self._names.sub("?", text) if self._names is not None else text
 
     def orders_in(self, orders: Any) -> Any:

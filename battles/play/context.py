@@ -15,8 +15,9 @@ from battles.play.board import Viewer, board_view
 from battles.play.contacts import ContactKeys
 from battles.play.forms import order_sheet, targets_for
 from battles.play.game_turns import turn_state
+from battles.refs import parse_ref, ship_ref
+from battles.visibility import Reader, battle_units, fleet_hidden, hidden_refs, reader_for
 from campaign.league.roles import is_organiser
-from factions.access import visible_fleets
 from factions.ssd.draw import system_labels
 
 __all__ = [
@@ -49,20 +50,13 @@ def phase_names() -> list[str]:
     ]
 
 
-def _hidden_ship_refs(battle: Battle, user: Any) -> frozenset[str]:
-    """Engine ids of the battle's ships from fleets ``user`` may not see."""
-    ships = Participant.objects.filter(side__battle=battle, ship__isnull=False).values_list(
-        "ship_id", "ship__fleet_id"
-    )
-    visible = set(visible_fleets(user).values_list("pk", flat=True))
-    return frozenset(f"ship-{sid}" for sid, fleet in ships if fleet not in visible)
-
-
 def battle_viewer(battle: Battle, user: Any) -> Viewer:
     """The :class:`Viewer` ``user`` is for ``battle`` (``battles.access.battle_perspective``)."""
     mode, side = battle_perspective(user, battle)
     if mode == "public":
-        return Viewer("public", hidden=_hidden_ship_refs(battle, user))
+        units = battle_units([battle.pk])[battle.pk]
+        reader = reader_for(user, among={u.fleet_id for u in units})
+        return Viewer("public", hidden=hidden_refs(units, reader))
     return Viewer(mode, side, battle=battle.pk if mode == "side" else None)
 
 
@@ -81,7 +75,7 @@ def contact_keys(
         ships = Participant.objects.filter(side__battle=battle, ship__isnull=False)
         setup = {
             "ships": {
-                f"ship-{sid}": {"side": slug}
+                ship_ref(sid): {"side": slug}
                 for sid, slug in ships.values_list("ship_id", "side__faction__slug")
             }
         }
@@ -160,12 +154,12 @@ def _ship_names(participants: Any, setup: dict[str, Any] | None) -> dict[str, st
     row); without a log, the ship's name, its class's with "#<id>" when two would read
     alike (two Kashat-E were indistinguishable in the odds panel, trial F-06)."""
     logged = {sid: row.get("name") for sid, row in ((setup or {}).get("ships") or {}).items()}
-    plain = {f"ship-{p.ship_id}": p.ship.name or p.ship.ship_class.name for p in participants}
+    plain = {ship_ref(p.ship_id): p.ship.name or p.ship.ship_class.name for p in participants}
     counts: dict[str, int] = {}
     for name in plain.values():
         counts[name] = counts.get(name, 0) + 1
     return {
-        sid: logged.get(sid) or (f"{name} #{sid[5:]}" if counts[name] > 1 else name)
+        sid: logged.get(sid) or (f"{name} #{parse_ref(sid)[1]}" if counts[name] > 1 else name)
         for sid, name in plain.items()
     }
 
@@ -192,16 +186,18 @@ def odds_panel(battle: Battle, user: Any, board: dict[str, Any] | None = None) -
     # Once concluded the report names the enemy ships of the fleets the user may see
     # (trial finding F-19: the panel still said "contact-1"); their keys stay the ids.
     concluded = battle.status == Battle.Status.CONCLUDED
-    visible: set[int] = set()
+    reader = Reader(frozenset())
     if concluded or not on_board:
-        visible = set(visible_fleets(user).values_list("pk", flat=True))
+        reader = reader_for(user, among={p.ship.fleet_id for p in participants})
     if not on_board:  # no engine log: enemies of fleets the user may see
         on_board = {
-            keys.opaque(f"ship-{p.ship_id}") for p in participants if p.ship.fleet_id in visible
+            keys.opaque(ship_ref(p.ship_id))
+            for p in participants
+            if not fleet_hidden(reader, p.ship.fleet_id)
         }
     names = _ship_names(participants, setup)
     for p in participants:
-        ship_id = f"ship-{p.ship_id}"
+        ship_id = ship_ref(p.ship_id)
         own = viewer.mode == "all" or p.side.faction.slug == viewer.side
         name = (labels.get(ship_id) or names[ship_id]) if own else ""
         if not own:
@@ -222,8 +218,8 @@ def odds_panel(battle: Battle, user: Any, board: dict[str, Any] | None = None) -
         if viewer.mode == "all" or (not own and ship_id in on_board):
             if own:
                 label = labels.get(ship_id) or name
-            elif concluded and p.ship.fleet_id in visible:
-                label = names[f"ship-{p.ship_id}"]  # as the report names it
+            elif concluded and not fleet_hidden(reader, p.ship.fleet_id):
+                label = names[ship_ref(p.ship_id)]  # as the report names it
             else:
                 label = labels.get(ship_id) or ship_id
             targets.append({"id": ship_id, "label": label})

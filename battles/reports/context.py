@@ -26,7 +26,6 @@ from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, ngettext
 
-from battles.access import unit_fleet_id  # noqa: F401 — one visibility rule
 from battles.log.battle_map import battle_map_svg
 from battles.log.lines import event_line
 from battles.log.names import hidden_unit_names, log_names
@@ -35,14 +34,21 @@ from battles.play.board import Viewer, board_view
 from battles.reports.turn_log import PDF_VOLLEYS_PER_TURN, trim_for_print, turn_log
 from battles.services.other_games import system_unit_rows
 from battles.systems.games import DEFAULT_SYSTEM
+from battles.visibility import (
+    Reader,
+    fleet_hidden,
+    hidden_participants,
+    hidden_refs,
+    may_read_draft,
+    reader_for,
+    unit_row,
+)
 from campaign.core.markdown import (
     PDF_ASSET_PREFIX,
     render_markdown,
     static_file,
 )
 from campaign.core.stored_text import end_reason_label, stored_text
-from campaign.league.roles import can_edit_reports
-from factions.access import visible_fleets
 from factions.models import ShipClass
 from factions.ssd import draw as ssd
 from factions.type_words import light_unit_label
@@ -147,20 +153,15 @@ def _names_hidden(event: Any, refs: set[str], names: re.Pattern[str] | None) -> 
     return bool(names.search(event.summary or "") or names.search(getattr(event, "line", "") or ""))
 
 
-def _hidden_refs(hidden: list[Any]) -> set[str]:
-    """The engine ids (``ship-12``) of the ``hidden`` participants' ships."""
-    return {f"ship-{p.ship_id}" for p in hidden if p.ship_id}
-
-
-def _public_events(events: list[Any], hidden: list[Any]) -> list[Any]:
-    """``events`` without the entries that name one of the ``hidden`` participants.
+def _public_events(events: list[Any], hidden: list[Any], refs: frozenset[str]) -> list[Any]:
+    """``events`` without the entries that name one of the ``hidden`` participants (their
+    engine ids ``refs``, ``battles.visibility.hidden_refs``).
 
     A die (``kind == "roll"``) is logged just before the entry it decides
     (battles/services/engine_log.py), so it goes with that entry.
     """
     if not hidden:
         return events
-    refs = _hidden_refs(hidden)
     words = {p.ship.name for p in hidden if p.ship_id and p.ship.name}
     words |= hidden_unit_names(events, refs)  # the engine's names, e.g. "Sa'ar 1"
     words |= {p.light_units.name for p in hidden if p.light_units_id and p.light_units.name}
@@ -188,11 +189,12 @@ def _public_events(events: list[Any], hidden: list[Any]) -> list[Any]:
 class ReportRows:
     """What :func:`report_context` reads from the database for one battle: ``sides``
     (``BattleSide`` with ``faction``, ``fleet``, ``participants`` and, for other game
-    systems, ``system_units`` loaded), ``seen_fleets`` (ids of the fleets among them the
-    viewer may see) and ``events`` (the battle's ``Event`` rows in sequence order)."""
+    systems, ``system_units`` loaded), ``reader`` (the viewer, ``battles.visibility
+    .reader_for`` asked about the fleets among them) and ``events`` (the battle's
+    ``Event`` rows in sequence order)."""
 
     sides: list[Any]
-    seen_fleets: set[int]
+    reader: Reader
     events: list[Any]
 
 
@@ -229,18 +231,14 @@ def report_rows(battles: list[Battle], *, user: Any = None) -> dict[int, ReportR
     for side in sides_qs:
         sides[side.battle_id].append(side)
     _share_classes([p.ship for g in sides.values() for s in g for p in s.participants.all()])
-    fleet_ids = {s.fleet_id for group in sides.values() for s in group} | {
-        unit_fleet_id(p) for group in sides.values() for s in group for p in s.participants.all()
-    }
-    seen = set(
-        visible_fleets(user)
-        .filter(pk__in=[f for f in fleet_ids if f is not None])
-        .values_list("pk", flat=True)
-    )
+    every = [side for group in sides.values() for side in group]
+    fleet_ids = {s.fleet_id for s in every}
+    fleet_ids |= {unit_row(p).fleet_id for s in every for p in s.participants.all()}
+    reader = reader_for(user, among=fleet_ids)
     events: dict[int, list[Any]] = {pk: [] for pk in ids}
     for event in Event.objects.filter(battle_id__in=ids).order_by("battle_id", "sequence"):
         events[event.battle_id].append(event)
-    return {pk: ReportRows(sides[pk], seen, events[pk]) for pk in ids}
+    return {pk: ReportRows(sides[pk], reader, events[pk]) for pk in ids}
 
 
 def _outcome_line(result: Any, won: bool) -> str:
@@ -304,9 +302,12 @@ def report_context(
     def md(text: str, section: str) -> SafeString:
         return render_markdown(text, asset_prefix=asset_prefix, id_prefix=f"{section}-")
 
+    if preloaded is None:
+        preloaded = report_rows([battle], user=user)[battle.pk]
+    sides_qs, reader, events = preloaded.sides, preloaded.reader, preloaded.events
     is_draft = battle.report_state != battle.ReportState.PUBLISHED
     previewing = texts is not None
-    show_texts = previewing or not is_draft or can_edit_reports(user, battle.campaign)
+    show_texts = previewing or may_read_draft(battle, reader)
     texts = texts or {}
     side_texts = texts.get("sides") or {}
 
@@ -314,18 +315,14 @@ def report_context(
         return value if show_texts else ""
 
     other_system = battle.game_system != DEFAULT_SYSTEM  # units of seeds 001–004
-    if preloaded is None:
-        preloaded = report_rows([battle], user=user)[battle.pk]
-    sides_qs, seen, events = preloaded.sides, preloaded.seen_fleets, preloaded.events
     sides = []
     hidden: list[Any] = []
     winner = battle.winner
     fate_labels = _fate_labels()
     for side in sides_qs:
-        shown, side_hidden = [], []
-        for p in side.participants.all():
-            fleet_id = unit_fleet_id(p)
-            (shown if fleet_id is None or fleet_id in seen else side_hidden).append(p)
+        side_hidden = hidden_participants(side.participants.all(), reader)
+        unseen = {p.pk for p in side_hidden}
+        shown = [p for p in side.participants.all() if p.pk not in unseen]
         hidden += side_hidden  # the log and map hide every side's unseen units
         # Units of the other game systems (public roster units) follow the ships.
         rows = [_participant_row(p, fate_labels) for p in shown]
@@ -335,7 +332,7 @@ def report_context(
             {
                 "side": side,
                 "faction": side.faction,
-                "fleet": side.fleet if side.fleet_id in seen else None,
+                "fleet": None if fleet_hidden(reader, side.fleet_id) else side.fleet,
                 "is_winner": battle.winner_id is not None and side.faction_id == battle.winner_id,
                 "primary_objective_html": md(side.primary_objective, f"side-{side.pk}-primary"),
                 "secondary_objectives_html": md(
@@ -360,7 +357,8 @@ def report_context(
     side_names = {s["faction"].slug: s["faction"].name for s in sides}
     # Each line in the reader's language (engine logs only: people's lines stay theirs),
     # never naming a hidden unit; checked again on the printed line by _public_events.
-    names = log_names(events, side_names, _hidden_refs(hidden)) if engine else None
+    refs = hidden_refs(hidden, reader)
+    names = log_names(events, side_names, refs) if engine else None
     for event in events:
         event.line = event_line(event, names) if names else (event.summary or event.kind)
     # The engine's outcome in the reader's language (its ``result`` entry), else as stored.
@@ -373,9 +371,9 @@ def report_context(
         else stored_text(battle.outcome)
     )
     turns = turn_log(
-        _public_events(events, hidden), engine=engine, side_names=side_names, names=names
+        _public_events(events, hidden, refs), engine=engine, side_names=side_names, names=names
     )
-    battle_map = _battle_map(battle, events, hidden, side_names)
+    battle_map = _battle_map(battle, events, refs, side_names)
     return {
         "battle": battle,
         "campaign": battle.campaign,
@@ -402,16 +400,16 @@ def report_context(
 
 
 def _battle_map(
-    battle: Battle, events: list[Any], hidden: list[Any], side_names: dict[str, str]
+    battle: Battle, events: list[Any], hidden: frozenset[str], side_names: dict[str, str]
 ) -> SafeString | None:
     """The battle's map (``battles.log.battle_map``) from its log as this report's viewer
-    sees it: the ``hidden`` participants' ships are neither drawn nor named. ``None``
+    sees it: the units whose engine ids are ``hidden`` are neither drawn nor named. ``None``
     when the log holds no deployment (a battle recorded from the table)."""
     if not any(e.kind == "deploy" for e in events):
         return None
 
-    viewer = Viewer("public", hidden=frozenset(_hidden_refs(hidden)))
-    board = board_view(events, viewer, side_names=side_names, with_log=False)
+    viewer = Viewer("public", hidden=hidden)
+    board = board_view(events, viewer, side_names=side_names, with_log=False, with_layout=False)
     title = gettext("Map of %(battle)s") % {"battle": battle.name}
     svg = battle_map_svg(board, title=title)
     # ElementTree escapes every text of the drawing.

@@ -15,7 +15,10 @@ from django.utils.translation import gettext as _
 
 from battles.models import Battle, BattleSide, Participant
 from battles.models.turn_orders import TurnPlay
+from battles.refs import ship_ref
 from battles.rules.errors import RulesError
+from battles.rules.ships import ShipState
+from factions.models import Ship
 
 #: Upper bound on ``max_turns`` (a battle past 50 turns is a stalemate, not a fight).
 MAX_TURNS_LIMIT = 50
@@ -108,3 +111,23 @@ def count(where: str, entry: Mapping[str, Any], name: str, default: int | None =
             % {"field": f"{where}.{name}", "value": value}
         )
     return value
+
+
+def engine_ship(ship: Ship, *, side: str, name: str | None = None) -> ShipState:
+    """``ship`` as the engine fields it: its class design with the damage it carries
+    (hull and armour boxes, crew factors, systems lost), under its engine id
+    (``battles.refs.ship_ref``), on ``side`` (a faction slug, or any label for a check
+    outside a battle), named ``name`` (the engine's own name when None).
+
+    Raises one of :data:`DESIGN_ERRORS` when the design cannot be built; callers name
+    the unit in their message."""
+    return ShipState.from_design(
+        ship.ship_class.design or {},
+        ship_id=ship_ref(ship.pk),
+        side=side,
+        name=name,
+        hull_lost=ship.hull_lost,
+        armour_lost=ship.armour_lost,
+        crew_lost=ship.crew_lost,
+        systems_lost=list(ship.systems_lost or []),
+    )

@@ -24,18 +24,24 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from battles.models import Battle, BattleSide, Participant
+from battles.refs import light_units_ref
 from battles.rules import ai
 from battles.rules.errors import RulesError
 from battles.rules.options import RuleOptions
 from battles.rules.ships import ShipState
 from battles.rules.weapons import get_weapon
-from battles.services.common import DESIGN_ERRORS, BattleActionError, battle_label, label
+from battles.services.common import (
+    DESIGN_ERRORS,
+    BattleActionError,
+    battle_label,
+    engine_ship,
+    label,
+)
 from factions.models import LightUnitGroup, Ship
 
 ALL_ARCS = ["F", "FS", "AS", "A", "AP", "FP"]
 BATTERY_MASS, BATTERY_HULL = 10, 3  # per mount (project reading, see module doc)
 BASE_MASS, BASE_HULL = 20, 12
-PLATFORM_PREFIX = "lu-"
 PLATFORM_LINE = 24.0  # mu ahead of their fleet's line, towards the enemy (project reading)
 
 
@@ -177,7 +183,7 @@ def _platform(p: Participant, side: BattleSide) -> Fielded | None:
     design = defence_design(group)
     try:
         start = ShipState.from_design(
-            design, ship_id=f"{PLATFORM_PREFIX}{group.pk}", side=side.faction.slug, name=group.name
+            design, ship_id=light_units_ref(group.pk), side=side.faction.slug, name=group.name
         )
     except DESIGN_ERRORS as exc:
         raise BattleActionError(
@@ -226,16 +232,7 @@ def field_battle(battle: Battle, sides: list[BattleSide]) -> list[list[Fielded]]
                 )
             seen.add(ship.pk)
             try:
-                start = ShipState.from_design(
-                    ship.ship_class.design or {},
-                    ship_id=f"ship-{ship.pk}",
-                    side=side.faction.slug,
-                    name=names[p.pk],
-                    hull_lost=ship.hull_lost,
-                    armour_lost=ship.armour_lost,
-                    crew_lost=ship.crew_lost,
-                    systems_lost=list(ship.systems_lost or []),
-                )
+                start = engine_ship(ship, side=side.faction.slug, name=names[p.pk])
             except DESIGN_ERRORS as exc:
                 raise BattleActionError(
                     _("%(participant)s: class %(ship_class)r (design): %(error)s")

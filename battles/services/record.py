@@ -26,6 +26,7 @@ from battles.services.common import (
     battle_sides,
     count,
     crew_lost_from_hull,
+    engine_ship,
     label,
     locked,
     refuse_turn_play,
@@ -56,15 +57,7 @@ RESULT_FIELDS = {
 
 def _state(where: str, ship: Ship) -> ShipState:
     try:
-        return ShipState.from_design(
-            ship.ship_class.design or {},
-            ship_id=f"ship-{ship.pk}",
-            side="table",
-            hull_lost=ship.hull_lost,
-            armour_lost=ship.armour_lost,
-            crew_lost=ship.crew_lost,
-            systems_lost=list(ship.systems_lost or []),
-        )
+        return engine_ship(ship, side="table")
     except DESIGN_ERRORS as exc:
         raise BattleActionError(
             _("%(where)s: class %(ship_class)r (design): %(error)s")

@@ -45,7 +45,7 @@ def _reads(baker: Baker, battle: Battle) -> list:
         getattr(battle, "site_replay", None), getattr(battle, "site_map", None),
         [baker.faction_paths.get(s.faction_id) for s in sides],
         [(baker.fleet_paths.get(s.fleet_id), baker.fleet_titles.get(s.fleet_id)) for s in sides],
-        baker.rows.battle_state(battle.pk, baker.public_fleet_ids),
+        baker.rows.battle_state(battle.pk, baker.public_reader),
     ]  # fmt: skip
 
 

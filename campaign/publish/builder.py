@@ -56,6 +56,7 @@ from django.utils import timezone, translation
 
 from battles.models import Battle
 from battles.reports.queue import report_pdfs_ensure
+from battles.visibility import public_reader
 from campaign.core.csp import strip_styles
 from campaign.core.markdown import render_markdown
 from campaign.league.models import Campaign
@@ -78,7 +79,9 @@ _SOURCES = (
     "battles/reports/context.py",
     "battles/reports/turn_log.py",
     "battles/log/battle_map.py",  # the report's map
+    "battles/log/map_labels.py",  # where its names go
     "battles/play/board.py",  # the board the map is drawn from
+    "battles/visibility.py",  # what the public may not see
     "battles/templatetags",
     "campaign/templatetags",
     "factions/templatetags",
@@ -251,8 +254,8 @@ class Baker:
     ``site_path``); ``battles`` (summaries without their long texts, with ``site_path``
     and ``site_pdfs``); ``rows`` (:class:`campaign.publish.rows.BattleRows`);
     ``battles_by_campaign`` / ``battles_by_faction``; ``faction_paths``, ``fleet_paths``,
-    ``public_fleet_ids``; :meth:`page`, :meth:`kept`, :meth:`key`, :meth:`md`,
-    :meth:`ship_svg`.
+    ``public_fleet_ids`` and ``public_reader`` (``battles.visibility``); :meth:`page`,
+    :meth:`kept`, :meth:`key`, :meth:`md`, :meth:`ship_svg`.
     """
 
     def __init__(self, staging, result, campaigns, campaign_slug, langs, progress):
@@ -303,6 +306,7 @@ class Baker:
             .order_by("faction__name", "name")
         )
         self.public_fleet_ids = set(visible_fleets(None).values_list("pk", flat=True))
+        self.public_reader = public_reader(self.public_fleet_ids)
         self._paths()
         # --- what the other page kinds add to the battles and campaigns (their modules) ---
         replays.prepare(self)  # battle.site_replay

@@ -4,9 +4,9 @@ from the battle's page (no server, no inline script).
 
 The JSON is what an anonymous visitor of the app's replay viewer (``/battles/<id>/replay/``)
 may see, built by the same code: ``battles.play.board.board_view`` with the ``public``
-viewer of ``battles.access.battle_perspective(None, battle)``, whose hidden ships are
-those of the fleets ``factions.access.visible_fleets(None)`` leaves out (neither drawn nor
-named, the events touching them left out of the log). Log lines and phase names are in
+viewer of ``battles.access.battle_perspective(None, battle)``, whose hidden units are
+those ``battles.visibility.hidden_refs`` finds for the public (neither drawn nor named,
+the events touching them left out of the log). Log lines and phase names are in
 the page's language, so there is one file per language::
 
     <lang>/replays/<campaign>/<battle>.json
@@ -37,12 +37,14 @@ from django.utils import translation
 from battles.models import Battle, Event
 from battles.play.board import Viewer, board_view
 from battles.play.context import phase_names
+from battles.visibility import UnitRow, battle_units, hidden_refs, public_reader
 
 __all__ = ["bake", "prepare", "public_viewer", "replay_json"]
 
 #: Files whose change changes every replay file (with the builder's own sources digest).
 _SOURCES = (
     "battles/play/board.py",
+    "battles/visibility.py",
     "battles/log/lines.py",
     "battles/log/light.py",
     "battles/log/damage.py",
@@ -60,18 +62,17 @@ def _sources_digest() -> str:
     return sha.hexdigest()[:16]
 
 
-def public_viewer(battle: Battle, public_fleet_ids: set[int]) -> Viewer:
-    """The ``public`` viewer of ``battle``: its ships of fleets not in
-    ``public_fleet_ids`` (``visible_fleets(None)``) hidden. Equal to
-    ``battles.play.context.battle_viewer(battle, None)``, from the builder's prefetched
-    sides and participants (no query)."""
-    hidden = frozenset(
-        f"ship-{p.ship_id}"
-        for side in battle.sides.all()
-        for p in side.participants.all()
-        if p.ship_id and p.ship.fleet_id not in public_fleet_ids
-    )
-    return Viewer("public", hidden=hidden)
+def public_viewer(
+    battle: Battle, public_fleet_ids: set[int], units: list[UnitRow] | None = None
+) -> Viewer:
+    """The ``public`` viewer of ``battle``: its units of fleets not in
+    ``public_fleet_ids`` (``visible_fleets(None)``) hidden
+    (``battles.visibility.hidden_refs``), as ``battles.play.context.battle_viewer(battle,
+    None)`` hides them. ``units``: the battle's units as :func:`prepare` read them (else
+    one query)."""
+    if units is None:
+        units = battle_units([battle.pk])[battle.pk]
+    return Viewer("public", hidden=hidden_refs(units, public_reader(public_fleet_ids)))
 
 
 def replay_json(battle: Battle, events: Iterable[Any], viewer: Viewer) -> bytes:
@@ -87,7 +88,8 @@ def replay_json(battle: Battle, events: Iterable[Any], viewer: Viewer) -> bytes:
 
 def prepare(baker) -> None:
     """Mark the battles with an engine log: ``battle.site_replay`` is their replay file's
-    path (relative to a language folder), None for the others. One query."""
+    path (relative to a language folder), None for the others; ``baker.replay_units``
+    their units as visibility reads them. Two queries."""
     with_log = set(
         Event.objects.filter(battle__in=[b.pk for b in baker.battles], kind="setup").values_list(
             "battle_id", flat=True
@@ -99,6 +101,7 @@ def prepare(baker) -> None:
         if battle.pk in with_log:
             stem = battle.site_path.removeprefix("battles/").removesuffix(".html")
             battle.site_replay = f"replays/{stem}.json"
+    baker.replay_units = battle_units(sorted(with_log))
 
 
 def _key(baker, lang: str, battle: Battle, viewer: Viewer) -> str:
@@ -123,7 +126,7 @@ def bake(baker, lang: str) -> None:
     for battle in baker.battles:
         if not getattr(battle, "site_replay", None):
             continue
-        viewer = public_viewer(battle, baker.public_fleet_ids)
+        viewer = public_viewer(battle, baker.public_fleet_ids, baker.replay_units[battle.pk])
         key = _key(baker, lang, battle, viewer)
         if not baker.staging.current(f"{lang}/{battle.site_replay}", key):
             stale.append((battle, viewer, key))

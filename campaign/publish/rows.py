@@ -23,6 +23,7 @@ from django.db.models import Count, Max
 from battles.models import Battle, BattleSide, Event, Participant
 from battles.models.other_games import SystemParticipant
 from battles.standings import LIGHT_UNITS, SHIP, SYSTEM_UNIT
+from battles.visibility import Reader, fleet_hidden, followed_fleet
 from factions.models import ShipClass
 
 #: Battle fields a list, the feed or a key never reads: left in the database.
@@ -66,17 +67,19 @@ class BattleRows:
     events: dict[int, tuple] = field(default_factory=dict)
     classes: dict[int, str] = field(default_factory=dict)
 
-    def battle_state(self, pk: int, public_fleets: set[int]) -> list[Any]:
-        """Everything of battle ``pk`` its page shows, besides the battle row itself:
-        for a page key."""
+    def battle_state(self, pk: int, public: Reader) -> list[Any]:
+        """Everything of battle ``pk`` its page shows to ``public`` (the anonymous
+        reader, ``battles.visibility.public_reader``), besides the battle row itself: for
+        a page key."""
         units = [
-            (*unit[:-2], self.classes.get(unit[-2]), unit[-1] in public_fleets)
+            (*unit[:-2], self.classes.get(unit[-2]), not fleet_hidden(public, unit[-1]))
             for unit in self.units.get(pk, ())
         ]
         sides = [
-            (s.pk, s.faction_id, s.fleet_id, s.fleet_id in public_fleets, s.is_winner, s.texts)
+            (s.pk, s.faction_id, s.fleet_id, not fleet_hidden(public, s.fleet_id), s.is_winner,
+             s.texts)
             for s in self.sides.get(pk, ())
-        ]
+        ]  # fmt: skip
         return [sides, units, self.events.get(pk)]
 
 
@@ -136,8 +139,7 @@ def load_rows(campaign_ids: list[int]) -> BattleRows:
     ):  # fmt: skip
         side_id, fate = row[0], row[2]
         ship_fleet, group_fleet, carrier_fleet = row[-4:-1]
-        # battles.access.unit_fleet_id on a row: a ship's fleet, a group's, its carrier's
-        fleet = ship_fleet if row[9] else group_fleet if group_fleet else carrier_fleet
+        fleet = followed_fleet(row[9], ship_fleet, group_fleet, carrier_fleet)
         units[side_battle[side_id]].append((*row[:-4], row[-1], fleet))
         lost[side_id].append((SHIP if row[9] else LIGHT_UNITS, fate, fleet))
     for side_id, pk, fate, name, hull in (
