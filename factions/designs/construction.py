@@ -219,11 +219,6 @@ def weapon_spec(weapon: str) -> WeaponSpec:
     raise UnknownSystem(_("unknown weapon '%(weapon)s'") % {"weapon": weapon})
 
 
-def weapon_mass(weapon: str, arcs: int, cls: int | None = None) -> int:
-    """Mass of one mount of ``weapon`` covering ``arcs`` arcs (class ``cls`` if classed)."""
-    return weapon_spec(weapon).mass(arcs, cls or 1)
-
-
 def weapon_points(weapon: str, arcs: int, cls: int | None = None) -> int:
     """Points of one mount of ``weapon`` covering ``arcs`` arcs."""
     spec = weapon_spec(weapon)
