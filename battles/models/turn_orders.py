@@ -1,4 +1,4 @@
-"""Turn-by-turn play of a battle (issue 10 item 5): the frozen set-up and each side's orders
+"""Turn-by-turn play of a battle: the frozen set-up and each side's orders
 per game turn. Imported by ``battles.models`` so Django registers them with the app.
 
 The battle's state is never stored: it is rebuilt from ``TurnPlay.setup`` (designs,

@@ -204,7 +204,7 @@ class ShipState(_KindIndex):
 
         Every mutable part is copied; a system's ``data`` (design fields, never changed by
         the engine) is shared. Written plainly: no battle calls it (``ai.clone`` copies the
-        fleets), so it is no part of the callgrind benchmark (issue 8).
+        fleets), so it is no part of the callgrind benchmark (``make bench``).
         """
         return replace(
             self,

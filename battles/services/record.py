@@ -1,4 +1,4 @@
-"""Recording a battle played on the table (issue 10 item 3).
+"""Recording a battle played on the table.
 
 Each side's player (or the organiser) submits an entry (:func:`record_submit`): what each
 of their units lost, checked against its SSD at once so errors name the ship and field.

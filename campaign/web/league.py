@@ -67,7 +67,7 @@ def campaign_detail(request: HttpRequest, slug: str) -> HttpResponse:
             )
             if request.user.is_authenticated
             else [],
-            # Issue 10 item 5: drafts being fought turn by turn that the user may open.
+            # Drafts being fought turn by turn that the user may open.
             "fighting": actionable_battles(request.user).filter(
                 campaign=campaign, status=Battle.Status.DRAFT, turn_play__isnull=False
             ),

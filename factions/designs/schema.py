@@ -1,7 +1,7 @@
 """The ship design document (``ShipClass.design``): schema and validation.
 
-A design is one JSON object per ship class, format ``admiralty-design/1`` (the agreed shape is
-in the issue 3 brief; extend, don't rename). The pydantic models below check its shape; then
+A design is one JSON object per ship class, format ``admiralty-design/1`` (the agreed shape:
+extend it, don't rename). The pydantic models below check its shape; then
 :func:`design_validate` checks that it is buildable: hull rows add up, system ids are unique,
 weapons are known and their mounts cover arcs they can cover, launchers have a magazine, and the
 systems add up to the ship's mass (Fleet Book design system, ``rules/ft-incursion.md §15b``,
