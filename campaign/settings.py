@@ -1,4 +1,4 @@
-"""Django settings for Admiralty (DESIGN.md §7).
+"""Django settings for Admiralty.
 
 Every setting a deployment may change is read from the environment through the small
 typed helpers below, which raise ``ImproperlyConfigured`` on a bad value. The embedded
@@ -253,7 +253,7 @@ DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "admiralty@localhost")
 # An invitation link (campaign.league.invitations) is refused this many days after it was made.
 INVITATION_EXPIRY_DAYS = int(env_str("INVITATION_EXPIRY_DAYS", "7"))
 
-# Celery: eager in-process unless a broker is configured (DESIGN.md §7).
+# Celery: eager in-process unless a broker is configured.
 # Eager mode still builds a broker connection object; "memory://" keeps it in-process.
 CELERY_TASK_ALWAYS_EAGER = not env_str("CELERY_BROKER_URL")
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL") or "memory://localhost/"

@@ -1,4 +1,4 @@
-"""After-action reports: one context, three renderings (DESIGN.md §5, STYLE.md).
+"""After-action reports: one context, three renderings.
 
 - :func:`render_markdown` turns people's Markdown (narrative, analyses, objectives) into
   sanitised HTML: Python-Markdown, then nh3 with an allow-list. Scripts, ``javascript:``

@@ -1,6 +1,6 @@
 """Damage, threshold checks, command countdowns, damage control, boarding, vampires, EMP.
 
-Source: rules/ft-incursion.md §4 (command systems, crew D-9), §8 (lance, vampire), §9 (EMP,
+Source: rules §4 (command systems, crew D-9), §8 (lance, vampire), §9 (EMP,
 D-18), §11 (damage types, row completion, threshold checks, destruction; D-21), §12 (damage
 control, D-22), §13 (boarding, D-23, capture).
 

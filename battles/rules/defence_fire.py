@@ -50,7 +50,7 @@ LIGHT_UNIT_TARGETS = ("fighter", "heavy-fighter", "missile")
 def engages_light_units(w: Weapon) -> bool:
     """Can this ship weapon fire at a light unit not attached to the firing ship (audit A12)?
 
-    Project reading of §6 (ft-incursion.md: "one FC per non-attached light unit targeted by
+    Project reading of rules §6 (restated: "one FC per non-attached light unit targeted by
     heavy weapons"; seed: « lorsque des unités légères non projetées sont visées par les
     armes lourdes du Vaisseau, un Contrôle de tir est nécessaire pour chacune des cibles »):
     the seed gives no profile, so only the beam family's penetrating ship weapons — beams

@@ -1,6 +1,6 @@
 """Exact odds: the distribution of a weapon's ``value`` as ``fractions.Fraction``.
 
-Source: rules/ft-incursion.md §7 (E = p + E/6), §8–§10; the resolution paths in
+Source: rules §7 (E = p + E/6), §8–§10; the resolution paths in
 ``weapons.fire``, whose rules these formulas mirror (the Monte-Carlo tests compare both).
 
 How re-roll chains are summed (documented choice):

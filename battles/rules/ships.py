@@ -1,6 +1,6 @@
 """Ship state for the engine: hull rows, ablative armour, crew, systems with status.
 
-Source: rules/ft-incursion.md §4 (anatomy, crew factors D-5, hull rows D-6), §6 (arcs), §11
+Source: rules §4 (anatomy, crew factors D-5, hull rows D-6), §6 (arcs), §11
 (damage), D-25 (armour layers); the design document shape agreed in the working brief
 (``ShipClass.design``, ``admiralty-design/1``).
 
@@ -47,7 +47,8 @@ class Status(StrEnum):
     DESTROYED = "destroyed"  # gone for this battle (lance, systems_lost, expended)
 
     def __repr__(self) -> str:
-        # Keeps ``repr(ShipState)`` evaluable (STYLE.md: a repr that rebuilds).
+        # Keeps ``repr(ShipState)`` evaluable: a repr rebuilds the state, so
+        # equal reprs mean equal inputs.
         return f"Status.{self.name}"
 
 

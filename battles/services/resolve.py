@@ -1,4 +1,4 @@
-"""Resolving a battle with the rules engine: preview, conclude, replay (DESIGN.md §4).
+"""Resolving a battle with the rules engine: preview, conclude, replay.
 
 The engine (``battles.rules.ai``) fights the fielded units (``fielding.field_battle``)
 with the auto-resolve tactics and the campaign's rule options (§16). The log is stored

@@ -116,7 +116,7 @@ api = AdmiraltyAPI(
 @api.exception_handler(RulesError)
 def rules_error(request: HttpRequest, exc: RulesError) -> HttpResponse:
     """Map any rules-engine error to 400 with its message in the reader's language
-    (``battles.log.refusals``; STYLE.md: one place)."""
+    (``battles.log.refusals``: one place)."""
     return api.create_response(request, {"detail": rules_error_text(exc)}, status=400)
 
 

@@ -1,7 +1,7 @@
 """People's Markdown made safe for the reports' three renderings: Python-
 Markdown with tables, footnotes and heading ids, sanitised by nh3 (ids kept, prefixed per
 fragment so two fragments never clash), and the project's static files as the only assets
-a PDF may fetch. Sources: Python-Markdown and nh3 documentation; DESIGN.md §5.
+a PDF may fetch. Sources: Python-Markdown and nh3 documentation.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The sample campaign's loader: ``sample_load`` builds the sample campaign of the seed
-from the data files in this folder (restated from ``seeds/000_a18f01393359aeaf.txt``):
+from the data files in this folder (restated from seed 000):
 
 - ``factions.json``: the campaign ``sample`` and the four factions with their profile fields
   and territories;

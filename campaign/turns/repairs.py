@@ -4,7 +4,7 @@ Rules (rates in ``campaign.turns.rates``):
 
 - only a ship of a faction playing in the campaign, neither destroyed nor captured, whose
   fleet is at a territory of its own faction with a shipyard (``shipyard_capacity`` > 0);
-  out of port only damage control's field repairs apply (rules/ft-incursion.md §12), which
+  out of port only damage control's field repairs apply (rules §12), which
   the battle engine does in phase 11: nothing is restored between battles;
 - at most what the ship lost (hull boxes, armour boxes, crew factors, each system id in
   ``systems_lost``), one open order per ship, and no more queued work at the yard than

@@ -1,6 +1,6 @@
 """Masses and points of ship designs: the Fleet Book design system (D-24).
 
-The seed announces construction rules it does not contain (``rules/ft-incursion.md §15b``).
+The seed announces construction rules it does not contain (rules §15b).
 D-24: designs are checked and priced with the published Full Thrust Fleet Book design system
 (Fleet Book 1 and 2 figures only; the arithmetic follows the open-source ftLibShip tool, which
 reproduces the books' published points):
