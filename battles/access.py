@@ -16,7 +16,7 @@ from campaign.league.roles import User, is_organiser, organised_campaign_ids
 def visible_battles(user: User) -> QuerySet:
     """Battles ``user`` may see: all for staff; concluded ones for everyone, plus the
     drafts of the campaigns the user organises (a draft may hold an unrevealed order or a
-    secret note, DESIGN.md §5)."""
+    secret note)."""
 
     qs = Battle.objects.all()
     if user is not None and user.is_authenticated and user.is_staff:

@@ -1,7 +1,7 @@
-"""Every reading D-n of rules/ft-incursion.md, for the campaign's "rules in force" page.
+"""Every reading D-n of the rules, for the campaign's "rules in force" page.
 
-A reading is how the project reads a place where the seed (``../shared/seeds/000_…``, the
-French rule book) is silent or contradicts itself. Each has an id, what it means, the
+A reading is how the project reads a place where seed 000 (the
+French core rule book) is silent or contradicts itself. Each has an id, what it means, the
 seed's own words (quoted in French, as printed) and, for the readings a league may switch
 (§16), the ``battles.rules.options.RuleOptions`` fields that implement it. The engine
 never imports this module (it holds UI text); ``rules_in_force`` pairs it with a

@@ -1,7 +1,7 @@
 """The two fleets of the benchmark battle, built from the design catalogue.
 
 Qatzrin's 5th long-range incursion fleet and the Phalon 68th reprisal fleet (ship counts as
-in issue 2). Designs are read from ``factions/catalogue/<slug>.json`` (the agreed
+the seed gives them). Designs are read from ``factions/catalogue/<slug>.json`` (the agreed
 ``admiralty-design/1`` documents) when the file and the class are present; otherwise a
 *provisional* design defined here is used, and ``provisional_classes()`` names it.
 """

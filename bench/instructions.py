@@ -1,7 +1,7 @@
 """Instruction counts of the engine under callgrind (``valgrind --tool=callgrind``).
 
 CPU times on this shared machine vary by ±10 % from run to run; instruction counts do not,
-so the speed goals of issue 8 are stated in them. ``count(workload, battles)`` runs this
+so the engine's speed goals are stated in them. ``count(workload, battles)`` runs this
 module under callgrind twice — set-up and one warm-up battle only, then the same plus
 ``battles`` more — and returns the difference divided by ``battles``: the instructions one
 battle costs once the process is warm (imports, catalogue caches and fleets excluded).
@@ -122,10 +122,10 @@ def cpu_ms(workload: str, battles: int) -> float:
     return (time.process_time() - start) / battles * 1000
 
 
-#: Issue 8's goals, instructions a battle (callgrind): before it, 18.0 M and 23.0 M. The
-#: 23.0 M was measured on the fight with every die and event kept (the "mieska" row); the
-#: "stored" row adds the rows ``battle_resolve`` writes, a cost the issue did not count, so it
-#: is printed beside it without a goal.
+#: The engine's goals, instructions a battle (callgrind): before its split, 18.0 M and
+#: 23.0 M. The 23.0 M was measured on the fight with every die and event kept (the "mieska"
+#: row); the "stored" row adds the rows ``battle_resolve`` writes, a cost the goals do not
+#: count, so it is printed beside it without a goal.
 GOALS = {"mieska-unrecorded": 12e6, "mieska": 15e6}
 LABELS = {
     "mieska-unrecorded": "Skirmish at Mieska, unrecorded (forecast)",

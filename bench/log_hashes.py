@@ -8,7 +8,7 @@ kind, summary, data), every die (purpose, sides, face), the roll marks and the o
 non-default options object) is hashed too, as ``mieska``. A refactor that must not change
 behaviour keeps every line identical: ``--save FILE`` writes the hashes, ``--check FILE``
 compares and exits 1 on a difference, naming the first seed that differs. The saved
-baseline ``log_hashes.baseline.json`` was made by the engine before issue 8's split.
+baseline ``log_hashes.baseline.json`` was made by the engine before its split into phases.
 """
 
 from __future__ import annotations

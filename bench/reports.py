@@ -1,4 +1,4 @@
-"""``python -m bench.reports``: figures for reports and the published site (issue 12).
+"""``python -m bench.reports``: figures for reports and the published site.
 
 Printed, not asserted. Each figure runs in a fresh temporary SQLite database and media
 folder (nothing of the project's data is touched):

@@ -1,4 +1,4 @@
-"""A production-settings server for trials: ``DJANGO_DEBUG=0``, gunicorn, whitenoise,
+"""A production-settings server for bench and tests: ``DJANGO_DEBUG=0``, gunicorn, whitenoise,
 a fresh SQLite database and media folder (used by ``make bench`` and the production
 tests in tests/campaign/test_production.py).
 """

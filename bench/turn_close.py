@@ -1,4 +1,4 @@
-"""``python -m bench.turn_close``: close a turn of a generated campaign (issue 11 speed).
+"""``python -m bench.turn_close``: close a turn of a generated campaign, timed.
 
 20 factions, 1 000 ships, 200 repair orders in progress (defaults; ``--factions``,
 ``--ships``, ``--orders``): prints the time ``campaign_turn_close`` takes (target < 5 s) and

@@ -1,9 +1,9 @@
 """``python -m bench.web``: request rates of the fleet API and page under gunicorn on
 loopback with production settings (``bench.server``), as ratios of the bare
-``GET /api/factions`` — issue 9's "fast as fleets grow" figures. Printed, not asserted.
+``GET /api/factions`` — the "fast as fleets grow" figures. Printed, not asserted.
 
 Measured twice: with the fleet page's and API's caches warm (``factions.fleet_cache``:
-what readers get between writes; issue 9's goal is a ratio of 0.5 or more for the
+what readers get between writes; the goal is a ratio of 0.5 or more for the
 100-ship fleet) and with them off (every answer built, as for the first reader after a
 write).
 

@@ -1,7 +1,7 @@
 """The Celery application (`celery -A campaign worker`).
 
-Without ``CELERY_BROKER_URL`` the settings make every task run eagerly in-process
-(DESIGN.md §7); with it, tasks go to the broker and a real worker runs them.
+Without ``CELERY_BROKER_URL`` the settings make every task run eagerly in-process;
+with it, tasks go to the broker and a real worker runs them.
 """
 
 import os

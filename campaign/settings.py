@@ -1,4 +1,4 @@
-"""Django settings for Admiralty (DESIGN.md §7).
+"""Django settings for Admiralty.
 
 Every setting a deployment may change is read from the environment through the small
 typed helpers below, which raise ``ImproperlyConfigured`` on a bad value. The embedded
@@ -28,7 +28,7 @@ Environment variables:
                           EMAIL_BACKEND overrides the backend chosen from EMAIL_HOST.
     INVITATION_EXPIRY_DAYS  days an invitation link stays valid; default 7.
     REDIS_CACHE_URL       redis://… for Django's cache, shared by the processes; unset →
-                          a per-process memory cache (fleet pages and API, issue 9).
+                          a per-process memory cache (fleet pages and API).
     FLEET_CACHE_SECONDS   how long a cached fleet page or API answer lives; default 600;
                           0 turns those caches off.
 """
@@ -90,7 +90,7 @@ INSTALLED_APPS = [
     "django_htmx",  # {% htmx_script %}: serves htmx itself, no Node step
     "simple_history",  # audit trail: battles, sides, participants; ships, fleets, light units
     "csp",
-    "axes",  # log-in rate limiting (issue 9 item 11)
+    "axes",  # log-in rate limiting, against password guessing
     "ninja",  # serves Swagger UI from its own static files: /api/docs works offline
     "campaign",  # the project: its commands and template tags (label "admiralty")
     "campaign.league",  # label "campaign"
@@ -106,7 +106,7 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
-    "campaign.core.middleware.InputGuardMiddleware",  # size, NUL, surrogates (issue 9)
+    "campaign.core.middleware.InputGuardMiddleware",  # size, NUL, surrogates
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -192,7 +192,7 @@ STATIC_ROOT = Path(env_str("STATIC_ROOT", str(BASE_DIR / "staticfiles")))
 
 # Hashed names in production (cached for a year), pre-compressed (gzip, brotli) unless
 # DJANGO_STATIC_COMPRESS=0 (compressing takes collectstatic from seconds to minutes; the
-# production trials in tests and bench skip it); plain files in development.
+# production-settings runs in tests and bench skip it); plain files in development.
 if DEBUG:
     _STATIC_BACKEND = "django.contrib.staticfiles.storage.StaticFilesStorage"
 elif env_bool("DJANGO_STATIC_COMPRESS", True):
@@ -253,7 +253,7 @@ DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "admiralty@localhost")
 # An invitation link (campaign.league.invitations) is refused this many days after it was made.
 INVITATION_EXPIRY_DAYS = int(env_str("INVITATION_EXPIRY_DAYS", "7"))
 
-# Celery: eager in-process unless a broker is configured (DESIGN.md §7).
+# Celery: eager in-process unless a broker is configured.
 # Eager mode still builds a broker connection object; "memory://" keeps it in-process.
 CELERY_TASK_ALWAYS_EAGER = not env_str("CELERY_BROKER_URL")
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL") or "memory://localhost/"
@@ -262,7 +262,7 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_TIME_LIMIT = 300
 CELERY_TASK_SOFT_TIME_LIMIT = 240
 CELERY_TASK_ACKS_LATE = True
-# A task whose worker dies mid-run is not lost (issue 9 item 5): a killed pool child
+# A task whose worker dies mid-run is not lost: a killed pool child
 # requeues its message instead of acknowledging it (WorkerLostError), and on Redis an
 # unacknowledged message goes back to the queue after ``visibility_timeout`` seconds —
 # longer than the longest task may run (CELERY_TASK_TIME_LIMIT), or a slow task would run
@@ -300,7 +300,7 @@ if not DEBUG:
     if len(SECRET_KEY) < 50:
         raise ImproperlyConfigured("DJANGO_SECRET_KEY must be at least 50 characters long")
 
-# Content-Security-Policy (django-csp 4, issue 9 item 14): no inline script anywhere, no
+# Content-Security-Policy (django-csp 4, against injected script): no inline script anywhere, no
 # inline <style> element without the page's nonce (campaign.core.csp.nonce_styles, for the SSD
 # SVGs; htmx's indicator style is turned off in base.html). Inline style *attributes* stay
 # allowed (style-src-attr): the SSD shrinks long titles and the gauges set their width

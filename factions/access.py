@@ -78,7 +78,7 @@ def visible_fleets(user: User) -> QuerySet:
 def can_see_fleet(user: User, fleet) -> bool:
     """True if ``fleet`` is one of :func:`visible_fleets` (the same rule, for a fleet
     already read: a lookup by slug then this check compiles a simpler query, 0.5 ms
-    against 1.0 ms for ``visible_fleets(user).get(slug=…)``, issue 9)."""
+    against 1.0 ms for ``visible_fleets(user).get(slug=…)``)."""
     if not fleet.hidden:
         return True
     secret = _secret_faction_ids(user)

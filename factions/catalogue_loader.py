@@ -104,12 +104,3 @@ def catalogue_load(*, directory: Path = CATALOGUE_DIR) -> dict[tuple[str, str], 
                 ship_class.save()
                 loaded[(faction.slug, design.name)] = ship_class
     return loaded
-
-
-def catalogue_light_units(*, directory: Path = CATALOGUE_DIR) -> dict[str, list[dict[str, Any]]]:
-    """The ``light_units`` of every catalogue file, keyed by faction slug."""
-    out: dict[str, list[dict[str, Any]]] = {}
-    for path in catalogue_files(directory):
-        data = catalogue_read(path)
-        out[data["faction"]["slug"]] = list(data.get("light_units", []))
-    return out

@@ -1,5 +1,5 @@
 """The fleet page's body and the fleet API's JSON, built once per version of the fleet
-data and viewer scope (issue 9, "fast as fleets grow").
+data and viewer scope (fast as fleets grow).
 
 Keys: fleet id, the fleet data version (``factions.versioning``: a new token after every
 committed write to what these views show), the viewer's scope

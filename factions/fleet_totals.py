@@ -1,8 +1,8 @@
 """Totals of a fleet page: ship counts, mass and points, from rows already fetched.
 
 Prices come from the stored ``ShipClass.points`` and, for the squadrons in bays and the
-light units based on no carrier, from ``factions.designs.construction`` (Fleet Book figures,
-issue 3 §2). Runs no query.
+light units based on no carrier, from ``factions.designs.construction`` (Fleet Book figures).
+Runs no query.
 """
 
 from __future__ import annotations
@@ -22,11 +22,11 @@ logger = logging.getLogger(__name__)
 class FleetTotals:
     """Totals of a fleet page: ship counts, mass (mass points) and points.
 
-    Strength that tells the truth (issue 11 §6): ``ship_points`` sums ``ShipClass.points``
+    Strength that tells the truth: ``ship_points`` sums ``ShipClass.points``
     (one ship, bays empty) of the ships **afloat** only; ``squadron_points`` prices the
     squadrons in their bays and the fleet's light units based on no carrier (station
     fighters, colony batteries) at their strength left, with ``factions.designs.construction``
-    (Fleet Book figures, issue 3 §2); ``points`` is the whole. Destroyed and captured ships
+    (Fleet Book figures); ``points`` is the whole. Destroyed and captured ships
     are counted apart (``lost``, ``lost_points`` with their bays); ``damaged_points`` is the
     share of the afloat points that is damaged (each damaged ship's points × hull boxes
     lost ÷ hull boxes, rounded half up). ``unpriced`` counts ships whose class has no points

@@ -1,6 +1,6 @@
 """Fleet lists as text: the notation the seed uses for its fleets, parsed into entries.
 
-Source: the fleet lists of ``seeds/000_a18f01393359aeaf.txt`` (the 5th Qatzrin long-range
+Source: the fleet lists of seed 000 (the 5th Qatzrin long-range
 incursion fleet, the Phalon 68th reprisal fleet and the Ganesha long-range force of the
 Miranda report). One unit per line::
 
@@ -14,7 +14,7 @@ Miranda report). One unit per line::
     1 escadrille de chasseurs Nith      (no carrier above since the heading: based there)
     1 Faisceau classe 2                 a class-2 beam battery (colony or station)
 
-Beam batteries are class 1, 2 or 3 (rules/ft-incursion.md §8); squadron names ("Mijna") are
+Beam batteries are class 1, 2 or 3 (rules §8); squadron names ("Mijna") are
 checked against the names given in ``light_unit_names`` when there are some.
 
 Readings (the seed is not explicit):
@@ -43,7 +43,7 @@ MAX_COUNT = 100
 """Largest count accepted on one line (ships or squadrons)."""
 
 SQUADRON_SIZE = 6
-"""Craft per light-unit squadron (rules/ft-incursion.md §9)."""
+"""Craft per light-unit squadron (rules §9)."""
 
 # Light-unit words of the seed, longest first, with the kind used by LightUnitGroup.Kind.
 _LIGHT_UNIT_KINDS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
@@ -63,7 +63,7 @@ _COUNTED = re.compile(r"^(\S+)\s+(.*)$")
 _SQUADRON = re.compile(r"^escadrilles?\s+(?:de\s+|d')(.*)$", re.IGNORECASE)
 _BATTERY = re.compile(r"^(?:batteries?\s+de\s+)?faisceaux?\s+classe\s+(\d+)$", re.IGNORECASE)
 BEAM_CLASSES = (1, 2, 3)
-"""Beam classes a battery may have (rules/ft-incursion.md §8: beam classes 1 to 3)."""
+"""Beam classes a battery may have (rules §8: beam classes 1 to 3)."""
 _SHIP = re.compile(r"^(?:(.*?)\s+)?classe?\s+(\S.*)$", re.IGNORECASE)
 _UNIT_WORD = re.compile(r"\bclasse?\b|\bescadrilles?\b", re.IGNORECASE)
 _CARRIER_WORD = re.compile(r"porte|carrier", re.IGNORECASE)
@@ -245,7 +245,7 @@ def fleet_list_parse(
     Returns a :class:`FleetList`; line numbers are 1-based lines of ``text``.
     Raises :class:`FleetListError` listing every error: unknown class or light unit (with
     the closest known name, by difflib), a beam battery of a class other than 1–3
-    (rules/ft-incursion.md §8), bad or missing count, a count with no unit after it, an
+    (rules §8), bad or missing count, a count with no unit after it, an
     unreadable unit line, and an empty list (no ship line at all).
     """
     index = _ClassIndex.of(class_names) if class_names is not None else None

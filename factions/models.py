@@ -2,7 +2,7 @@
 
 A ``ShipClass`` carries the ship system diagram (SSD) as a JSON ``design``; a ``Ship`` is
 one hull of a class with its damage state (hull boxes, armour boxes, crew factors and
-systems lost). Game terms follow ``rules/ft-incursion.md`` (glossary at its top).
+systems lost). Game terms follow the rules' glossary (README, *Layout*).
 """
 
 from collections.abc import Sequence
@@ -23,7 +23,7 @@ class Faction(models.Model):
     """A power of the campaign (Kongeriket Norge, Qatzrin, the Phalon…).
 
     Profile fields follow the Kongeriket Norge sheet of the seed
-    (rules/ft-incursion.md §15).
+    (rules §15).
     """
 
     name = models.CharField(_("name"), max_length=120, unique=True)
@@ -97,7 +97,7 @@ class ShipClass(models.Model):
     for SQL ordering and lists, written only by :meth:`set_design`).
 
     Units: ``mass`` in mass points, ``hull_boxes`` and ``armour`` in boxes, ``thrust`` in
-    thrust points (rules/ft-incursion.md §3–4). ``provisional`` marks stats the project
+    thrust points (rules §3–4). ``provisional`` marks stats the project
     designed itself because no official sheet exists (§17).
     """
 
@@ -248,7 +248,7 @@ class Ship(models.Model):
 
     ``hull_lost`` and ``armour_lost`` count boxes crossed off; ``crew_lost`` counts crew
     factors; ``systems_lost`` is a list of system ids from the class design
-    (rules/ft-incursion.md §4, §11).
+    (rules §4, §11).
     """
 
     class Status(models.TextChoices):

@@ -1,4 +1,4 @@
-"""Services of the factions app: writes that span several models (STYLE.md, HackSoft style).
+"""Services of the factions app: writes that span several models (HackSoft style).
 
 ``fleet_import`` turns a text fleet list (``factions/fleetlists.py``) into a Fleet, its Ships
 and LightUnitGroups, in one transaction.
@@ -169,7 +169,7 @@ def fleet_import(
     ``slugify(fleet_name)``.
 
     Squadron names must be among :func:`faction_light_unit_names`; batteries are beam
-    classes 1–3 (rules/ft-incursion.md §8).
+    classes 1–3 (rules §8).
 
     Raises ``FleetListError`` (every line error, or squadrons beyond a carrier's bays) or
     :class:`FleetImportError` (empty name, a name with no letter or digit for its slug, slug

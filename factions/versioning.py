@@ -1,5 +1,5 @@
 """The version of the fleet data, the key that tells the fleet page's and fleet API's
-caches apart (issue 9, "fast as fleets grow").
+caches apart (fast as fleets grow).
 
 Every write to a table those views read (:data:`WATCHED`: factions, territories, ship
 classes, fleets, squadrons, ships, light units, repair orders) gives the ``fleets``
@@ -92,7 +92,7 @@ def read_version() -> str | None:
     if _pending(connection):
         return None
     # One plain statement: the ORM's compiling of this lookup cost 0.5 ms, 15 times the
-    # query itself (in-process timing on the bench fleet, issue 9).
+    # query itself (in-process timing on the bench fleet).
     table = connection.ops.quote_name(DataVersion._meta.db_table)
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT token FROM {table} WHERE name = %s", [FLEETS])  # noqa: S608

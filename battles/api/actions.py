@@ -1,4 +1,4 @@
-"""Battle actions in the API (issue 10 item 10 for items 2–4, 6, 7): set up, preview,
+"""Battle actions in the API, the same as the pages offer: set up, preview,
 re-seed, record entries and their confirmation, reopen, the timeline. Thin handlers:
 scope through the ``access`` helpers, call ``battles.services``; a refused action
 (``BattleActionError``, a ``RulesError``) becomes 400 with its message in

@@ -272,8 +272,8 @@ def _organised_battle(
     whoever asks, for an unknown battle and for a draft the user may not act on
     (``actionable_battles``: another campaign's, one their faction is not in), as
     the other battle actions (``battles.api.actions._battle``), so that no status tells
-    its existence (trial finding F-17: a player with no campaign to organise was refused
-    with 403 before the look-up)."""
+    its existence (a player with no campaign to organise was once refused with 403
+    before the look-up, which told a battle's existence apart)."""
     visible = actionable_battles(request.user).select_related("campaign")
     battle = get_object_or_404(visible, pk=battle_id)
     if not is_organiser(request.user):
@@ -293,8 +293,8 @@ _ACTION_RESPONSES = {200: BattleActionOut, 400: ErrorOut, 403: ErrorOut, 404: Er
 def _resolve_body(request: HttpRequest) -> ResolveIn:
     """The resolve request's body: empty (the defaults) or one JSON object of
     :class:`ResolveIn`'s fields. A string, a list, a number or double-encoded JSON (a
-    string holding an object) is refused with 422 before anything is read or written
-    (issue 9 item 8), as is an unknown field or a value out of range."""
+    string holding an object) is refused with 422 before anything is read or written,
+    as is an unknown field or a value out of range."""
     if request.content_type != "application/json":
         if request.POST:  # a form body: the fields must come as JSON
             raise HttpError(422, _("body: send a JSON object (Content-Type: application/json)"))

@@ -1,4 +1,4 @@
-"""Turn-by-turn battles and the replay board in the API (issue 10 items 5, 8, 10),
+"""Turn-by-turn battles and the replay board in the API,
 mounted at ``/api/``: the same services and scoping as the pages (``battles/web/play.py``).
 
 - ``GET  /battles/{id}/turns``: the turn being ordered, whether each side's orders are in

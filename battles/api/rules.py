@@ -59,7 +59,7 @@ class OddsOut(Schema):
 @router.get("/odds", response=OddsOut, summary="Exact odds of one volley")
 def rules_odds(request: HttpRequest, q: Query[OddsQuery]) -> dict[str, object]:
     """Exact distribution of damage (or hits, systems, kills) of ``weapon`` at ``range`` mu
-    against screen level ``screen`` (rules/ft-incursion.md §7–§10). Probabilities are
+    against screen level ``screen`` (rules §7–§10). Probabilities are
     fractions as strings (``"4/5"``) with float companions; ``tail`` is the exact probability
     beyond the last listed value (see ``battles/rules/odds.py``)."""
     if not math.isfinite(q.range):  # pydantic reads "nan" and "inf" as floats
@@ -111,7 +111,7 @@ class RulesInForceOut(Schema):
 
 @router.get("/campaigns/{slug}", response=RulesInForceOut, summary="A campaign's rules in force")
 def campaign_rules_in_force(request: HttpRequest, slug: str) -> dict[str, object]:
-    """Every reading D-n of rules/ft-incursion.md with what it means (in the request's
+    """Every reading D-n of the rules with what it means (in the request's
     language), the seed's words and the campaign's settings against the defaults (§16);
     ``error`` names options the engine refuses. Public, as the campaign page; 404 for an
     unknown campaign. The page ``/campaigns/<slug>/rules/`` shows the same."""

@@ -1,5 +1,5 @@
 """The battle's map as one SVG drawn on the server, for the PDF, the report page and the
-site (issue 12 §3): every ship the viewer may see, its track from deployment through its
+site: every ship the viewer may see, its track from deployment through its
 position at the end of each game turn, and its last position with its heading and name
 (a cross where it was lost or left the table).
 

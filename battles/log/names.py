@@ -77,7 +77,8 @@ def hidden_unit_names(events: list[Any], hidden_refs: set[str]) -> set[str]:
     """The names the engine gave the units in ``hidden_refs`` (the set-up row's ``ships``
     map): an unnamed ship is "<class> <n>" there, and the engine's summaries name a
     target that way ("… flies towards Sa'ar 1") without its id in the data. A filter
-    that hides a unit must look for these words in every printed line (issue 9, leak 3).
+    that hides a unit must look for these words in every printed line, or a
+    hidden unit's name reaches the log by its words.
     """
     words: set[str] = set()
     for event in events:

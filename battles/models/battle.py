@@ -264,8 +264,10 @@ class Event(models.Model):
 class Report(models.Model):
     """A rendered after-action report file of a battle in one format.
 
-    ``digest`` identifies what the file was rendered from (battles/reports/files.py,
-    ``report_render``); ``version`` is the battle's revision number at that time.
+    ``digest`` identifies what the file was rendered from
+    (``battles.reports.files.report_render``: a hash of the HTML's text, or for a PDF the
+    key of what the report reads, ``battles.reports.keys``); ``version`` is the battle's
+    revision number at that time.
     """
 
     class Format(models.TextChoices):

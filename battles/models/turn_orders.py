@@ -1,4 +1,4 @@
-"""Turn-by-turn play of a battle (issue 10 item 5): the frozen set-up and each side's orders
+"""Turn-by-turn play of a battle: the frozen set-up and each side's orders
 per game turn. Imported by ``battles.models`` so Django registers them with the app.
 
 The engine's state after the last turn played is stored (``TurnPlay.state``) and the next

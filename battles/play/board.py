@@ -1,5 +1,5 @@
-"""The board and the log of an engine-fought battle as one viewer may see them (issue 10
-items 5 and 8), built from the stored event log alone (``battles.models.Event`` rows).
+"""The board and the log of an engine-fought battle as one viewer may see them,
+built from the stored event log alone (``battles.models.Event`` rows).
 
 Perspectives (:class:`Viewer`, chosen by ``battles.access.battle_perspective``):
 

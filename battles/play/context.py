@@ -1,4 +1,4 @@
-"""Read-side context of the turn-by-turn, replay and odds panels (issue 10 items 5, 8, 9):
+"""Read-side context of the turn-by-turn, replay and odds panels:
 what a viewer may see, built from the stored log, the stored orders and the rebuilt
 state. Views call these and render; nothing here writes."""
 
@@ -152,7 +152,7 @@ def turn_context(battle: Battle, user: Any, *, posted: dict[str, Any] | None = N
 def _ship_names(participants: Any, setup: dict[str, Any] | None) -> dict[str, str]:
     """Engine ship id -> the name the board gives it ("Kashat-E 1", from the ``setup``
     row); without a log, the ship's name, its class's with "#<id>" when two would read
-    alike (two Kashat-E were indistinguishable in the odds panel, trial F-06)."""
+    alike (two Kashat-E were indistinguishable in the odds panel otherwise)."""
     logged = {sid: row.get("name") for sid, row in ((setup or {}).get("ships") or {}).items()}
     plain = {ship_ref(p.ship_id): p.ship.name or p.ship.ship_class.name for p in participants}
     counts: dict[str, int] = {}
@@ -165,7 +165,7 @@ def _ship_names(participants: Any, setup: dict[str, Any] | None) -> dict[str, st
 
 
 def odds_panel(battle: Battle, user: Any, board: dict[str, Any] | None = None) -> dict | None:
-    """The odds panel's data (item 9): the weapons of the ships ``user`` fights with
+    """The odds panel's data: the weapons of the ships ``user`` fights with
     (organisers: every ship's) and the targets they may pick, with ids matching the
     board's markers so the range can be read from the map. None for users with no ship
     in the battle."""
@@ -184,7 +184,7 @@ def odds_panel(battle: Battle, user: Any, board: dict[str, Any] | None = None) -
     labels = _labels(board) if board else {}
     on_board = {m["id"] for frame in (board or {}).get("frames", []) for m in frame}
     # Once concluded the report names the enemy ships of the fleets the user may see
-    # (trial finding F-19: the panel still said "contact-1"); their keys stay the ids.
+    # (the panel would still say "contact-1" after the battle); their keys stay the ids.
     concluded = battle.status == Battle.Status.CONCLUDED
     reader = Reader(frozenset())
     if concluded or not on_board:

@@ -1,4 +1,4 @@
-"""What the orders form offers and how a posted form becomes orders (issue 10 item 5),
+"""What the orders form offers and how a posted form becomes orders,
 plus the movement preview shown as a player types (§3 notation, drawn as SVG).
 
 No HTTP here: views pass ``request.POST`` (any mapping of str -> str) and render what
@@ -88,8 +88,8 @@ def order_sheet(
     """One entry per ship of ``side`` still in action: its name, id, speed, heading,
     thrust, the weapon systems it may order to fire (working), its launchers (bays with a
     squadron aboard, working missile launchers) that the engine's phase 1 would let launch
-    this turn, those it would refuse (``unlaunchable``, with the engine's reason: trial
-    finding F-02, a station's fighters with no fire control to tie), whether it has
+    this turn, those it would refuse (``unlaunchable``, with the engine's reason, e.g.
+    a station's fighters with no fire control to tie), whether it has
     screens or a vapour veil, and what ``given`` (its stored orders, if any) says for each
     field."""
     given = given or {}

@@ -1,4 +1,4 @@
-"""Services of turn-by-turn battles (issue 10 item 5; DESIGN.md §4 "Resolve").
+"""Services of turn-by-turn battles.
 
 - :func:`turn_play_start` (organiser): freezes the set-up (designs, carried damage, seed,
   rule options, classes each side had met) as the battle's ``setup`` log row, deploys the
@@ -302,7 +302,8 @@ def _check_engine(battle: Battle, play: TurnPlay) -> None:
 
 def _check_deadline(deadline: datetime | None) -> None:
     if deadline is not None and deadline <= timezone.now():
-        # Read as the form takes it (UTC), not as an ISO timestamp (trial finding m-3).
+        # Read as the form takes it (UTC), not as an ISO timestamp a
+        # player would not recognise.
         shown = formats.date_format(timezone.localtime(deadline, UTC), "SHORT_DATETIME_FORMAT")
         raise BattleActionError(
             _("deadline: %(deadline)s (%(tz)s) is past; give a future time")

@@ -1,4 +1,5 @@
-"""System checks for what breaks report rendering (STYLE.md: settings fail loudly).
+"""System checks for what breaks report rendering (settings fail loudly at start-up, not in a
+render).
 
 - ``admiralty.W001``: no font that WeasyPrint can use (PDF text would be missing).
 - ``admiralty.E002``: MEDIA_ROOT cannot be created or written (reports cannot be saved).

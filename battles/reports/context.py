@@ -1,4 +1,4 @@
-"""After-action reports: one context, three renderings (DESIGN.md §5, STYLE.md).
+"""After-action reports: one context, three renderings.
 
 - :func:`render_markdown` turns people's Markdown (narrative, analyses, objectives) into
   sanitised HTML: Python-Markdown, then nh3 with an allow-list. Scripts, ``javascript:``
@@ -244,7 +244,7 @@ def report_rows(battles: list[Battle], *, user: Any = None) -> dict[int, ReportR
 def _outcome_line(result: Any, won: bool) -> str:
     """The engine's ``result`` event as the report's outcome line. With a winner only why
     and when ("(withdrawal, after 2 turns)"): the line follows "Victory: <side>", and the
-    log's "<side> wins (withdrawal) after 2 turns" repeated the name (trial F-10, F-20)."""
+    log's "<side> wins (withdrawal) after 2 turns" repeated the name."""
     data = result.data if isinstance(result.data, dict) else {}
     reason = end_reason_label(data.get("reason"))
     if not won or reason is None or not isinstance(result.game_turn, int):

@@ -1,6 +1,6 @@
-"""The chroniclers' desk: drafted reports edited, published and withdrawn (issue 12 §1).
+"""The chroniclers' desk: drafted reports edited, published and withdrawn.
 
-Services (STYLE.md ``<noun>_<verb>``, keyword-only). Who may call them is decided by the
+Services (``<noun>_<verb>``, keyword-only, like every service). Who may call them is decided by the
 caller through ``campaign.league.roles.can_edit_reports``. Every write is one transaction that
 raises ``Battle.version`` and then, once committed, queues the report files
 (``battles.reports.queue.report_request``) and the public site's refresh

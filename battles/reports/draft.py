@@ -1,6 +1,6 @@
 """The drafted after-action report: Markdown written from a concluded battle's record.
 
-The seed's Miranda report (seeds/000_…, the battle report section) is the model: the
+The Miranda report of seed 000 (the core rule book's battle report section) is the model: the
 forces with their points, each side's objectives, a turn-by-turn account, the losses and
 the outcome. A chronicler then edits it (``battles.reports.desk``). It is written as the
 public sees the battle (``report_context(battle, user=None)``): a hidden fleet's units

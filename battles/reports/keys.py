@@ -1,4 +1,4 @@
-"""What a battle's report reads, hashed: the key a rendered PDF is kept under (issue 12).
+"""What a battle's report reads, hashed: the key a rendered PDF is kept under.
 
 A PDF is rendered once per key: the rows the report reads (the battle, its campaign and
 winner, its sides with their factions and fleets, every participant with its ship, class,

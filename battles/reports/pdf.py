@@ -1,6 +1,6 @@
 """WeasyPrint for the after-action report PDF, with a fetcher that reads only our static
 files. Imported only where a PDF is rendered: importing WeasyPrint costs about 2 s, which
-the URL configuration (and so every ``manage.py`` command) must not pay (issue 12).
+the URL configuration (and so every ``manage.py`` command) must not pay.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""SVG text drawn a run at a time in WeasyPrint 70 (the PDF's SSDs and map, issue 12).
+"""SVG text drawn a run at a time in WeasyPrint 70 (the PDF's SSDs and map).
 
 WeasyPrint 70 lays a ``<text>`` out once for its width, then again glyph by glyph (one
 Pango layout and one PDF text object per character: ``weasyprint/svg/text.py``), so that

@@ -1,4 +1,4 @@
-"""PDF reports rendered once per battle version, many at a time (issue 12): the API the
+"""PDF reports rendered once per battle version, many at a time: the API the
 site builder calls instead of rendering PDFs one after another in its own process.
 
 A PDF is current when it was rendered for the report's key (``report_keys``: what the

@@ -66,7 +66,7 @@ def render_report(self, battle_id: int, fmt: str) -> dict[str, object]:
 @shared_task(name="battles.render_report_pdf_in", **_RENDER_OPTIONS)
 def render_report_pdf_in(battle_id: int, lang: str) -> dict[str, object]:
     """Render battle ``battle_id``'s PDF report in ``lang`` (a language of the settings
-    other than its campaign's, issue 12) unless a current one exists
+    other than its campaign's) unless a current one exists
     (``report_pdf_ensure``, which renders in this process inside a task).
 
     Returns ``{"battle_id", "lang", "file", "status"}``, ``file`` the absolute path or

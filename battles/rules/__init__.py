@@ -1,7 +1,7 @@
 """The Full Thrust Incursion rules engine: pure Python, never imports the web framework.
 
 Everything a resolution needs comes in as arguments (including its ``Dice``); everything
-it decides comes out as return values and events (DESIGN.md §3).
+it decides comes out as return values and events.
 
 The ``.py`` files are the engine. When a mypyc build of exactly these files exists
 (``make rules-engine`` makes one), its modules are loaded instead, about twice as fast; otherwise,

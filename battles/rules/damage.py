@@ -1,6 +1,6 @@
 """Damage, threshold checks, command countdowns, damage control, boarding, vampires, EMP.
 
-Source: rules/ft-incursion.md §4 (command systems, crew D-9), §8 (lance, vampire), §9 (EMP,
+Source: rules §4 (command systems, crew D-9), §8 (lance, vampire), §9 (EMP,
 D-18), §11 (damage types, row completion, threshold checks, destruction; D-21), §12 (damage
 control, D-22), §13 (boarding, D-23, capture).
 
@@ -236,7 +236,7 @@ def tick_countdowns(
     """End of turn (§4): every command countdown loses a turn; at zero it takes effect.
 
     ``skip``: system ids whose countdown was set this turn; they are left as they are.
-    Project reading (§4, audit A4): a countdown starts ticking at the end of the turn
+    Project reading (§4): a countdown starts ticking at the end of the turn
     *after* the hit, so one of N set during turn t takes effect at the end of turn t+N (a
     bridge hit with 1 is out for all of turn t+1 and back at its end). The seed: "le Pont
     de commandement est inopérant pendant 1d6 tours, sauf si une équipe de contrôle des
@@ -320,8 +320,8 @@ def tick_vampires(
 ) -> list[DamageEvent]:
     """§8: each attached vampire deals 2 penetrating damage this turn.
 
-    ``fresh``: vampires attached this turn; they do not tick yet. Project reading (§8,
-    audit A5): a vampire deals 2 when it lands (:func:`attach_vampire`), then +2 at each
+    ``fresh``: vampires attached this turn; they do not tick yet. Project reading (§8):
+    a vampire deals 2 when it lands (:func:`attach_vampire`), then +2 at each
     *later* end of turn until neutralised; the seed: "il inflige 2 points de dégâts +2/
     tour jusqu’à être neutralisé en Phase 11 par une action de Contrôle des dégâts". When
     damage control neutralised some this turn, the ones already ticking go first (the

@@ -1,7 +1,7 @@
 """Volleys at light units and by defence systems (rules §6, §8–§10): point defence,
 area defence (scattergun, interceptor nodule), class-1 weapons acting as PD, a ship's beams
-at non-attached light units (audit A12) and fighters' anti-ship dice at gunboats (audit
-A14). ``weapons.fire_profile`` dispatches here; every name is importable from ``weapons``.
+at non-attached light units and fighters' anti-ship dice at gunboats.
+``weapons.fire_profile`` dispatches here; every name is importable from ``weapons``.
 """
 
 from __future__ import annotations
@@ -42,15 +42,15 @@ def reroll_allowed(weapon: Weapon, screen: int, options: RuleOptions) -> bool:
     return weapon.reroll and (screen == 0 or options.reroll_against_screens)
 
 
-#: Light-unit target kinds a ship's beam weapons may fire at (audit A12; gunboats are read
+#: Light-unit target kinds a ship's beam weapons may fire at (gunboats are read
 #: as ships by the beam table already).
 LIGHT_UNIT_TARGETS = ("fighter", "heavy-fighter", "missile")
 
 
 def engages_light_units(w: Weapon) -> bool:
-    """Can this ship weapon fire at a light unit not attached to the firing ship (audit A12)?
+    """Can this ship weapon fire at a light unit not attached to the firing ship?
 
-    Project reading of §6 (ft-incursion.md: "one FC per non-attached light unit targeted by
+    Project reading of rules §6 (restated: "one FC per non-attached light unit targeted by
     heavy weapons"; seed: « lorsque des unités légères non projetées sont visées par les
     armes lourdes du Vaisseau, un Contrôle de tir est nécessaire pour chacune des cibles »):
     the seed gives no profile, so only the beam family's penetrating ship weapons — beams
@@ -77,7 +77,7 @@ def _fire_beam_at_light_unit(
     power_points: int | None,
     options: RuleOptions,
 ) -> Volley:
-    """A ship's beam weapon at a fighter, heavy fighter, drone or missile unit (audit A12).
+    """A ship's beam weapon at a fighter, heavy fighter, drone or missile unit.
 
     Project reading of §6 (seed: « lorsque des unités légères non projetées sont visées par
     les armes lourdes du Vaisseau, un Contrôle de tir est nécessaire pour chacune des
@@ -142,7 +142,7 @@ def anti_ship_at_gunboats(
     weapon: Weapon | str, dice: Dice, *, count: int, target_name: str = "target"
 ) -> Volley:
     """Phase 10(a): ``count`` fighter or drone craft fire their anti-ship weapons at a gunboat
-    squadron (audit A14; project reading of the seed: « Lorsque des Chasseurs engagent des
+    squadron (project reading of the seed: « Lorsque des Chasseurs engagent des
     Canonnières, ils peuvent employer leurs armes anti-Chasseurs, avec le modificateur de -2
     au touché, ou anti-Vaisseaux »; « Les Intercepteurs infligent seulement 1DF »).
 

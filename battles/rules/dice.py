@@ -1,8 +1,7 @@
 """The engine's only random source: seeded dice that record every roll.
 
-Source: DESIGN.md §3 and STYLE.md (engine section). A ``Dice`` owns its own
-``random.Random(seed)``; the module-level ``random`` functions are never used, so a battle
-replays byte for byte from its seed and the same sequence of calls.
+A ``Dice`` owns its own ``random.Random(seed)``; the module-level ``random`` functions are
+never used, so a battle replays byte for byte from its seed and the same sequence of calls.
 """
 
 from __future__ import annotations

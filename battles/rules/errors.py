@@ -12,7 +12,7 @@ from __future__ import annotations
 
 class RulesError(ValueError):
     """Base class: an input the rules do not allow. The message names the ship, order or
-    weapon and the rule section (rules/ft-incursion.md).
+    weapon and the rule section (rules §n).
 
     ``code`` (e.g. ``"move.unreadable"``, ``""`` when none) and ``params`` (str → str)
     let the web and API layers translate it (module docstring)."""
@@ -24,7 +24,7 @@ class RulesError(ValueError):
 
 
 class UnknownWeapon(RulesError):
-    """A weapon id not in the catalogue (rules/ft-incursion.md §8–10)."""
+    """A weapon id not in the catalogue (rules §8–10)."""
 
 
 class OutOfRange(RulesError):

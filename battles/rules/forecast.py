@@ -7,8 +7,8 @@ die logged, with ``resolve_battle(..., seed=seed + i)``: unrecorded and recorded
 one seed end the same (tested). The battles are shared out over every core
 (``workers``), with the same answer as in one process.
 
-Source: the rules engine issue's "1 000 such battles (Monte-Carlo odds of who wins)";
-tactics and endings: the ``battles.rules.ai`` package; rules: ``rules/ft-incursion.md``.
+Aim: "1 000 such battles (Monte-Carlo odds of who wins)"; tactics and endings: the
+``battles.rules.ai`` package; the rules as the engine reads them (README, *Layout*).
 """
 
 from __future__ import annotations

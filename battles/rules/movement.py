@@ -1,4 +1,4 @@
-"""Ship movement orders: the notation of rules/ft-incursion.md §3, its validation against
+"""Ship movement orders: the notation of rules §3, its validation against
 thrust, and its execution on a plane.
 
 Geometry (the project's convention, used by ``sensors.py`` too): positions are ``(x, y)`` in
@@ -225,7 +225,7 @@ def validate_orders(
 ) -> Plan:
     """Check ``orders`` for a ship of drive rating ``thrust`` moving at ``speed`` mu.
 
-    Rules (rules/ft-incursion.md §3): ``|change| ≤ T``; ``arcs + |change| ≤ T`` (« La valeur
+    Rules (rules §3): ``|change| ≤ T``; ``arcs + |change| ≤ T`` (« La valeur
     de Propulsion est divisée entre Poussée et manœuvres – Avec une propulsion de 4, un
     Vaisseau peut se réorienter … de 3 arcs et augmenter sa vitesse de 1 »); with
     ``half_thrust_turn_cap`` (D-3 option, off by default) also arcs ≤ ``max(1, floor(T/2))``

@@ -1,6 +1,6 @@
 """Exact odds: the distribution of a weapon's ``value`` as ``fractions.Fraction``.
 
-Source: rules/ft-incursion.md §7 (E = p + E/6), §8–§10; the resolution paths in
+Source: rules §7 (E = p + E/6), §8–§10; the resolution paths in
 ``weapons.fire``, whose rules these formulas mirror (the Monte-Carlo tests compare both).
 
 How re-roll chains are summed (documented choice):
@@ -186,7 +186,7 @@ def _plan(
     if w.family is Family.BEAM:
         n = w.dice_at(range_mu, power_points=power_points) * count
         if target in LIGHT_UNIT_TARGETS:
-            # Audit A12 (``weapons._fire_beam_at_light_unit``): the hits against screen 0
+            # As ``weapons._fire_beam_at_light_unit`` resolves it: the hits against screen 0
             # are craft destroyed.
             depth = None if options.reroll_chains else 1
             table = BEAM_TABLE[0]

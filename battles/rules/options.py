@@ -1,6 +1,6 @@
-"""Campaign rule options: the D-n readings of rules/ft-incursion.md a league may switch.
+"""Campaign rule options: the D-n readings of the rules a league may switch.
 
-Source: rules/ft-incursion.md §16 (D-1, D-3, D-11, D-12, D-14, D-16, D-19, D-21, D-26,
+Source: rules §16 (D-1, D-3, D-11, D-12, D-14, D-16, D-19, D-21, D-26,
 D-27, D-30, D-31, D-32, D-33, D-34) plus D-13, D-22 and D-23, whose alternatives are just
 as easy to want. Defaults are the reference readings; ``RuleOptions()`` is the reference
 game. Reports show :meth:`RuleOptions.non_default`; the campaign's "rules in force" page

@@ -1,4 +1,4 @@
-"""Arcs, fire-control allocation and sensors (rules/ft-incursion.md §5, §6).
+"""Arcs, fire-control allocation and sensors (rules §5, §6).
 
 Geometry as in ``movement.py``: positions in mu, heading 0–5 in 60° steps clockwise from
 +y, starboard clockwise. The six arcs, clockwise from the bow: ``F`` (bow), ``FS``

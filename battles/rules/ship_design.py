@@ -1,6 +1,6 @@
 """Building a ``ShipState`` from an ``admiralty-design/1`` document and its carried damage.
 
-Source: rules/ft-incursion.md §4 (anatomy, crew factors D-5, hull rows D-6), §6 (arcs), §8 and
+Source: rules §4 (anatomy, crew factors D-5, hull rows D-6), §6 (arcs), §8 and
 §10 (single-use weapons), D-25 (armour layers); the design document shape agreed in the working
 brief (``ShipClass.design``). Called through :meth:`ShipState.from_design`.
 """

@@ -1,6 +1,6 @@
 """Ship state for the engine: hull rows, ablative armour, crew, systems with status.
 
-Source: rules/ft-incursion.md §4 (anatomy, crew factors D-5, hull rows D-6), §6 (arcs), §11
+Source: rules §4 (anatomy, crew factors D-5, hull rows D-6), §6 (arcs), §11
 (damage), D-25 (armour layers); the design document shape agreed in the working brief
 (``ShipClass.design``, ``admiralty-design/1``).
 
@@ -47,7 +47,8 @@ class Status(StrEnum):
     DESTROYED = "destroyed"  # gone for this battle (lance, systems_lost, expended)
 
     def __repr__(self) -> str:
-        # Keeps ``repr(ShipState)`` evaluable (STYLE.md: a repr that rebuilds).
+        # Keeps ``repr(ShipState)`` evaluable: a repr rebuilds the state, so
+        # equal reprs mean equal inputs.
         return f"Status.{self.name}"
 
 
@@ -204,7 +205,7 @@ class ShipState(_KindIndex):
 
         Every mutable part is copied; a system's ``data`` (design fields, never changed by
         the engine) is shared. Written plainly: no battle calls it (``ai.clone`` copies the
-        fleets), so it is no part of the callgrind benchmark (issue 8).
+        fleets), so it is no part of the callgrind benchmark (``make bench``).
         """
         return replace(
             self,

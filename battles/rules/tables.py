@@ -1,6 +1,6 @@
 """The rule tables as data: per-die hit tables, PD, thresholds, damage control, boarding.
 
-Source: rules/ft-incursion.md §7 (hit table), §10 (PD), §11 (threshold checks), §12 (damage
+Source: rules §7 (hit table), §10 (PD), §11 (threshold checks), §12 (damage
 control), §13 (boarding), §8 (kinetic re-roll, torpedo/missile to-hit bands are in
 ``weapons.py``). Each table is indexed by die face 1..6 through ``table[face - 1]``.
 """

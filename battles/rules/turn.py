@@ -1,4 +1,4 @@
-"""The turn sequence of rules/ft-incursion.md §2 over a ``BattleState``.
+"""The turn sequence of rules §2 over a ``BattleState``.
 
 ``play_turn(state, orders)`` runs the eleven phases once:
 

@@ -1,8 +1,8 @@
-"""The weapon catalogue as data (rules/ft-incursion.md §8–§10).
+"""The weapon catalogue as data (rules §8–§10).
 
 Every weapon is a :class:`Weapon` of one :class:`Family`; ``battles.rules.weapons.fire``
 has one resolution path per family, driven by these fields. Weapon ids
-are stable strings (DESIGN.md §3). Parametrised ids — ``kgun-<c>``, ``kgun-hv-<c>``,
+are stable strings (stored in designs and logs). Parametrised ids — ``kgun-<c>``, ``kgun-hv-<c>``,
 ``kgun-lv-<c>``, ``graser-<c>`` — are built on demand by :func:`get_weapon`.
 
 Project readings beyond the seed are flagged ``provisional=True`` with a ``note``.

@@ -1,4 +1,4 @@
-"""Battle services: writes that span models (STYLE.md: ``<noun>_<verb>``, keyword-only), one
+"""Battle services: writes that span models (named ``<noun>_<verb>``, keyword-only), one
 module per job; the names below are re-exported here.
 
 - ``setup``: :func:`eligible_ships`, :func:`eligible_light_units`, :func:`battle_create`;

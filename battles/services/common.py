@@ -94,7 +94,7 @@ def battle_label(battle: Battle) -> str:
 def crew_lost_from_hull(crew_max: int, hull_max: int, hull_lost: int) -> int:
     """Crew factors lost with ``hull_lost`` of ``hull_max`` boxes, for a ship of
     ``crew_max`` crew factors: ``crew_max - ceil(crew_max × hull_left / hull_max)``
-    (rules/ft-incursion.md §4, D-9). Used where a result gives no crew figure: a battle
+    (rules §4, D-9). Used where a result gives no crew figure: a battle
     recorded from the table, the sample campaign's fates."""
     return crew_max - math.ceil(crew_max * (hull_max - hull_lost) / max(hull_max, 1))
 

@@ -1,4 +1,4 @@
-"""Concluding a battle and undoing it (issue 10 items 6 and 7, issue 9 item 6).
+"""Concluding a battle and undoing it.
 
 :func:`battle_conclude` is the one place a battle's result is written, whichever way it
 was reached: the auto-resolve (``resolve.battle_resolve``), a record confirmed by both
@@ -518,7 +518,7 @@ def reopen_blockers(*, battle: Battle) -> list[str]:
 
 def _release_repairs(battle: Battle, user: Any) -> None:
     """Repair orders placed on the battle's damage: cancelled and refunded if the yard has
-    done nothing yet, else the reopen is refused (issue 11; ``campaign.turns.repairs``)."""
+    done nothing yet, else the reopen is refused (``campaign.turns.repairs``)."""
     try:
         repairs_release_for_battle(battle=battle, user=user)
     except RepairsBlockBattleReopen as exc:

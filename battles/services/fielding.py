@@ -1,7 +1,7 @@
 """Putting a battle's units on the engine's table: ships in their current damage, carried
 squadrons in their bays, and station or colony defences as fixed platforms.
 
-Defences (issue 10 item 2; the rules give colony defences no SSD, so these are project
+Defences (the rules give colony defences no SSD, so these are project
 readings, documented here and in README.md):
 
 - a **battery** group (``LightUnitGroup.kind == "battery"``, ``unit_type`` a beam weapon

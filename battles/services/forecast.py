@@ -79,7 +79,7 @@ def battle_forecast(
     fleets = field_battle(battle, battle_sides(battle))
     a, b = [f.start for f in fleets[0]], [f.start for f in fleets[1]]
     options, known = rule_options(battle), intel_known_classes(battle=battle)
-    # ShipState's repr rebuilds the state (STYLE.md), so equal reprs mean equal inputs.
+    # ShipState's repr rebuilds the state, so equal reprs mean equal inputs.
     inputs = repr((a, b, options.to_dict(), known, battles, seed, max_turns))
     # The "1": raise it when the engine's tactics change, so no forecast of older code stays.
     key = "forecast:1:" + hashlib.sha256(inputs.encode()).hexdigest()

@@ -1,8 +1,8 @@
 """Intelligence: the ship classes each faction has met in a campaign.
 
-rules/ft-incursion.md §5: within sensor range an observer learns the class of ships
+Rules §5: within sensor range an observer learns the class of ships
 "already encountered in this campaign", so knowledge of enemy classes is a campaign-level
-record that grows battle by battle (DESIGN.md §4: written when a battle is concluded).
+record that grows battle by battle (written when a battle is concluded).
 """
 
 from __future__ import annotations
@@ -85,7 +85,7 @@ def intel_for_faction(*, faction: Faction) -> QuerySet[Intel]:
 def intel_known_classes(*, battle: Battle) -> dict[str, list[str]]:
     """The ship class names each side's faction had met in ``battle``'s campaign before it,
     keyed by faction slug (the engine's side labels), sorted — what the engine's sensors
-    may name on contact (rules/ft-incursion.md §5)."""
+    may name on contact (rules §5)."""
     known: dict[str, list[str]] = {}
     for side in battle.sides.select_related("faction"):
         known[side.faction.slug] = sorted(

@@ -65,7 +65,8 @@ def parse_criticals(game_system: str, text: str, field: str) -> list[str]:
         if allowed and state not in allowed:
             raise OtherBattleError(
                 field,
-                # The valid ones named: the form's list sits collapsed at its foot (trial m-12).
+                # The valid ones named: the form's list sits collapsed at its foot,
+                # out of sight of this message.
                 _("%(state)r is not a critical state of this system (one of: %(choices)s)")
                 % {"state": state, "choices": ", ".join(allowed)},
                 label=_criticals_label(field),

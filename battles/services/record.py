@@ -1,4 +1,4 @@
-"""Recording a battle played on the table (issue 10 item 3).
+"""Recording a battle played on the table.
 
 Each side's player (or the organiser) submits an entry (:func:`record_submit`): what each
 of their units lost, checked against its SSD at once so errors name the ship and field.
@@ -86,7 +86,7 @@ def _fate(where: str, entry: Mapping[str, Any]) -> str:
 
 
 def _ship_result(where: str, p: Participant, entry: Mapping[str, Any]) -> UnitResult:
-    """One ship's entry checked against its SSD (rules/ft-incursion.md §4, §11)."""
+    """One ship's entry checked against its SSD (rules §4, §11)."""
     ship = p.ship
     if entry.get("craft_lost"):
         raise BattleActionError(
@@ -306,7 +306,7 @@ def battle_record(
     (0–``MAX_TURNS_LIMIT``). ``narrative``: Markdown replacing the battle's narrative (None
     keeps it).
 
-    Checked against each ship's SSD (rules/ft-incursion.md §4, §11): no more hull, armour
+    Checked against each ship's SSD (rules §4, §11): no more hull, armour
     or crew than the ship has left, all hull lost only with fate ``destroyed``, system ids
     of the design only, no losses with fate ``unharmed``. Raises
     :class:`BattleActionError` naming ``results[i]``, the participant and the field (or a

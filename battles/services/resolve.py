@@ -1,4 +1,4 @@
-"""Resolving a battle with the rules engine: preview, conclude, replay (DESIGN.md §4).
+"""Resolving a battle with the rules engine: preview, conclude, replay.
 
 The engine (``battles.rules.ai``) fights the fielded units (``fielding.field_battle``)
 with the auto-resolve tactics and the campaign's rule options (§16). The log is stored
@@ -282,7 +282,7 @@ def battle_resolve_preview(
 
 def battle_reseed(*, battle: Battle, reason: str, user: Any = None) -> int:
     """Give a draft battle a new random dice seed for its auto-resolve, with the written
-    ``reason`` kept in the battle's timeline (issue 10 item 4); returns the seed. A first
+    ``reason`` kept in the battle's timeline; returns the seed. A first
     seed (none stored yet) needs no reason. Raises :class:`BattleActionError` for a
     concluded battle or an empty reason when a seed was already drawn."""
     from django.db import transaction

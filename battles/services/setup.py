@@ -1,4 +1,4 @@
-"""Setting up a battle (issue 10 item 2): the units an organiser may field, and the
+"""Setting up a battle: the units an organiser may field, and the
 battle, its sides and participants created in one transaction."""
 
 from __future__ import annotations

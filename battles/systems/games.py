@@ -2,8 +2,8 @@
 
 Pure data (no Django): the product lists these on the rules pages, the battle page links the
 helpers of its battle's system, and ``Battle.game_system`` takes its choices from here.
-Sources: ``seeds/000`` (Full Thrust Incursion, the core engine ``battles/rules``) and
-``seeds/001``–``004`` (one pure package each beside it).
+Sources: seed 000 (Full Thrust Incursion, the core engine ``battles/rules``) and
+seeds 001–004 (one pure package each beside it).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Battle pages that act (issue 10): set up, preview and conclude the auto-resolve,
+"""Battle pages that act: set up, preview and conclude the auto-resolve,
 record from the table, confirm, reopen. Thin: look up and scope through
 the ``access`` helpers, call ``battles.services``, render.
 
@@ -314,8 +314,8 @@ def battle_record_page(request: HttpRequest, pk: int) -> HttpResponse:
         e.can_confirm = organiser or bool(own - {e.side_id}) and e.side_id is not None
         e.rows = [_entry_row(r, names, systems) for r in e.results]
         e.winner_name = e.winner.faction.name if e.winner_id else ""
-    # The user's own entry waiting for confirmation replaces the blank form (trial F-18):
-    # the page says who confirms it and offers to withdraw it.
+    # The user's own entry waiting for confirmation replaces the blank form, so
+    # it is not typed twice: the page says who confirms it and offers to withdraw it.
     pending = next((e for e in entries if e.side_id == (side.pk if side else None)), None)
     if pending is not None and (side is not None or organiser):
         pending.confirmers = [s.faction.name for s in sides if s.pk != pending.side_id]

@@ -66,7 +66,7 @@ def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
         .values_list("pk", flat=True)
     )
     pdf = battle.reports.filter(format=Report.Format.PDF).first()
-    # Issue 12: a reader of another language than the campaign's gets the PDF in theirs
+    # A reader of another language than the campaign's gets the PDF in theirs
     # (battles/web/media.py renders it when first asked for).
     reader_lang = translation.get_language()
     other_lang = (
@@ -82,7 +82,7 @@ def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
         if organiser
         else []
     )
-    # Issue 10 items 5, 8, 9: turn-by-turn page, replay viewer and the odds panel.
+    # Links to the turn-by-turn page, the replay viewer and the odds panel.
     play = turn_links(battle, request.user)
     # The damaged ships' SSDs carry a <style>: it gets the page's CSP nonce.
     report_html = nonce_styles(report_fragment(request, battle), request)

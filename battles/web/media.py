@@ -1,12 +1,12 @@
 """Rendered report files (``MEDIA_ROOT/reports/…``) served through Django with the battle
-page's access rules (issue 9 item 13), in development and in production alike.
+page's access rules (a hidden battle's report never served), in development and in production alike.
 
 ``/media/<name>`` answers only for a file that is a ``Report`` of a battle the user may
 see (``battles.access.visible_battles``: a draft's PDF is for its campaign's organisers);
 anything else under ``/media/`` is a 404, so nothing else in ``MEDIA_ROOT`` leaks. The
 report itself is the public rendering (hidden fleets left out), as the PDF always is.
 
-``/battles/<id>/report.<lang>.pdf`` (:func:`report_pdf_in`, issue 12) is the same PDF in a
+``/battles/<id>/report.<lang>.pdf`` (:func:`report_pdf_in`) is the same PDF in a
 language of the settings (the battle page links it for a reader of another language than
 the campaign's), with the same access rule and headers, rendered when first asked for.
 """

@@ -1,4 +1,4 @@
-"""Pages of turn-by-turn battles and the replay viewer (issue 10 items 5, 8, 9): thin
+"""Pages of turn-by-turn battles and the replay viewer: thin
 views that scope through the ``access`` helpers and call ``battles.play`` services.
 
 Who may do what: the campaign's organisers (and staff) start play, set the deadline, play

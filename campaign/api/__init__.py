@@ -59,7 +59,7 @@ class AdmiraltyAPI(NinjaAPI):
     """The API, with its OpenAPI schema built once per process and path prefix.
 
     django-ninja rebuilds the schema on every ``GET /api/openapi.json`` (about 45 ms
-    here; issue 9 measured 22 req/s under gunicorn); routes do not change while the
+    here; 22 req/s measured under gunicorn); routes do not change while the
     process runs, so the first build is kept.
     """
 
@@ -116,7 +116,7 @@ api = AdmiraltyAPI(
 @api.exception_handler(RulesError)
 def rules_error(request: HttpRequest, exc: RulesError) -> HttpResponse:
     """Map any rules-engine error to 400 with its message in the reader's language
-    (``battles.log.refusals``; STYLE.md: one place)."""
+    (``battles.log.refusals``: one place)."""
     return api.create_response(request, {"detail": rules_error_text(exc)}, status=400)
 
 
@@ -156,7 +156,7 @@ def data_error(request: HttpRequest, exc: DataError) -> HttpResponse:
 def not_found(request: HttpRequest, exc: Http404) -> HttpResponse:
     """Every 404 says the same, in the reader's language, never why: "not your faction's
     fleet" or django-ninja's DEBUG text ("No Battle matches the given query.") would tell
-    a hidden object from a missing one, in English (trial finding F-22)."""
+    a hidden object from a missing one, in English."""
     return api.create_response(request, {"detail": _("not found")}, status=404)
 
 

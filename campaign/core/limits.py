@@ -1,4 +1,4 @@
-"""The documented size limits of what users send (README "Limits"; issue 9 item 10).
+"""The documented size limits of what users send (README "Limits").
 
 Each limit answers with a readable message naming it (JSON ``{"detail": …}`` on the API):
 

@@ -1,7 +1,7 @@
-"""People's Markdown made safe for the reports' three renderings (issue 12 §2): Python-
+"""People's Markdown made safe for the reports' three renderings: Python-
 Markdown with tables, footnotes and heading ids, sanitised by nh3 (ids kept, prefixed per
 fragment so two fragments never clash), and the project's static files as the only assets
-a PDF may fetch. Sources: Python-Markdown and nh3 documentation; DESIGN.md §5.
+a PDF may fetch. Sources: Python-Markdown and nh3 documentation.
 """
 
 from __future__ import annotations
@@ -82,7 +82,7 @@ class _LinkProcessor(LinkInlineProcessor):
     """Python-Markdown's link parser, except that a quote glued to the destination is part
     of it, not a title: ``[a](f('b'))`` is a link to ``f('b')`` (CommonMark needs a space
     before a title). The stock parser made ``f(`` the link, ``b`` its title and left a
-    stray ")" in the text (trial finding p-8)."""
+    stray ")" in the text."""
 
     def getLink(self, data: str, index: int) -> tuple[str, str | None, int, bool]:  # noqa: N802
         href, title, end, handled = super().getLink(data, index)
@@ -114,7 +114,7 @@ _local = threading.local()
 
 def _markdown() -> markdown.Markdown:
     """One ``Markdown`` per thread, reset between texts: same output as a new instance
-    per text, 1.9× faster (issue 12 profile of a 200-battle site build)."""
+    per text, 1.9× faster (profiled on a 200-battle site build)."""
     md = getattr(_local, "md", None)
     if md is None:
         md = _local.md = markdown.Markdown(extensions=_MD_EXTENSIONS, extension_configs=_MD_CONFIG)

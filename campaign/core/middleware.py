@@ -1,4 +1,4 @@
-"""Input guards that run before any view (issue 9 items 9 and 10).
+"""Input guards that run before any view.
 
 - a request body over ``limits.REQUEST_BODY_MAX_BYTES`` is refused with 413 and a
   readable message (JSON on ``/api/``, a page elsewhere) instead of Django's bare HTML

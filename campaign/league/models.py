@@ -80,7 +80,7 @@ class Campaign(models.Model):
 
     def clean(self) -> None:
         """Refuse rule options the engine would refuse (``RuleOptions.from_dict``: every
-        option of rules/ft-incursion.md §16 by name, with a value of its type)."""
+        option of rules §16 by name, with a value of its type)."""
         from django.core.exceptions import ValidationError
 
         super().clean()
@@ -133,7 +133,7 @@ class Membership(models.Model):
 
 
 class Intel(models.Model):
-    """A ship class a faction has met in a campaign (rules/ft-incursion.md §5: within
+    """A ship class a faction has met in a campaign (rules §5: within
     sensor range the class of ships "already encountered in this campaign" is known).
 
     Written when a battle is concluded (``battles.services.intel.intel_record_battle``); one row per

@@ -75,7 +75,7 @@ def player_faction_ids(user: User) -> set[int]:
 def can_act_for_faction(user: User, campaign: Campaign, faction: Faction) -> bool:
     """True if ``user`` may give orders for ``faction`` in ``campaign`` (repairs,
     construction): staff, the campaign's organisers, and the faction's players in that
-    campaign (issue 11). The caller checks that ``faction`` plays in ``campaign``."""
+    campaign. The caller checks that ``faction`` plays in ``campaign``."""
 
     if user is None or not user.is_authenticated:
         return False

@@ -1,4 +1,4 @@
-"""The published site: plain HTML files baked from the public campaign (DESIGN.md §5).
+"""The published site: plain HTML files baked from the public campaign.
 
 ``site_build(out_dir=…, campaign_slug=…, languages=…)`` is the entry point; ``build_site``,
 ``demo`` and the ``campaign.site_refresh`` task call it.

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 #: Battles loaded whole at a time.
 CHUNK = 100
-#: Processes rendering battle pages in a big build (the machine of issue 12 has two cores).
+#: Processes rendering battle pages in a big build (the target machine has two cores).
 MAX_WORKERS = 2
 
 

@@ -1,4 +1,4 @@
-"""Bake the public campaign into a folder of static files (DESIGN.md §5, issue 12 §4).
+"""Bake the public campaign into a folder of static files.
 
 Plain baking with ``render_to_string``: every page is rendered as the anonymous public
 (the ``access`` helpers with ``user=None``), so a hidden fleet, its ships and its name, a
@@ -29,7 +29,7 @@ Pages come from the :data:`PAGE_PRODUCERS` (``campaign.publish.pages``,
 pages of every language through :meth:`Baker.page`. A new kind of page is one more
 producer in that list.
 
-Incremental (issue 12: "key pages by what they read"): a page with a key — battles, ships,
+Incremental (pages keyed by what they read): a page with a key — battles, ships,
 battle lists — is not rendered at all when its key is the previous build's (the file is
 kept from the previous build: ``campaign.publish.output``). The key is a digest of what
 the page reads: rows of the database (``campaign.publish.rows``), the names and paths it

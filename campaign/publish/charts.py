@@ -98,8 +98,8 @@ def losses_chart(losses: list[tuple[str, dict[str, int]]]) -> SafeString | None:
 
     ``losses`` is ``report_context(battle)["losses"]``: ``(faction name, counts)`` pairs.
     A stacked bar per side, drawn with ElementTree (which escapes every label): one on
-    every battle page, and pygal took 10 ms a chart (200 s of a 20 000-page build, issue
-    12 profile) where this takes about 0.2 ms. Drawn once per language and losses: many
+    every battle page, and pygal took 10 ms a chart (200 s of a 20 000-page build,
+    profiled) where this takes about 0.2 ms. Drawn once per language and losses: many
     battles lose the same (4 100 distinct losses among a generated league's 10 000).
     """
     if not losses:

@@ -1,4 +1,4 @@
-"""The campaign map per campaign turn on the baked site (issue 12 §4).
+"""The campaign map per campaign turn on the baked site.
 
 The league has no coordinates (``factions.Territory`` is a named station, moon, planet or
 colony held by a faction), so the "map" is a table that reflows on a phone: for each

@@ -10,7 +10,7 @@ the size of the site: each tree has a manifest (``.admiralty-manifest.json``, ev
 key in that tree differs from the new one — written anew when it changed in this build,
 hard-linked from the served tree when it changed in the previous one. Building a fresh
 tree by hard-linking all 45 000 files of a 10 000-battle site, then deleting the old
-tree, cost 1.0-1.35 s of system CPU per rebuild (0.34 s now; issue 12).
+tree, cost 1.0-1.35 s of system CPU per rebuild (0.34 s now).
 
 A file is never written in place (the two trees share unchanged files as hard links):
 it is unlinked first or replaced by ``rename``. The tree being updated is the one served

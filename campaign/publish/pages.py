@@ -149,7 +149,7 @@ def fleets(baker: Baker) -> None:
             "unassigned": [s for s in ships if s.squadron_id is None],
             "light_units": light_units,
             "ship_count": len(ships),
-            # issue 11: points of the ships afloat; ships in dock and their ETA
+            # Points of the ships afloat; ships in dock and their ETA
             "totals": fleet_totals(ships, light_units),
             "repairs": repairs,
         }

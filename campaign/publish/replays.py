@@ -1,4 +1,4 @@
-"""Replays on the baked site (issue 12 §4): the board of every engine-fought battle, baked
+"""Replays on the baked site: the board of every engine-fought battle, baked
 as one JSON file per battle and language, which ``static/js/battle-board.js`` fetches
 from the battle's page (no server, no inline script).
 

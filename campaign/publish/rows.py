@@ -1,4 +1,4 @@
-"""What the site build reads about every published battle, as plain rows (issue 12, speed).
+"""What the site build reads about every published battle, as plain rows, for speed.
 
 A site build must tell which battle pages changed without loading 10 000 battles as model
 objects (sides, participants, ships: ~150 000 objects, seconds of ORM work). This module

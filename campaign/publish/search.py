@@ -33,7 +33,7 @@ import subprocess
 import sys
 import threading
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
@@ -152,19 +152,6 @@ def _pagefind_version() -> str:
         return version("pagefind")
     except PackageNotFoundError:  # pragma: no cover - a source install
         return "?"
-
-
-def index_shards(
-    staging: Any,
-    shards: dict[str, str],
-    progress: Callable[[Iterable[Any], int, str], Iterable[Any]] | None = None,
-) -> list[str]:
-    """(Re)index the shards of ``staging`` (an ``output.Staging``) whose pages changed
-    (a page added, removed or of another key) or that the previous site lacks; keep the
-    others from it. ``shards`` maps each HTML page (relative path) to its small shard
-    (:func:`shard`). Returns the shards indexed, sorted. Raises
-    :class:`SearchIndexError` when Pagefind fails. (:class:`Indexer` in one go.)"""
-    return Indexer(staging, progress).finish(shards)
 
 
 class SearchInput:

@@ -1,5 +1,5 @@
 """The sample campaign's loader: ``sample_load`` builds the sample campaign of the seed
-from the data files in this folder (restated from ``seeds/000_a18f01393359aeaf.txt``):
+from the data files in this folder (restated from seed 000):
 
 - ``factions.json``: the campaign ``sample`` and the four factions with their profile fields
   and territories;
@@ -215,7 +215,7 @@ def _ship_create(fleet: Fleet, values: dict[str, Any], *, battle: str | None) ->
     """A new ship with ``values``. Hurt in the sample battle ``battle`` (its slug), it is
     built intact and then takes that battle's damage in a second history row whose reason
     names the battle ("battle <slug>", what ``factions.web.timeline`` reads as the battle's own
-    row): built already damaged, its life showed the losses twice (trial finding F-11).
+    row): built already damaged, its life would show the losses twice.
     """
     intact = {"status": Ship.Status.ACTIVE, "hull_lost": 0, "armour_lost": 0, "crew_lost": 0}
     intact["systems_lost"] = []
@@ -255,7 +255,7 @@ def _fleet_load(
     }
     if "hidden" in spec:
         values["hidden"] = bool(spec["hidden"])
-    if spec.get("territory"):  # where the fleet is (issue 11 §2); absent: in transit
+    if spec.get("territory"):  # where the fleet is; absent: in transit
         if spec["territory"] not in territories:
             raise SampleDataError(f"{where}.territory: unknown '{spec['territory']}'")
         values["territory_id"] = territories[spec["territory"]].pk

@@ -3,7 +3,7 @@ from django.utils.translation import gettext_lazy as _
 
 
 class TurnsConfig(AppConfig):
-    """The campaign turn: repairs, construction, treasuries (DESIGN.md §4b, issue 11)."""
+    """The campaign turn: repairs, construction, treasuries."""
 
     name = "campaign.turns"
     label = "turns"  # kept from before the layout move: tables and migrations unchanged

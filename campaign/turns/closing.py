@@ -1,4 +1,4 @@
-"""Opening, closing and reopening campaign turns (issue 11 §1, DESIGN.md §4b).
+"""Opening, closing and reopening campaign turns.
 
 ``campaign_turn_close`` is one transaction. In order: repairs progress (each yard's
 capacity over its queue, ``campaign.turns.schedule``), construction completes (the ship or squadron

@@ -1,5 +1,5 @@
-"""The sample campaign's first turn, for ``manage.py demo`` (issue 11: the pages and the site
-show repairs in progress).
+"""The sample campaign's first turn, for ``manage.py demo`` (so the pages and the
+site show repairs in progress).
 
 Once per campaign (nothing happens if it has turns already): open turn 1, credit each
 faction an opening treasury (an organiser adjustment by the system, 500 resources and 1

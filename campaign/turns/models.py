@@ -1,4 +1,4 @@
-"""The league between battles (DESIGN.md §4b, issue 11): campaign turns, repair orders at
+"""The league between battles: campaign turns, repair orders at
 shipyards, construction, and each faction's treasury ledger.
 
 A treasury is not a stored balance: it is the sum of the faction's ``LedgerEntry`` rows in a

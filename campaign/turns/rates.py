@@ -3,7 +3,7 @@
 ``Campaign.turn_settings`` overrides any key of :data:`DEFAULTS`; :func:`turn_rates` merges
 them and raises ``ValueError`` naming the key for a value that is not a whole number ≥ 0.
 
-What the defaults are based on (the seed gives no campaign economy, rules/ft-incursion.md
+What the defaults are based on (the seed gives no campaign economy, rules
 §15b; only the construction rules it announces, which D-24 reads as the Fleet Book):
 
 - **Prices are Fleet Book points** as ``factions.designs.construction.design_breakdown`` bills a

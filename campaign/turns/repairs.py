@@ -1,10 +1,10 @@
 """Repair orders: a damaged ship at a friendly shipyard is mended over the coming turn ends.
 
-Rules (issue 11 §3, rates in ``campaign.turns.rates``):
+Rules (rates in ``campaign.turns.rates``):
 
 - only a ship of a faction playing in the campaign, neither destroyed nor captured, whose
   fleet is at a territory of its own faction with a shipyard (``shipyard_capacity`` > 0);
-  out of port only damage control's field repairs apply (rules/ft-incursion.md §12), which
+  out of port only damage control's field repairs apply (rules §12), which
   the battle engine does in phase 11: nothing is restored between battles;
 - at most what the ship lost (hull boxes, armour boxes, crew factors, each system id in
   ``systems_lost``), one open order per ship, and no more queued work at the yard than
@@ -153,7 +153,7 @@ def repair_blocker(campaign: Campaign, ship: Ship) -> str | None:
     for its page (a capital first, the reader's language), or None when one can: destroyed
     or captured, nothing lost, an order already queued (with its yard and end turn), or
     away from a friendly shipyard (:func:`ship_yard`'s reason). The ship page shows it
-    instead of a link to a form that could only be refused (trial finding m-5)."""
+    instead of a link to a form that could only be refused."""
     if ship.status in (Ship.Status.DESTROYED, Ship.Status.CAPTURED):
         reason = _("%(ship)s is %(status)s: it cannot be repaired") % {
             "ship": ship_label(ship),
@@ -455,7 +455,7 @@ class RepairsBlockBattleReopen(TurnActionError):
 
 
 def repairs_release_for_battle(*, battle, user=None) -> list[RepairOrder]:
-    """The rule for ``battle_reopen`` (issue 11): call it inside the reopen's transaction,
+    """The rule for ``battle_reopen``: call it inside the reopen's transaction,
     before the ships' damage is restored.
 
     Repair orders placed on the battle's ships since it concluded that have restored nothing

@@ -1,6 +1,6 @@
 """A faction's treasury in a campaign: the sum of its ledger (``LedgerEntry``).
 
-Every credit and debit is a row with who, when and why (issue 11 §5); there is no stored
+Every credit and debit is a row with who, when and why; there is no stored
 balance to drift from it. A balance stays between 0 and ``campaign.core.limits.NUMBER_MAX``:
 debits the faction cannot cover and adjustments past the maximum are refused, turn-end
 income past it is capped (:func:`income_capped`).

@@ -67,7 +67,7 @@ def campaign_detail(request: HttpRequest, slug: str) -> HttpResponse:
             )
             if request.user.is_authenticated
             else [],
-            # Issue 10 item 5: drafts being fought turn by turn that the user may open.
+            # Drafts being fought turn by turn that the user may open.
             "fighting": actionable_battles(request.user).filter(
                 campaign=campaign, status=Battle.Status.DRAFT, turn_play__isnull=False
             ),
@@ -76,7 +76,7 @@ def campaign_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def campaign_rules(request: HttpRequest, slug: str) -> HttpResponse:
-    """The campaign's rules in force: every reading D-n of rules/ft-incursion.md, what it
+    """The campaign's rules in force: every reading D-n of the rules, what it
     means, the seed's words and the campaign's setting against the default (§16). Readable
     by anyone who can see the campaign (campaigns are public, as ``campaign_detail``)."""
     campaign = get_object_or_404(Campaign, slug=slug)

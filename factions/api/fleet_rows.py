@@ -3,7 +3,7 @@ a fleet's ships, squadrons, light units and truthful totals in a fixed number of
 
 Plain ``values()`` dicts, not model instances: instances through ``select_related``
 decoded each ship class's whole ``design`` JSON once per ship, and django-ninja read every
-attribute through its getter (issue 9). Each class's design is read once, for the
+attribute through its getter. Each class's design is read once, for the
 squadrons in its bays.
 """
 
@@ -53,7 +53,7 @@ def ship_rows(values: list[dict]) -> list[dict]:
 
     Read with ``values()``: model instances through ``select_related`` decoded each ship
     class's whole ``design`` JSON once per ship, and django-ninja read every attribute
-    through its getter — together 80 % of a 100-ship fleet's time (issue 9: 60 req/s
+    through its getter — together 80 % of a 100-ship fleet's time (60 req/s
     against 600 for ``/api/factions``; ``make bench`` prints today's ratio).
     """
     rows = []
@@ -92,7 +92,7 @@ def fleet_rows(fleet: Fleet, *, light_unit_fields: tuple[str, ...]) -> FleetRows
     # No COUNT(ships) annotation here (its GROUP BY cost a third of the fleet query): the
     # ships are read anyway.
     # Plain values() queries instead of prefetch_related: Django's prefetch machinery
-    # cost 1.4 ms of a 2.8 ms 3-ship fleet (measured in-process, issue 9).
+    # cost 1.4 ms of a 2.8 ms 3-ship fleet (measured in-process).
     # The ships' default order starts with their fleet's (joins to fleets and factions,
     # ~10 % of this query measured in-process): one fleet here, so its rest only.
     ships = list(
@@ -106,7 +106,7 @@ def fleet_rows(fleet: Fleet, *, light_unit_fields: tuple[str, ...]) -> FleetRows
         .values("id", "name", "commander")
     )
     light_units = list(LightUnitGroup.objects.filter(fleet=fleet).values(*light_unit_fields))
-    # Strength counts only ships afloat (issue 11 §6), from the rows above and each class's
+    # Strength counts only ships afloat, from the rows above and each class's
     # design read once (bays' squadrons): one more query, whatever the size.
     classes = ShipClass.objects.filter(pk__in={v["ship_class_id"] for v in ships})
     embarked = embarked_points(classes.only("pk", "design").order_by())

@@ -1,6 +1,6 @@
 """Masses and points of ship designs: the Fleet Book design system (D-24).
 
-The seed announces construction rules it does not contain (``rules/ft-incursion.md §15b``).
+The seed announces construction rules it does not contain (rules §15b).
 D-24: designs are checked and priced with the published Full Thrust Fleet Book design system
 (Fleet Book 1 and 2 figures only; the arithmetic follows the open-source ftLibShip tool, which
 reproduces the books' published points):
@@ -213,11 +213,6 @@ def weapon_spec(weapon: str) -> WeaponSpec:
             reading=True,
         )
     raise UnknownSystem(_("unknown weapon '%(weapon)s'") % {"weapon": weapon})
-
-
-def weapon_mass(weapon: str, arcs: int, cls: int | None = None) -> int:
-    """Mass of one mount of ``weapon`` covering ``arcs`` arcs (class ``cls`` if classed)."""
-    return weapon_spec(weapon).mass(arcs, cls or 1)
 
 
 def weapon_points(weapon: str, arcs: int, cls: int | None = None) -> int:

@@ -31,7 +31,7 @@ class Unmapped(NamedTuple):
 #
 # Key: the ftLibShip system name. Value: a function of the source entry giving our system
 # (without id) or a reason string when there is no Incursion equivalent. Beams are numbered
-# the other way round (D-24, rules/ft-incursion.md §15b): Incursion class 1 = Fleet Book
+# the other way round (D-24, rules §15b): Incursion class 1 = Fleet Book
 # class 3, so FB class N -> beam-(4-N); FB class 4 has no Incursion equivalent.
 
 Mapped = dict[str, Any] | str

@@ -1,5 +1,5 @@
-"""Does a design's stated points agree with its construction? (issue 11: flagged wherever
-shown, never silently trusted)."""
+"""Does a design's stated points agree with its construction? (Flagged wherever
+shown, never silently trusted.)"""
 
 from __future__ import annotations
 

@@ -1,10 +1,10 @@
 """The ship design document (``ShipClass.design``): schema and validation.
 
-A design is one JSON object per ship class, format ``admiralty-design/1`` (the agreed shape is
-in the issue 3 brief; extend, don't rename). The pydantic models below check its shape; then
+A design is one JSON object per ship class, format ``admiralty-design/1`` (the agreed shape:
+extend it, don't rename). The pydantic models below check its shape; then
 :func:`design_validate` checks that it is buildable: hull rows add up, system ids are unique,
 weapons are known and their mounts cover arcs they can cover, launchers have a magazine, and the
-systems add up to the ship's mass (Fleet Book design system, ``rules/ft-incursion.md §15b``,
+systems add up to the ship's mass (Fleet Book design system, rules §15b,
 D-24; masses in :mod:`factions.designs.construction`).
 
 Every error names its field as a path into the document, e.g. ``systems[3].magazine``.
@@ -23,7 +23,7 @@ from battles.rules.ships import ShipState, crew_factors
 
 FORMAT: Final = "admiralty-design/1"
 
-# The six 60° arcs, clockwise from the bow (rules/ft-incursion.md §6).
+# The six 60° arcs, clockwise from the bow (rules §6).
 ARCS: tuple[str, ...] = ("F", "FS", "AS", "A", "AP", "FP")
 Arc = Literal["F", "FS", "AS", "A", "AP", "FP"]
 CommandSystem = Literal["bridge", "life-support", "core"]
@@ -115,8 +115,9 @@ class _SystemBase(_Strict):
 
 
 class WeaponSystem(_SystemBase):
-    """A heavy weapon mount. ``weapon`` is an engine weapon id (DESIGN.md §3); ``class`` is the
-    plasma-bolt class (1–6), ``magazine`` the id of the magazine feeding a launcher."""
+    """A heavy weapon mount. ``weapon`` is an engine weapon id
+    (``battles.rules.weapon_catalogue``); ``class`` is the plasma-bolt class (1–6),
+    ``magazine`` the id of the magazine feeding a launcher."""
 
     kind: Literal["weapon"]
     weapon: str = Field(min_length=1, max_length=40)
@@ -270,7 +271,7 @@ def design_system_ids(design: Mapping[str, Any]) -> list[str]:
     ``design["command"]`` (default all three: ``bridge``, ``life-support``, ``core``).
 
     These are the ids ``Ship.systems_lost`` and battle results may name, and what threshold
-    checks can destroy (rules/ft-incursion.md §4, §11). Built by the engine itself
+    checks can destroy (rules §4, §11). Built by the engine itself
     (``battles.rules.ships.ShipState.from_design``) so the two never disagree; raises its
     ``DesignError`` (a ``ValueError``) naming the field when the design cannot be built.
     """

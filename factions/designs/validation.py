@@ -3,14 +3,14 @@
 :func:`design_validate` / :func:`design_parse` check a JSON document: its shape
 (:class:`~factions.designs.schema.Design`) and then the rules (ids, weapons, arcs,
 magazines, bays, and the declared mass against the systems'
-(:mod:`factions.designs.construction`)). :func:`design_mass`, :func:`design_points`,
-:func:`embarked_points` and :func:`fleet_points` price a parsed design or a document
+(:mod:`factions.designs.construction`)). :func:`design_mass`, :func:`design_points` and
+:func:`embarked_points` price a parsed design or a document
 (validated first; :class:`~factions.designs.schema.DesignInvalid` if it does not validate).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -250,21 +250,3 @@ def embarked_points(design: Design | Mapping[str, Any]) -> int:
         for s in d.systems
         if s.kind == "bay" and s.squadron is not None
     )
-
-
-def fleet_points(
-    designs: Iterable[Design | Mapping[str, Any]],
-    light_units: Iterable[Mapping[str, Any]] = (),
-) -> int:
-    """Points of a fleet: every ship (one design per ship, repeats allowed) with the squadrons
-    in its bays, plus free light units (``{"unit", "size", "variant"?}`` mappings, e.g. station
-    fighters or colony batteries)."""
-    total = 0
-    for design in designs:
-        d = _as_design(design)
-        total += design_points(d) + embarked_points(d)
-    for unit in light_units:
-        total += squadron_points(
-            unit["unit"], size=int(unit.get("size", 6)), variant=unit.get("variant")
-        )
-    return total

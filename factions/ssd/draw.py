@@ -39,7 +39,7 @@ from factions.type_words import type_label
 if TYPE_CHECKING:
     from factions.models import Ship
 
-# Clockwise from the bow, as rules/ft-incursion.md §6 lists them.
+# Clockwise from the bow, as rules §6 lists them.
 ARCS = ("F", "FS", "AS", "A", "AP", "FP")
 
 # Threshold roll that destroys a system when row n (1-based) is completed (§11).
@@ -365,7 +365,7 @@ def design_svg(
     Element ids start with ``id_prefix`` (default: the design name as a slug and ``-``)
     so several SSDs can share one page. Missing fields fall back
     to zero / empty so a partial
-    design still draws. Sources: rules/ft-incursion.md §4, §6, §11, D-6, D-25.
+    design still draws. Sources: rules §4, §6, §11, D-6, D-25.
     Returns a standalone ``<svg>`` element (no XML declaration), 190 mm wide.
     """
     damage = damage or ShipDamage()

@@ -3,7 +3,7 @@ system (core systems synthesised from the design's fields, and ``design["systems
 entries), in the current language. :mod:`factions.ssd.draw` draws them.
 
 Sources: ``factions/designs/schema.py`` (the ``admiralty-design/1`` shape and the ids the engine
-synthesises), DESIGN.md §3 (weapon ids), rules/ft-incursion.md §4 (crew ``ceil(mass / 20)``).
+synthesises), ``battles.rules.weapon_catalogue`` (weapon ids), rules §4 (crew ``ceil(mass / 20)``).
 """
 
 from __future__ import annotations
@@ -111,7 +111,7 @@ def kind_label(kind: str) -> str:
 
 
 def weapon_text(weapon: str) -> str:
-    """Short icon text for an engine weapon id (DESIGN.md §3)."""
+    """Short icon text for an engine weapon id (``battles.rules.weapon_catalogue``)."""
     if weapon.startswith("beam-"):
         return "B" + weapon[5:]
     if weapon.startswith("kgun"):

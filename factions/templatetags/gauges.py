@@ -2,8 +2,8 @@
 armour, crew and light-unit strength on the fleet and ship pages.
 
 One Python function rather than an included template: the fleet page draws three per
-ship, and the include with its ``blocktranslate`` was most of a 100-ship page's 45 ms
-(issue 9). :func:`gauge_html` also serves ``factions.web.fleet_page``'s prepared rows.
+ship, and the include with its ``blocktranslate`` was most of a 100-ship page's 45 ms.
+:func:`gauge_html` also serves ``factions.web.fleet_page``'s prepared rows.
 """
 
 from __future__ import annotations

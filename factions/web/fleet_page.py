@@ -1,7 +1,7 @@
 """The fleet page's body (``templates/factions/_fleet_body.html``): what it shows of a
 fleet, read in a fixed number of queries, with each ship's row prepared once in Python.
 
-Work done once (issue 9, "fast as fleets grow"): each ship class is read once and shared
+Work done once (fast as fleets grow): each ship class is read once and shared
 by its ships (``select_related`` decoded the class's whole ``design`` JSON once per
 ship); a class's link is built once; gauges are :func:`gauge_html` calls, not an
 included template with a translation block per gauge; numbers reach the template as

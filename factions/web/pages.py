@@ -83,7 +83,7 @@ def faction_detail(request: HttpRequest, slug: str) -> HttpResponse:
         )
         .order_by("name")
     )
-    # issue 11: points of the ships afloat, losses apart, per fleet and for the faction
+    # Points of the ships afloat, losses apart, per fleet and for the faction
     for fl in fleets:
         fl.totals = fleet_totals(list(fl.ships.all()), list(fl.light_units.all()))
     faction_points = sum(fl.totals.points for fl in fleets)
@@ -93,7 +93,7 @@ def faction_detail(request: HttpRequest, slug: str) -> HttpResponse:
         territory.description_html = render_markdown(territory.description)
     can_see_intel = can_see_faction_secrets(request.user, faction)
     ship_classes = list(faction.ship_classes.all())
-    for k in ship_classes:  # issue 11: stated points never silently trusted
+    for k in ship_classes:  # stated points never silently trusted
         k.points_check = points_check(k)
     return render(
         request,
@@ -169,7 +169,7 @@ def ship_detail(request: HttpRequest, pk: int) -> HttpResponse:
         }
         for sid in ship.systems_lost or []
     ]
-    # Only battles the user may see: a draft is for its campaign's organisers (issue 9).
+    # Only battles the user may see: a draft is for its campaign's organisers.
     participations = (
         ship.participations.filter(side__battle__in=visible_battles(request.user))
         .select_related("side__battle", "side__faction")
@@ -198,7 +198,7 @@ def ship_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _before_battle(request: HttpRequest, ship: Ship) -> dict[str, Any] | None:
-    """``?before=<battle id>``: the ship as it stood before that battle (issue 11 §7)."""
+    """``?before=<battle id>``: the ship as it stood before that battle."""
     raw = request.GET.get("before", "")
     if not raw.isdigit():
         return None

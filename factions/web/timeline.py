@@ -1,4 +1,4 @@
-"""A ship's life (issue 11 §7): its recorded history (django-simple-history on ``Ship``)
+"""A ship's life: its recorded history (django-simple-history on ``Ship``)
 merged with its battles, and the state it was in before a given battle.
 
 History rows come from every ``save()`` and from the turn services' bulk updates (built,

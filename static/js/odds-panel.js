@@ -1,4 +1,4 @@
-// Odds of one shot (issue 10 item 9): one of our weapons, a target, the range read from
+// Odds of one shot: one of our weapons, a target, the range read from
 // the board (battle-board.js) or typed, screens; asks GET /api/rules/odds and lists the
 // exact distribution. Plain JavaScript, no inline script; data from json_script.
 (() => {

@@ -1,6 +1,6 @@
 """Every page that acts (all but the public reading pages below) sends an anonymous
 visitor to the login page before looking anything up: a POST after the session ended
-must not answer 404 "No Battle matches the given query" (fresh-user trial)."""
+must not answer 404 "No Battle matches the given query" to a new user."""
 
 from __future__ import annotations
 

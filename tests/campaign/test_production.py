@@ -1,4 +1,4 @@
-"""Issue 9 item 13, end to end: with ``DJANGO_DEBUG=0`` under gunicorn, static files are
+"""End to end: with ``DJANGO_DEBUG=0`` under gunicorn, static files are
 served by whitenoise (hashed names), report PDFs by the access-checked view, the API docs
 work, and a draft's PDF is a 404 for the public."""
 

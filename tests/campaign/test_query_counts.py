@@ -1,4 +1,4 @@
-"""Issue 9, "fast as fleets grow": every list and detail page and API endpoint takes the
+"""Fast as fleets grow: every list and detail page and API endpoint takes the
 same number of SQL queries whether the fleet has 3 ships or 100 (and the battle 3
 participants or 100), for the public and for an organiser.
 

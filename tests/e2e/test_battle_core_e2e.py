@@ -1,4 +1,4 @@
-"""End to end in headless Chromium (issue 10 "done when"): an organiser sets up a battle
+"""End to end in headless Chromium: an organiser sets up a battle
 between the sample's Norwegian and Phalon fleets through the pages, previews the
 auto-resolve, concludes it, sees the ships damaged on the fleet page, reopens it and sees
 every ship as before — at 390 px (a phone at the table) with the keyboard for the form."""

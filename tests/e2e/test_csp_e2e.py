@@ -1,4 +1,4 @@
-"""Issue 9 item 14: every page, the API docs included, satisfies the
+"""Every page, the API docs included, satisfies the
 Content-Security-Policy (django-csp) in Chromium: no violation reported, no inline
 script — checked anonymously and logged in, at 390 px and 1280 px."""
 

@@ -1,4 +1,4 @@
-"""Fresh-user trial, phone cosmetics at 390 px: a unit's lost systems read on a row of
+"""Phone cosmetics at 390 px: a unit's lost systems read on a row of
 their own (not one syllable a line in the fate column), a weapon's target list is wide
 enough to read "ne pas tirer", and the API docs are laid out at the phone's width."""
 

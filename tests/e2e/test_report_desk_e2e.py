@@ -1,4 +1,4 @@
-"""The chroniclers' desk in headless Chromium (issue 12, "Done when"): a chronicler edits
+"""The chroniclers' desk in headless Chromium: a chronicler edits
 a drafted report on a phone, watches the live preview, saves and publishes; the battle
 page, its PDF and the rebuilt site show the new text; no page of the app or the site is
 wider than the phone; no console error."""

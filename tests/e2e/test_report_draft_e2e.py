@@ -1,4 +1,4 @@
-"""A chronicler's unsaved text survives the end of the session (fresh-user trial): the
+"""A chronicler's unsaved text survives the end of the session: the
 browser keeps a copy, puts it back with a notice on return to the editor, and forgets
 it once saved."""
 

@@ -1,4 +1,4 @@
-"""The baked site's replay and map per turn in headless Chromium (issue 12 §4): the site
+"""The baked site's replay and map per turn in headless Chromium: the site
 served over HTTP by a plain static server sending a strict Content-Security-Policy (no
 inline script), at 390 px and 1280 px: the replay loads its JSON from a relative URL and
 plays, no console error, no CSP violation, no horizontal scroll; opened from disk it

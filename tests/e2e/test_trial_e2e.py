@@ -1,4 +1,4 @@
-"""Layout defects found by trying the product as a new user (trial-league): the account
+"""Layout defects found by trying the product as a new user: the account
 page after a token is made, on a phone, and the chroniclers' desk on a desktop, where the
 live preview's losses table overflowed its column and the page."""
 

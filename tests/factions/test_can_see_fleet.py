@@ -1,5 +1,5 @@
 """``can_see_fleet`` (the fleet page's and API's check on a fleet read by slug)
-agrees with ``visible_fleets`` for every kind of user and fleet (issue 9)."""
+agrees with ``visible_fleets`` for every kind of user and fleet."""
 
 from __future__ import annotations
 

@@ -8,7 +8,6 @@ import pytest
 from factions.catalogue_loader import (
     CatalogueError,
     catalogue_files,
-    catalogue_light_units,
     catalogue_load,
     catalogue_read,
 )
@@ -197,7 +196,10 @@ def test_a_file_without_faction_is_rejected(tmp_path):
 
 
 def test_catalogue_light_units_by_faction():
-    units = catalogue_light_units()
+    units = {
+        data["faction"]["slug"]: data.get("light_units", [])
+        for data in map(catalogue_read, catalogue_files())
+    }
     assert {u["name"] for u in units["phalon"]} == {"Nith", "Tuus"}
     assert {u["unit"] for u in units["collectif-g-plus"]} == {"battery"}
     assert {u["variant"] for u in units["kongeriket-norge"]} == {"heavy-transport", "emp"}

@@ -1,5 +1,5 @@
 """The fleet page body and fleet API answer are cached per fleet data version and viewer
-scope (``factions.fleet_cache``, issue 9): every kind of committed write shows at once,
+scope (``factions.fleet_cache``): every kind of committed write shows at once,
 and nothing cached for one scope is served to another.
 
 These tests commit for real (``transaction=True``): inside a test wrapped in a

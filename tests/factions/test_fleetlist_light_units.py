@@ -2,7 +2,7 @@
 
 Squadron names come from the faction's catalogue (``light_units`` and the squadrons in its
 classes' bays, ``factions/catalogue/*.json``) and from its class designs in the database;
-beam classes from rules/ft-incursion.md §8. On any error nothing is written.
+beam classes from rules §8. On any error nothing is written.
 """
 
 import json

@@ -1,5 +1,5 @@
 """A light-unit group's kind and type in reports (factions.type_words.light_unit_label): the
-seed's English type words are not printed beside a French kind (trial finding m-9)."""
+seed's English type words are not printed beside a French kind."""
 
 from __future__ import annotations
 

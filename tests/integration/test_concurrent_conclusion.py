@@ -1,4 +1,4 @@
-"""Concluding battles at the same moment on PostgreSQL (issue 9 item 6, issue 10 item 6):
+"""Concluding battles at the same moment on PostgreSQL:
 two processes, and two threads, each on its own connection. Ship rows are locked
 (``select_for_update``, pk order): the second conclusion waits, re-reads, and is refused
 with the ship named; the same battle concludes once.

@@ -1,4 +1,4 @@
-"""Issue 9 item 12 on PostgreSQL: the schemathesis tests of tests/campaign/api/test_schemathesis.py
+"""On PostgreSQL: the schemathesis tests of tests/campaign/api/test_schemathesis.py
 run again in the integration pass (``make test-integration``: DATABASE_URL is
 PostgreSQL), where NUL bytes, surrogates and 64-bit overflows fail differently."""
 

@@ -1,5 +1,5 @@
 """A report rendered by a real Celery worker through a real broker (Redis in CI), on
-PostgreSQL, gives the same PDF text as eager in-process rendering (issue 4, item 9)."""
+PostgreSQL, gives the same PDF text as eager in-process rendering."""
 
 import time
 

@@ -1,4 +1,4 @@
-"""Issue 9 item 5: a report task survives a dying worker, on Redis and on RabbitMQ
+"""A report task survives a dying worker, on Redis and on RabbitMQ
 (``make test-integration`` runs this module once per broker, on PostgreSQL).
 
 - the whole worker is killed (SIGKILL) while it renders: the message was not acknowledged

@@ -25,7 +25,7 @@ The tactics (each a small function in this package's modules:
   alone). Class-1 weapons left idle fire
   as PD at the enemy squadron attached to the ship (no FC needed). Heavy weapons are aimed
   at ships only: the engine lets beam-family weapons fire at a non-attached light unit for
-  one FC each (audit A12), but the AI keeps its FCs for enemy ships.
+  one FC each, but the AI keeps its FCs for enemy ships.
 - **Light units**: carriers launch as many squadrons as they have launch tubes once an
   enemy is within 60 mu, at the nearest enemy (a squadron rearming after landing waits,
   §9; PD-platform gunboats are launched to escort their own carrier, giving it area

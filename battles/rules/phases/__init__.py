@@ -1,4 +1,4 @@
-"""The phases of a game turn (rules/ft-incursion.md §2), one module per phase group.
+"""The phases of a game turn (rules §2), one module per phase group.
 
 ``battles.rules.turn.play_turn`` runs them in order:
 

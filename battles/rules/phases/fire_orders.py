@@ -107,7 +107,7 @@ def check_lance_alone(ship: ShipState, fire_orders: Sequence[FireOrder]) -> None
 def check_power(
     ship: ShipState, fire: Sequence[FireIntent], settings: Mapping[str, str | int]
 ) -> None:
-    """Phase 1 check of a Sa'vasku ship's power allocation (§8, §10, §14; audit A1/A2): a
+    """Phase 1 check of a Sa'vasku ship's power allocation (§8, §10, §14): a
     needle nodule needs its power points ordered; launcher nodules (penetrator, vampire,
     interceptor) and spicules cost 3 PP and 1 biomass per shot; all the PP ordered come out
     of the ship's ``power_points`` for the turn. The seed: "l’allocation d’énergie sur un

@@ -35,7 +35,7 @@ def phase_light_fire(state: BattleState) -> None:
     area defence (the PD platform: « sauf si elles disposent de Zone de défense »); missiles
     are not dogfight targets (project reading: one PD-table die per craft, −2 against
     gunboats, D-20). A fighter or drone squadron engaging a gunboat squadron uses its
-    anti-ship weapons instead (audit A14, ``weapons.anti_ship_at_gunboats``; seed:
+    anti-ship weapons instead (``weapons.anti_ship_at_gunboats``; seed:
     « Lorsque des Chasseurs engagent des Canonnières, ils peuvent employer leurs armes
     anti-Chasseurs, avec le modificateur de -2 au touché, ou anti-Vaisseaux »): per craft
     the anti-ship mean is higher — an interceptor's die 1/2 loss (4+, "1DF"), a heavy
@@ -68,7 +68,7 @@ def phase_light_fire(state: BattleState) -> None:
             continue
         foe = max(foes, key=lambda u: (u.craft, u.unit_id))
         if foe.kind == "gunboat" and unit.kind in ("fighter", "drone"):
-            # Audit A14: fighters and drones engage gunboats with their anti-ship weapons.
+            # Fighters and drones engage gunboats with their anti-ship weapons.
             volley = anti_ship_at_gunboats(
                 unit.weapon, state.dice, count=unit.craft, target_name=foe.unit_id
             )

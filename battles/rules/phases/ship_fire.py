@@ -56,7 +56,7 @@ def phase_ship_fire(
     applied at the end of the phase. An order the geometry no longer allows (arc, range,
     fire control after movement) is refused and logged, not raised.
 
-    Project reading (§6, audit A3/C7): an FC tied by a launch in phase 3 is free again here;
+    Project reading (§6): an FC tied by a launch in phase 3 is free again here;
     the seed: "Un contrôle de tir est également mobilisé pour le lancement … mais sont
     libérés après lancement de ces unités". So this turn's launches do not count against
     the ship's FCs in phase 9 (a launch still needs a free FC in phases 1 and 3)."""
@@ -130,7 +130,7 @@ def ship_volleys(
             and target_id in units
             and units[target_id].attached_to == ship.ship_id
         ):
-            # Audit A12: heavy fire at a light unit is for units not attached to the ship;
+            # Heavy fire at a light unit is for units not attached to the ship;
             # one attached to it is engaged only by PD and its equivalents (§6, §10).
             _refuse(state, ship, intent, _ATTACHED_PD_ONLY)
             continue
@@ -349,7 +349,7 @@ def fire_control_suffices(
             and pd_arc_limited(weapon_id)
             and not arc_mask(tuple(system.arcs)) & arc_mask(arcs)
         ):
-            return False  # a pulser as PD keeps to its arcs (audit A13)
+            return False  # a pulser as PD keeps to its arcs (§8)
         if weapon_id in OWN_DIRECTION or as_pd:
             continue
         usable = arc_mask(tuple(system.arcs)) & arc_mask(arcs)
@@ -429,7 +429,7 @@ def _as_point_defence(
     """§6, §8, §10: a class-1 weapon (beam-1, kgun-1, pulser) firing at an enemy light unit
     attached to its own ship within 6 mu acts as PD: no FC, 5+ kills one.
 
-    A pulser does so only at a unit in one of its arcs (audit A13, project reading of the
+    A pulser does so only at a unit in one of its arcs (project reading of the
     seed: « Les Pulseurs peuvent être employés comme Systèmes de défense mais sont limités
     par leur arc de tir »); beam-1 and kgun-1 fire all round. A unit sitting on its host is
     in every arc (``sensors.target_arcs``), so this bites only off the host."""

@@ -1,4 +1,4 @@
-"""Epic-scale special abilities (``seeds/004_4cecf0dd21af2ca6.txt``): pure Python, no Django.
+"""Epic-scale special abilities (seed 004): pure Python, no Django.
 
 :mod:`.data` — every ability as data (names by effect where the seed lost them, O-4);
 :mod:`.resolve` — their resolvers, with exact odds where dice decide.

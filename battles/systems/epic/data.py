@@ -1,7 +1,7 @@
 """Epic-scale special abilities as data, in the seed's order.
 
-Source: ``seeds/004_4cecf0dd21af2ca6.txt`` (a glossary of "Capacité Spéciale" entries);
-``rules/other-systems.md`` §D. Several entries lost their name in the seed; they are named by
+Source: seed 004 (a glossary of "Capacité Spéciale" entries);
+the other-systems restatement §D. Several entries lost their name in the seed; they are named by
 their effect (O-4) and marked ``named_in_seed=False``. Three entries lost their text too and
 are left out. ``resolver`` names the function of :mod:`.resolve` that applies the ability,
 "" when it changes no number (orders, characters).

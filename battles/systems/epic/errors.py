@@ -4,7 +4,7 @@ from battles.rules.errors import RulesError
 
 
 class AbilityError(RulesError):
-    """Base class for ``seeds/004`` (special abilities); the message names the field."""
+    """Base class for seed 004 (special abilities); the message names the field."""
 
 
 class UnknownAbility(AbilityError):

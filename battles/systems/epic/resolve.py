@@ -1,6 +1,6 @@
 """Resolvers of the Epic-scale special abilities, with exact odds where dice decide.
 
-Source: ``seeds/004_4cecf0dd21af2ca6.txt``; ``rules/other-systems.md`` §D and O-4 (AP is a
+Source: seed 004; the other-systems restatement §D and O-4 (AP is a
 save modifier: "PA 1" or more is armour piercing, "PA 0" and "positive PA" are not).
 Readings of this module (``battles/systems/readings.md``):
 

@@ -1,4 +1,4 @@
-"""Starfinder boarding (``seeds/003_2018a7fd28c28555.txt``): pure Python, no Django.
+"""Starfinder boarding (seed 003): pure Python, no Django.
 
 See :mod:`.rules` for the party cap, boarding attack and resistance, bands, exact odds and
 the resolver that rolls and logs.

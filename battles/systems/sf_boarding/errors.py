@@ -4,7 +4,7 @@ from battles.rules.errors import RulesError
 
 
 class BoardingError(RulesError):
-    """Base class for ``seeds/003`` (boarding); the message names the field."""
+    """Base class for seed 003 (boarding); the message names the field."""
 
 
 class PartyTooLarge(BoardingError):

@@ -1,7 +1,7 @@
 """Starfinder boarding: party cap, boarding attack against boarding resistance (RA), the
 result bands, neutralised members, recovery, tactical CR.
 
-Source: ``seeds/003_2018a7fd28c28555.txt``; ``rules/other-systems.md`` §C with reading
+Source: seed 003; the other-systems restatement §C with reading
 O-3 (size bands are lower-inclusive). Readings of this module (``battles/systems/readings.md``):
 
 - H-6 "succeeds" is meets-or-beats (attack ≥ RA), Starfinder's convention; "beats by 5"

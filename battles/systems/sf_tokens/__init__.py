@@ -1,4 +1,4 @@
-"""Starfinder GM action tokens (``seeds/001_4e866e88a26715dc.txt``): pure Python, no Django.
+"""Starfinder GM action tokens (seed 001): pure Python, no Django.
 
 - :mod:`.pool` — the token pool by tier gap and crew, exact d20 check odds;
 - :mod:`.tracker` — a GM ship through the rounds (spend, boost, critical states);

@@ -1,8 +1,8 @@
 """Starfinder GM action tokens as data: the advanced actions, the removed actions, the
 simplified critical states.
 
-Source: ``seeds/001_4e866e88a26715dc.txt`` ("Les jetons d'action", "Les actions avancées",
-"Actions supprimées", "Les dégâts critiques"), restated in ``rules/other-systems.md`` §A.
+Source: seed 001 ("Les jetons d'action", "Les actions avancées",
+"Actions supprimées", "Les dégâts critiques"), restated in §A of the other-systems restatement.
 Texts are kept in English and in the seed's French (``text_fr``): the product shows the one
 of the reader's language. Pure data, no Django.
 """
@@ -50,7 +50,7 @@ POST_SYSTEM: dict[str, str] = {
 }
 
 #: Critical states, mildest first (seed: "Dysfonctionnement", "Défaillant", "Détruit").
-#: The restatement (other-systems.md §A) calls the second one "glitching"; the seed has three
+#: The other-systems restatement (§A) calls the second one "glitching"; the seed has three
 #: states and only the second and third have effects.
 CRITICAL_STATES: tuple[str, ...] = ("nominal", "glitching", "malfunctioning", "wrecked")
 

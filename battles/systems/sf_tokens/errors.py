@@ -4,7 +4,7 @@ from battles.rules.errors import RulesError
 
 
 class TokenRulesError(RulesError):
-    """Base class for ``seeds/001`` (action tokens); the message names the field."""
+    """Base class for seed 001 (action tokens); the message names the field."""
 
 
 class TierOutOfRange(TokenRulesError):

@@ -1,5 +1,5 @@
-"""Token pool, check odds: ``seeds/001_4e866e88a26715dc.txt`` ("Les jetons d'action",
-"Limitation", "Utilisation des jetons"); ``rules/other-systems.md`` §A.
+"""Token pool, check odds: seed 001 ("Les jetons d'action",
+"Limitation", "Utilisation des jetons"); the other-systems restatement §A.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The shield actions of GM ships: transfer (divert) and rebalance.
 
-Source: ``seeds/001_4e866e88a26715dc.txt`` ("Transfert (boucliers uniquement)",
+Source: seed 001 ("Transfert (boucliers uniquement)",
 "Rééquilibrage"). Quadrants are ``forward``, ``aft``, ``port``, ``starboard``.
 """
 

@@ -1,7 +1,7 @@
 """A GM ship through the rounds of a starship combat: tokens left, critical states, what it
 may still do, and the odds of its checks.
 
-Source: ``seeds/001_4e866e88a26715dc.txt`` (all sections); ``rules/other-systems.md`` §A
+Source: seed 001 (all sections); the other-systems restatement §A
 with reading O-1 ("+2 to all checks" = all of that ship's checks this round). Readings of
 this module (listed in ``battles/systems/readings.md``):
 

@@ -1,4 +1,4 @@
-"""Star Wars Starship Battles house rules (``seeds/002_0b1479542d7e5a90.txt``): pure Python.
+"""Star Wars Starship Battles house rules (seed 002): pure Python.
 
 :mod:`.rules` — screens, fire order, ranges, formations, critical table, exact attack odds;
 :mod:`.fleet` — ship states and the fleet-turn resolver that rolls and logs.

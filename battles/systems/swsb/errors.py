@@ -4,7 +4,7 @@ from battles.rules.errors import RulesError
 
 
 class StarshipBattlesError(RulesError):
-    """Base class for ``seeds/002`` (house rules); the message names the field."""
+    """Base class for seed 002 (house rules); the message names the field."""
 
 
 class BadScreenSplit(StarshipBattlesError):

@@ -2,7 +2,7 @@
 the start of the turn (fires, repairs, screens, navigation), declared attacks resolved in
 fire order with every critical applied.
 
-Source: ``seeds/002_0b1479542d7e5a90.txt`` (écrans, ordre de tir, portées, tir critique,
+Source: seed 002 (écrans, ordre de tir, portées, tir critique,
 réparations); readings H-10 … H-13 (``battles/systems/readings.md``). H-13: fires burn at the
 start of each turn, before screens regenerate; a critical rolled when a ship becomes
 damaged adds its extra damage (rows 1–11) to the attack that damaged it.

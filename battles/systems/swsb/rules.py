@@ -1,7 +1,7 @@
 """Star Wars Starship Battles house rules: screens, fire order, ranges, formations, the d20
 critical table and repairs, with exact attack odds.
 
-Source: ``seeds/002_0b1479542d7e5a90.txt``; ``rules/other-systems.md`` §B with reading
+Source: seed 002; the other-systems restatement §B with reading
 O-2 (range penalties counted beyond the effective range). Readings of this module
 (``battles/systems/readings.md``):
 

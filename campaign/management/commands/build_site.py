@@ -16,7 +16,7 @@ from campaign.publish import SiteBuildError, site_build
 class Command(BaseCommand):
     help = "Bake the public campaign site (one tree per language; works from file://)."
     # The system checks load the URL configuration, which the site never uses: 0.7 s of
-    # CPU, 15 % of a rebuild after one new battle in a 10 000-battle league (issue 12).
+    # CPU, 15 % of a rebuild after one new battle in a 10 000-battle league.
     requires_system_checks: list[str] = []
 
     def add_arguments(self, parser):

@@ -59,7 +59,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, site: Path, **options):
         self._resolve_pending()
-        for campaign in Campaign.objects.filter(slug="sample"):  # issue 11: a turn of repairs
+        for campaign in Campaign.objects.filter(slug="sample"):  # a turn of repairs
             for line in sample_turn_demo(campaign=campaign):
                 self.stdout.write(f"  turn: {line}")
         battles = list(

@@ -1,5 +1,5 @@
 """``python manage.py generate_league --ships 1000 --battles 10000 [--seed 0]``: a large,
-deterministic league for benchmarks and load tests (issue 12, speed).
+deterministic league for benchmarks and load tests of speed.
 
 Creates the campaign ``generated-<seed>`` with four factions, their ship classes, fleets
 (one in eight hidden), ``--ships`` ships and ``--battles`` concluded battles recorded from

@@ -1,4 +1,4 @@
-"""The battle actions API (battles/api/actions.py) and the resolve body (issue 9 item 8):
+"""The battle actions API (battles/api/actions.py) and the resolve body:
 the permission matrix per endpoint, set-up, preview, reseed, record entries, reopen."""
 
 from __future__ import annotations
@@ -90,7 +90,7 @@ def test_permission_matrix_of_the_action_endpoints(client, league, endpoint, ind
 
 @pytest.mark.parametrize("action", ["forecast", "resolve", "record"])
 def test_another_campaigns_draft_is_404_to_a_player_as_an_unknown_id(client, league, action):
-    """Trial finding F-17: a player (who organises nothing) met 403 on another campaign's
+    """A player (who organises nothing) met 403 on another campaign's
     draft, telling that it exists, where every other route answers 404."""
     hidden = draft_skirmish(league.rival.campaign, slug="rival-draft", phalon=("Tsaara",))
     client.force_login(league.qatzrin_player)

@@ -44,7 +44,7 @@ def test_resolve_without_a_body_uses_a_random_seed_and_stores_it(cast, battle):
 @pytest.mark.parametrize(
     "who,status",
     # A player of a side sees the draft and is told why not; anyone else may not see it,
-    # 404 as every route answers (trial finding F-17).
+    # 404 as every route answers, so no status tells the battle exists.
     [("norge_player", 404), ("qatzrin_player", 403), ("chronicler", 404), ("outsider", 404)],
 )
 def test_only_organisers_may_resolve_or_record(cast, battle, who, status):
@@ -137,7 +137,7 @@ def test_a_record_the_ssd_refuses_is_400_naming_participant_and_field(cast, batt
 
 @pytest.mark.parametrize("turns", [99999999999999999999, 4294967296, 51, -1])
 def test_a_game_turns_outside_0_to_the_turn_limit_is_422_not_500(cast, battle, turns):
-    # breakit finding 6: 10**20 was a 500 (OverflowError in SQLite), 2**32 was recorded.
+    # 10**20 was once a 500 (OverflowError in SQLite), 2**32 was recorded.
     client = client_for(cast.organiser)
     response = post(client, f"/api/battles/{battle.pk}/record", {"game_turns": turns})
     assert response.status_code == 422, response.content
@@ -147,7 +147,7 @@ def test_a_game_turns_outside_0_to_the_turn_limit_is_422_not_500(cast, battle, t
 
 
 def test_craft_lost_on_a_ship_is_refused_naming_participant_and_field(cast, battle):
-    # breakit finding 11: {"participant": <a ship>, "craft_lost": 5} was a 200.
+    # Once {"participant": <a ship>, "craft_lost": 5} was a 200.
     huulth = Participant.objects.get(side__battle=battle, ship__ship_class__name="Huulth")
     body = {"results": [{"participant": huulth.pk, "craft_lost": 5}], "winner": "phalon"}
     response = post(client_for(cast.organiser), f"/api/battles/{battle.pk}/record", body)

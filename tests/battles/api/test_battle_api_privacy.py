@@ -1,4 +1,4 @@
-"""Issue 9 leak 2: a light-unit group with no fleet of its own follows its carrier's
+"""A light-unit group with no fleet of its own follows its carrier's
 visibility in ``GET /api/battles/{id}`` (and a station's group stays public)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""GET /api/rules/odds and ``manage.py odds`` (DESIGN.md §6)."""
+"""GET /api/rules/odds and ``manage.py odds``."""
 
 import json
 from io import StringIO
@@ -89,7 +89,7 @@ def test_class_one_beam_as_pd(client):
 @pytest.mark.parametrize(
     ("params", "fragment"),
     [
-        # breakit finding 4: each took 19 s to over 120 s before the dice limit
+        # each once took 19 s to over 120 s before the dice limit
         (
             {"weapon": "needle-nodule", "range": 0, "power_points": 256, "count": 100},
             "needle-nodule: 100 nodule(s) × 256 dice bought with 256 PP = 25600 dice",

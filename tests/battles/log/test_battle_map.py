@@ -1,4 +1,4 @@
-"""The battle's map drawn on the server (battles/log/battle_map.py, issue 12 §3): ships at
+"""The battle's map drawn on the server (battles/log/battle_map.py): ships at
 the positions of the log, hidden ships neither drawn nor named, no map for a battle
 recorded from the table."""
 

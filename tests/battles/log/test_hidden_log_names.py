@@ -1,4 +1,4 @@
-"""Issue 9 leak 3: a hidden ship with no name is "<class> <n>" in the engine's summaries
+"""A hidden ship with no name is "<class> <n>" in the engine's summaries
 ("… flies towards Vishnu 2") without its id in the data; no rendered line may say it."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Fog of war in the log (rules §5, trial finding F-03): what an enemy seen only as a blip
+"""Fog of war in the log (rules §5): what an enemy seen only as a blip
 does to a side is told without its systems, weapons or dice, and an enemy's refused fire
 not at all, on the turn page and in the board API, for both sides; the organiser still
 reads every line."""

@@ -1,5 +1,5 @@
 """The board and log as each viewer sees them (battles/play/board.py, rules §5), the odds
-panel's choices (item 9), and the turn page's query count as the battle grows."""
+panel's choices, and the turn page's query count as the battle grows."""
 
 from __future__ import annotations
 
@@ -167,7 +167,7 @@ def test_auto_tactics_are_logged_as_such_for_both_sides(cast):
 
 
 def test_a_concluded_battles_odds_panel_names_the_enemy_as_the_report_does(cast):
-    """Trial finding F-19: after the battle the panel still offered "contact-1" while the
+    """After the battle the panel once still offered "contact-1" while the
     report named the ship; a hidden fleet's ship stays unnamed."""
     battle = draft_skirmish(cast.campaign, qatzrin=("Sa'ar",), phalon=("Tsaara",), slug="done")
     battle_resolve(battle=battle, seed=11, max_turns=2)

@@ -1,5 +1,5 @@
-"""The orders form offers only the launches the engine's phase 1 would accept (trial
-finding F-02): fighters based at a station (a platform with no fire control, and each
+"""The orders form offers only the launches the engine's phase 1 would accept:
+fighters based at a station (a platform with no fire control, and each
 launch ties one, rules §6) are shown as unable to launch, with the engine's reason, and
 no launch control; a crafted launch for them is not passed on. A carrier's bay is still
 offered."""

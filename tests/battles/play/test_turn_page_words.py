@@ -1,4 +1,4 @@
-"""The turn-by-turn page in the reader's words (trial findings m-10, m-13): pulser modes and
+"""The turn-by-turn page in the reader's words: pulser modes and
 squadrons named, not by their engine keys; one decimal separator on a card; two ships of a
 class told apart in the odds panel as on the board ("Sa'ar 1", "Sa'ar 2")."""
 

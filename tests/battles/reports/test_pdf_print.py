@@ -1,4 +1,4 @@
-"""PDFs that look printed (issue 12 §3): shipped fonts, running headers and page numbers,
+"""PDFs that look printed: shipped fonts, running headers and page numbers,
 a table of contents and annexes for long reports, long URLs that wrap, no page holding
 only the footer, and nothing fetched outside the project's static files."""
 

@@ -1,4 +1,4 @@
-"""SVG texts drawn a run at a time in the PDF (battles/reports/pdf_svg_text.py, issue 12 speed):
+"""SVG texts drawn a run at a time in the PDF (battles/reports/pdf_svg_text.py, for speed):
 the same words in the same places as WeasyPrint's glyph-by-glyph drawing, one text
 object per text instead of one per character, and WeasyPrint's own drawing for texts
 that place single glyphs."""

@@ -1,5 +1,5 @@
 """The chroniclers' desk: drafted reports, edit with preview, publish and withdraw
-(issue 12 §1), with the permission matrix of its pages."""
+with the permission matrix of its pages."""
 
 from __future__ import annotations
 
@@ -392,7 +392,7 @@ def test_the_desk_folds_empty_analyses_so_the_preview_is_near_on_a_phone(client,
 def test_publishing_a_published_report_again_does_nothing(
     client, cast, drafted, django_capture_on_commit_callbacks
 ):
-    """Fresh-user trial: a second publish (API or button) raised the version and
+    """A second publish (API or button) raised the version and
     rendered the PDF and the site again; now it answers that it is already published."""
     client.force_login(cast.chronicler)
     url = f"/api/battles/{drafted.pk}/report/publish"

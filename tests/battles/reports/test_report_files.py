@@ -1,4 +1,4 @@
-"""Issue 9 item 13: report files under ``/media/`` are served by a view applying the
+"""Report files under ``/media/`` are served by a view applying the
 battle page's access rules (a draft's PDF is not public), with DEBUG on or off."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 12: the battle page links the PDF in the reader's language; another language
+"""The battle page links the PDF in the reader's language; another language
 than the campaign's is served by ``/battles/<id>/report.<lang>.pdf`` (battles/web/media.py)
 with the battle page's access rule, rendered when first asked for, never a 500."""
 

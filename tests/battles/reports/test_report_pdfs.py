@@ -1,5 +1,5 @@
 """PDFs rendered once per key of what the report reads, many at a time in a process pool
-(battles/reports/pdfs.py): the site builder's API (issue 12)."""
+(battles/reports/pdfs.py): the site builder's API."""
 
 from __future__ import annotations
 

@@ -291,7 +291,7 @@ def test_reports_render_when_a_drawing_fails(monkeypatch):
 @pytest.mark.parametrize(
     ("text", "html"),
     [
-        # A quote glued to the destination is part of it (trial p-8: a stray ")" showed).
+        # A quote glued to the destination is part of it (else a stray ")" showed).
         ("[lien](javascript:alert('js'))", '<p><a rel="noopener noreferrer nofollow">lien</a></p>'),
         (
             "[a](https://x.org/f('b')) c",

@@ -1,4 +1,4 @@
-"""Issue 9 item 5, the settings half (the real-worker half is
+"""A task surviving a dying worker, the settings half (the real-worker half is
 tests/integration/test_worker_lost.py): a report task whose worker dies is delivered
 again, never acknowledged and lost."""
 

@@ -1,4 +1,4 @@
-"""Heavy weapons against light units, fixed after the rules audit (reports/audit.md A12–A14)."""
+"""Heavy weapons against light units, as fixed after a rules audit."""
 
 from fractions import Fraction as F
 

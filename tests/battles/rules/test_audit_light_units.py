@@ -1,4 +1,4 @@
-"""Light-unit rules fixed after the rules audit (reports/audit.md A6–A11, A15)."""
+"""Light-unit rules as fixed after a rules audit."""
 
 from fractions import Fraction as F
 
@@ -284,7 +284,7 @@ def test_fighters_engage_units_projecting_on_a_ship_and_gunboats():
         faces=[6, 4, 1, 1] + [6, 6, 6] + [6, 6, 6],
     )
     # fa: fb and gb tie on 3 craft → the higher unit id, gb; heavy fighters engage gunboats
-    # with their anti-ship dice (audit A14: 2 a craft, beam table, 6 → 2, 4 → 1, no re-roll);
+    # with their anti-ship dice (2 a craft, beam table, 6 → 2, 4 → 1, no re-roll);
     # fb at fa (heavy fighters): 2 a die; gb may engage fa: it escorts, it does not project.
     assert fights == [("fa", "gb", 3), ("fb", "fa", 6), ("gb", "fa", 6)]
 

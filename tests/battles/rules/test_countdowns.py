@@ -1,4 +1,4 @@
-"""§4 command countdowns start ticking at the end of the turn after the hit (audit A4): one
+"""§4 command countdowns start ticking at the end of the turn after the hit: one
 of N set during turn t takes effect at the end of turn t+N."""
 
 import pytest

@@ -1,4 +1,4 @@
-"""Dice: seeded, recorded, never the global random (DESIGN.md §3)."""
+"""Dice: seeded, recorded, never the global random."""
 
 import random
 

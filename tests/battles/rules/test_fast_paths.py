@@ -1,6 +1,6 @@
 """The engine's fast paths give exactly what the plain definitions give.
 
-Each shortcut taken for speed (issue 2's 1 000-battle benchmark) is checked here against
+Each shortcut taken for speed (the 1 000-battle benchmark, ``make bench``) is checked here against
 the slower, obvious code it stands in for, so a later change to one side shows up.
 """
 
@@ -187,7 +187,7 @@ def test_fire_control_shortcut_agrees_with_the_allocation(fcs, rows, launches, t
 
 
 def test_movement_only_orders_pass_the_checks_they_skip(monkeypatch):
-    """Issue 8: phase 1 skips the fire, launch, settings and power checks for orders that
+    """Phase 1 skips the fire, launch, settings and power checks for orders that
     write only movement (``orders._movement_only``). Over whole auto-resolved battles —
     the bench's larger battle (carriers, pulsers) and the Skirmish at Mieska — every order
     that takes the shortcut passes those checks when run in full, with no setting."""

@@ -1,4 +1,4 @@
-"""Issue 8, bad input left over: ``dice``, ``tables`` and ``forecast`` refuse wrong
+"""Bad input: ``dice``, ``tables`` and ``forecast`` refuse wrong
 arguments with ``BadArgument`` (a ``RulesError``) naming the field, never a plain
 ``ValueError`` / ``TypeError`` — and the right arguments still give the same answers."""
 

@@ -1,4 +1,4 @@
-"""Issue 8, bad input: wrong types handed to public engine functions and negative design
+"""Bad input: wrong types handed to public engine functions and negative design
 values raise the engine's own ``RulesError`` subclasses naming the field, never
 ``TypeError`` / ``AttributeError``."""
 

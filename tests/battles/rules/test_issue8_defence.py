@@ -1,4 +1,4 @@
-"""Issue 8 fault 1: scatterguns, spicules and interceptor nodules defend their own ship as
+"""Scatterguns, spicules and interceptor nodules defend their own ship as
 the PD or area-defence system the seed calls them equivalent to, with their own dice."""
 
 from fractions import Fraction as F

@@ -1,6 +1,6 @@
-"""Issue 8 readings in the turn sequence, each under its default and its option (rules
+"""Readings in the turn sequence, each under its default and its option (rules
 §16): D-12 lance, D-26 gunboat range, D-30 dogfight dice, D-32/D-33 fire at blips and ECM,
-D-34 phase-1 settings; fault 3 (fighters escort); bad orders (phase 1)."""
+D-34 phase-1 settings; fighters escort; bad orders (phase 1)."""
 
 import pytest
 
@@ -79,7 +79,7 @@ def test_d12_the_ai_fires_lances_only_when_nothing_else_reaches():
     assert [i.system for i in ship_fire(state, a)] == ["lance-a"]
 
 
-# ---- fault 3: fighters escort a friendly ship -----------------------------------------------
+# ---- fighters escort a friendly ship -------------------------------------------------------
 
 
 def test_fighters_launched_at_a_friendly_ship_escort_it():

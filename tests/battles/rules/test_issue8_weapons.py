@@ -1,4 +1,4 @@
-"""Issue 8 corrections outside the turn sequence: MPC without re-roll (fault 2, D-14), the
+"""Weapon readings outside the turn sequence: MPC without re-roll (D-14), the
 EMP options (D-14, D-27) and the rule options' parsing (§16)."""
 
 from fractions import Fraction as F

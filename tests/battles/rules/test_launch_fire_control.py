@@ -1,4 +1,4 @@
-"""§6: an FC tied by a phase-3 launch is free again in phase 9 (audit A3; seed "libérés
+"""§6: an FC tied by a phase-3 launch is free again in phase 9 (seed "libérés
 après lancement")."""
 
 import pytest

@@ -1,4 +1,4 @@
-"""Movement orders (rules/ft-incursion.md §3): notation, validation, execution."""
+"""Movement orders (rules §3): notation, validation, execution."""
 
 import math
 

@@ -64,7 +64,7 @@ def test_rocket_pack_and_mpc():
     o = odds("rocket-pack", range_mu=6, screen=3)
     assert o.screen == 3 and not o.screens_apply and o.mean == 3 * F(4, 6) and o.tail == 0
     assert max(o.distribution) == 6
-    # D-14: the MPC's per-die table has no re-roll (issue 8 fault 2): 4 × (1/3 + 2/6).
+    # D-14: the MPC's per-die table has no re-roll: 4 × (1/3 + 2/6).
     assert odds("mpc", range_mu=12).mean == F(8, 3)
     assert set(odds("mpc", range_mu=12).distribution) <= set(range(0, 400, 4))
 

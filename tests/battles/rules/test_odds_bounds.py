@@ -1,4 +1,4 @@
-"""Breakit findings 4 and 5: odds requests are bounded by the dice they sum
+"""Odds requests are bounded by the dice they sum
 (``MAX_REQUEST_DICE``), kinetic gun classes are the catalogue's (1–6), and a count below 1
 is a ``RulesError`` naming the weapon instead of an endless loop in ``_power()``."""
 
@@ -105,7 +105,7 @@ def test_odds_with_a_negative_count_ends_quickly_with_an_error(count):
     assert "Traceback" not in proc.stderr
 
 
-# ---- breakit finding 10: messages name the weapon and the rule section -----------------
+# ---- messages name the weapon and the rule section ----------------------------------
 
 
 def test_fire_and_odds_name_the_section_for_an_unknown_target_kind():

@@ -1,4 +1,4 @@
-"""Phase-1 order checks (rules/ft-incursion.md §2 phase 1, §3, §6, §8): what the orders
+"""Phase-1 order checks (rules §2 phase 1, §3, §6, §8): what the orders
 alone make illegal raises a ``RulesError`` before any die is rolled and leaves the state as
 it was; what only movement decides (arc, range) is a phase-9 ``fire-refused`` event."""
 
@@ -29,7 +29,7 @@ def _two_ships(a_design, *, b_y=10.0, **kw):
     return a, b, battle(a, b, dice=ScriptedDice([6, 6, 1, 1] + [5] * 20), **kw)
 
 
-# ---- finding 1: one volley per system per turn ------------------------------------------
+# ---- one volley per system per turn ------------------------------------------------------
 
 
 def test_a_system_ordered_to_fire_twice_is_refused_in_phase_1():
@@ -61,7 +61,7 @@ def test_a_second_order_for_a_system_at_another_target_is_refused_too():
     )
 
 
-# ---- finding 7: targets, magazines and fire control known in phase 1 ---------------------
+# ---- targets, magazines and fire control known in phase 1 ---------------------------------
 
 
 TORP = {"id": "torp-a", "kind": "weapon", "weapon": "plasma-torpedo", "arcs": ["F"]}
@@ -245,7 +245,7 @@ def test_phase_9_tells_a_knocked_out_system_from_a_target_gone():
     assert refused.summary == "A1 beam-a at b1: beam-a was damaged before it fired (rules §11)"
 
 
-# ---- finding 9: the §3 notation ----------------------------------------------------------
+# ---- the §3 notation ----------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""Fighters landing on carriers and rearming (rules/ft-incursion.md §2 phase 6, §9)."""
+"""Fighters landing on carriers and rearming (rules §2 phase 6, §9)."""
 
 import pytest
 
@@ -97,7 +97,7 @@ def enemy():
 )
 def test_a_carrier_recovers_half_its_working_launch_tubes(n_tubes, destroyed, up, down):
     """Seed §9: « il peut en récupérer la moitié à chaque tour ». D-31 (default): rounded
-    up, so a one-tube carrier recovers 1 (changed from the earlier round-down, issue 8);
+    up, so a one-tube carrier recovers 1 (changed from the earlier round-down);
     option ``carrier_recovery_round_up=False``: rounded down."""
     c = carrier(1, n_tubes)
     for i in range(1, destroyed + 1):

@@ -1,4 +1,4 @@
-"""Sa'vasku power points and biomass (§8, §10, §14; audit A1, A2): needle nodules buy dice
+"""Sa'vasku power points and biomass (§8, §10, §14): needle nodules buy dice
 with PP ordered in phase 1, launcher nodules and spicules cost 1 biomass + 3 PP per shot,
 all from the ship's per-turn PP."""
 

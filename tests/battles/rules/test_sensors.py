@@ -1,4 +1,4 @@
-"""Arcs, fire control and sensors (rules/ft-incursion.md §5, §6)."""
+"""Arcs, fire control and sensors (rules §5, §6)."""
 
 import math
 

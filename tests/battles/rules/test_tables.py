@@ -1,4 +1,4 @@
-"""Exact values of every rule table (rules/ft-incursion.md §7, §10–§13)."""
+"""Exact values of every rule table (rules §7, §10–§13)."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""The turn sequence (rules/ft-incursion.md §2) over a BattleState."""
+"""The turn sequence (rules §2) over a BattleState."""
 
 import json
 
@@ -520,7 +520,7 @@ def test_only_pd_platforms_escorting_the_ship_give_it_area_defence():
 
 def test_a_pd_platform_squadron_launched_at_a_friendly_ship_escorts_it():
     pd_bay = {"id": "bay-p", "kind": "bay", "squadron": {"unit": "gunboat", "variant": "pd"}}
-    # Issue 8 fault 3: fighters may escort too; other gunboats may not (seed: only « La
+    # Fighters may escort too; other gunboats may not (seed: only « La
     # Plateforme SD reste positionnée en Escorte d’un vaisseau »).
     assault_bay = {
         "id": "bay-f",

@@ -1,5 +1,5 @@
 """§8 vampire: 2 damage when it lands, then +2 at each later end of turn until neutralised
-(audit A5)."""
+(project reading of §8)."""
 
 from battles.rules.damage import attach_vampire, tick_vampires
 from battles.rules.dice import Dice

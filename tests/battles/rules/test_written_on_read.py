@@ -1,4 +1,4 @@
-"""The log written when read (issue 8, recording cost): dice keep plain tuples until
+"""The log written when read (recording cost): dice keep plain tuples until
 ``Dice.log`` is read, events their ``(write, *args)`` summary and data until read."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """``engine_log.engine_rows`` (what ``battle_resolve`` stores) builds its rows from the dice
 as kept and the events as logged; they must equal the rows written the plain way, from
-``BattleResult.interleaved()``'s ``Roll`` and ``Event`` objects (issue 8, recording cost)."""
+``BattleResult.interleaved()``'s ``Roll`` and ``Event`` objects (recording cost)."""
 
 from __future__ import annotations
 

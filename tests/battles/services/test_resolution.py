@@ -459,7 +459,7 @@ def test_record_writes_table_results_onto_ships_and_participants(
         ({"fate": "vaporised"}, r"\.fate: 'vaporised'"),
         ({"hull_lost": -1, "fate": "damaged"}, r"\.hull_lost: -1"),
         ({"colour": "red"}, r"unknown field\(s\) \['colour'\]"),
-        # breakit finding 11: craft_lost on a ship was accepted (and dropped)
+        # craft_lost on a ship was once accepted (and dropped)
         (
             {"craft_lost": 5, "fate": "damaged"},
             r"results\[1\] \(participant \d+ .*\)\.craft_lost: 5, but a ship has no craft_lost",
@@ -599,8 +599,8 @@ def test_a_carriers_squadrons_fly_with_their_craft_left_and_their_losses_are_wri
         Participant.objects.create(side=side, light_units=groups[name])
 
     # SEED + 3: a battle in which the squadrons lose craft (since the §4 countdown reading,
-    # audit A4, none is lost in the SEED battle; since the AI launches with all its FCs,
-    # audit A3/C7 follow-up, none is lost in the SEED + 1 battle either; since the issue 8
+    # none is lost in the SEED battle; since the AI launches with all its FCs,
+    # none is lost in the SEED + 1 battle either; since the
     # readings — D-3 turning, D-30 dogfight dice, D-31 recovery — none in SEED + 2).
     battle_resolve(battle=battle, seed=SEED + 3)
 
@@ -639,7 +639,7 @@ def test_a_carriers_squadrons_fly_with_their_craft_left_and_their_losses_are_wri
 
 @pytest.mark.parametrize("turns", [-1, 51, 4294967296, 10**20, True, 2.5])
 def test_record_refuses_a_game_turns_outside_0_to_the_turn_limit(turns):
-    # breakit finding 6: 10**20 reached the database (OverflowError, a 500 in the API).
+    # 10**20 once reached the database (OverflowError, a 500 in the API).
     battle = draft_skirmish()
     before = snapshot()
     with pytest.raises(BattleActionError, match=r"game_turns: .*, expected a whole number 0–50"):
@@ -656,7 +656,7 @@ def test_record_accepts_the_turn_limit():
     assert battle.game_turns == MAX_TURNS_LIMIT
 
 
-# ---- resolve_battle --check on a tampered log (breakit finding 8) ----------------------
+# ---- resolve_battle --check on a tampered log ----------------------------------------
 
 
 @pytest.fixture
@@ -685,7 +685,7 @@ def _tamper_setup(battle: Battle, change) -> None:
         (lambda d: [1, 2], "TypeError: list indices"),
         (lambda d: "abc", "TypeError: string indices"),
         (lambda d: {**d, "options": {"bogus": 1}}, "RulesError: unknown rule option 'bogus'"),
-        # resolve_battle's own error (a ValueError subclass since issue 8's bad-input work)
+        # resolve_battle's own error (a ValueError subclass naming the field)
         (lambda d: {**d, "fleets": [[], []]}, "BadArgument: resolve_battle: both fleets"),
         (lambda d: {**d, "fleets": [["ghost"], d["fleets"][1]]}, "KeyError: 'ghost'"),
         (

@@ -1,4 +1,4 @@
-"""Epic-scale special abilities (seeds/004): exact values from the seed."""
+"""Epic-scale special abilities (seed 004): exact values from the seed."""
 
 from fractions import Fraction
 

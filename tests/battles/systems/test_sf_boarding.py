@@ -1,4 +1,4 @@
-"""Starfinder boarding (seeds/003): exact values worked out by hand from the seed."""
+"""Starfinder boarding (seed 003): exact values worked out by hand from the seed."""
 
 from fractions import Fraction
 

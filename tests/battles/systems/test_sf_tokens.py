@@ -1,4 +1,4 @@
-"""Starfinder GM action tokens (seeds/001): exact values worked out by hand from the seed."""
+"""Starfinder GM action tokens (seed 001): exact values worked out by hand from the seed."""
 
 from fractions import Fraction
 

@@ -1,4 +1,4 @@
-"""Star Wars Starship Battles house rules (seeds/002): exact values from the seed."""
+"""Star Wars Starship Battles house rules (seed 002): exact values from the seed."""
 
 from fractions import Fraction
 

@@ -51,7 +51,8 @@ def test_a_token_acts_as_its_user_only(cast, battle):
         f"/api/battles/{battle.pk}/resolve", {}, content_type="application/json", **bearer(token)
     )
     # A draft the Norwegian player has no side in is not theirs to see: 404, as any
-    # route answers it (trial finding F-17); as the organiser it would have resolved.
+    # route answers it, so no status tells the battle exists; as the organiser it would
+    # have resolved.
     assert response.status_code == 404
     battle.refresh_from_db()
     assert battle.status == Battle.Status.DRAFT

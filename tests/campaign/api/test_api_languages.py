@@ -1,4 +1,4 @@
-"""The API's refusals in the reader's language (trial finding F-22): ours through gettext
+"""The API's refusals in the reader's language: ours through gettext
 where raised, every 404 the same "not found" (never why, nor django-ninja's DEBUG text
 naming the model), django-ninja's own 401 translated too."""
 

@@ -1,4 +1,4 @@
-"""Issue 9 items 9 and 10: text no column can store (NUL, lone surrogate, over-long) and
+"""Text no column can store (NUL, lone surrogate, over-long) and
 over-size input get a clear 4xx on every write path, nothing written, identically on
 SQLite and PostgreSQL (run this module with DATABASE_URL=postgres://… too), and sizes are
 bounded with a readable message (``campaign.core.limits``)."""

@@ -1,4 +1,4 @@
-"""Issue 9: the OpenAPI schema is built once per process, not on every request."""
+"""The OpenAPI schema is built once per process, not on every request."""
 
 from __future__ import annotations
 

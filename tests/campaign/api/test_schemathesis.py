@@ -1,4 +1,4 @@
-"""Issue 9 item 12: schemathesis against the live OpenAPI schema (``/api/openapi.json``
+"""Schemathesis against the live OpenAPI schema (``/api/openapi.json``
 as the app serves it), as an organiser (personal API token) and anonymously, for a
 bounded number of cases per operation: 0 server errors. The same tests run on PostgreSQL
 in the integration pass (tests/integration/test_schemathesis_pg.py).

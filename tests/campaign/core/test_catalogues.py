@@ -1,5 +1,5 @@
 """Both catalogues are complete: ``makemessages`` finds no string left untranslated or
-fuzzy in French or English (issue 12 §5). Run in a copy of the sources and ``locale/``
+fuzzy in French or English. Run in a copy of the sources and ``locale/``
 (makemessages writes into the catalogues it finds under the current folder), so the test
 never rewrites the project's files."""
 

@@ -1,4 +1,4 @@
-"""Issue 9 item 14 without a browser: the CSP header forbids inline script everywhere
+"""Without a browser: the CSP header forbids inline script everywhere
 and the SSD's own <style> carries the nonce the header allows."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Trial findings: a number no column holds and a text no column stores, typed into a form
+"""A number no column holds and a text no column stores, typed into a form
 or sent to the API, are a clear error naming the field, never a 500, and store nothing
 (campaign.core.limits.NUMBER_MAX; campaign.core.validation.TextError; campaign.core.middleware)."""
 

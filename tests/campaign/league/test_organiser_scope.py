@@ -1,4 +1,4 @@
-"""Breakit finding 3: an organiser runs *their* campaigns only. An organiser of another
+"""An organiser runs *their* campaigns only. An organiser of another
 campaign may not resolve, record or forecast a battle, nor see its drafts, nor import
 fleets or designs for a faction outside their campaigns; staff keep full access."""
 
@@ -87,7 +87,7 @@ def test_fleet_import_is_for_organisers_of_a_campaign_of_the_faction(cast, rival
     body = {"faction": "qatzrin", "name": "Raiders", "text": "nothing parsed before the check"}
     response = post(client_for(rival.organiser), "/api/fleets/import", body)
     assert response.status_code == 403
-    # In the reader's language (French by default; trial finding F-22).
+    # In the reader's language (French by default).
     assert (
         "seuls les organisateurs d’une campagne de «\u202fqatzrin\u202f»"
         in response.json()["detail"]

@@ -145,7 +145,7 @@ def pdf_text(path: Path) -> str:
     ],
 )
 def test_each_language_s_pages_link_the_pdf_in_that_language(built, lang, own, other):
-    """Issue 12: the en tree links an English PDF and the fr tree a French one, from the
+    """The en tree links an English PDF and the fr tree a French one, from the
     battle's page and from the battle lists."""
     out, *_ = built
     tree = out / lang
@@ -551,7 +551,7 @@ def test_the_base_url_comes_from_the_setting_or_the_option_and_must_be_absolute(
 def test_a_new_battle_re_indexes_only_its_search_shard_and_adds_a_list_page(
     settings, tmp_path, league, monkeypatch
 ):
-    """Incremental by design (issue 12): with one battle a shard and a list page, a new
+    """Incremental by design: with one battle a shard and a list page, a new
     battle re-indexes the main bundle and its own shard; the shards of the earlier
     battles are kept from the previous site, untouched, though their list pages gain a
     "later battles" link (the lists are not searched)."""
@@ -624,7 +624,7 @@ def test_a_battle_page_is_rendered_again_when_what_it_shows_changes(settings, tm
 
 
 def test_file_names_transliterate_latin_letters_and_keep_ascii_ones():
-    """Fresh-user trial: "Ørsted" became ``…-rsted.html``."""
+    """Non-ASCII names keep their letters: "Ørsted" once became ``…-rsted.html``."""
     assert safe_name("raid-ørsted", 7) == "raid-orsted"
     assert (
         safe_name("Æbeltoft-Straße-Łódź-Þórshöfn-café", 7)

@@ -22,5 +22,5 @@ def test_other_system_battle_is_published_with_its_units_and_counts(cast, settin
     # Standings row: fought 1, won 0, lost 1, units lost 2 (the Devastator and a TIE).
     assert "Qatzrin</a></td><td>1</td><td>0</td><td>1</td><td>2</td>" in campaign_page
     assert "Kongeriket Norge</a></td><td>1</td><td>1</td><td>0</td><td>0</td>" in campaign_page
-    for lang in ("fr", "en"):  # one PDF per language (issue 12)
+    for lang in ("fr", "en"):  # one PDF per language
         assert (out / "pdf" / lang / cast.campaign.slug / f"{battle.slug}.pdf").exists()

@@ -1,4 +1,4 @@
-"""The incremental rebuild of the baked site (issue 12: a new battle rebuilds only what
+"""The incremental rebuild of the baked site (a new battle rebuilds only what
 shows it) and its swap (``campaign.publish.output``: two trees behind one link)."""
 
 from __future__ import annotations

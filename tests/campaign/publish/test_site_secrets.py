@@ -1,6 +1,6 @@
 """A site baked from a campaign full of secrets shows none of them, in any rendering (HTML
 pages, PDFs, the search index, the feed, the sitemap), and every user text carrying an XSS
-payload stays inert (issue 12, "Done when")."""
+payload stays inert."""
 
 from __future__ import annotations
 

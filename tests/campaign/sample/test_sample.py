@@ -307,7 +307,7 @@ def test_a_detachment_naming_a_ship_outside_the_fleet_is_refused(sample, tmp_pat
 
 
 def test_a_ship_hurt_in_the_sample_battle_has_a_life_that_matches_its_state(sample):
-    """Trial finding F-11: built already damaged, a ship's life read "before: 4 hull lost,
+    """Built already damaged, a ship's life once read "before: 4 hull lost,
     after: 8" for a battle that cost it 4. Now built intact, then the battle's own history
     row: before = intact, after = the ship as it stands (no turn played yet)."""
     hurt = Participant.objects.filter(

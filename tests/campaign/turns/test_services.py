@@ -215,7 +215,7 @@ def test_reopen_is_refused_when_something_changed_since(damaged):
         TurnActionError, match=r"turn 1: Kongeriket Norge paid or was paid after the close"
     ) as refused:
         campaign_turn_reopen(campaign=s.campaign, user=s.organiser)
-    # Advice that can be followed: no page cancels a ledger entry (trial m-7).
+    # Advice that can be followed: no page cancels a ledger entry.
     assert str(refused.value).endswith(
         "this turn can no longer be reopened: correct what must be with a treasury "
         "adjustment instead"

@@ -1,4 +1,4 @@
-"""Done when (issue 11): the sample campaign played through three turns."""
+"""The sample campaign played through three turns."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Error pages a user meets (trial-league): a refused action and a missing or hidden page
+"""Error pages a user meets: a refused action and a missing or hidden page
 answer in the site's frame and language, with a way back, not Django's bare English page."""
 
 from __future__ import annotations

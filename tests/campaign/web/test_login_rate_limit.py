@@ -1,4 +1,4 @@
-"""Issue 9 item 11: log-in is rate-limited (django-axes) with a clear message."""
+"""Log-in is rate-limited (django-axes) with a clear message."""
 
 from __future__ import annotations
 

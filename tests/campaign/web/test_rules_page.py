@@ -1,4 +1,4 @@
-"""The campaign's "rules in force" page (issue 8): every reading D-n, its meaning, the
+"""The campaign's "rules in force" page: every reading D-n, its meaning, the
 seed's words and the campaign's setting against the default; campaign ``rule_options``
 accept every engine option."""
 

@@ -1,4 +1,4 @@
-"""Issue 9 item 7: ``POST /api/designs`` answers 422 naming the field for what is not one
+"""``POST /api/designs`` answers 422 naming the field for what is not one
 valid design, in one transaction: nothing is written on failure."""
 
 from __future__ import annotations

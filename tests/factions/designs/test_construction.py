@@ -12,7 +12,6 @@ from factions.designs.construction import (
     design_breakdown,
     round_half_up,
     squadron_points,
-    weapon_mass,
     weapon_points,
     weapon_spec,
 )
@@ -23,10 +22,14 @@ from factions.designs.validation import (
     design_points,
     design_validate,
     embarked_points,
-    fleet_points,
 )
 
 ALL_ARCS = ["F", "FS", "AS", "A", "AP", "FP"]
+
+
+def mount_mass(weapon: str, arcs: int) -> int:
+    """Mass of one mount of ``weapon`` over ``arcs`` arcs, read from the weapon table."""
+    return weapon_spec(weapon).mass(arcs, 1)
 
 
 def phalon_protector() -> dict:
@@ -118,12 +121,12 @@ def test_beams_are_priced_by_their_incursion_dice_not_their_class_number():
     # Incursion beam-1 rolls a Fleet Book class-3 beam's dice (3/2/1 to 36 mu).
     assert [b.dice for b in get_weapon("beam-1").bands] == [3, 2, 1]
     assert WEAPONS["beam-1"].fleet_book == "FB1 class-3 beam"
-    assert weapon_mass("beam-1", 1) == 4
-    assert weapon_mass("beam-1", 3) == 6
-    assert weapon_mass("beam-1", 6) == 9
+    assert mount_mass("beam-1", 1) == 4
+    assert mount_mass("beam-1", 3) == 6
+    assert mount_mass("beam-1", 6) == 9
     # FB1 class-2 beam (ftLibShip beam.ts): broadside 1, three arcs 2, all round 3
-    assert [weapon_mass("beam-2", n) for n in range(1, 7)] == [1, 1, 2, 3, 3, 3]
-    assert [weapon_mass("beam-3", n) for n in (1, 6)] == [1, 1]
+    assert [mount_mass("beam-2", n) for n in range(1, 7)] == [1, 1, 2, 3, 3, 3]
+    assert [mount_mass("beam-3", n) for n in (1, 6)] == [1, 1]
     assert weapon_points("beam-2", 3) == 6
     assert weapon_points("beam-1", 6) > weapon_points("beam-2", 6) > weapon_points("beam-3", 6)
 
@@ -163,15 +166,15 @@ def test_every_ship_weapon_of_the_engine_has_a_price():
 
 def test_grasers_are_numbered_like_beams_and_priced_as_fleet_book_grasers():
     # graser-c has beam-c's dice; graser-1 is the big FB2 class-3 graser (ftLibShip graser.ts)
-    assert [weapon_mass("graser-1", n) for n in (1, 3, 6)] == [8, 12, 18]
-    assert [weapon_mass("graser-2", n) for n in (1, 3, 4, 6)] == [4, 4, 6, 6]
-    assert [weapon_mass("graser-3", n) for n in (1, 3, 4, 6)] == [1, 1, 2, 2]
+    assert [mount_mass("graser-1", n) for n in (1, 3, 6)] == [8, 12, 18]
+    assert [mount_mass("graser-2", n) for n in (1, 3, 4, 6)] == [4, 4, 6, 6]
+    assert [mount_mass("graser-3", n) for n in (1, 3, 4, 6)] == [1, 1, 2, 2]
     assert FLEET_BOOK_GRASERS == {1: "graser-3", 2: "graser-2", 3: "graser-1"}
     for c in (1, 2, 3):
         assert WEAPONS[f"graser-{c}"].fleet_book == f"FB2 class-{4 - c} graser"
-        assert weapon_points(f"graser-{c}", 3) == 3 * weapon_mass(f"graser-{c}", 3)
+        assert weapon_points(f"graser-{c}", 3) == 3 * mount_mass(f"graser-{c}", 3)
         assert weapon_points(f"graser-{c}", 6) > weapon_points(f"beam-{c}", 6)
-        assert weapon_mass(f"graser-{c}", 3) >= weapon_mass(f"beam-{c}", 3)
+        assert mount_mass(f"graser-{c}", 3) >= mount_mass(f"beam-{c}", 3)
         assert weapon_spec(f"graser-{c}").reading
 
 
@@ -193,14 +196,14 @@ def test_a_fleet_book_graser_imports_as_the_graser_with_its_incursion_number():
 def test_kinetic_guns_are_priced_as_fleet_book_k_guns():
     # ftLibShip kgun.ts: class 1 = 2 all round, class 2 = 3 + 1 per further arc (2 at most),
     # class c >= 3 = 5 + 3(c - 3) on one arc; 4 points per mass
-    assert [weapon_mass("kgun-1", n) for n in (1, 6)] == [2, 2]
-    assert [weapon_mass("kgun-2", n) for n in (1, 2)] == [3, 4]
-    assert [weapon_mass(f"kgun-{c}", 1) for c in (3, 4, 5, 6)] == [5, 8, 11, 14]
+    assert [mount_mass("kgun-1", n) for n in (1, 6)] == [2, 2]
+    assert [mount_mass("kgun-2", n) for n in (1, 2)] == [3, 4]
+    assert [mount_mass(f"kgun-{c}", 1) for c in (3, 4, 5, 6)] == [5, 8, 11, 14]
     assert [weapon_spec(f"kgun-{c}").max_arcs for c in (1, 2, 3, 6)] == [6, 2, 1, 1]
     assert weapon_points("kgun-3", 1) == 20
-    assert weapon_mass("kgun-hv-3", 1) == 10  # long range: double
-    assert weapon_mass("kgun-lv-3", 1) == 3  # short range: half, rounded up
-    assert weapon_mass("kgun-lv-1", 6) == 2  # 1.5 in the book; our masses are whole
+    assert mount_mass("kgun-hv-3", 1) == 10  # long range: double
+    assert mount_mass("kgun-lv-3", 1) == 3  # short range: half, rounded up
+    assert mount_mass("kgun-lv-1", 6) == 2  # 1.5 in the book; our masses are whole
 
 
 def test_unknown_weapons_raise():
@@ -244,14 +247,6 @@ def test_carrier_bays_and_embarked_squadrons():
     assert lines["systems[0]"] == (9, 27)
     assert lines["systems[2]"] == (3, 9)
     assert embarked_points(carrier()) == 18 + 36
-
-
-def test_fleet_points_add_ships_squadrons_and_light_units():
-    ships = [phalon_protector(), phalon_protector(), carrier()]
-    units = [{"unit": "fighter", "size": 6}, {"unit": "battery", "size": 1, "variant": "beam-2"}]
-    expected = 2 * 89 + design_points(carrier()) + 54 + 18 + 9
-    assert fleet_points(ships, units) == expected
-    assert fleet_points([]) == 0
 
 
 def test_pricing_an_invalid_document_raises_with_its_errors():

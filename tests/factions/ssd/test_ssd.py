@@ -295,7 +295,7 @@ def test_project_readings_are_flagged_on_the_drawing():
 
 
 def test_the_ssd_title_names_the_faction_not_its_slug(damaged_ship, client):
-    """Fresh-user trial: "Tsaara — guerrier, phalon"; the faction's name is shown."""
+    """Not "Tsaara — guerrier, phalon": the faction's name is shown."""
     Faction.objects.filter(pk=damaged_ship.ship_class.faction_id).update(name="Qatzrin Ha'Gadol")
     damaged_ship.refresh_from_db()
     title = parse(ship_svg(damaged_ship)).find("s:title", NS).text

@@ -1,6 +1,6 @@
 """The SSD, the PDF and the published site speak the interface's language: French by
-default (LANGUAGE_CODE "fr"), Full Thrust terms as in the glossary of
-rules/ft-incursion.md (coque, blindage, masse, poussée, écran, contrôle de tir)."""
+default (LANGUAGE_CODE "fr"), Full Thrust terms as in the rules' glossary
+(coque, blindage, masse, poussée, écran, contrôle de tir)."""
 
 from __future__ import annotations
 

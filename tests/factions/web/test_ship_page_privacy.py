@@ -1,4 +1,4 @@
-"""Issue 9 leaks 1 and 4 on the ship page: draft battles are listed to their campaign's
+"""Privacy of the ship page: draft battles are listed to their campaign's
 organisers (and staff) only; a ship's notes are its faction's secret."""
 
 from __future__ import annotations

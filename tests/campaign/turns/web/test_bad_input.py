@@ -1,4 +1,4 @@
-"""Trial findings: a number no column holds and a text no column stores, typed into a form
+"""A number no column holds and a text no column stores, typed into a form
 or sent to the API, are a clear error naming the field, never a 500, and store nothing
 (campaign.core.limits.NUMBER_MAX; campaign.core.validation.TextError; campaign.core.middleware)."""
 
@@ -62,7 +62,7 @@ def test_a_nul_in_the_treasury_reason_is_a_message_and_stores_nothing(sample):
 
 
 def test_adjustments_cannot_take_a_treasury_past_the_maximum(sample):
-    """Fresh-user trial: two credits of 2 147 483 647 were both accepted and the API then
+    """Two credits of 2 147 483 647 were both accepted and the API then
     showed 4 294 968 194; the second is refused, naming the field, page and API."""
     s = sample
     campaign_turn_open(campaign=s.campaign, user=s.organiser)

@@ -310,7 +310,7 @@ def test_a_past_deadline_is_refused_readably_and_kept_in_the_field(sample):
     assert r.status_code == 302
     assert CampaignTurn.objects.get(campaign=s.campaign, status="open").deadline.year == 2099
     # The open turn's deadline: a past one is refused too (the next close_due_turns run
-    # would otherwise close the turn with nobody confirming, trial M-2).
+    # would otherwise close the turn with nobody confirming).
     r = c.post("/campaigns/sample/turn/deadline/", {"deadline": "2020-01-01T10:00"})
     assert r.status_code == 400
     text = r.content.decode()
@@ -336,7 +336,7 @@ def test_faction_page_counts_only_ships_afloat(sample):
 
 
 def test_a_closed_turns_summary_leaves_out_a_hidden_fleets_repairs_and_builds(played):
-    """Trial-league: the turn page and GET …/turn listed a hidden fleet's ships repaired
+    """The turn page and GET …/turn listed a hidden fleet's ships repaired
     and built to the rival player, while its fleet and ship pages answered 404."""
     s = played
     construction_order(
@@ -386,7 +386,7 @@ def test_closing_the_turn_needs_the_box_ticked(played):
 
 
 def test_a_closed_turns_summary_shows_a_player_only_their_factions_yards_and_income(played):
-    """Fresh-user trial: a public fleet's repairs and builds and every faction's income
+    """A public fleet's repairs and builds and every faction's income
     were listed to rival players; a player reads their own faction's (as in the yard
     queue and the treasuries), organisers all, the public parts stay public."""
     s = played
@@ -431,7 +431,7 @@ def test_a_closed_turns_summary_shows_a_player_only_their_factions_yards_and_inc
 
 
 def test_the_build_page_says_why_a_faction_without_a_yard_cannot_build(played):
-    """Fresh-user trial: Qatzrin (no territory with a shipyard in the sample) got an
+    """Qatzrin (no territory with a shipyard in the sample) got an
     empty shipyard list and "choose a shipyard and a fleet"; now the page says why."""
     s = played
     reason = "Qatzrin cannot build: none of its territories has a shipyard."
@@ -454,7 +454,7 @@ def test_the_build_page_says_why_a_faction_without_a_yard_cannot_build(played):
 
 
 def test_a_past_deadline_for_the_open_turn_is_refused_and_cron_leaves_the_turn(played):
-    """Trial finding M-2: the open turn's deadline took 2020-01-01 and the next
+    """The open turn's deadline once took 2020-01-01 and the next
     ``close_due_turns`` closed the turn (repairs, income, moves) with nobody confirming."""
     from io import StringIO
 
