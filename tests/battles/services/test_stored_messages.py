@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from django.test import Client
+from django.urls import reverse
 from django.utils import translation
 
 from battles.models import BattleAction
@@ -12,6 +13,7 @@ from battles.services import battle_record, battle_reopen, battle_reseed, battle
 from campaign.core.messages import english
 from campaign.core.stored_text import stored_text
 from tests.battles.battle_fixtures import draft_skirmish
+from tests.battles.reports.test_report_freshness import change_form_data
 
 pytestmark = pytest.mark.django_db
 SEED = 20261130
@@ -60,3 +62,23 @@ def test_an_organiser_s_own_outcome_and_reason_stay_their_words():
     battle_reopen(battle=battle, reason="wrong table")
     action = BattleAction.objects.get(battle=battle, kind="reopen")
     assert (action.summary, action.summary_message) == ("wrong table", {})
+
+
+def test_an_outcome_edited_in_the_admin_drops_the_engine_s_message(client, django_user_model):
+    battle = draft_skirmish()
+    battle_resolve(battle=battle, seed=SEED)
+    battle.refresh_from_db()
+    assert battle.outcome_message["key"] == "outcome.engine"
+    client.force_login(django_user_model.objects.create_superuser("admin", "a@example.com", "pw"))
+    url = reverse("admin:battles_battle_change", args=[battle.pk])
+    data = change_form_data(client.get(url))
+    data["narrative"] = "A quiet chronicle."
+    assert client.post(url, data).status_code == 302
+    battle.refresh_from_db()
+    assert battle.outcome_message["key"] == "outcome.engine"  # outcome untouched: kept
+    data["outcome"] = "Phalon hold the gate."
+    assert client.post(url, data).status_code == 302
+    battle.refresh_from_db()
+    assert (battle.outcome, battle.outcome_message) == ("Phalon hold the gate.", {})
+    with translation.override("fr"):
+        assert stored_text(battle.outcome, battle.outcome_message) == "Phalon hold the gate."
