@@ -1,6 +1,7 @@
-"""Ledger reasons, history reasons and API texts the turn services store in English are
-shown in the reader's language on the pages (campaign.core.stored_text); the stored rows stay
-English (factions.web.timeline searches them)."""
+"""Ledger reasons, history reasons and API texts the turn services store (a message key and
+its parameters, campaign.core.messages) are shown in the reader's language on the pages
+(campaign.core.stored_text); ledger rows keep their English beside the key, and older rows
+without a key still read through the patterns."""
 
 from __future__ import annotations
 
