@@ -40,7 +40,10 @@ class BattleAdmin(SimpleHistoryAdmin):
 
     def save_model(self, request, obj: Battle, form, change: bool) -> None:
         """Save, raising the revision number on every change (sides included: Django
-        calls this before saving the inlines)."""
+        calls this before saving the inlines). An outcome edited here is the staff's own
+        words: the engine's stored message no longer says it."""
+        if "outcome" in form.changed_data:
+            obj.outcome_message = {}
         if change:
             obj.version = (
                 Battle.objects.filter(pk=obj.pk).values_list("version", flat=True).first() or 0

@@ -3,7 +3,8 @@
 Every setting a deployment may change is read from the environment through the small
 typed helpers below, which raise ``ImproperlyConfigured`` on a bad value. The embedded
 defaults need no service at all: SQLite in the project folder, Celery tasks run eagerly
-in-process, media in ``./media``.
+in-process (development only: production settings need a broker or an explicit choice of
+eager mode), media in ``./media``.
 
 Environment variables:
     DJANGO_DEBUG          "1" (default) for development, "0" for production settings.
@@ -14,7 +15,10 @@ Environment variables:
     SITE_ROOT             the published site, refreshed when a report is published; ./site.
     SITE_BASE_URL         where that site is hosted (feed and sitemap URLs); unset: no
                           sitemap, relative feed links.
-    CELERY_BROKER_URL     redis://… or amqp://…; unset → tasks run eagerly.
+    CELERY_BROKER_URL     redis://… or amqp://…; required when DJANGO_DEBUG=0 unless
+                          CELERY_TASK_ALWAYS_EAGER=1.
+    CELERY_TASK_ALWAYS_EAGER  "1": run tasks in-process (in the web request); default
+                          "1" when DJANGO_DEBUG=1 and no broker is set, else "0".
     CELERY_RESULT_BACKEND optional result backend (redis://…).
     CELERY_VISIBILITY_TIMEOUT  Redis: seconds before an unacknowledged task (its worker
                           died) is delivered again; default 360 (> the 300 s task limit).
@@ -253,9 +257,21 @@ DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "admiralty@localhost")
 # An invitation link (campaign.league.invitations) is refused this many days after it was made.
 INVITATION_EXPIRY_DAYS = int(env_str("INVITATION_EXPIRY_DAYS", "7"))
 
-# Celery: eager in-process unless a broker is configured.
+# Celery: a broker and a worker in production. Eager mode runs every task
+# inside the web request (PDFs rendered there, the site rebuilt in a thread of the web
+# worker), so production settings never fall back to it silently: without a broker it
+# must be chosen with CELERY_TASK_ALWAYS_EAGER=1. Development (DJANGO_DEBUG=1) runs
+# eagerly when no broker is set, so `make demo` needs no service.
 # Eager mode still builds a broker connection object; "memory://" keeps it in-process.
-CELERY_TASK_ALWAYS_EAGER = not env_str("CELERY_BROKER_URL")
+CELERY_TASK_ALWAYS_EAGER = env_bool(
+    "CELERY_TASK_ALWAYS_EAGER", DEBUG and not env_str("CELERY_BROKER_URL")
+)
+if not CELERY_TASK_ALWAYS_EAGER and not env_str("CELERY_BROKER_URL"):
+    raise ImproperlyConfigured(
+        "CELERY_BROKER_URL is not set and CELERY_TASK_ALWAYS_EAGER is not 1: set "
+        "CELERY_BROKER_URL (redis://… or amqp://…) and run a Celery worker, or set "
+        "CELERY_TASK_ALWAYS_EAGER=1 to run tasks inside the web process"
+    )
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL") or "memory://localhost/"
 CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND") or None
 CELERY_TASK_EAGER_PROPAGATES = True

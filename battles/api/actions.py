@@ -285,7 +285,7 @@ def battle_preview_view(
     return {
         "seed": preview.seed,
         "outcome": c.outcome,
-        "outcome_display": stored_text(c.outcome),
+        "outcome_display": stored_text(c.outcome, c.outcome_message),
         "winner": c.winner,
         "game_turns": c.game_turns,
         "units": [vars(r) for r in c.results],
@@ -440,7 +440,7 @@ def battle_timeline(request: HttpRequest, battle_id: int):
             "kind": a.kind,
             "label": a.label(),
             "summary": a.summary,
-            "summary_display": stored_text(a.summary),
+            "summary_display": stored_text(a.summary, a.summary_message),
             "data": a.data,
         }
         for a in BattleAction.objects.filter(battle=battle).select_related("user")

@@ -129,7 +129,7 @@ class BattleDetailOut(BattleOut):
 
     @staticmethod
     def resolve_outcome_display(obj: Battle) -> str:
-        return stored_text(obj.outcome)
+        return stored_text(obj.outcome, obj.outcome_message)
 
 
 def _battles(request: HttpRequest, *, detail: bool) -> QuerySet[Battle]:

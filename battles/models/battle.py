@@ -56,6 +56,9 @@ class Battle(models.Model):
     game_turns = models.PositiveIntegerField(_("game turns played"), null=True, blank=True)
     scenario = models.TextField(_("scenario (Markdown)"), blank=True)
     outcome = models.TextField(_("outcome"), blank=True)
+    # An engine outcome as a message key and parameters (campaign.core.messages); {} for
+    # an organiser's own words and older rows.
+    outcome_message = models.JSONField(default=dict, blank=True, editable=False)
     # The one stored fact of who won (None: a draw or no winner); a side's ``is_winner``
     # and a faction's wins are read from it. Protected: deleting the faction would turn a
     # concluded victory into a draw.
@@ -364,6 +367,9 @@ class BattleAction(models.Model):
     )
     kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices)
     summary = models.TextField(_("what"), blank=True)
+    # The line as a message key and parameters (campaign.core.messages); {} for a
+    # person's own words and older rows.
+    summary_message = models.JSONField(default=dict, blank=True, editable=False)
     data = models.JSONField(_("data"), default=dict, blank=True)
     at = models.DateTimeField(_("when"), auto_now_add=True)
 

@@ -47,7 +47,8 @@ from battles.services.engine_log import engine_rows, numbered
 from battles.services.engine_log import setup_row as _setup_row
 from battles.services.fielding import Fielded, rule_options
 from battles.services.fielding import deploy as _deploy
-from battles.services.resolve import _replay_ship, outcome_text
+from battles.services.resolve import _replay_ship, outcome_message
+from campaign.core.messages import StoredMessage, message, text_of
 
 __all__ = [
     "append_log",
@@ -173,31 +174,31 @@ def write_log(battle: Battle, rows: list[dict[str, Any]]) -> None:
     Event.objects.bulk_create((Event(battle=battle, **row) for row in rows), batch_size=BULK)
 
 
-def timeline(battle: Battle, user: Any, summary: str, **data: Any) -> None:
+def timeline(battle: Battle, user: Any, summary: StoredMessage, **data: Any) -> None:
     """One entry of the battle's timeline (kind ``order``): start, orders submitted (never
     their content: the other side reads the timeline's organiser view only, but the
-    orders stay out of it anyway), turn played, end."""
+    orders stay out of it anyway), turn played, end. ``summary``: a message
+    (``campaign.core.messages``), stored with its English."""
     BattleAction.objects.create(
         battle=battle,
         user=user if getattr(user, "is_authenticated", False) else None,
         kind=BattleAction.Kind.ORDER,
-        summary=summary,
+        summary=text_of(summary),
+        summary_message=summary,
         data=data,
     )
 
 
-def _ended_outcome(winner: str | None, names: Mapping[str, str], turns: int, seed: int) -> str:
+def _ended_outcome(
+    winner: str | None, names: Mapping[str, str], turns: int, seed: int
+) -> StoredMessage:
     """The outcome of a battle the organiser ended (judged on surviving strength)."""
     head = (
-        f"{names[winner]} victory: more surviving strength (mass × hull left)"
+        message("outcome.victory", side=names[winner], reason="judged")
         if winner
-        else "Draw: equal surviving strength"
+        else message("outcome.draw")
     )
-    when = f"after turn {turns}" if turns else "before its first turn"
-    return (
-        f"{head}, the battle ended by the organiser {when}. "
-        f"Played turn by turn from both sides' orders (seed {seed})."
-    )
+    return message("outcome.ended", head=head, n=turns, seed=seed)
 
 
 def conclude(
@@ -225,9 +226,7 @@ def conclude(
     def build(b: Battle, sides: list[BattleSide]) -> Conclusion:
         names = {s.faction.slug: s.faction.name for s in sides}
         result = ai.BattleResult(winner, reason, state.turn, seed, [], {})
-        outcome = outcome_text(result, names, seed).replace(
-            "Resolved by the rules engine", "Played turn by turn from both sides' orders"
-        )
+        outcome = outcome_message(result, names, seed, play=True)
         if ended_by_organiser:  # judged as at the turn limit, but not at it
             outcome = _ended_outcome(winner, names, state.turn, seed)
         fleets = field_battle(b, sides)

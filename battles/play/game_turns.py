@@ -60,6 +60,7 @@ from battles.rules.turn import Event as EngineEvent
 from battles.services import MAX_TURNS_LIMIT, BattleActionError
 from battles.services.common import battle_label
 from battles.services.intel import intel_known_classes
+from campaign.core.messages import message
 
 __all__ = [
     "EngineChanged",
@@ -382,7 +383,7 @@ def turn_play_start(
         engine_io.timeline(
             battle,
             user,
-            f"turn-by-turn play started (seed {seed}, at most {max_turns} turns)",
+            message("battle.play_started", seed=seed, n=max_turns),
             seed=seed,
             max_turns=max_turns,
             restarted=earlier is not None,
@@ -433,7 +434,7 @@ def turn_orders_submit(
         engine_io.timeline(
             battle,
             user,
-            f"{slug}: orders for turn {play.current_turn} submitted",
+            message("battle.orders", side=slug, n=play.current_turn),
             side=slug,
             game_turn=play.current_turn,
         )
@@ -480,8 +481,7 @@ def _advance(battle: Battle, play: TurnPlay, *, force: bool, user: Any = None) -
     engine_io.timeline(
         battle,
         user,
-        f"turn {play.turns_played} played"
-        + (f" (auto-resolve tactics for {', '.join(auto)})" if auto else ""),
+        message("battle.turn_played", n=play.turns_played, sides=", ".join(auto)),
         game_turn=play.turns_played,
         auto_sides=auto,
     )
@@ -582,7 +582,7 @@ def _finish(
     engine_io.timeline(
         battle,
         user,
-        f"turn-by-turn play ended after {state.turn} turn(s) ({judged.reason})",
+        message("battle.play_ended", n=state.turn, reason=judged.reason),
         reason=judged.reason,
         winner=judged.winner,
     )

@@ -368,7 +368,7 @@ def report_context(
     outcome_text = (
         _outcome_line(result, winner is not None)
         if result is not None and names
-        else stored_text(battle.outcome)
+        else stored_text(battle.outcome, battle.outcome_message)
     )
     turns = turn_log(
         _public_events(events, hidden, refs), engine=engine, side_names=side_names, names=names

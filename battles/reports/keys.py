@@ -38,6 +38,7 @@ _SOURCES = (
     "battles/log/damage.py",
     "battles/log/rolls.py",
     "campaign/core/stored_text.py",
+    "campaign/core/messages.py",
     "campaign/core/markdown.py",
     "battles/services/other_games.py",
     "battles/reports/pdf.py",

@@ -44,6 +44,7 @@ from battles.services.common import (
 )
 from battles.services.intel import intel_record_battle
 from battles.signals import battle_concluded
+from campaign.core.messages import StoredMessage, message, message_of, text_of
 from campaign.league.models import Intel
 from campaign.turns.repairs import RepairsBlockBattleReopen, repairs_release_for_battle
 from factions.models import LightUnitGroup, Ship
@@ -80,7 +81,9 @@ class Conclusion:
     than sit unharmed (others are unharmed), already checked against the SSDs;
     ``winner``: a side's faction slug or None (a draw); ``events``: log rows
     ``{game_turn, phase, kind, summary, data}`` replacing the battle's log (empty: the
-    log is kept); ``summary``: the timeline's line."""
+    log is kept); ``summary``: the timeline's line, a person's words or a message
+    (``campaign.core.messages``), the outcome when empty; ``outcome_message``: the
+    engine's outcome as a message (``{}`` for an organiser's own words)."""
 
     mode: str
     results: list[UnitResult]
@@ -90,7 +93,8 @@ class Conclusion:
     seed: int | None = None
     narrative: str | None = None
     events: list[dict[str, Any]] = field(default_factory=list)
-    summary: str = ""
+    summary: str | StoredMessage = ""
+    outcome_message: StoredMessage | dict[str, Any] = field(default_factory=dict)
 
 
 #: What ``battle_conclude`` takes: a ready result, or a function that builds it from the
@@ -415,7 +419,15 @@ def battle_conclude(*, battle: Battle, conclusion: ConclusionSource, user: Any =
             "format": SNAPSHOT_FORMAT,
             "battle": {
                 k: getattr(b, k)
-                for k in ("mode", "winner_id", "outcome", "game_turns", "seed", "narrative")
+                for k in (
+                    "mode",
+                    "winner_id",
+                    "outcome",
+                    "outcome_message",
+                    "game_turns",
+                    "seed",
+                    "narrative",
+                )
             },
         }
         _apply(b, sides, result)
@@ -434,12 +446,14 @@ def battle_conclude(*, battle: Battle, conclusion: ConclusionSource, user: Any =
         b.mark_concluded()
         b.winner = by_slug[result.winner].faction if result.winner else None
         b.outcome = result.outcome
+        b.outcome_message = result.outcome_message
         b.game_turns = result.game_turns
         b.seed = result.seed
         if result.narrative is not None:
             b.narrative = result.narrative
         b.version += 1
-        fields = ["mode", "status", "winner", "outcome", "game_turns", "seed", "narrative"]
+        fields = ["mode", "status", "winner", "outcome", "outcome_message", "game_turns"]
+        fields += ["seed", "narrative"]
         fields += ["version", "concluded_at"]
         # Only the draft we read may be concluded (a second request racing this one on a
         # database without row locks finds no row to update and rolls back).
@@ -459,11 +473,13 @@ def battle_conclude(*, battle: Battle, conclusion: ConclusionSource, user: Any =
         BattleSnapshot.objects.update_or_create(
             battle=b, defaults={"data": json.loads(json.dumps(snapshot))}
         )
+        line = result.summary or result.outcome_message or result.outcome
         BattleAction.objects.create(
             battle=b,
             user=user if getattr(user, "is_authenticated", False) else None,
             kind=BattleAction.Kind.CONCLUDE,
-            summary=result.summary or result.outcome,
+            summary=text_of(line),
+            summary_message=message_of(line),
             data={"mode": result.mode, "winner": result.winner, "seed": result.seed},
         )
         on_concluded(b)
@@ -585,6 +601,8 @@ def battle_reopen(*, battle: Battle, user: Any = None, reason: str = "") -> Batt
             if report.file:
                 report.file.delete(save=False)
             report.delete()
+        # A snapshot taken before outcomes were stored as messages has no outcome_message.
+        b.outcome_message = {}
         for k, v in data["battle"].items():
             setattr(b, k, v)
         b.winner_id = _winner_before(b, data)
@@ -593,10 +611,12 @@ def battle_reopen(*, battle: Battle, user: Any = None, reason: str = "") -> Batt
         b.version += 1
         b.save()
         snap.delete()
+        line = reason or message("battle.reopened")
         BattleAction.objects.create(
             battle=b,
             user=user if getattr(user, "is_authenticated", False) else None,
             kind=BattleAction.Kind.REOPEN,
-            summary=reason or "reopened: every ship and light unit as before the battle",
+            summary=text_of(line),
+            summary_message=message_of(line),
         )
     return b

@@ -32,6 +32,7 @@ from battles.services.common import (
     refuse_turn_play,
 )
 from battles.services.conclude import Conclusion, UnitResult, battle_conclude
+from campaign.core.messages import message, message_of, text_of
 from factions.models import Ship
 
 __all__ = [
@@ -324,7 +325,7 @@ def battle_record(
             outcome=outcome,
             game_turns=game_turns,
             narrative=narrative,
-            summary="recorded from the table",
+            summary=message("battle.recorded"),
         )
 
     return battle_conclude(battle=battle, conclusion=build, user=user)
@@ -378,12 +379,13 @@ def record_submit(
             narrative=narrative,
             submitted_by=user if getattr(user, "is_authenticated", False) else None,
         )
+        line = message("battle.entry_for", side=own.faction.name if own else None, n=len(results))
         BattleAction.objects.create(
             battle=b,
             user=entry.submitted_by,
             kind=BattleAction.Kind.RECORD,
-            summary=f"entry for {own.faction.name if own else 'every side'}: "
-            f"{len(results)} unit(s)",
+            summary=text_of(line),
+            summary_message=line,
             data={"entry": entry.pk},
         )
     return entry
@@ -453,11 +455,13 @@ def record_confirm(*, entry: RecordEntry, user: Any) -> RecordEntry:
         entry.confirmed_by = user if getattr(user, "is_authenticated", False) else None
         entry.confirmed_at = timezone.now()
         entry.save()
+        line = message("battle.entry_confirmed", n=entry.pk)
         BattleAction.objects.create(
             battle_id=entry.battle_id,
             user=entry.confirmed_by,
             kind=BattleAction.Kind.CONFIRM,
-            summary=f"entry {entry.pk} confirmed",
+            summary=text_of(line),
+            summary_message=line,
             data={"entry": entry.pk},
         )
         battle = entry.battle
@@ -502,11 +506,13 @@ def record_reject(*, entry: RecordEntry, user: Any, reason: str = "") -> RecordE
             )
         entry.status = RecordEntry.Status.REJECTED
         entry.save()
+        line = reason or message("battle.entry_rejected", n=entry.pk)
         BattleAction.objects.create(
             battle_id=entry.battle_id,
             user=user if getattr(user, "is_authenticated", False) else None,
             kind=BattleAction.Kind.REJECT,
-            summary=reason or f"entry {entry.pk} rejected",
+            summary=text_of(line),
+            summary_message=message_of(line),
             data={"entry": entry.pk},
         )
     return entry

@@ -40,6 +40,7 @@ from battles.services.conclude import Conclusion, UnitResult, battle_conclude
 from battles.services.engine_log import engine_rows, fight, numbered, setup_row
 from battles.services.fielding import Fielded, field_battle, load_bay, rule_options
 from battles.services.intel import intel_known_classes
+from campaign.core.messages import StoredMessage, message, message_of, text_of
 
 __all__ = [
     "ResolvePreview",
@@ -49,29 +50,26 @@ __all__ = [
     "battle_resolve_preview",
     "conclusion_from_engine",
     "event_rows",
+    "outcome_message",
 ]
 
 
 # ---- results ---------------------------------------------------------------------------
 
-_REASONS = {
-    "destruction": "the other side has no ship left in action",
-    "withdrawal": "the other side's last ships withdrew",
-    "turn-limit": "more surviving strength (mass × hull left) at the turn limit",
-    "mutual": "both sides lost every ship",
-}
 
-
-def outcome_text(outcome: ai.BattleResult, names: Mapping[str, str], seed: int) -> str:
-    """``Phalon victory: …, after 5 turns. Resolved by the rules engine (seed N).``"""
-    turns = f"{outcome.turns} turn{'s' if outcome.turns != 1 else ''}"
-    if outcome.winner is None:
-        head = "No winner" + (": both sides lost every ship" if outcome.reason == "mutual" else "")
-        if outcome.reason == "turn-limit":
-            head = "Draw: equal surviving strength at the turn limit"
+def outcome_message(
+    outcome: ai.BattleResult, names: Mapping[str, str], seed: int, *, play: bool = False
+) -> StoredMessage:
+    """The engine's outcome as a message (``campaign.core.messages``), in English ``Phalon
+    victory: …, after 5 turns. Resolved by the rules engine (seed N).``; ``play``: fought
+    turn by turn from both sides' orders rather than auto-resolved."""
+    if outcome.winner is not None:
+        head = message("outcome.victory", side=names[outcome.winner], reason=outcome.reason)
+    elif outcome.reason == "turn-limit":
+        head = message("outcome.draw_turn_limit")
     else:
-        head = f"{names[outcome.winner]} victory: {_REASONS[outcome.reason]}"
-    return f"{head}, after {turns}. Resolved by the rules engine (seed {seed})."
+        head = message("outcome.mutual" if outcome.reason == "mutual" else "outcome.no_winner")
+    return message("outcome.engine", head=head, n=outcome.turns, seed=seed, play=play)
 
 
 def _ship_result(f: Fielded, final: ShipState) -> UnitResult:
@@ -176,14 +174,15 @@ def conclusion_from_engine(
     final: Mapping[str, ShipState],
     rows: list[dict[str, Any]],
     winner: str | None,
-    outcome: str,
+    outcome: StoredMessage,
     game_turns: int,
     seed: int | None,
     mode: str = Battle.Mode.RESOLVED,
 ) -> Conclusion:
     """A :class:`Conclusion` from the engine's final states (``final``: ship id →
     ``ShipState``, ids as ``field_battle`` made them) and the log ``rows`` (setup row
-    first). For the auto-resolve and for the last turn of a turn-by-turn battle."""
+    first); ``outcome``: a message (:func:`outcome_message`), stored with its English.
+    For the auto-resolve and for the last turn of a turn-by-turn battle."""
     destroyed = {sid for sid, state in final.items() if state.destroyed}
     craft_left = craft_left_after(rows, destroyed)
     results: list[UnitResult] = []
@@ -199,7 +198,8 @@ def conclusion_from_engine(
         mode=mode,
         results=results,
         winner=winner,
-        outcome=outcome,
+        outcome=text_of(outcome),
+        outcome_message=outcome,
         game_turns=game_turns,
         seed=seed,
         events=rows,
@@ -255,7 +255,7 @@ def _resolve(battle: Battle, sides: list[BattleSide], seed: int, max_turns: int)
         final=result.ships,
         rows=rows,
         winner=result.winner,
-        outcome=outcome_text(result, names, seed),
+        outcome=outcome_message(result, names, seed),
         game_turns=result.turns,
         seed=seed,
     )
@@ -300,11 +300,13 @@ def battle_reseed(*, battle: Battle, reason: str, user: Any = None) -> int:
             )
         old, b.seed = b.seed, secrets.randbits(SEED_BITS)
         b.save(update_fields=["seed", "updated_at"])
+        line = reason or message("battle.first_seed")
         BattleAction.objects.create(
             battle=b,
             user=user if getattr(user, "is_authenticated", False) else None,
             kind=BattleAction.Kind.RESEED,
-            summary=reason or "first dice seed drawn",
+            summary=text_of(line),
+            summary_message=message_of(line),
             data={"old_seed": old, "seed": b.seed},
         )
     battle.seed = b.seed

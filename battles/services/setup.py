@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from battles.models import Battle, BattleAction, BattleSide, Participant
 from battles.services.common import BattleActionError
 from campaign.core import limits
+from campaign.core.messages import message, text_of
 from campaign.league.models import Campaign
 from campaign.turns.repairs import ships_under_repair
 from factions.models import Faction, Fleet, LightUnitGroup, Ship, Territory
@@ -208,14 +209,17 @@ def battle_create(
             groups = set(spec.light_units) | set(carried.values_list("pk", flat=True))
             for pk in sorted(groups):
                 Participant.objects.create(side=side, light_units_id=pk)
+        forces = [
+            {"side": s.faction.name, "ships": len(s.ships), "groups": len(s.light_units)}
+            for s in sides
+        ]
+        line = message("battle.sides", sides=forces)
         BattleAction.objects.create(
             battle=battle,
             user=user if getattr(user, "is_authenticated", False) else None,
             kind=BattleAction.Kind.CREATE,
-            summary=" / ".join(
-                f"{s.faction.name}: {len(s.ships)} ship(s), {len(s.light_units)} group(s)"
-                for s in sides
-            ),
+            summary=text_of(line),
+            summary_message=line,
         )
     return battle
 

@@ -3,7 +3,9 @@ Markdown made safe, stored English text shown in the reader's language, CSP and 
 
 - ``validation``, ``limits``: text checks and the documented size limits;
 - ``markdown``: Markdown sanitised for the reports' three renderings;
-- ``stored_text``, ``french_typography``: display-time translation, French spacing;
+- ``messages``: texts services store as a key and parameters, rendered in the reader's
+  language; ``stored_text`` shows those and older English rows; ``french_typography``:
+  French spacing;
 - ``csp``, ``middleware``: Content-Security-Policy helpers, guards before any view.
 
 Imports: Django and libraries only, nothing of the project (only the pure engines lie below

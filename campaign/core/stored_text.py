@@ -1,10 +1,12 @@
-"""Texts the server stores in English, shown in the reader's language at display time.
+"""Texts the server stores, shown in the reader's language at display time.
 
-Services write some human texts as English sentences: ledger reasons (``turns``), ship and
-fleet history reasons (django-simple-history's ``history_change_reason``), repair ETA notes,
-battle timeline summaries (``BattleAction.summary``) and engine outcomes
-(``Battle.outcome``). They stay stored as written: ``factions.web.timeline`` searches them and old
-rows exist. :func:`stored_text` recognises each known English shape with a pattern whose
+Services store their human texts — ledger reasons (``turns``), ship and fleet history
+reasons (django-simple-history's ``history_change_reason``), repair ETA notes, battle
+timeline summaries (``BattleAction.summary``) and engine outcomes (``Battle.outcome``) — as
+a message key and its parameters (``campaign.core.messages``) beside the English text:
+:func:`stored_text` renders the message when a row has one (a history reason holds it as
+JSON). Rows written before messages existed hold English only, and
+:func:`stored_text` recognises each known English shape with a pattern whose
 named groups are the message's placeholders, and returns the gettext message in the active
 language. Names (factions, ships, yards) and numbers are passed through as stored. A text
 no pattern knows — a person's own words, a shape from older code — comes back unchanged,
@@ -19,6 +21,10 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext, ngettext
 
+from campaign.core.messages import UnknownMessage, decode, end_reason_label, is_message, render
+
+__all__ = ["SHAPES", "end_reason_label", "stored_text"]
+
 #: Values of a match's named groups, some already translated (nested texts, reasons).
 Values = dict[str, str]
 
@@ -32,20 +38,6 @@ class _Shape:
     regex: re.Pattern[str]
     render: Callable[[Values], str]
     nested: tuple[str, ...] = ()
-
-
-def end_reason_label(reason: object) -> str | None:
-    """Why a battle ended (the engine's ``destruction``, ``withdrawal``, ``turn-limit``,
-    ``mutual`` or a turn-by-turn play's ``ended``) in the active language; ``None`` for
-    any other value."""
-    reasons = {
-        "destruction": gettext("destruction"),
-        "withdrawal": gettext("withdrawal"),
-        "turn-limit": gettext("turn limit"),
-        "mutual": gettext("mutual destruction"),
-        "ended": gettext("ended by the organiser"),
-    }
-    return reasons.get(reason)
 
 
 def _n(values: Values, key: str = "n") -> int:
@@ -322,10 +314,20 @@ def _translated(text: str) -> str:
     return text
 
 
-def stored_text(text: str | None) -> str:
-    """``text`` (an English text a service stored) in the active language; unchanged when
-    no known shape matches (a person's own words, an older shape), ``""`` for None.
-    E.g. ``"income of turn 3"`` → ``"revenus du tour 3"`` in French."""
+def stored_text(text: str | None, message: object = None) -> str:
+    """A text a service stored, in the active language: ``message`` (its stored message,
+    ``campaign.core.messages``) rendered when given, or the message ``text`` holds as JSON
+    (a history reason); else ``text`` (English) through the patterns, unchanged when no
+    known shape matches (a person's own words, an older shape); ``""`` for None.
+    E.g. ``"income of turn 3"`` → ``"revenus du tour 3"`` in French. A message whose key
+    this code no longer knows falls back to the text."""
+    stored = message if is_message(message) else decode(text)
+    if stored is not None:
+        try:
+            return render(stored)  # type: ignore[arg-type]
+        except UnknownMessage:
+            if stored is not message:  # the text is the JSON itself: nothing else to show
+                return text or ""
     if not text:
         return ""
     text = str(text)

@@ -92,6 +92,7 @@ _SOURCES = (
     "battles/log/damage.py",
     "battles/log/rolls.py",
     "campaign/core/stored_text.py",
+    "campaign/core/messages.py",
     "campaign/core/markdown.py",
     "factions/ssd/draw.py",
     "factions/ssd/canvas.py",

@@ -50,9 +50,10 @@ def item(mapping: dict[str, Any] | None, key: str) -> Any:
 
 
 @register.filter(name="stored_text")
-def stored_text_filter(value: Any) -> str:
-    """A text a service stored in English (ledger reason, history reason, timeline
-    summary, engine outcome) in the active language (``campaign.core.stored_text``); any other
-    text unchanged. Returns a plain ``str``: autoescaping still applies."""
+def stored_text_filter(value: Any, message: Any = None) -> str:
+    """A text a service stored (ledger reason, history reason, timeline summary, engine
+    outcome) in the active language (``campaign.core.stored_text``): from its stored
+    message when given (``{{ e.reason|stored_text:e.reason_message }}``), else from the
+    English; any other text unchanged. Returns a plain ``str``: autoescaping still applies."""
 
-    return stored_text(value if value is None else str(value))
+    return stored_text(value if value is None else str(value), message)

@@ -19,6 +19,12 @@ class RepairOrderAdmin(admin.ModelAdmin):
     list_filter = ("campaign", "status", "yard")
     raw_id_fields = ("ship",)
 
+    def save_model(self, request, obj: RepairOrder, form, change: bool) -> None:
+        """Save; an ETA note edited here is the staff's own words, not the stored message."""
+        if "eta_note" in form.changed_data:
+            obj.eta_note_message = {}
+        super().save_model(request, obj, form, change)
+
 
 @admin.register(Construction)
 class ConstructionAdmin(admin.ModelAdmin):

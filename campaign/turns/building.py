@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from campaign.core.messages import message, message_of, text_of
 from campaign.league.models import Campaign
 from campaign.league.roles import can_act_for_faction
 from campaign.turns import rates as rates_mod
@@ -190,6 +191,9 @@ def construction_order(*, campaign: Campaign, user, name: str = "", **spec) -> C
             ordered_turn=campaign.current_turn,
             ordered_by=by,
         )
+        reason = message(
+            "ledger.construction", name=built.name or quote.label, yard=quote.yard.name
+        )
         LedgerEntry.objects.create(
             campaign=campaign,
             faction=faction,
@@ -197,7 +201,8 @@ def construction_order(*, campaign: Campaign, user, name: str = "", **spec) -> C
             kind=LedgerEntry.Kind.CONSTRUCTION,
             resources=-quote.cost,
             technology=-quote.tech_cost,
-            reason=f"construction of {built.name or quote.label} at {quote.yard.name}"[:300],
+            reason=text_of(reason, 300),
+            reason_message=reason,
             user=by,
             construction=built,
         )
@@ -244,6 +249,7 @@ def construction_cancel(*, construction: Construction, user, reason: str = "") -
         c.save(update_fields=["status"])
         if resources or technology:
             by = user if getattr(user, "is_authenticated", False) else None
+            why = reason or message("ledger.construction_cancelled", name=str(c), yard=c.yard.name)
             LedgerEntry.objects.create(
                 campaign=campaign,
                 faction=faction,
@@ -251,7 +257,8 @@ def construction_cancel(*, construction: Construction, user, reason: str = "") -
                 kind=LedgerEntry.Kind.REFUND,
                 resources=resources,
                 technology=technology,
-                reason=(reason or f"construction of {c} at {c.yard.name} cancelled")[:300],
+                reason=text_of(why, 300),
+                reason_message=message_of(why),
                 user=by,
                 construction=c,
             )

@@ -37,6 +37,7 @@ from django.utils.translation import gettext as _
 from simple_history.utils import bulk_update_with_history
 
 from campaign.core import limits
+from campaign.core.messages import StoredMessage, history_reason, message, text_of
 from campaign.league.models import Campaign
 from campaign.league.roles import is_organiser
 from campaign.turns import rates as rates_mod
@@ -58,6 +59,7 @@ ORDER_FIELDS = [
     "status",
     "eta_turn",
     "eta_note",
+    "eta_note_message",
 ]
 BUILD_FIELDS = ["turns_left", "status", "ship_id", "light_units_id"]
 
@@ -256,7 +258,7 @@ def campaign_turn_close(
             ship.crew_lost -= got.crew
             ship.systems_lost = [s for s in ship.systems_lost if s not in got.systems]
             ship.settle_status()
-            ship._change_reason = f"turn {n}: repaired at {o.yard.name}"
+            ship._change_reason = history_reason(message("turn.repaired", n=n, yard=o.yard.name))
             ships.append(ship)
             o.hull_done += got.hull
             o.armour_done += got.armour
@@ -311,10 +313,13 @@ def campaign_turn_close(
                 {"id": g.pk, "name": g.name, "craft": g.strength, "carrier": str(g.carrier)}
             )
             g.strength = 0
-            g._change_reason = f"turn {n}: lost with carrier {g.carrier}"
+            g._change_reason = history_reason(
+                message("turn.lost_with_carrier", n=n, carrier=str(g.carrier))
+            )
         bulk_update_with_history(
             plan.squadrons_lost, LightUnitGroup, ["strength"], default_date=now
         )
+        reasons = {pk: _income_reason(n, plan.income_capped.get(pk)) for pk, *_ in plan.income}
         entries = LedgerEntry.objects.bulk_create(
             [
                 LedgerEntry(
@@ -324,7 +329,8 @@ def campaign_turn_close(
                     kind=LedgerEntry.Kind.INCOME,
                     resources=r,
                     technology=t,
-                    reason=_income_reason(n, plan.income_capped.get(pk)),
+                    reason=text_of(reasons[pk], 300),
+                    reason_message=reasons[pk],
                 )
                 for pk, _name, r, t in plan.income
                 if r or t or pk in plan.income_capped
@@ -342,19 +348,16 @@ def campaign_turn_close(
         turn.summary = summary
         turn.undo = undo
         turn.save(update_fields=["status", "closed_at", "summary", "undo"])
-        _reschedule_all(campaign, why=f"turn {n} closed")
+        _reschedule_all(campaign, why=message("turn.closed", n=n))
         return turn
 
 
-def _income_reason(n: int, capped: tuple[int, int] | None) -> str:
-    """The income entry's reason (stored in English, shown translated by
-    ``campaign.core.stored_text``), saying what the maximum kept out."""
+def _income_reason(n: int, capped: tuple[int, int] | None) -> StoredMessage:
+    """The income entry's reason (a message, shown in the reader's language), saying what
+    the maximum kept out."""
     if capped is None:
-        return f"income of turn {n}"
-    return (
-        f"income of turn {n}, capped at the maximum of {limits.NUMBER_MAX}: "
-        f"{capped[0]} resources and {capped[1]} technology not credited"
-    )
+        return message("ledger.income", n=n)
+    return message("ledger.income_capped", n=n, max=limits.NUMBER_MAX, r=capped[0], t=capped[1])
 
 
 def _capped_summary(capped: tuple[int, int] | None) -> dict:
@@ -365,7 +368,7 @@ def _capped_summary(capped: tuple[int, int] | None) -> dict:
 
 def _complete(c: Construction, n: int) -> None:
     """Launch a finished construction: the ship or squadron joins its fleet at the yard."""
-    reason = f"turn {n}: built at {c.yard.name}"
+    reason = history_reason(message("turn.built", n=n, yard=c.yard.name))
     if c.ship_class_id:
         ship = Ship(
             name=c.name,
@@ -391,7 +394,7 @@ def _complete(c: Construction, n: int) -> None:
         c.light_units = group
 
 
-def _reschedule_all(campaign: Campaign, *, why: str) -> None:
+def _reschedule_all(campaign: Campaign, *, why: StoredMessage) -> None:
     yard_ids = (
         RepairOrder.objects.filter(campaign=campaign, status=RepairOrder.Status.QUEUED)
         .values_list("yard_id", flat=True)
@@ -454,7 +457,7 @@ def campaign_turn_reopen(*, campaign: Campaign, user) -> CampaignTurn:
                 )
             for f, v in undo["ships"][str(ship.pk)].items():
                 setattr(ship, f, v)
-            ship._change_reason = f"turn {turn.number} reopened"
+            ship._change_reason = history_reason(message("turn.reopened", n=turn.number))
         bulk_update_with_history(ships, Ship, SHIP_FIELDS)
         orders = list(RepairOrder.objects.filter(pk__in=[int(k) for k in undo["orders"]]))
         for o in orders:
@@ -467,15 +470,15 @@ def campaign_turn_reopen(*, campaign: Campaign, user) -> CampaignTurn:
                 setattr(c, f, v)
         Construction.objects.bulk_update(builds, BUILD_FIELDS)
         for s in Ship.objects.filter(pk__in=undo["created_ships"]):
-            s._change_reason = f"turn {turn.number} reopened"
+            s._change_reason = history_reason(message("turn.reopened", n=turn.number))
             s.delete()
         for g in LightUnitGroup.objects.filter(pk__in=undo["created_lights"]):
-            g._change_reason = f"turn {turn.number} reopened"
+            g._change_reason = history_reason(message("turn.reopened", n=turn.number))
             g.delete()
         groups = list(LightUnitGroup.objects.filter(pk__in=[int(k) for k in undo["lights"]]))
         for g in groups:
             g.strength = undo["lights"][str(g.pk)]
-            g._change_reason = f"turn {turn.number} reopened"
+            g._change_reason = history_reason(message("turn.reopened", n=turn.number))
         bulk_update_with_history(groups, LightUnitGroup, ["strength"])
         LedgerEntry.objects.filter(pk__in=undo["ledger"]).delete()
         FleetMove.objects.filter(

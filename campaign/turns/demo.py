@@ -10,6 +10,7 @@ left as they are (their error is the reason given in the returned lines).
 
 from __future__ import annotations
 
+from campaign.core.messages import message, text_of
 from campaign.league.models import Campaign
 from campaign.turns.closing import campaign_turn_close, campaign_turn_open
 from campaign.turns.errors import TurnActionError
@@ -27,6 +28,7 @@ def sample_turn_demo(*, campaign: Campaign) -> list[str]:
         return []
     lines = []
     campaign_turn_open(campaign=campaign, user=None)
+    opening = message("ledger.demo_opening")
     for faction in campaign.factions.all():
         LedgerEntry.objects.create(
             campaign=campaign,
@@ -35,7 +37,8 @@ def sample_turn_demo(*, campaign: Campaign) -> list[str]:
             kind=LedgerEntry.Kind.ADJUSTMENT,
             resources=OPENING_RESOURCES,
             technology=1,
-            reason="opening treasury (demo)",
+            reason=text_of(opening),
+            reason_message=opening,
         )
     damaged = Ship.objects.filter(
         fleet__faction__in=campaign.factions.all(), status=Ship.Status.DAMAGED

@@ -102,6 +102,8 @@ class RepairOrder(models.Model):
     refunded = models.PositiveIntegerField(_("refunded"), default=0)
     eta_turn = models.PositiveIntegerField(_("ends at turn"), null=True, blank=True)
     eta_note = models.CharField(_("why the ETA changed"), max_length=300, blank=True)
+    # The note as a message key and parameters (campaign.core.messages); {} on older rows.
+    eta_note_message = models.JSONField(default=dict, blank=True, editable=False)
     ordered_turn = models.PositiveIntegerField(_("ordered in turn"), default=1)
     ordered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
@@ -233,6 +235,9 @@ class LedgerEntry(models.Model):
     resources = models.IntegerField(_("resources"), default=0)
     technology = models.IntegerField(_("technology"), default=0)
     reason = models.CharField(_("why"), max_length=300)
+    # The reason as a message key and parameters (campaign.core.messages); {} for an
+    # organiser's own words and older rows.
+    reason_message = models.JSONField(default=dict, blank=True, editable=False)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,

@@ -19,6 +19,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 from simple_history.utils import bulk_update_with_history
 
+from campaign.core.messages import history_reason, message
 from campaign.league.models import Campaign
 from campaign.league.roles import can_act_for_faction
 from campaign.turns.errors import TurnActionError, TurnPermissionError
@@ -126,7 +127,9 @@ def moves_carry_out(
         fleet = m.fleet
         undo[str(m.pk)] = {"fleet": fleet.pk, "territory": fleet.territory_id}
         fleet.territory_id = m.destination_id
-        fleet._change_reason = f"turn {turn_number}: moved to {m.destination.name}"
+        fleet._change_reason = history_reason(
+            message("turn.moved", n=turn_number, place=m.destination.name)
+        )
         fleets.append(fleet)
         m.status = FleetMove.Status.DONE
         summary.append(
@@ -153,7 +156,7 @@ def moves_undo(undo: dict[str, dict], *, turn_number: int) -> None:
                 f"turn {turn_number}: fleet {m.fleet} moved since the close; undo that first"
             )
         m.fleet.territory_id = undo[str(m.pk)]["territory"]
-        m.fleet._change_reason = f"turn {turn_number} reopened"
+        m.fleet._change_reason = history_reason(message("turn.reopened", n=turn_number))
         fleets.append(m.fleet)
         m.status = FleetMove.Status.QUEUED
     bulk_update_with_history(fleets, Fleet, ["territory"])

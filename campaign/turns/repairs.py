@@ -26,6 +26,7 @@ from django.db.models import QuerySet
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
+from campaign.core.messages import StoredMessage, message, message_of, text_of
 from campaign.league.models import Campaign
 from campaign.league.roles import can_act_for_faction
 from campaign.turns import rates as rates_mod
@@ -343,13 +344,15 @@ def repair_order(
             ordered_turn=campaign.current_turn,
             ordered_by=user if getattr(user, "is_authenticated", False) else None,
         )
+        reason = message("ledger.repair", ship=str(ship), yard=quote.yard.name)
         LedgerEntry.objects.create(
             campaign=campaign,
             faction=ship.fleet.faction,
             turn=campaign.current_turn,
             kind=LedgerEntry.Kind.REPAIR,
             resources=-quote.cost,
-            reason=f"repair of {ship} at {quote.yard.name}"[:300],
+            reason=text_of(reason, 300),
+            reason_message=reason,
             user=order.ordered_by,
             repair_order=order,
         )
@@ -387,10 +390,12 @@ def repair_cancel(*, order: RepairOrder, user, reason: str = "") -> RepairOrder:
                     "status": order.get_status_display(),
                 }
             )
-        return _cancel(order, user=user, why=reason or f"repair of {ship} cancelled")
+        why = reason or message("ledger.repair_cancelled", ship=str(ship))
+        return _cancel(order, user=user, why=why)
 
 
-def _cancel(order: RepairOrder, *, user, why: str) -> RepairOrder:
+def _cancel(order: RepairOrder, *, user, why: str | StoredMessage) -> RepairOrder:
+    """``why``: a person's own words or a message (``campaign.core.messages``)."""
     refund = repair_refund_amount(order)
     order.status = RepairOrder.Status.CANCELLED
     order.refunded = refund
@@ -403,7 +408,8 @@ def _cancel(order: RepairOrder, *, user, why: str) -> RepairOrder:
             turn=order.campaign.current_turn,
             kind=LedgerEntry.Kind.REFUND,
             resources=refund,
-            reason=why[:300],
+            reason=text_of(why, 300),
+            reason_message=message_of(why),
             user=user if getattr(user, "is_authenticated", False) else None,
             repair_order=order,
         )
@@ -411,9 +417,12 @@ def _cancel(order: RepairOrder, *, user, why: str) -> RepairOrder:
     return order
 
 
-def yard_reschedule(*, yard: Territory, campaign: Campaign, why: str) -> list[RepairOrder]:
+def yard_reschedule(
+    *, yard: Territory, campaign: Campaign, why: str | StoredMessage
+) -> list[RepairOrder]:
     """Recompute the ETA of the yard's open orders; an order whose ETA moves keeps ``why``
-    in ``eta_note`` for the fleet page. Returns the changed orders (one bulk update)."""
+    (a person's words or a message) in ``eta_note`` and ``eta_note_message`` for the fleet
+    page. Returns the changed orders (one bulk update)."""
     rates = rates_mod.turn_rates(campaign.turn_settings)
     queue = _yard_queue(yard, campaign)
     turns = yard_turns(
@@ -424,10 +433,11 @@ def yard_reschedule(*, yard: Territory, campaign: Campaign, why: str) -> list[Re
     for o in queue:
         eta = base + turns[o.pk] - 1 if turns[o.pk] else None
         if eta != o.eta_turn:
-            o.eta_note = f"was turn {o.eta_turn}: {why}"[:300] if o.eta_turn else why[:300]
+            note = message("repair.eta_moved", n=o.eta_turn, why=why) if o.eta_turn else why
+            o.eta_note, o.eta_note_message = text_of(note, 300), message_of(note)
             o.eta_turn = eta
             changed.append(o)
-    RepairOrder.objects.bulk_update(changed, ["eta_turn", "eta_note"])
+    RepairOrder.objects.bulk_update(changed, ["eta_turn", "eta_note", "eta_note_message"])
     return changed
 
 
@@ -488,7 +498,8 @@ def repairs_release_for_battle(*, battle, user=None) -> list[RepairOrder]:
             % {"battle": battle.name, "ships": names}
         )
     for o in orders:
-        _cancel(o, user=user, why=f"battle {battle.name} undone: repair of {o.ship} cancelled")
+        why = message("ledger.repair_undone", battle=battle.name, ship=str(o.ship))
+        _cancel(o, user=user, why=why)
     return orders
 
 

@@ -17,6 +17,7 @@ from datetime import datetime
 from typing import Any
 
 from battles.models import Battle
+from campaign.core.messages import history_key
 from factions.models import Ship
 
 STATE = ("status", "hull_lost", "armour_lost", "crew_lost", "systems_lost")
@@ -45,6 +46,10 @@ def _kind(row: Any) -> str:
         return "built"
     if row.history_type == "-":
         return "removed"
+    key = history_key(reason)
+    if key is not None:  # a stored message: its key says what happened
+        return {"turn.repaired": "repair", "turn.reopened": "reopened"}.get(key, "change")
+    # Older rows hold an English sentence.
     if "repaired" in reason:
         return "repair"
     if "reopened" in reason:

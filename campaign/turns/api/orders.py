@@ -95,7 +95,7 @@ def _repair_out(o: RepairOrder) -> dict:
         "refunded": o.refunded,
         "eta_turn": o.eta_turn,
         "eta_note": o.eta_note,
-        "eta_note_display": stored_text(o.eta_note),
+        "eta_note_display": stored_text(o.eta_note, o.eta_note_message),
     }
 
 

@@ -206,7 +206,7 @@ def _ledger_out(e: LedgerEntry) -> dict:
         "resources": e.resources,
         "technology": e.technology,
         "reason": e.reason,
-        "reason_display": stored_text(e.reason),
+        "reason_display": stored_text(e.reason, e.reason_message),
         "user": e.user.get_username() if e.user else None,
         "created_at": e.created_at,
     }

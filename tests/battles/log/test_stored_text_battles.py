@@ -17,6 +17,7 @@ from battles.log.names import LogNames
 from battles.models import Battle, BattleAction, Event
 from battles.reports.context import report_context
 from battles.services import battle_reseed, battle_resolve
+from campaign.core.messages import english, message
 from tests.battles.battle_fixtures import draft_skirmish
 
 SEED = 20261130
@@ -70,7 +71,10 @@ def test_dice_purposes_read_in_french_in_the_full_log(resolved):
 
 
 def test_a_battle_played_turn_by_turn_shows_its_stored_outcome_translated(resolved):
-    Battle.objects.filter(pk=resolved.pk).update(mode=Battle.Mode.TURNS, outcome=TURNS_OUTCOME)
+    # A row written before outcomes were stored as messages: English only.
+    Battle.objects.filter(pk=resolved.pk).update(
+        mode=Battle.Mode.TURNS, outcome=TURNS_OUTCOME, outcome_message={}
+    )
     resolved.refresh_from_db()
     french = html_lib.unescape(fragment(resolved, "fr"))
     assert (
@@ -87,7 +91,9 @@ def test_a_battle_played_turn_by_turn_shows_its_stored_outcome_translated(resolv
 
 def test_a_chroniclers_outcome_stays_as_written(resolved):
     text = "Phalon victory: the G+ destroyers jump out."
-    Battle.objects.filter(pk=resolved.pk).update(mode=Battle.Mode.RECORDED, outcome=text)
+    Battle.objects.filter(pk=resolved.pk).update(
+        mode=Battle.Mode.RECORDED, outcome=text, outcome_message={}
+    )
     resolved.refresh_from_db()
     assert f"<span>{text}</span>" in html_lib.unescape(fragment(resolved, "fr"))
 
@@ -97,6 +103,7 @@ def test_translated_lines_keep_names_escaped(resolved):
     Battle.objects.filter(pk=resolved.pk).update(
         mode=Battle.Mode.TURNS,
         outcome=TURNS_OUTCOME.replace("Qatzrin victory", f"{payload} victory"),
+        outcome_message={},
     )
     setup = Event.objects.get(battle=resolved, kind="setup")
     ship_id = next(iter(setup.data["ships"]))
@@ -192,3 +199,16 @@ def test_a_refused_shot_reads_in_french_from_its_error_class():
         )
         event.data = {**data, "error": "SomethingNew"}
         assert event_line(event, names) == event.summary
+
+
+def test_a_stored_message_keeps_names_escaped(resolved):
+    payload = '<img src=x onerror="alert(1)">'
+    head = message("outcome.victory", side=payload, reason="judged")
+    stored = message("outcome.ended", head=head, n=2, seed=7)
+    Battle.objects.filter(pk=resolved.pk).update(
+        mode=Battle.Mode.TURNS, outcome=english(stored), outcome_message=stored
+    )
+    resolved.refresh_from_db()
+    page = fragment(resolved, "fr")
+    assert "<img" not in page
+    assert "Victoire de &lt;img src=x onerror=&quot;alert(1)&quot;&gt;\u202f: " in page

@@ -110,9 +110,13 @@ def test_the_timeline_records_each_step_but_never_the_orders(started):
         ("order", f"turn-by-turn play started (seed {SEED}, at most 5 turns)"),
         ("order", "qatzrin: orders for turn 1 submitted"),
         ("order", "turn 1 played (auto-resolve tactics for phalon)"),
-        ("order", "turn-by-turn play ended after 1 turn(s) (ended)"),
+        ("order", "turn-by-turn play ended after 1 turn (ended by the organiser)"),
         ("conclude", Battle.objects.get(pk=battle.pk).outcome),
     ]
+    assert actions[3].summary_message == {
+        "key": "battle.play_ended",
+        "params": {"n": 1, "reason": "ended"},
+    }
     assert actions[1].user == started.cast.qatzrin_player
     assert actions[1].data == {"side": "qatzrin", "game_turn": 1}
     assert "+3" not in str([(a.summary, a.data) for a in actions])

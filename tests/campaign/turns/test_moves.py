@@ -10,6 +10,7 @@ import pytest
 from django.test import Client
 from django.utils import translation
 
+from campaign.core.messages import decode
 from campaign.publish.builder import site_build
 from campaign.turns.access import turn_summary_for
 from campaign.turns.closing import campaign_turn_close, campaign_turn_open, campaign_turn_reopen
@@ -52,7 +53,10 @@ def test_a_move_is_carried_out_at_the_close_and_undone_at_the_reopen(moving):
             "destination": s.kristiansand.name,
         }
     ]
-    assert s.fleet.history.first().history_change_reason == "turn 1: moved to Kristiansand"
+    assert decode(s.fleet.history.first().history_change_reason) == {
+        "key": "turn.moved",
+        "params": {"n": 1, "place": "Kristiansand"},
+    }
     campaign_turn_reopen(campaign=s.campaign, user=s.organiser)
     s.fleet.refresh_from_db()
     move.refresh_from_db()

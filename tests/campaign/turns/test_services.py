@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone, translation
 
+from campaign.core.messages import decode
 from campaign.turns.building import construction_order, construction_quote
 from campaign.turns.closing import (
     campaign_turn_close,
@@ -340,7 +341,10 @@ def test_ship_built_joins_its_fleet_with_a_history(damaged):
     )  # fmt: skip
     campaign_turn_close(campaign=s.campaign, user=s.organiser)
     ship = s.fleet.ships.get(name="Vakt 1")
-    assert ship.history.get().history_change_reason == "turn 1: built at Trøndelag"
+    assert decode(ship.history.get().history_change_reason) == {
+        "key": "turn.built",
+        "params": {"n": 1, "yard": "Trøndelag"},
+    }
 
 
 def test_the_yard_keeps_the_eta_and_says_why_it_moved(damaged):
