@@ -5,11 +5,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
-from battles.models import Battle
-from campaign.league.models import Campaign
+from tests.migrations import migrate_latest, migrate_to
 
 BEFORE = ("battles", "0009_battle_mode_turns")
 AFTER = ("battles", "0010_fill_concluded_at")
@@ -18,37 +15,39 @@ T2 = datetime(2026, 3, 2, 11, 0, tzinfo=UTC)
 T3 = datetime(2026, 3, 3, 12, 0, tzinfo=UTC)
 
 
-def _migrate(target):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate([target])
-
-
-def _history(battle, *dates):
-    rows = battle.history.order_by("history_date", "history_id")
-    for row, date in zip(rows, dates, strict=True):
-        type(row).objects.filter(pk=row.pk).update(history_date=date)
+def _history(apps, battle, *rows):
+    """History rows of ``battle``: (status, date) each, as saves would have written them."""
+    History = apps.get_model("battles", "HistoricalBattle")
+    for status, date in rows:
+        fields = {
+            f.attname: getattr(battle, f.attname)
+            for f in History._meta.concrete_fields
+            if hasattr(battle, f.attname) and f.attname != "history_id"
+        }
+        History.objects.create(**(fields | {"status": status}), history_date=date, history_type="~")
 
 
 @pytest.mark.django_db(transaction=True)
 def test_concluded_battles_without_a_time_get_the_time_they_became_concluded():
-    _migrate(BEFORE)
+    apps = migrate_to(BEFORE)
     try:
-        campaign = Campaign.objects.create(name="League", slug="league")
+        Battle = apps.get_model("battles", "Battle")
+        campaign = apps.get_model("campaign", "Campaign").objects.create(
+            name="League", slug="league"
+        )
         # Drafted at T1, concluded at T2, reopened at T3 and concluded again: the last T3.
-        again = Battle.objects.create(campaign=campaign, name="Again", slug="again")
-        for status in ("concluded", "draft", "concluded"):
-            again.status = status
-            again.save()
-        _history(again, T1, T2, T2, T3)
+        again = Battle.objects.create(
+            campaign=campaign, name="Again", slug="again", status="concluded"
+        )
+        _history(apps, again, ("draft", T1), ("concluded", T2), ("draft", T2), ("concluded", T3))
         # Concluded from its first row (how other systems' battles were recorded).
         recorded = Battle.objects.create(
             campaign=campaign, name="Other", slug="other", status="concluded"
         )
-        _history(recorded, T1)
+        _history(apps, recorded, ("concluded", T1))
         # No history row at all (bulk writes): its last update.
-        (bulk,) = Battle.objects.bulk_create(
-            [Battle(campaign=campaign, name="Bulk", slug="bulk", status="concluded")]
+        bulk = Battle.objects.create(
+            campaign=campaign, name="Bulk", slug="bulk", status="concluded"
         )
         Battle.objects.filter(pk=bulk.pk).update(updated_at=T2)
         # Left alone: a battle with its time, and a draft.
@@ -59,7 +58,7 @@ def test_concluded_battles_without_a_time_get_the_time_they_became_concluded():
         before = {b.slug: (b.status, b.concluded_at) for b in Battle.objects.all()}
         assert sum(at is None for status, at in before.values() if status == "concluded") == 3
 
-        _migrate(AFTER)
+        Battle = migrate_to(AFTER).get_model("battles", "Battle")
 
         after = {b.slug: (b.status, b.concluded_at) for b in Battle.objects.all()}
         assert len(after) == len(before) == 5
@@ -72,4 +71,4 @@ def test_concluded_battles_without_a_time_get_the_time_they_became_concluded():
         }
         assert Battle.objects.get(pk=timed.pk).concluded_at == T1
     finally:
-        _migrate(AFTER)
+        migrate_latest()

@@ -9,6 +9,7 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
 from battles.play.engine_state import engine_hash
+from tests.migrations import migrate_latest
 
 BEFORE = ("battles", "0011_one_winner_protected_history")
 AFTER = ("battles", "0012_turnplay_engine_state")
@@ -58,6 +59,6 @@ def test_plays_being_fought_record_the_engine_running_now():
         _migrate(BEFORE)
         assert old.get_model("battles", "TurnPlay").objects.count() == 3
     finally:
-        _migrate(AFTER)
+        migrate_latest()
         for model in (TurnPlay, Battle):
             model.objects.all().delete()

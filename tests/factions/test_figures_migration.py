@@ -7,6 +7,7 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
 from factions.models import Faction, ShipClass
+from tests.migrations import migrate_latest
 from tests.world import catalogue_design
 
 BEFORE = ("factions", "0003_data_version")
@@ -62,4 +63,4 @@ def test_a_class_whose_columns_disagree_with_its_design_is_fixed_and_only_it():
         # A design stating no points leaves the column's price alone.
         assert after["unpriced"] == tuple(of(unpriced, points=250).values())
     finally:
-        _migrate(AFTER)
+        migrate_latest()

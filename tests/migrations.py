@@ -1,0 +1,28 @@
+"""Moving the test database between migrations, for tests of data migrations.
+
+A test migrates its app back to the state before the migration under test, writes rows with
+that state's models (never the current ones: their columns may not exist yet), migrates
+forward and compares. :func:`migrate_latest` in a ``finally`` puts every app back at its
+last migration, so the tests after it find the whole schema.
+"""
+
+from __future__ import annotations
+
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+from django.db.migrations.state import StateApps
+
+
+def migrate_to(target: tuple[str, str]) -> StateApps:
+    """Migrate ``target``'s app to ``target``, every other app to its last migration;
+    returns the models of that state (``apps.get_model("battles", "Battle")``)."""
+    executor = MigrationExecutor(connection)
+    nodes = [n for n in executor.loader.graph.leaf_nodes() if n[0] != target[0]] + [target]
+    executor.migrate(nodes)
+    return MigrationExecutor(connection).loader.project_state(nodes).apps
+
+
+def migrate_latest() -> None:
+    """Every app at its last migration."""
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())
