@@ -52,6 +52,7 @@ from battles.rules.turn import Event as EngineEvent
 from battles.services import MAX_TURNS_LIMIT, BattleActionError
 from battles.services.common import battle_label
 from battles.services.intel import intel_known_classes
+from campaign.core.actors import SYSTEM
 
 __all__ = [
     "TurnOrdersError",
@@ -375,11 +376,11 @@ def turn_orders_submit(
     return stored
 
 
-def turn_play_advance(*, battle: Battle, force: bool = False, user: Any = None) -> bool:
+def turn_play_advance(*, battle: Battle, user: Any, force: bool = False) -> bool:
     """Play the current turn if both sides have ordered, or if ``force`` (the organiser)
     or the deadline has passed: a side without orders then takes the auto-resolve tactics.
     Returns True when a turn was played. Concludes the battle when it is over. ``user``:
-    who forced it (timeline; None for the deadline task)."""
+    who forced it (timeline; ``campaign.core.actors.SYSTEM`` for the deadline task)."""
     with transaction.atomic():
         battle = engine_io.locked(battle)
         play = _play_of(battle)
@@ -429,7 +430,7 @@ def turns_play_due(*, now: datetime | None = None) -> list[int]:
     played = []
     for play in due:
         try:
-            if turn_play_advance(battle=play.battle):
+            if turn_play_advance(battle=play.battle, user=SYSTEM):
                 played.append(play.battle_id)
         except BattleActionError:
             continue  # concluded or ended by another request meanwhile
@@ -448,7 +449,7 @@ def turn_deadline_set(*, battle: Battle, deadline: datetime | None) -> TurnPlay:
     return play
 
 
-def turn_play_end(*, battle: Battle, user: Any = None) -> Battle:
+def turn_play_end(*, battle: Battle, user: Any) -> Battle:
     """End a turn-by-turn battle now (organiser ``user``): judged on surviving strength as
     at the turn limit, then concluded. Orders given for the turn not yet played are
     dropped."""

@@ -31,6 +31,11 @@ from battles.services.common import (
     refuse_turn_play,
 )
 from battles.services.conclude import Conclusion, UnitResult, battle_conclude
+from battles.services.permissions import (
+    require_battle_organiser,
+    require_confirmer,
+    require_side_or_organiser,
+)
 from factions.models import Ship
 
 __all__ = [
@@ -297,7 +302,7 @@ def battle_record(
     winner: str | None,
     game_turns: int | None = None,
     narrative: str | None = None,
-    user: Any = None,
+    user: Any,
 ) -> Battle:
     """Record a battle played on the table and conclude it at once; returns the battle.
 
@@ -319,7 +324,32 @@ def battle_record(
     :class:`BattleActionError` naming ``results[i]``, the participant and the field (or a
     concluded battle, a winner not among the sides); nothing is written then. Written by
     ``battle_conclude`` (one transaction, locks, snapshot, intel, report queued).
+    ``user`` must organise the campaign (:class:`~campaign.core.refusals.Refused`).
     """
+    require_battle_organiser(user, battle.campaign)
+    return _record_and_conclude(
+        battle=battle,
+        results=results,
+        outcome=outcome,
+        winner=winner,
+        game_turns=game_turns,
+        narrative=narrative,
+        user=user,
+    )
+
+
+def _record_and_conclude(
+    *,
+    battle: Battle,
+    results: Sequence[Mapping[str, Any]],
+    outcome: str,
+    winner: str | None,
+    game_turns: int | None,
+    narrative: str | None,
+    user: Any,
+) -> Battle:
+    # Shared by the organiser's outright record and the last confirmation, whose
+    # permission checks differ (each runs its own before calling).
     _check_game_turns(game_turns)
 
     def build(b: Battle, sides: list[BattleSide]) -> Conclusion:
@@ -351,8 +381,10 @@ def record_submit(
     """Submit one side's account of a table battle (``side`` None: the organiser's entry
     for every side), checked now against the SSDs (shape of ``results``:
     :func:`battle_record`). A new entry replaces that side's earlier unconfirmed ones.
-    Callers check that ``user`` plays ``side`` or organises the campaign. Raises
-    :class:`BattleActionError` naming the ship and field; nothing is written then."""
+    ``user`` must play ``side`` or organise the campaign
+    (:class:`~campaign.core.refusals.Refused`). Raises :class:`BattleActionError` naming
+    the ship and field; nothing is written then."""
+    require_side_or_organiser(user, battle, side.pk if side is not None else None)
     _check_game_turns(game_turns)
     with transaction.atomic():
         b = locked(battle)
@@ -402,13 +434,15 @@ def _covered(sides: list[BattleSide], entries: list[RecordEntry]) -> bool:
 
 
 def record_confirm(*, entry: RecordEntry, user: Any) -> RecordEntry:
-    """Confirm a submitted entry (callers check that ``user`` organises the campaign or
-    plays another side). When every side with units then has a confirmed entry (or the
-    organiser's entry covers them all), the battle concludes with the confirmed entries'
-    results (checked again), the latest outcome, winner, turns and narrative given.
+    """Confirm a submitted entry (``user`` organises the campaign or plays another side:
+    :class:`~campaign.core.refusals.Refused` otherwise). When every side with units then
+    has a confirmed entry (or the organiser's entry covers them all), the battle concludes
+    with the confirmed entries' results (checked again), the latest outcome, winner,
+    turns and narrative given.
     Raises :class:`BattleActionError` for an entry not waiting for confirmation or
     results no longer valid (naming ship and field), or a battle being fought turn by
     turn; nothing is written then."""
+    require_confirmer(user, entry)
     with transaction.atomic():
         entry = RecordEntry.objects.select_for_update().get(pk=entry.pk)
         refuse_turn_play(entry.battle)
@@ -444,7 +478,7 @@ def record_confirm(*, entry: RecordEntry, user: Any) -> RecordEntry:
                 for k in latest:
                     latest[k] = getattr(e, k) or latest[k]
                 turns = e.game_turns if e.game_turns is not None else turns
-            battle_record(
+            _record_and_conclude(
                 battle=battle,
                 results=results,
                 outcome=latest["outcome"],
@@ -456,9 +490,14 @@ def record_confirm(*, entry: RecordEntry, user: Any) -> RecordEntry:
     return entry
 
 
-def record_reject(*, entry: RecordEntry, user: Any, reason: str = "") -> RecordEntry:
-    """Turn down a submitted entry (its side submits again). Raises
+def record_reject(
+    *, entry: RecordEntry, user: Any, reason: str = "", withdraw: bool = False
+) -> RecordEntry:
+    """Turn down a submitted entry (its side submits again): the organisers or another
+    side; ``withdraw``: the organisers or the entry's own side
+    (:class:`~campaign.core.refusals.Refused` otherwise). Raises
     :class:`BattleActionError` for an entry not waiting for confirmation."""
+    require_confirmer(user, entry, withdraw=withdraw)
     with transaction.atomic():
         entry = RecordEntry.objects.select_for_update().get(pk=entry.pk)
         if entry.status != RecordEntry.Status.SUBMITTED:

@@ -365,6 +365,7 @@ def record_entry_decide(request: HttpRequest, pk: int, entry: int, decision: str
                 entry=entry_obj,
                 user=request.user,
                 reason=f"entry {entry_obj.pk} withdrawn by its side",
+                withdraw=True,
             )
         else:
             record_reject(entry=entry_obj, user=request.user)

@@ -44,6 +44,7 @@ from battles.play.game_turns import (
     turn_state,
 )
 from battles.services import BattleActionError
+from campaign.core.actors import SYSTEM
 from campaign.league.roles import is_organiser
 
 
@@ -75,7 +76,7 @@ def battle_turns(request: HttpRequest, pk: int) -> HttpResponse:
     if play and not play.ended and play.deadline and play.deadline <= timezone.now():
         # Concluded meanwhile by another request: show what is stored.
         with contextlib.suppress(BattleActionError):
-            turn_play_advance(battle=battle)
+            turn_play_advance(battle=battle, user=SYSTEM)  # the deadline's work, not the visitor's
         battle.refresh_from_db()
     return _render_turns(request, battle)
 

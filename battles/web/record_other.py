@@ -71,6 +71,7 @@ def other_battle_new(request: HttpRequest, slug: str) -> HttpResponse:
                 location=d["location"],
                 date=d["date"],
                 campaign_turn=d["campaign_turn"],
+                user=request.user,
             )
         except OtherBattleError as exc:
             form.add_error(None, str(exc))

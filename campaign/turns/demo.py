@@ -10,6 +10,7 @@ left as they are (their error is the reason given in the returned lines).
 
 from __future__ import annotations
 
+from campaign.core.actors import SYSTEM
 from campaign.league.models import Campaign
 from campaign.turns.closing import campaign_turn_close, campaign_turn_open
 from campaign.turns.errors import TurnActionError
@@ -26,7 +27,7 @@ def sample_turn_demo(*, campaign: Campaign) -> list[str]:
     if campaign.turns.exists():
         return []
     lines = []
-    campaign_turn_open(campaign=campaign, user=None)
+    campaign_turn_open(campaign=campaign, user=SYSTEM)
     for faction in campaign.factions.all():
         LedgerEntry.objects.create(
             campaign=campaign,
@@ -45,7 +46,7 @@ def sample_turn_demo(*, campaign: Campaign) -> list[str]:
             order = repair_order(
                 campaign=campaign,
                 ship=ship,
-                user=None,
+                user=SYSTEM,
                 hull=ship.hull_lost,
                 armour=ship.armour_lost,
                 crew=ship.crew_lost,
@@ -57,7 +58,7 @@ def sample_turn_demo(*, campaign: Campaign) -> list[str]:
             lines.append(
                 f"repair of {ship} at {order.yard.name}: {order.cost}, ends turn {order.eta_turn}"
             )
-    turn = campaign_turn_close(campaign=campaign, user=None)
+    turn = campaign_turn_close(campaign=campaign, user=SYSTEM)
     lines.append(f"turn {turn.number} closed")
-    campaign_turn_open(campaign=campaign, user=None)
+    campaign_turn_open(campaign=campaign, user=SYSTEM)
     return lines

@@ -339,7 +339,7 @@ def repair_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
                 repairs.repair_order(campaign=campaign, ship=ship, user=request.user, **spec)
                 messages.success(request, _("Repairs ordered."))
                 return redirect(ship.fleet.get_absolute_url())
-            quote = repairs.repair_quote(campaign=campaign, ship=ship, **spec)
+            quote = repairs.repair_quote(campaign=campaign, ship=ship, user=request.user, **spec)
         except TurnPermissionError as exc:
             return HttpResponse(str(exc), status=403)
         except TurnActionError as exc:
@@ -399,7 +399,7 @@ def build_page(request: HttpRequest, slug: str) -> HttpResponse:
                 )
                 messages.success(request, _("Construction ordered."))
                 return redirect("turn-page", slug=campaign.slug)
-            quote = building.construction_quote(campaign=campaign, **spec)
+            quote = building.construction_quote(campaign=campaign, user=request.user, **spec)
         except TurnPermissionError as exc:
             return HttpResponse(str(exc), status=403)
         except (TurnActionError, ValueError) as exc:

@@ -11,6 +11,7 @@ from django.test import Client
 from battles.models import Battle
 from battles.models.turn_orders import TurnPlay
 from battles.play.game_turns import turn_orders_submit, turn_play_end, turn_play_start
+from campaign.core.actors import SYSTEM
 from campaign.league.models import Campaign, Membership
 from tests.battles.battle_fixtures import SEED, draft_skirmish
 
@@ -210,7 +211,7 @@ def test_api_orders_for_the_other_sides_ship_name_it_and_store_nothing(game):
 
 
 def test_once_concluded_everyone_sees_the_replay_without_hidden_fleets(game):
-    turn_play_end(battle=game.battle)
+    turn_play_end(user=SYSTEM, battle=game.battle)
     fleet = game.phalon_side.fleet
     fleet.hidden = True
     fleet.save()

@@ -24,6 +24,7 @@ from battles.play.game_turns import (
 )
 from battles.play.tasks import play_due_turns
 from battles.services import BattleActionError, event_rows
+from campaign.core.actors import SYSTEM
 from factions.models import LightUnitGroup, Ship
 from tests.battles.battle_fixtures import SEED, draft_skirmish
 
@@ -102,11 +103,11 @@ def test_the_deadline_gives_the_missing_side_the_auto_tactics_logged_as_such(sta
     turn_orders_submit(
         battle=started.battle, side=started.qatzrin_side, orders={started.q[0]: {"movement": "+1"}}
     )
-    assert turn_play_advance(battle=started.battle) is False  # no deadline: it waits
+    assert turn_play_advance(user=SYSTEM, battle=started.battle) is False  # no deadline: it waits
     TurnPlay.objects.filter(battle=started.battle).update(
         deadline=timezone.now() - timedelta(minutes=1)
     )
-    assert turn_play_advance(battle=started.battle) is True
+    assert turn_play_advance(user=SYSTEM, battle=started.battle) is True
     auto = TurnOrders.objects.get(battle=started.battle, game_turn=1, side=started.phalon_side)
     assert auto.auto and auto.orders == {}
     logged = Event.objects.get(battle=started.battle, kind="auto-orders")
@@ -165,7 +166,7 @@ def test_an_order_for_a_destroyed_ship_is_refused_naming_it(cast):
     play = turn_play_start(battle=battle, seed=4, max_turns=20)
     destroyed = None
     for _ in range(6):
-        turn_play_advance(battle=battle, force=True)
+        turn_play_advance(user=SYSTEM, battle=battle, force=True)
         play.refresh_from_db()
         assert not play.ended
         state = turn_state(play=play)
@@ -198,13 +199,13 @@ def test_replay_from_seed_and_stored_orders_gives_the_same_log(started):
         side=started.qatzrin_side,
         orders={q[0]: {"movement": "+2", "fire": [{"system": "beam-a", "target": p[0]}]}},
     )
-    turn_play_advance(battle=started.battle, force=True)
+    turn_play_advance(user=SYSTEM, battle=started.battle, force=True)
     stored = event_rows(battle=started.battle)
     assert [r["kind"] for r in stored].count("initiative") == 2
     assert any(r["kind"] == "roll" for r in stored)
     assert turn_battle_replay(battle=started.battle) == stored
 
-    battle = turn_play_end(battle=started.battle)
+    battle = turn_play_end(user=SYSTEM, battle=started.battle)
     assert battle.status == Battle.Status.CONCLUDED and battle.game_turns == 2
     assert "turn by turn" in battle.outcome
     assert turn_battle_replay(battle=started.battle) == event_rows(battle=started.battle)
@@ -212,9 +213,9 @@ def test_replay_from_seed_and_stored_orders_gives_the_same_log(started):
 
 def test_the_end_concludes_with_the_final_ship_states(started):
     for _ in range(2):
-        turn_play_advance(battle=started.battle, force=True)
+        turn_play_advance(user=SYSTEM, battle=started.battle, force=True)
     state = turn_state(play=TurnPlay.objects.get(battle=started.battle))
-    turn_play_end(battle=started.battle)
+    turn_play_end(user=SYSTEM, battle=started.battle)
     for sid, final in state.ships.items():
         ship = Ship.objects.get(pk=int(sid.removeprefix("ship-")))
         assert (ship.hull_lost, ship.armour_lost, ship.crew_lost) == (
@@ -228,12 +229,12 @@ def test_the_end_concludes_with_the_final_ship_states(started):
     with pytest.raises(BattleActionError, match="already concluded"):
         turn_orders_submit(battle=started.battle, side=started.qatzrin_side, orders={})
     with pytest.raises(BattleActionError, match="already concluded"):
-        turn_play_end(battle=started.battle)
+        turn_play_end(user=SYSTEM, battle=started.battle)
 
 
 def test_the_turn_cap_concludes_the_battle(duel):
     turn_play_start(battle=duel.battle, seed=SEED, max_turns=1)
-    turn_play_advance(battle=duel.battle, force=True)
+    turn_play_advance(user=SYSTEM, battle=duel.battle, force=True)
     duel.battle.refresh_from_db()
     assert duel.battle.status == Battle.Status.CONCLUDED and duel.battle.game_turns == 1
     assert TurnPlay.objects.get(battle=duel.battle).ended
@@ -254,7 +255,7 @@ def test_a_pulser_mode_is_chosen_in_the_orders_phase(started):
             side=started.phalon_side,
             orders={p[0]: {"fire": [{"system": "pulser-a", "target": q[0], "mode": "x"}]}},
         )
-    turn_play_advance(battle=started.battle, force=True)
+    turn_play_advance(user=SYSTEM, battle=started.battle, force=True)
     order = Event.objects.get(battle=started.battle, kind="orders", data__ship=p[0])
     assert order.data["fire"] == [
         {"system": "pulser-a", "target": q[0], "mode": "pulser-long", "power_points": None}
@@ -264,7 +265,7 @@ def test_a_pulser_mode_is_chosen_in_the_orders_phase(started):
 
 
 def test_a_reopened_battle_is_fought_again_afresh(started):
-    turn_play_end(battle=started.battle)
+    turn_play_end(user=SYSTEM, battle=started.battle)
     Battle.objects.filter(pk=started.battle.pk).update(status=Battle.Status.DRAFT)  # reopened
     play = turn_play_start(battle=started.battle, seed=SEED + 1, max_turns=3)
     assert play.turns_played == 0 and not play.ended

@@ -34,6 +34,7 @@ from battles.services import (
     record_confirm,
     record_submit,
 )
+from campaign.core.actors import SYSTEM
 from factions.models import LightUnitGroup, Ship, Territory
 from tests.battles.battle_fixtures import SEED, draft_skirmish, ship_class
 
@@ -70,11 +71,11 @@ def test_resolve_preview_and_record_refuse_an_unfinished_play(started):
     entry = {"participant": part.pk, "fate": "unharmed"}
     msg = rf"battle {battle.pk} \({battle.name}\) is being fought turn by turn \(turn 1 of"
     with pytest.raises(BattleActionError, match=msg):
-        battle_resolve(battle=battle, seed=1)
+        battle_resolve(user=SYSTEM, battle=battle, seed=1)
     with pytest.raises(BattleActionError, match=msg):
         battle_resolve_preview(battle=battle, seed=1)
     with pytest.raises(BattleActionError, match=msg):
-        battle_record(battle=battle, results=[entry], outcome="x", winner=None)
+        battle_record(user=SYSTEM, battle=battle, results=[entry], outcome="x", winner=None)
     with pytest.raises(BattleActionError, match=msg):
         record_submit(battle=battle, side=None, results=[entry], user=started.cast.organiser)
     assert rows() == before
@@ -122,7 +123,7 @@ def test_the_end_concludes_through_battle_conclude_and_reopen_restores(started):
     battle = started.battle
     ships_before = [model_to_dict(s) for s in Ship.objects.order_by("pk")]
     for _ in range(3):
-        turn_play_advance(battle=battle, force=True)
+        turn_play_advance(user=SYSTEM, battle=battle, force=True)
     final = turn_state(play=TurnPlay.objects.get(battle=battle))
     concluded = turn_play_end(battle=battle, user=started.cast.organiser)
     assert concluded.status == Battle.Status.CONCLUDED
@@ -171,7 +172,7 @@ def test_station_defences_stand_still_in_turn_by_turn_play(cast):
     assert platform in play.setup["data"]["fixed"]
     start = turn_state(play=play).ships[platform]
     assert start.speed == 0
-    turn_play_advance(battle=battle, force=True)
+    turn_play_advance(user=SYSTEM, battle=battle, force=True)
     after = turn_state(play=TurnPlay.objects.get(battle=battle)).ships[platform]
     assert (after.x, after.y, after.speed) == (start.x, start.y, 0)
 
@@ -211,7 +212,7 @@ def test_a_unit_added_after_the_start_is_named_and_nothing_concludes(started):
     )
     Participant.objects.create(side=phalon, ship=extra)
     with pytest.raises(BattleActionError, match="Latecomer joined the battle after"):
-        turn_play_end(battle=started.battle)
+        turn_play_end(user=SYSTEM, battle=started.battle)
     assert Battle.objects.get(pk=started.battle.pk).status == Battle.Status.DRAFT
     assert not TurnPlay.objects.get(battle=started.battle).ended
 
