@@ -15,7 +15,7 @@ from datetime import UTC
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -45,7 +45,8 @@ from battles.play.game_turns import (
 )
 from battles.services import BattleActionError
 from campaign.core.actors import SYSTEM
-from campaign.league.roles import is_organiser
+from campaign.core.refusals import Refused
+from campaign.league.roles import require_member, require_organiser
 
 
 def _battle(request: HttpRequest, pk: int) -> Battle:
@@ -81,10 +82,11 @@ def battle_turns(request: HttpRequest, pk: int) -> HttpResponse:
     return _render_turns(request, battle)
 
 
-def _organiser_battle(request: HttpRequest, pk: int) -> Battle | HttpResponse:
+def _organiser_battle(request: HttpRequest, pk: int) -> Battle:
     battle = _battle(request, pk)
-    if not is_organiser(request.user, battle.campaign):
-        return HttpResponseForbidden(_("Only the campaign's organisers may do this."))
+    require_organiser(
+        request.user, battle.campaign, _("Only the campaign's organisers may do this.")
+    )
     return battle
 
 
@@ -113,8 +115,6 @@ def _whole(name: str, text: str, default: int | None) -> int | None:
 def battle_turns_start(request: HttpRequest, pk: int) -> HttpResponse:
     """Organiser: start turn-by-turn play (seed, turn cap, deadline of turn 1)."""
     battle = _organiser_battle(request, pk)
-    if isinstance(battle, HttpResponse):
-        return battle
     try:
         turn_play_start(
             battle=battle,
@@ -135,8 +135,6 @@ def battle_turns_control(request: HttpRequest, pk: int, action: str) -> HttpResp
     """Organiser: ``deadline`` (set or clear), ``play`` (the turn now, auto tactics for a
     side without orders), ``end`` (judge and conclude now)."""
     battle = _organiser_battle(request, pk)
-    if isinstance(battle, HttpResponse):
-        return battle
     try:
         if action == "deadline":
             turn_deadline_set(battle=battle, deadline=_deadline(request.POST.get("deadline", "")))
@@ -162,6 +160,9 @@ def battle_turns_control(request: HttpRequest, pk: int, action: str) -> HttpResp
 
 
 def _own_side(request: HttpRequest, battle: Battle) -> BattleSide | None:
+    """The side the user plays (None: a member who plays none); not found for anyone
+    outside the battle's campaign."""
+    require_member(request.user, battle.campaign)
     slug = battle_side_slug(request.user, battle)
     if slug is None:
         return None
@@ -175,7 +176,7 @@ def battle_turns_orders(request: HttpRequest, pk: int) -> HttpResponse:
     battle = _battle(request, pk)
     side = _own_side(request, battle)
     if side is None:
-        return HttpResponseForbidden(_("Only a player of a side of this battle may give orders."))
+        raise Refused(_("Only a player of a side of this battle may give orders."))
     play = get_object_or_404(TurnPlay, battle=battle)
     keys = contact_keys(battle, battle_viewer(battle, request.user), play.setup["data"])
     orders = None
@@ -213,7 +214,7 @@ def battle_turns_preview(request: HttpRequest, pk: int) -> HttpResponse:
     side = _own_side(request, battle)
     play = get_object_or_404(TurnPlay, battle=battle, ended=False)
     if side is None:
-        return HttpResponseForbidden(_("Only a player of a side of this battle may give orders."))
+        raise Refused(_("Only a player of a side of this battle may give orders."))
     ship_id = request.POST.get("ship", "")
     state = turn_state(play=play)
     ship = state.ships.get(ship_id)

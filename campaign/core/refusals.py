@@ -69,12 +69,16 @@ class FieldError(Schema):
 
 class ErrorOut(Schema):
     """Every error the API answers: ``detail`` (a sentence in the reader's language) and,
-    for invalid input, one entry a field in ``errors`` (empty otherwise)."""
+    for invalid input, one entry a field in ``errors`` (absent, that is empty, otherwise)."""
 
     detail: str
     errors: list[FieldError] = []
 
 
 def error_body(detail: str, errors: list[tuple[str, str]] | None = None) -> dict:
-    """An :class:`ErrorOut` as a dict: ``{"detail": str, "errors": [{"field", "message"}]}``."""
-    return {"detail": detail, "errors": [{"field": f, "message": m} for f, m in errors or []]}
+    """An :class:`ErrorOut` as a dict: ``{"detail": str, "errors": [{"field", "message"}]}``,
+    ``errors`` left out when there are none (the schema's default: an empty list)."""
+    body: dict = {"detail": detail}
+    if errors:
+        body["errors"] = [{"field": f, "message": m} for f, m in errors]
+    return body

@@ -199,3 +199,15 @@ def require_player_of(user: User, campaign: Campaign, faction: Faction, message:
         raise Refused(
             message or _("you do not give orders for %(faction)s") % {"faction": faction.name}
         )
+
+
+def require_faction_scope(user: User, campaign: Campaign) -> set[int] | None:
+    """The factions of ``campaign`` whose turn, treasury and orders ``user`` sees
+    (:func:`campaign_faction_ids_for`: None for all); :class:`Refused` as
+    :func:`require_organiser` for anyone who sees none (a chronicler: forbidden)."""
+
+    require_member(user, campaign)
+    seen = campaign_faction_ids_for(user, campaign)
+    if seen is not None and not seen:
+        raise Refused(_("only the organisers and the factions' players see the campaign turn"))
+    return seen

@@ -197,9 +197,10 @@ RECORD_POST = {
     ("who", "status"),
     [
         ("organiser", 200),
-        ("norge_player", 404),
-        ("qatzrin_player", 404),
-        ("chronicler", 404),
+        # Members who do not organise: 403; anyone outside the campaign: 404.
+        ("norge_player", 403),
+        ("qatzrin_player", 403),
+        ("chronicler", 403),
         ("outsider", 404),
         (None, 302),
     ],
