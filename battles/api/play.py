@@ -179,7 +179,7 @@ def turn_deadline(request: HttpRequest, battle_id: int, payload: DeadlineIn):
     battle = _organiser(
         request, battle_id, _("only organisers of this campaign may set a deadline")
     )
-    turn_deadline_set(battle=battle, deadline=payload.deadline)
+    turn_deadline_set(battle=battle, user=request.user, deadline=payload.deadline)
     return _status(request, battle)
 
 

@@ -137,7 +137,11 @@ def battle_turns_control(request: HttpRequest, pk: int, action: str) -> HttpResp
     battle = _organiser_battle(request, pk)
     try:
         if action == "deadline":
-            turn_deadline_set(battle=battle, deadline=_deadline(request.POST.get("deadline", "")))
+            turn_deadline_set(
+                battle=battle,
+                user=request.user,
+                deadline=_deadline(request.POST.get("deadline", "")),
+            )
             done = _("Deadline saved.")
         elif action == "play":
             if not request.POST.get("confirm"):  # the form's "I confirm" box

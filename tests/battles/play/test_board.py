@@ -135,7 +135,7 @@ def turn_page_queries(cast, size: int) -> int:
     battle = draft_skirmish(
         cast.campaign, qatzrin=("Sa'ar",) * size, phalon=("Tsaara",) * size, slug=f"q{size}"
     )
-    turn_play_start(battle=battle, seed=3, max_turns=5)
+    turn_play_start(user=SYSTEM, battle=battle, seed=3, max_turns=5)
     turn_play_advance(user=SYSTEM, battle=battle, force=True)
     client = Client()
     client.force_login(cast.qatzrin_player)
@@ -153,7 +153,7 @@ def test_auto_tactics_are_logged_as_such_for_both_sides(cast):
     from django.utils import translation
 
     battle = draft_skirmish(cast.campaign, qatzrin=("Sa'ar",), phalon=("Tsaara",), slug="auto")
-    turn_play_start(battle=battle, seed=5, max_turns=4)
+    turn_play_start(user=SYSTEM, battle=battle, seed=5, max_turns=4)
     turn_play_advance(user=SYSTEM, battle=battle, force=True)
     rows = event_rows(battle=battle)
     with translation.override("fr"):

@@ -38,7 +38,7 @@ def ids_of(battle, slug: str) -> set[str]:
 
 @pytest.fixture
 def started(duel):
-    turn_play_start(battle=duel.battle, seed=SEED, max_turns=5)
+    turn_play_start(user=SYSTEM, battle=duel.battle, seed=SEED, max_turns=5)
     duel.q, duel.p = ids_of(duel.battle, "qatzrin"), ids_of(duel.battle, "phalon")
     duel.rival = Client()
     duel.rival.force_login(duel.phalon_player)  # plays Phalon: Qatzrin is the enemy

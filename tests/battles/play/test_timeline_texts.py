@@ -44,7 +44,9 @@ def test_a_first_seed_drawn_is_not_called_a_reseed(duel):
 def test_each_turn_by_turn_entry_is_labelled_as_what_it_is(duel):
     turn_play_start(battle=duel.battle, seed=SEED, max_turns=4, user=duel.cast.organiser)
     q = f"ship-{duel.qatzrin_side.participants.filter(ship__isnull=False).first().ship_id}"
-    turn_orders_submit(battle=duel.battle, side=duel.qatzrin_side, orders={q: {"movement": "+1"}})
+    turn_orders_submit(
+        user=SYSTEM, battle=duel.battle, side=duel.qatzrin_side, orders={q: {"movement": "+1"}}
+    )
     turn_play_advance(user=SYSTEM, battle=duel.battle, force=True)
     turn_play_end(battle=duel.battle, user=duel.cast.organiser)
     assert labels(duel.battle, "en")[-5:] == [
@@ -71,7 +73,7 @@ def test_each_turn_by_turn_entry_is_labelled_as_what_it_is(duel):
 
 
 def test_an_early_end_says_the_organiser_ended_it(duel):
-    turn_play_start(battle=duel.battle, seed=SEED, max_turns=4)
+    turn_play_start(user=SYSTEM, battle=duel.battle, seed=SEED, max_turns=4)
     for _ in range(2):
         turn_play_advance(user=SYSTEM, battle=duel.battle, force=True)
     ended = turn_play_end(battle=duel.battle, user=duel.cast.organiser)
@@ -81,7 +83,7 @@ def test_an_early_end_says_the_organiser_ended_it(duel):
 
 
 def test_ending_the_battle_needs_the_box_ticked(duel):
-    turn_play_start(battle=duel.battle, seed=SEED, max_turns=4)
+    turn_play_start(user=SYSTEM, battle=duel.battle, seed=SEED, max_turns=4)
     organiser = Client()
     organiser.force_login(duel.cast.organiser)
     url = f"/battles/{duel.battle.pk}/turns/end/"
@@ -96,7 +98,7 @@ def test_ending_the_battle_needs_the_box_ticked(duel):
 
 
 def test_playing_the_turn_now_needs_the_box_ticked(duel):
-    play = turn_play_start(battle=duel.battle, seed=SEED, max_turns=4)
+    play = turn_play_start(user=SYSTEM, battle=duel.battle, seed=SEED, max_turns=4)
     organiser = Client()
     organiser.force_login(duel.cast.organiser)
     page = organiser.get(f"/battles/{duel.battle.pk}/turns/", HTTP_ACCEPT_LANGUAGE="en")

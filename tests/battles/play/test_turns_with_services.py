@@ -89,7 +89,7 @@ def test_an_entry_submitted_before_the_play_cannot_be_confirmed_during_it(duel):
         results=[{"participant": part.pk, "fate": "unharmed"}],
         user=duel.cast.organiser,
     )
-    turn_play_start(battle=duel.battle, seed=SEED, max_turns=5)
+    turn_play_start(user=SYSTEM, battle=duel.battle, seed=SEED, max_turns=5)
     with pytest.raises(BattleActionError, match="is being fought turn by turn"):
         record_confirm(entry=entry, user=duel.cast.organiser)
     entry.refresh_from_db()
@@ -146,7 +146,7 @@ def test_the_end_concludes_through_battle_conclude_and_reopen_restores(started):
     # The ended play does not block the other ways of concluding...
     battle_resolve_preview(battle=battle, seed=1)
     # ...and a new play discards the old one and its orders.
-    play = turn_play_start(battle=battle, seed=SEED + 1, max_turns=2)
+    play = turn_play_start(user=SYSTEM, battle=battle, seed=SEED + 1, max_turns=2)
     assert play.turns_played == 0 and not TurnOrders.objects.filter(battle=battle).exists()
     assert TurnPlay.objects.filter(battle=battle).count() == 1
     restart = BattleAction.objects.filter(battle=battle, kind="order").last()
@@ -167,7 +167,7 @@ def test_station_defences_stand_still_in_turn_by_turn_play(cast):
         strength=2,
     )
     Participant.objects.create(side=phalon, light_units=battery)
-    play = turn_play_start(battle=battle, seed=SEED, max_turns=3)
+    play = turn_play_start(user=SYSTEM, battle=battle, seed=SEED, max_turns=3)
     platform = f"lu-{battery.pk}"
     assert platform in play.setup["data"]["fixed"]
     start = turn_state(play=play).ships[platform]

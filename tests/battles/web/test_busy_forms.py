@@ -49,7 +49,7 @@ def test_the_auto_resolve_preview_and_turn_by_turn_buttons(cast, organiser):
     assert _busy_actions(page) == {"conclude", "reseed"}
     page = organiser.get(f"/battles/{battle.pk}/turns/").content.decode()
     assert _busy_actions(page) == {"start"}
-    turn_play_start(battle=battle, seed=5, max_turns=3)
+    turn_play_start(user=SYSTEM, battle=battle, seed=5, max_turns=3)
     page = organiser.get(f"/battles/{battle.pk}/turns/").content.decode()
     assert _busy_actions(page) == {"play", "end"}
 

@@ -12,6 +12,13 @@ from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
 
+from battles.play.game_turns import (
+    turn_deadline_set,
+    turn_orders_submit,
+    turn_play_advance,
+    turn_play_end,
+    turn_play_start,
+)
 from battles.services import (
     battle_create,
     battle_reopen,
@@ -117,6 +124,11 @@ def test_the_repair_quote_checks_the_same_permission_as_the_order(damaged):
         (battle_reopen, {"battle": None}),
         (record_submit, {"battle": None, "side": None, "results": []}),
         (record_confirm, {"entry": None}),
+        (turn_play_start, {"battle": None}),
+        (turn_orders_submit, {"battle": None, "side": None, "orders": {}}),
+        (turn_play_advance, {"battle": None}),
+        (turn_play_end, {"battle": None}),
+        (turn_deadline_set, {"battle": None, "deadline": None}),
     ],
     ids=lambda v: getattr(v, "__name__", ""),
 )
