@@ -1,9 +1,18 @@
 """Admin of battles. Every change made here raises the battle's ``version`` (a revision
 number people see on the report); reports themselves never go stale whatever changed,
-see ``battles.reports.files.report_render``."""
+see ``battles.reports.files.report_render``.
 
-from django.contrib import admin
-from django.db.models import F
+What the services guard is read-only here: a battle's status, mode, winner, report state
+and conclusion time, a record entry's status and the dice log
+(``Event``, which keeps no history). A change of those goes through the services, as the
+admin actions below do (resolve, reopen, confirm, reject), so that the snapshot, the
+ships' damage, the intel and the timeline follow; an edit of the field alone would leave
+them behind.
+"""
+
+from django.contrib import admin, messages
+from django.db.models import F, QuerySet
+from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 from simple_history.admin import SimpleHistoryAdmin
 
@@ -18,6 +27,27 @@ from battles.models import (
     Report,
 )
 from battles.models.turn_orders import TurnOrders, TurnPlay
+from battles.rules.errors import RulesError
+from battles.services import battle_reopen, battle_resolve, record_confirm, record_reject
+from campaign.core.refusals import Refused
+
+#: What a service refuses in an admin action: shown as the action's error message.
+ACTION_ERRORS = (RulesError, Refused)
+
+
+def _each(modeladmin, request: HttpRequest, queryset: QuerySet, act, done: str) -> None:
+    """Run ``act(obj)`` on each selected row, each in its service's own transaction; a
+    refused row is reported by name and the others still run."""
+    ok = 0
+    for obj in queryset:
+        try:
+            act(obj)
+        except ACTION_ERRORS as exc:
+            modeladmin.message_user(request, f"{obj}: {exc}", messages.ERROR)
+        else:
+            ok += 1
+    if ok:
+        modeladmin.message_user(request, done % {"n": ok}, messages.SUCCESS)
 
 
 def _bump_version(battle_id: int) -> None:
@@ -28,6 +58,7 @@ def _bump_version(battle_id: int) -> None:
 class BattleSideInline(admin.StackedInline):
     model = BattleSide
     extra = 0
+    readonly_fields = ("is_winner",)
 
 
 @admin.register(Battle)
@@ -35,8 +66,37 @@ class BattleAdmin(SimpleHistoryAdmin):
     list_display = ("name", "campaign", "location", "campaign_turn", "mode", "status", "winner")
     list_filter = ("campaign", "status", "mode")
     prepopulated_fields = {"slug": ("name",)}
-    readonly_fields = ("version",)
+    readonly_fields = (
+        "version",
+        "status",
+        "mode",
+        "winner",
+        "report_state",
+        "report_published_at",
+        "concluded_at",
+    )
     inlines = [BattleSideInline]
+    actions = ["resolve", "reopen"]
+
+    @admin.action(description=_("Resolve the selected draft battles (dice seed kept)"))
+    def resolve(self, request: HttpRequest, queryset: QuerySet) -> None:
+        _each(
+            self,
+            request,
+            queryset,
+            lambda b: battle_resolve(battle=b, seed=b.seed, user=request.user),
+            _("%(n)s battle(s) resolved."),
+        )
+
+    @admin.action(description=_("Reopen the selected concluded battles"))
+    def reopen(self, request: HttpRequest, queryset: QuerySet) -> None:
+        _each(
+            self,
+            request,
+            queryset,
+            lambda b: battle_reopen(battle=b, user=request.user, reason="reopened in the admin"),
+            _("%(n)s battle(s) reopened."),
+        )
 
     def save_model(self, request, obj: Battle, form, change: bool) -> None:
         """Save, raising the revision number on every change (sides included: Django
@@ -78,8 +138,20 @@ class ParticipantAdmin(SimpleHistoryAdmin):
 
 @admin.register(Event)
 class EventAdmin(admin.ModelAdmin):
+    """The dice log: read-only entirely. It keeps no history, and a battle's replay, map
+    and report are read from it; only concluding or reopening the battle writes it."""
+
     list_display = ("battle", "sequence", "game_turn", "phase", "kind", "summary")
     list_filter = ("battle", "kind")
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
 
 
 @admin.register(Report)
@@ -120,8 +192,33 @@ class BattleActionAdmin(admin.ModelAdmin):
 
 @admin.register(RecordEntry)
 class RecordEntryAdmin(SimpleHistoryAdmin):
+    """Record entries: their status changes only through the actions (confirming the last
+    side's entry concludes the battle, which a status edit would not)."""
+
     list_display = ("battle", "side", "status", "submitted_by", "submitted_at", "confirmed_by")
     list_filter = ("status",)
+    readonly_fields = ("status", "submitted_by", "confirmed_by", "confirmed_at")
+    actions = ["confirm", "reject"]
+
+    @admin.action(description=_("Confirm the selected entries"))
+    def confirm(self, request: HttpRequest, queryset: QuerySet) -> None:
+        _each(
+            self,
+            request,
+            queryset,
+            lambda e: record_confirm(entry=e, user=request.user),
+            _("%(n)s entry(ies) confirmed."),
+        )
+
+    @admin.action(description=_("Reject the selected entries"))
+    def reject(self, request: HttpRequest, queryset: QuerySet) -> None:
+        _each(
+            self,
+            request,
+            queryset,
+            lambda e: record_reject(entry=e, user=request.user, reason="rejected in the admin"),
+            _("%(n)s entry(ies) rejected."),
+        )
 
 
 @admin.register(BattleSnapshot)

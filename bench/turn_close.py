@@ -18,6 +18,8 @@ import os
 import tempfile
 import time
 
+from campaign.core.actors import SYSTEM
+
 
 def generate_campaign(*, factions: int, ships: int, orders: int):
     """A campaign of ``factions`` factions, each with a yard (capacity 10 000) holding its
@@ -105,7 +107,7 @@ def _close(campaign) -> tuple[float, int]:
 
     with CaptureQueriesContext(connection) as queries:
         start = time.perf_counter()
-        campaign_turn_close(campaign=campaign, user=None)
+        campaign_turn_close(campaign=campaign, user=SYSTEM)
         elapsed = time.perf_counter() - start
     return elapsed, len(queries)
 

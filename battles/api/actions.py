@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from ninja import Field, Query, Router, Schema, Status
 from ninja.errors import HttpError
 
-from battles.access import actionable_battles, played_side_ids
+from battles.access import actionable_battles
 from battles.models import Battle, BattleAction, RecordEntry
 from battles.services import (
     MAX_TURNS_LIMIT,
@@ -40,22 +40,20 @@ from battles.services import (
 from campaign.core import limits
 from campaign.core.stored_text import stored_text
 from campaign.league.api_auth import api_auth
-from campaign.league.models import Campaign, Membership
-from campaign.league.roles import campaign_roles
+from campaign.league.models import Campaign
+from campaign.league.roles import require_member, require_organiser
 from factions.models import Fleet, Territory
 
 router = Router(tags=["battle actions"], auth=api_auth)
 
 
+def _organiser_refusal(campaign: Campaign) -> str:
+    return _("only organisers of campaign '%(campaign)s' may do this") % {"campaign": campaign.slug}
+
+
 def _campaign_organiser(request: HttpRequest, slug: str) -> Campaign:
     campaign = get_object_or_404(Campaign, slug=slug)
-    roles = campaign_roles(request.user, campaign)
-    if not roles:
-        raise Http404
-    if Membership.Role.ORGANISER not in roles:
-        raise HttpError(
-            403, _("only organisers of campaign '%(campaign)s' may do this") % {"campaign": slug}
-        )
+    require_organiser(request.user, campaign, _organiser_refusal(campaign))
     return campaign
 
 
@@ -63,16 +61,11 @@ def _battle(request: HttpRequest, battle_id: int, *, organiser: bool) -> tuple[B
     battle = get_object_or_404(
         actionable_battles(request.user).select_related("campaign"), pk=battle_id
     )
-    roles = campaign_roles(request.user, battle.campaign)
-    if not roles:
-        raise Http404
-    if organiser and Membership.Role.ORGANISER not in roles:
-        raise HttpError(
-            403,
-            _("only organisers of campaign '%(campaign)s' may do this")
-            % {"campaign": battle.campaign.slug},
+    if organiser:
+        return battle, require_organiser(
+            request.user, battle.campaign, _organiser_refusal(battle.campaign)
         )
-    return battle, roles
+    return battle, require_member(request.user, battle.campaign)
 
 
 # ---- set up ----------------------------------------------------------------------------
@@ -366,8 +359,7 @@ class RecordEntryOut(Schema):
 @router.post("/battles/{battle_id}/record-entries", response={201: RecordEntryOut})
 def record_entry_create(request: HttpRequest, battle_id: int, payload: RecordEntryIn):
     """Submit a side's record entry (a player of that side, or an organiser)."""
-    battle, roles = _battle(request, battle_id, organiser=False)
-    organiser = Membership.Role.ORGANISER in roles
+    battle, _roles = _battle(request, battle_id, organiser=False)
     side = None
     if payload.side is not None:
         side = battle.sides.filter(faction__slug=payload.side).first()
@@ -377,10 +369,7 @@ def record_entry_create(request: HttpRequest, battle_id: int, payload: RecordEnt
                 _("side: %(value)r is not a side of battle %(battle)s")
                 % {"value": payload.side, "battle": battle.pk},
             )
-    if not organiser:
-        own = played_side_ids(request.user, battle)
-        if side is None or side.pk not in own:
-            raise HttpError(403, _("a player submits the entry of their own side only"))
+    # record_submit refuses (403) a side the user does not play.
     entry = record_submit(
         battle=battle,
         side=side,
@@ -400,13 +389,9 @@ def record_entry_decide(request: HttpRequest, battle_id: int, entry_id: int, dec
     than the entry's). The last confirmation concludes the battle."""
     if decision not in ("confirm", "reject"):
         raise Http404
-    battle, roles = _battle(request, battle_id, organiser=False)
+    battle, _roles = _battle(request, battle_id, organiser=False)
     entry = get_object_or_404(RecordEntry, pk=entry_id, battle=battle)
-    own = played_side_ids(request.user, battle)
-    if Membership.Role.ORGANISER not in roles and not (
-        entry.side_id is not None and own - {entry.side_id}
-    ):
-        raise HttpError(403, _("only the organisers or the other side may confirm an entry"))
+    # The services refuse (403) anyone but the organisers and the other side.
     if decision == "confirm":
         return record_confirm(entry=entry, user=request.user)
     return record_reject(entry=entry, user=request.user)

@@ -8,9 +8,9 @@ organisers; in a concluded battle, a side's fleet and the participants from flee
 user may not see (hidden fleets of other factions) are left out, exactly as
 ``/api/fleets`` leaves those fleets out. The actions answer 401 without a user
 (``campaign.league.api_auth.api_auth``: a bearer API token, or the session and its CSRF token),
-403 for non-organisers and for organisers of another campaign
-(``is_organiser(user, battle.campaign)``), 404 for an unknown battle or another
-campaign's draft (organisers do not learn it exists) and 400 with the
+403 for the campaign's members who do not organise it (``require_organiser``), 404 for an
+unknown battle, another campaign's draft and anyone outside the battle's campaign (no
+status tells a battle exists) and 400 with the
 message for a refused action (``battles.services.BattleActionError``, a ``RulesError``).
 """
 
@@ -29,13 +29,14 @@ from ninja.errors import HttpError
 
 from battles.access import actionable_battles, visible_battles
 from battles.models import Battle, BattleSide, Participant
-from battles.services import MAX_TURNS_LIMIT, BattleActionError, battle_record, battle_resolve
+from battles.services import MAX_TURNS_LIMIT, battle_record, battle_resolve
 from battles.services.forecast import battle_forecast
 from battles.visibility import fleet_hidden, hidden_participants, may_read_draft, reader_for
 from campaign.core.limits import TEXT_MAX_CHARS
+from campaign.core.refusals import ErrorOut
 from campaign.core.stored_text import stored_text
 from campaign.league.api_auth import api_auth
-from campaign.league.roles import is_organiser
+from campaign.league.roles import require_organiser
 
 router = Router(tags=["battles"])
 
@@ -179,10 +180,6 @@ def battle_detail(request: HttpRequest, battle_id: int):
 # ---- concluding a draft battle (organisers) ----------------------------------------------
 
 
-class ErrorOut(Schema):
-    detail: str
-
-
 class ResolveIn(Schema):
     """``seed``: dice seed (default: the battle's stored seed, else random); ``max_turns``:
     game-turn cap."""
@@ -246,11 +243,6 @@ class BattleActionOut(Schema):
 
 
 #: The 403 refusals of the organiser actions, by action, in the reader's language.
-ORGANISER_ONLY = {
-    "resolve": gettext_lazy("only organisers may resolve battles"),
-    "record": gettext_lazy("only organisers may record battles"),
-    "forecast": gettext_lazy("only organisers may forecast battles"),
-}
 ORGANISER_OF_CAMPAIGN_ONLY = {
     "resolve": gettext_lazy(
         "only organisers of campaign '%(campaign)s' may resolve its battles (battle %(battle)s)"
@@ -264,27 +256,20 @@ ORGANISER_OF_CAMPAIGN_ONLY = {
 }
 
 
-def _organised_battle(
-    request: HttpRequest, battle_id: int, action: str
-) -> tuple[Battle | None, Status | None]:
-    """The battle for an organiser action, or the 403 refusal: only staff and the
-    organisers of *this* battle's campaign may resolve, record or forecast it. 404 first,
-    whoever asks, for an unknown battle and for a draft the user may not act on
-    (``actionable_battles``: another campaign's, one their faction is not in), as
-    the other battle actions (``battles.api.actions._battle``), so that no status tells
-    its existence (a player with no campaign to organise was once refused with 403
-    before the look-up, which told a battle's existence apart)."""
+def _organised_battle(request: HttpRequest, battle_id: int, action: str) -> Battle:
+    """The battle for an organiser action: only staff and the organisers of *this*
+    battle's campaign may resolve, record or forecast it. 404 for an unknown battle, a
+    draft the user may not act on (``actionable_battles``: another campaign's, one their
+    faction is not in) and anyone outside the battle's campaign, so that no status tells
+    its existence; 403 for the campaign's other members."""
     visible = actionable_battles(request.user).select_related("campaign")
     battle = get_object_or_404(visible, pk=battle_id)
-    if not is_organiser(request.user):
-        return None, Status(403, {"detail": str(ORGANISER_ONLY[action])})
-    if not is_organiser(request.user, battle.campaign):
-        detail = str(ORGANISER_OF_CAMPAIGN_ONLY[action]) % {
-            "campaign": battle.campaign.slug,
-            "battle": battle.pk,
-        }
-        return None, Status(403, {"detail": detail})
-    return battle, None
+    detail = str(ORGANISER_OF_CAMPAIGN_ONLY[action]) % {
+        "campaign": battle.campaign.slug,
+        "battle": battle.pk,
+    }
+    require_organiser(request.user, battle.campaign, detail)
+    return battle
 
 
 _ACTION_RESPONSES = {200: BattleActionOut, 400: ErrorOut, 403: ErrorOut, 404: ErrorOut}
@@ -337,9 +322,7 @@ def _resolve_body(request: HttpRequest) -> ResolveIn:
 def battle_resolve_view(request: HttpRequest, battle_id: int):
     """Fight a draft battle with the rules engine and conclude it; every die roll goes to
     its log. Body: nothing, or ``{"seed": int, "max_turns": int}`` (422 otherwise)."""
-    battle, refused = _organised_battle(request, battle_id, "resolve")
-    if refused:
-        return refused
+    battle = _organised_battle(request, battle_id, "resolve")
     payload = _resolve_body(request)
     return battle_resolve(
         battle=battle, seed=payload.seed, max_turns=payload.max_turns, user=request.user
@@ -363,25 +346,20 @@ def battle_record_view(request: HttpRequest, battle_id: int, payload: RecordIn):
     """Record what happened on the table, checked against each ship's SSD. The body must
     be one JSON object: django-ninja read a bare string (``"hello"``) as every default,
     and the battle was concluded with no result (422 now, as ``/resolve`` does)."""
-    battle, refused = _organised_battle(request, battle_id, "record")
-    if refused:
-        return refused
+    battle = _organised_battle(request, battle_id, "record")
     if (kind := _json_type(request)) != "dict":
         detail = _('body: expected a JSON object such as {"results": []}, got %(type)s')
         return Status(422, {"detail": detail % {"type": kind}})
     results = [r.model_dump(exclude_none=True) for r in payload.results]
-    try:
-        return battle_record(
-            battle=battle,
-            results=results,
-            outcome=payload.outcome,
-            winner=payload.winner,
-            game_turns=payload.game_turns,
-            narrative=payload.narrative,
-            user=request.user,
-        )
-    except BattleActionError as exc:
-        return Status(400, {"detail": str(exc)})
+    return battle_record(
+        battle=battle,
+        results=results,
+        outcome=payload.outcome,
+        winner=payload.winner,
+        game_turns=payload.game_turns,
+        narrative=payload.narrative,
+        user=request.user,
+    )
 
 
 # ---- Monte-Carlo odds of a draft battle (organisers) -------------------------------------
@@ -422,11 +400,6 @@ def battle_forecast_view(
 ):
     """Monte-Carlo odds of who wins a draft battle, from its fleets as they stand (hidden
     ones included, hence organisers only). Changes nothing."""
-    battle, refused = _organised_battle(request, battle_id, "forecast")
-    if refused:
-        return refused
-    try:
-        forecast = battle_forecast(battle=battle, battles=battles, seed=seed, max_turns=max_turns)
-    except BattleActionError as exc:
-        return Status(400, {"detail": str(exc)})
+    battle = _organised_battle(request, battle_id, "forecast")
+    forecast = battle_forecast(battle=battle, battles=battles, seed=seed, max_turns=max_turns)
     return forecast.as_dict()

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from django.http import Http404, HttpRequest
+from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from ninja import Router, Schema, Status
@@ -25,8 +25,9 @@ from ninja import Router, Schema, Status
 from battles.access import visible_battles
 from battles.models import Battle
 from battles.reports import desk as desk_services
+from campaign.core.refusals import ErrorOut
 from campaign.league.api_auth import api_auth
-from campaign.league.roles import can_edit_reports
+from campaign.league.roles import require_chronicler
 
 router = Router(tags=["reports"])
 
@@ -49,10 +50,6 @@ class ReportIn(Schema):
     side_analyses: dict[int, str] | None = None
 
 
-class ErrorOut(Schema):
-    detail: str
-
-
 def _editable(request: HttpRequest, battle_id: int) -> Battle:
     battle = get_object_or_404(
         visible_battles(request.user)
@@ -60,8 +57,7 @@ def _editable(request: HttpRequest, battle_id: int) -> Battle:
         .select_related("campaign"),
         pk=battle_id,
     )
-    if not can_edit_reports(request.user, battle.campaign):
-        raise Http404
+    require_chronicler(request.user, battle.campaign)  # 403 for members, 404 for others
     return battle
 
 

@@ -24,7 +24,7 @@ from typing import Any
 from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
-from ninja import Field, Router, Schema, Status
+from ninja import Field, Router, Schema
 
 from battles.access import actionable_battles, battle_side_slug
 from battles.models import Battle, BattleSide
@@ -37,15 +37,12 @@ from battles.play.game_turns import (
     turn_play_end,
     turn_play_start,
 )
-from battles.services import MAX_TURNS_LIMIT, BattleActionError
+from battles.services import MAX_TURNS_LIMIT
+from campaign.core.refusals import ErrorOut, Refused
 from campaign.league.api_auth import api_auth
-from campaign.league.roles import is_organiser
+from campaign.league.roles import require_member, require_organiser
 
 router = Router(tags=["turn-by-turn"])
-
-
-class ErrorOut(Schema):
-    detail: str
 
 
 class SideStatusOut(Schema):
@@ -117,12 +114,12 @@ def _status(request: HttpRequest, battle: Battle) -> dict[str, Any]:
     }
 
 
-def _organiser(request: HttpRequest, battle_id: int, refusal: str):
-    """The battle, or the 403 ``refusal`` (a translated message) for a non-organiser."""
+def _organiser(request: HttpRequest, battle_id: int, refusal: str) -> Battle:
+    """The battle an organiser acts on; :class:`Refused` with ``refusal`` (a translated
+    message) for the campaign's other members, not found for anyone else."""
     battle = _battle(request, battle_id)
-    if not is_organiser(request.user, battle.campaign):
-        return None, Status(403, {"detail": refusal})
-    return battle, None
+    require_organiser(request.user, battle.campaign, refusal)
+    return battle
 
 
 _RESPONSES = {200: TurnStatusOut, 400: ErrorOut, 403: ErrorOut, 404: ErrorOut}
@@ -137,21 +134,16 @@ def turn_status(request: HttpRequest, battle_id: int):
 @router.post("/battles/{battle_id}/turns/start", response=_RESPONSES, auth=api_auth)
 def turn_start(request: HttpRequest, battle_id: int, payload: StartIn):
     """Start fighting a draft battle turn by turn (organisers)."""
-    battle, refused = _organiser(
+    battle = _organiser(
         request, battle_id, _("only organisers of this campaign may start turn-by-turn play")
     )
-    if refused:
-        return refused
-    try:
-        turn_play_start(
-            battle=battle,
-            user=request.user,
-            seed=payload.seed,
-            max_turns=payload.max_turns,
-            deadline=payload.deadline,
-        )
-    except BattleActionError as exc:
-        return Status(400, {"detail": str(exc)})
+    turn_play_start(
+        battle=battle,
+        user=request.user,
+        seed=payload.seed,
+        max_turns=payload.max_turns,
+        deadline=payload.deadline,
+    )
     return _status(request, battle)
 
 
@@ -160,63 +152,42 @@ def turn_orders(request: HttpRequest, battle_id: int, payload: OrdersIn):
     """Your side's orders for the current turn (players of a side); replaces earlier ones.
     The turn is played as soon as both sides' orders are in."""
     battle = _battle(request, battle_id)
+    require_member(request.user, battle.campaign)
     slug = battle_side_slug(request.user, battle)
     if slug is None:
-        return Status(403, {"detail": _("only a player of a side of this battle may give orders")})
+        raise Refused(_("only a player of a side of this battle may give orders"))
     side = BattleSide.objects.select_related("faction").get(battle=battle, faction__slug=slug)
     play = get_object_or_404(TurnPlay, battle=battle)
     keys = contact_keys(battle, battle_viewer(battle, request.user), play.setup["data"])
-    try:
-        submit_side_orders(
-            battle=battle, side=side, orders=payload.orders, keys=keys, user=request.user
-        )
-    except BattleActionError as exc:
-        return Status(400, {"detail": str(exc)})
+    submit_side_orders(
+        battle=battle, side=side, orders=payload.orders, keys=keys, user=request.user
+    )
     return _status(request, battle)
 
 
 @router.post("/battles/{battle_id}/turns/play", response=_RESPONSES, auth=api_auth)
 def turn_play(request: HttpRequest, battle_id: int):
     """Play the current turn now; a side without orders takes the auto-resolve tactics."""
-    battle, refused = _organiser(
-        request, battle_id, _("only organisers of this campaign may play a turn")
-    )
-    if refused:
-        return refused
-    try:
-        turn_play_advance(battle=battle, force=True, user=request.user)
-    except BattleActionError as exc:
-        return Status(400, {"detail": str(exc)})
+    battle = _organiser(request, battle_id, _("only organisers of this campaign may play a turn"))
+    turn_play_advance(battle=battle, force=True, user=request.user)
     return _status(request, battle)
 
 
 @router.post("/battles/{battle_id}/turns/deadline", response=_RESPONSES, auth=api_auth)
 def turn_deadline(request: HttpRequest, battle_id: int, payload: DeadlineIn):
     """Set (or clear, null) the deadline of the turn being ordered; not in the past."""
-    battle, refused = _organiser(
+    battle = _organiser(
         request, battle_id, _("only organisers of this campaign may set a deadline")
     )
-    if refused:
-        return refused
-    try:
-        turn_deadline_set(battle=battle, deadline=payload.deadline)
-    except BattleActionError as exc:
-        return Status(400, {"detail": str(exc)})
+    turn_deadline_set(battle=battle, user=request.user, deadline=payload.deadline)
     return _status(request, battle)
 
 
 @router.post("/battles/{battle_id}/turns/end", response=_RESPONSES, auth=api_auth)
 def turn_end(request: HttpRequest, battle_id: int):
     """End the battle now (judged on surviving strength) and conclude it."""
-    battle, refused = _organiser(
-        request, battle_id, _("only organisers of this campaign may end a battle")
-    )
-    if refused:
-        return refused
-    try:
-        turn_play_end(battle=battle, user=request.user)
-    except BattleActionError as exc:
-        return Status(400, {"detail": str(exc)})
+    battle = _organiser(request, battle_id, _("only organisers of this campaign may end a battle"))
+    turn_play_end(battle=battle, user=request.user)
     return _status(request, battle)
 
 

@@ -154,7 +154,7 @@ class ContactKeys:
 
 
 def submit_side_orders(
-    *, battle: Battle, side: BattleSide, orders: Any, keys: ContactKeys, user: Any = None
+    *, battle: Battle, side: BattleSide, orders: Any, keys: ContactKeys, user: Any
 ) -> TurnOrders:
     """``turn_orders_submit`` for orders sent by a player (page or API): targets named by
     the side's keys are translated to engine ids first, and a refusal's message is

@@ -60,6 +60,8 @@ from battles.rules.turn import Event as EngineEvent
 from battles.services import MAX_TURNS_LIMIT, BattleActionError
 from battles.services.common import battle_label
 from battles.services.intel import intel_known_classes
+from battles.services.permissions import require_battle_organiser, require_side_or_organiser
+from campaign.core.actors import SYSTEM
 from campaign.core.messages import message
 
 __all__ = [
@@ -312,10 +314,15 @@ def _check_deadline(deadline: datetime | None) -> None:
         )
 
 
+def _person(user: Any) -> Any:
+    """``user`` for a column naming a person; None for the system actor (no such row)."""
+    return user if getattr(user, "is_authenticated", False) else None
+
+
 def turn_play_start(
     *,
     battle: Battle,
-    user: Any = None,
+    user: Any,
     seed: int | None = None,
     max_turns: int = 20,
     deadline: datetime | None = None,
@@ -333,6 +340,7 @@ def turn_play_start(
     being played, not exactly two sides with units, a ship
     destroyed or captured, or a bad argument; nothing is written then.
     """
+    require_battle_organiser(user, battle.campaign)
     if not isinstance(max_turns, int) or not 1 <= max_turns <= MAX_TURNS_LIMIT:
         raise BattleActionError(
             _("max_turns: %(value)r, expected 1–%(max)s")
@@ -373,7 +381,7 @@ def turn_play_start(
             setup=setup,
             max_turns=max_turns,
             deadline=deadline,
-            started_by=user,
+            started_by=_person(user),
             engine_hash=engine_state.engine_hash(),
             state=engine_state.dump(deployed),
         )
@@ -392,7 +400,7 @@ def turn_play_start(
 
 
 def turn_orders_submit(
-    *, battle: Battle, side: BattleSide, orders: Mapping[str, Any], user: Any = None
+    *, battle: Battle, side: BattleSide, orders: Mapping[str, Any], user: Any
 ) -> TurnOrders:
     """Store ``side``'s orders for the current turn (replacing what it sent before) and,
     when the other side's are in too, play the turn. ``orders``: engine ship id -> that
@@ -402,8 +410,11 @@ def turn_orders_submit(
     Checked before anything is stored: each ship is in the battle, of this side and still
     in action (:class:`TurnOrdersError` naming the ship), and the engine's phase 1 accepts
     the orders as written (its ``RulesError`` message names the ship). Raises
-    ``BattleActionError`` when the battle is not being played or is over.
+    ``BattleActionError`` when the battle is not being played or is over;
+    :class:`~campaign.core.refusals.Refused` unless ``user`` plays ``side`` or organises
+    the campaign.
     """
+    require_side_or_organiser(user, battle, side.pk)
     with transaction.atomic():
         battle = engine_io.locked(battle)
         play = _play_of(battle)
@@ -428,7 +439,7 @@ def turn_orders_submit(
             battle=battle,
             side=side,
             game_turn=play.current_turn,
-            defaults={"orders": dict(orders), "auto": False, "submitted_by": user},
+            defaults={"orders": dict(orders), "auto": False, "submitted_by": _person(user)},
         )
         # The timeline says who ordered, never what (the other side must not learn it).
         engine_io.timeline(
@@ -442,11 +453,11 @@ def turn_orders_submit(
     return stored
 
 
-def turn_play_advance(*, battle: Battle, force: bool = False, user: Any = None) -> bool:
+def turn_play_advance(*, battle: Battle, user: Any, force: bool = False) -> bool:
     """Play the current turn if both sides have ordered, or if ``force`` (the organiser)
     or the deadline has passed: a side without orders then takes the auto-resolve tactics.
     Returns True when a turn was played. Concludes the battle when it is over. ``user``:
-    who forced it (timeline; None for the deadline task)."""
+    who forced it (timeline; ``campaign.core.actors.SYSTEM`` for the deadline task)."""
     with transaction.atomic():
         battle = engine_io.locked(battle)
         play = _play_of(battle)
@@ -524,7 +535,7 @@ def turns_play_due(*, now: datetime | None = None) -> list[int]:
     played = []
     for play in due:
         try:
-            if turn_play_advance(battle=play.battle):
+            if turn_play_advance(battle=play.battle, user=SYSTEM):
                 played.append(play.battle_id)
         except EngineChanged as exc:
             logger.warning("due turn of battle %s not played: %s", play.battle_id, exc)
@@ -534,9 +545,11 @@ def turns_play_due(*, now: datetime | None = None) -> list[int]:
     return played
 
 
-def turn_deadline_set(*, battle: Battle, deadline: datetime | None) -> TurnPlay:
+def turn_deadline_set(*, battle: Battle, user: Any, deadline: datetime | None) -> TurnPlay:
     """Set (or clear, None) the deadline of the turn being ordered. Refuses a time in the
-    past (``BattleActionError`` naming the field)."""
+    past (``BattleActionError`` naming the field); ``user`` must organise the campaign
+    (:class:`~campaign.core.refusals.Refused`)."""
+    require_battle_organiser(user, battle.campaign)
     _check_deadline(deadline)
     with transaction.atomic():
         battle = engine_io.locked(battle)
@@ -546,7 +559,7 @@ def turn_deadline_set(*, battle: Battle, deadline: datetime | None) -> TurnPlay:
     return play
 
 
-def turn_play_end(*, battle: Battle, user: Any = None) -> Battle:
+def turn_play_end(*, battle: Battle, user: Any) -> Battle:
     """End a turn-by-turn battle now (organiser ``user``): judged on surviving strength as
     at the turn limit, then concluded. Orders given for the turn not yet played are
     dropped."""

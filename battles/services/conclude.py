@@ -43,6 +43,7 @@ from battles.services.common import (
     locked,
 )
 from battles.services.intel import intel_record_battle
+from battles.services.permissions import require_battle_organiser, require_battle_player
 from battles.signals import battle_concluded
 from campaign.core.messages import StoredMessage, message, message_of, text_of
 from campaign.league.models import Intel
@@ -369,7 +370,7 @@ def _apply(battle: Battle, sides: list[BattleSide], conclusion: Conclusion) -> N
     LightUnitGroup.objects.bulk_update(groups, ["strength"], batch_size=BULK)
 
 
-def battle_conclude(*, battle: Battle, conclusion: ConclusionSource, user: Any = None) -> Battle:
+def battle_conclude(*, battle: Battle, conclusion: ConclusionSource, user: Any) -> Battle:
     """Write a battle's result and conclude it; returns the concluded battle.
 
     ``conclusion``: a :class:`Conclusion`, or a function ``(battle, sides) -> Conclusion``
@@ -388,8 +389,10 @@ def battle_conclude(*, battle: Battle, conclusion: ConclusionSource, user: Any =
     ``concluded_at``, ``version + 1``; record the classes each side met
     (``battles.services.intel.intel_record_battle``) and which intel rows that created; add a
     timeline entry; and queue the report for when the transaction commits
-    (:func:`on_concluded`). Nothing is written when it raises.
+    (:func:`on_concluded`). Nothing is written when it raises. ``user`` organises the
+    campaign or plays one of its sides (:class:`~campaign.core.refusals.Refused`).
     """
+    require_battle_player(user, battle)
     with transaction.atomic():
         b = locked(battle)
         _lock_units(b)
@@ -553,7 +556,7 @@ def _winner_before(battle: Battle, data: dict[str, Any]) -> int | None:
     return winner_id
 
 
-def battle_reopen(*, battle: Battle, user: Any = None, reason: str = "") -> Battle:
+def battle_reopen(*, battle: Battle, user: Any, reason: str = "") -> Battle:
     """Undo a battle's conclusion; returns the battle, a draft again.
 
     Puts back the value before the conclusion of every ship, light-unit group and
@@ -570,7 +573,9 @@ def battle_reopen(*, battle: Battle, user: Any = None, reason: str = "") -> Batt
     :func:`reopen_blockers` names a reason (the later battle first), or repairs were
     already done on its damage; repair orders on it that did nothing yet are cancelled and
     refunded (``campaign.turns.repairs.repairs_release_for_battle``). One transaction.
+    ``user`` must organise the campaign (:class:`~campaign.core.refusals.Refused`).
     """
+    require_battle_organiser(user, battle.campaign)
     with transaction.atomic():
         b = locked(battle, draft=False)
         _lock_units(b)

@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 
 from battles.models import Battle, BattleSide, Participant
 from battles.models.other_games import OtherBattleError, SystemParticipant, SystemUnit
+from battles.services.permissions import require_battle_organiser
 from battles.signals import battle_results_recorded
 from battles.systems import sf_tokens, swsb
 from battles.systems.games import DEFAULT_SYSTEM, SYSTEMS
@@ -129,10 +130,13 @@ def other_battle_record(
     location: str = "",
     date: datetime.date | None = None,
     campaign_turn: int | None = None,
+    user: Any,
 ) -> Battle:
     """Write a concluded battle of ``game_system`` with its sides and unit results, in one
     transaction, and queue its report. Raises :class:`OtherBattleError` naming the field
-    (nothing is written then)."""
+    (nothing is written then); ``user`` must organise ``campaign``
+    (:class:`~campaign.core.refusals.Refused`)."""
+    require_battle_organiser(user, campaign)
     if game_system not in SYSTEMS or game_system == DEFAULT_SYSTEM:
         raise OtherBattleError("game_system", _("choose Starfinder, Star Wars or Epic"))
     if not name.strip():

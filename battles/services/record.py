@@ -32,6 +32,11 @@ from battles.services.common import (
     refuse_turn_play,
 )
 from battles.services.conclude import Conclusion, UnitResult, battle_conclude
+from battles.services.permissions import (
+    require_battle_organiser,
+    require_confirmer,
+    require_side_or_organiser,
+)
 from campaign.core.messages import message, message_of, text_of
 from factions.models import Ship
 
@@ -291,7 +296,7 @@ def battle_record(
     winner: str | None,
     game_turns: int | None = None,
     narrative: str | None = None,
-    user: Any = None,
+    user: Any,
 ) -> Battle:
     """Record a battle played on the table and conclude it at once; returns the battle.
 
@@ -313,7 +318,32 @@ def battle_record(
     :class:`BattleActionError` naming ``results[i]``, the participant and the field (or a
     concluded battle, a winner not among the sides); nothing is written then. Written by
     ``battle_conclude`` (one transaction, locks, snapshot, intel, report queued).
+    ``user`` must organise the campaign (:class:`~campaign.core.refusals.Refused`).
     """
+    require_battle_organiser(user, battle.campaign)
+    return _record_and_conclude(
+        battle=battle,
+        results=results,
+        outcome=outcome,
+        winner=winner,
+        game_turns=game_turns,
+        narrative=narrative,
+        user=user,
+    )
+
+
+def _record_and_conclude(
+    *,
+    battle: Battle,
+    results: Sequence[Mapping[str, Any]],
+    outcome: str,
+    winner: str | None,
+    game_turns: int | None,
+    narrative: str | None,
+    user: Any,
+) -> Battle:
+    # Shared by the organiser's outright record and the last confirmation, whose
+    # permission checks differ (each runs its own before calling).
     _check_game_turns(game_turns)
 
     def build(b: Battle, sides: list[BattleSide]) -> Conclusion:
@@ -345,9 +375,10 @@ def record_submit(
     """Submit one side's account of a table battle (``side`` None: the organiser's entry
     for every side), checked now against the SSDs (shape of ``results``:
     :func:`battle_record`); ``winner``, a side's faction slug, is kept as that side. A
-    new entry replaces that side's earlier unconfirmed ones. Callers check that ``user``
-    plays ``side`` or organises the campaign. Raises :class:`BattleActionError` naming the
-    ship and field; nothing is written then."""
+    new entry replaces that side's earlier unconfirmed ones. ``user`` must play ``side`` or
+    organise the campaign (:class:`~campaign.core.refusals.Refused`). Raises
+    :class:`BattleActionError` naming the ship and field; nothing is written then."""
+    require_side_or_organiser(user, battle, side.pk if side is not None else None)
     _check_game_turns(game_turns)
     with transaction.atomic():
         b = locked(battle)
@@ -434,14 +465,16 @@ def _refuse_other_winner(entry: RecordEntry) -> None:
 
 
 def record_confirm(*, entry: RecordEntry, user: Any) -> RecordEntry:
-    """Confirm a submitted entry (callers check that ``user`` organises the campaign or
-    plays another side). When every side with units then has a confirmed entry (or the
-    organiser's entry covers them all), the battle concludes with the confirmed entries'
-    results (checked again), the latest outcome, turns and narrative given, and the one
-    winner they name (none named: a draw). Raises :class:`BattleActionError` for an entry
-    not waiting for confirmation, a side's entry naming another winner than a confirmed
-    side's entry (both claims named), results no longer valid (naming ship and field), or
-    a battle being fought turn by turn; nothing is written then."""
+    """Confirm a submitted entry (``user`` organises the campaign or plays another side:
+    :class:`~campaign.core.refusals.Refused` otherwise). When every side with units then
+    has a confirmed entry (or the organiser's entry covers them all), the battle concludes
+    with the confirmed entries' results (checked again), the latest outcome, turns and
+    narrative given, and the one winner they name (none named: a draw). Raises
+    :class:`BattleActionError` for an entry not waiting for confirmation, a side's entry
+    naming another winner than a confirmed side's entry (both claims named), results no
+    longer valid (naming ship and field), or a battle being fought turn by turn; nothing is
+    written then."""
+    require_confirmer(user, entry)
     with transaction.atomic():
         entry = RecordEntry.objects.select_for_update().get(pk=entry.pk)
         refuse_turn_play(entry.battle)
@@ -482,7 +515,7 @@ def record_confirm(*, entry: RecordEntry, user: Any) -> RecordEntry:
                 turns = e.game_turns if e.game_turns is not None else turns
             # Confirmed entries never name two different winners (_refuse_other_winner).
             winner = next((e.winner for e in used if e.winner_id), None)
-            battle_record(
+            _record_and_conclude(
                 battle=battle,
                 results=results,
                 outcome=latest["outcome"],
@@ -494,9 +527,14 @@ def record_confirm(*, entry: RecordEntry, user: Any) -> RecordEntry:
     return entry
 
 
-def record_reject(*, entry: RecordEntry, user: Any, reason: str = "") -> RecordEntry:
-    """Turn down a submitted entry (its side submits again). Raises
+def record_reject(
+    *, entry: RecordEntry, user: Any, reason: str = "", withdraw: bool = False
+) -> RecordEntry:
+    """Turn down a submitted entry (its side submits again): the organisers or another
+    side; ``withdraw``: the organisers or the entry's own side
+    (:class:`~campaign.core.refusals.Refused` otherwise). Raises
     :class:`BattleActionError` for an entry not waiting for confirmation."""
+    require_confirmer(user, entry, withdraw=withdraw)
     with transaction.atomic():
         entry = RecordEntry.objects.select_for_update().get(pk=entry.pk)
         if entry.status != RecordEntry.Status.SUBMITTED:

@@ -40,6 +40,7 @@ from battles.services.conclude import Conclusion, UnitResult, battle_conclude
 from battles.services.engine_log import engine_rows, fight, numbered, setup_row
 from battles.services.fielding import Fielded, field_battle, load_bay, rule_options
 from battles.services.intel import intel_known_classes
+from battles.services.permissions import require_battle_organiser
 from campaign.core.messages import StoredMessage, message, message_of, text_of
 
 __all__ = [
@@ -280,11 +281,13 @@ def battle_resolve_preview(
     return _resolve(battle, battle_sides(battle), seed, max_turns)
 
 
-def battle_reseed(*, battle: Battle, reason: str, user: Any = None) -> int:
+def battle_reseed(*, battle: Battle, reason: str, user: Any) -> int:
     """Give a draft battle a new random dice seed for its auto-resolve, with the written
     ``reason`` kept in the battle's timeline; returns the seed. A first
     seed (none stored yet) needs no reason. Raises :class:`BattleActionError` for a
-    concluded battle or an empty reason when a seed was already drawn."""
+    concluded battle or an empty reason when a seed was already drawn; ``user`` must
+    organise the campaign (:class:`~campaign.core.refusals.Refused`)."""
+    require_battle_organiser(user, battle.campaign)
     from django.db import transaction
 
     reason = (reason or "").strip()
@@ -314,7 +317,7 @@ def battle_reseed(*, battle: Battle, reason: str, user: Any = None) -> int:
 
 
 def battle_resolve(
-    *, battle: Battle, seed: int | None = None, max_turns: int = 20, user: Any = None
+    *, battle: Battle, user: Any, seed: int | None = None, max_turns: int = 20
 ) -> Battle:
     """Fight a draft ``battle`` with the rules engine and conclude it; returns the battle.
 
@@ -333,7 +336,9 @@ def battle_resolve(
     concluded, has not exactly two sides with units, a ship is already destroyed or
     captured, a class design cannot be built (naming ship and field), the campaign's rule
     options are invalid or ``max_turns`` is out of range. Nothing is written then.
+    ``user`` must organise the campaign (:class:`~campaign.core.refusals.Refused`).
     """
+    require_battle_organiser(user, battle.campaign)
     _check_args(seed, max_turns)
 
     def build(b: Battle, sides: list[BattleSide]) -> Conclusion:

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 
 from battles.models import Battle, BattleAction, BattleSide, Participant
 from battles.services.common import BattleActionError
+from battles.services.permissions import require_battle_organiser
 from campaign.core import limits
 from campaign.core.messages import message, text_of
 from campaign.league.models import Campaign
@@ -102,7 +103,7 @@ def battle_create(
     campaign_turn: int | None = None,
     territory: Territory | None = None,
     scenario: str = "",
-    user: Any = None,
+    user: Any,
 ) -> Battle:
     """Create a draft battle with its sides and participants; returns it.
 
@@ -113,7 +114,9 @@ def battle_create(
     side, the ship (or group) and the field: fewer than two sides, a faction twice or not
     in the campaign, a unit not eligible, a side with no unit, an empty name, a turn < 1.
     One transaction; a timeline entry is added.
+    ``user`` must organise ``campaign`` (:class:`~campaign.core.refusals.Refused`).
     """
+    require_battle_organiser(user, campaign)
     name = (name or "").strip()
     if not name:
         raise BattleActionError(_("name: a battle needs a name"))

@@ -15,7 +15,6 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -47,9 +46,10 @@ from battles.web.forms import (
     RecordSummaryForm,
     system_choice_label,
 )
+from campaign.core.refusals import Refused
 from campaign.core.validation import TextError
 from campaign.league.models import Campaign, Membership
-from campaign.league.roles import campaign_roles
+from campaign.league.roles import require_member, require_organiser
 from factions.ssd.draw import system_labels
 
 #: Battles the preview page's forecast fights (about 10 ms each).
@@ -60,16 +60,14 @@ def _battle(request: HttpRequest, pk: int) -> tuple[Battle, set[str]]:
     """The battle and the user's roles in its campaign; 404 for non-members and for
     battles the user may not act on or see."""
     battle = get_object_or_404(actionable_battles(request.user).select_related("campaign"), pk=pk)
-    roles = campaign_roles(request.user, battle.campaign)
-    if not roles:
-        raise Http404
-    return battle, roles
+    return battle, require_member(request.user, battle.campaign)
 
 
 def _organiser(request: HttpRequest, pk: int) -> Battle:
-    battle, roles = _battle(request, pk)
-    if Membership.Role.ORGANISER not in roles:
-        raise PermissionDenied(_("Only the campaign's organisers may do this."))
+    battle, _roles = _battle(request, pk)
+    require_organiser(
+        request.user, battle.campaign, _("Only the campaign's organisers may do this.")
+    )
     return battle
 
 
@@ -77,11 +75,9 @@ def _organiser(request: HttpRequest, pk: int) -> Battle:
 def battle_setup(request: HttpRequest, slug: str) -> HttpResponse:
     """Set up a battle of the campaign (organisers)."""
     campaign = get_object_or_404(Campaign, slug=slug)
-    roles = campaign_roles(request.user, campaign)
-    if not roles:
-        raise Http404
-    if Membership.Role.ORGANISER not in roles:
-        raise PermissionDenied(_("Only the campaign's organisers may set up battles."))
+    require_organiser(
+        request.user, campaign, _("Only the campaign's organisers may set up battles.")
+    )
     form = BattleSetupForm(request.POST or None, campaign=campaign)
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
@@ -256,7 +252,7 @@ def battle_record_page(request: HttpRequest, pk: int) -> HttpResponse:
     organiser = Membership.Role.ORGANISER in roles
     own = played_side_ids(request.user, battle)
     if not organiser and not own:
-        raise PermissionDenied(_("Only the organisers and the players of a side may record."))
+        raise Refused(_("Only the organisers and the players of a side may record."))
     if battle.status != Battle.Status.DRAFT:
         messages.info(request, _("This battle is concluded."))
         return redirect(battle)
@@ -351,9 +347,9 @@ def record_entry_decide(request: HttpRequest, pk: int, entry: int, decision: str
     if decision == "withdraw":
         # Its own side (or an organiser) takes an entry back to enter it again.
         if not (organiser or entry_obj.side_id in own):
-            raise PermissionDenied(_("Only the entry's side or the organisers may withdraw it."))
+            raise Refused(_("Only the entry's side or the organisers may withdraw it."))
     elif not (organiser or (entry_obj.side_id is not None and bool(own - {entry_obj.side_id}))):
-        raise PermissionDenied(_("Only the organisers or the other side may confirm."))
+        raise Refused(_("Only the organisers or the other side may confirm."))
     try:
         if decision == "confirm":
             record_confirm(entry=entry_obj, user=request.user)
@@ -364,6 +360,7 @@ def record_entry_decide(request: HttpRequest, pk: int, entry: int, decision: str
                 entry=entry_obj,
                 user=request.user,
                 reason=f"entry {entry_obj.pk} withdrawn by its side",
+                withdraw=True,
             )
         else:
             record_reject(entry=entry_obj, user=request.user)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
@@ -25,7 +25,7 @@ from battles.reports import desk as desk_services
 from battles.reports.context import report_context
 from campaign.core.csp import strip_styles
 from campaign.core.markdown import MAX_MARKDOWN_CHARS
-from campaign.league.roles import can_edit_reports
+from campaign.league.roles import require_chronicler
 
 
 def _editable_battle(request: HttpRequest, pk: int) -> Battle:
@@ -35,8 +35,7 @@ def _editable_battle(request: HttpRequest, pk: int) -> Battle:
         .select_related("campaign", "winner"),
         pk=pk,
     )
-    if not can_edit_reports(request.user, battle.campaign):
-        raise Http404
+    require_chronicler(request.user, battle.campaign)  # 403 for members, 404 for others
     return battle
 
 

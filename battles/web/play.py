@@ -14,7 +14,7 @@ from datetime import UTC
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -43,7 +43,8 @@ from battles.play.game_turns import (
     turn_state,
 )
 from battles.services import BattleActionError
-from campaign.league.roles import is_organiser
+from campaign.core.refusals import Refused
+from campaign.league.roles import require_member, require_organiser
 
 
 def _battle(request: HttpRequest, pk: int) -> Battle:
@@ -80,10 +81,11 @@ def battle_turns(request: HttpRequest, pk: int) -> HttpResponse:
     return _render_turns(request, battle)
 
 
-def _organiser_battle(request: HttpRequest, pk: int) -> Battle | HttpResponse:
+def _organiser_battle(request: HttpRequest, pk: int) -> Battle:
     battle = _battle(request, pk)
-    if not is_organiser(request.user, battle.campaign):
-        return HttpResponseForbidden(_("Only the campaign's organisers may do this."))
+    require_organiser(
+        request.user, battle.campaign, _("Only the campaign's organisers may do this.")
+    )
     return battle
 
 
@@ -112,8 +114,6 @@ def _whole(name: str, text: str, default: int | None) -> int | None:
 def battle_turns_start(request: HttpRequest, pk: int) -> HttpResponse:
     """Organiser: start turn-by-turn play (seed, turn cap, deadline of turn 1)."""
     battle = _organiser_battle(request, pk)
-    if isinstance(battle, HttpResponse):
-        return battle
     try:
         turn_play_start(
             battle=battle,
@@ -134,11 +134,13 @@ def battle_turns_control(request: HttpRequest, pk: int, action: str) -> HttpResp
     """Organiser: ``deadline`` (set or clear), ``play`` (the turn now, auto tactics for a
     side without orders), ``end`` (judge and conclude now)."""
     battle = _organiser_battle(request, pk)
-    if isinstance(battle, HttpResponse):
-        return battle
     try:
         if action == "deadline":
-            turn_deadline_set(battle=battle, deadline=_deadline(request.POST.get("deadline", "")))
+            turn_deadline_set(
+                battle=battle,
+                user=request.user,
+                deadline=_deadline(request.POST.get("deadline", "")),
+            )
             done = _("Deadline saved.")
         elif action == "play":
             if not request.POST.get("confirm"):  # the form's "I confirm" box
@@ -161,6 +163,9 @@ def battle_turns_control(request: HttpRequest, pk: int, action: str) -> HttpResp
 
 
 def _own_side(request: HttpRequest, battle: Battle) -> BattleSide | None:
+    """The side the user plays (None: a member who plays none); not found for anyone
+    outside the battle's campaign."""
+    require_member(request.user, battle.campaign)
     slug = battle_side_slug(request.user, battle)
     if slug is None:
         return None
@@ -174,7 +179,7 @@ def battle_turns_orders(request: HttpRequest, pk: int) -> HttpResponse:
     battle = _battle(request, pk)
     side = _own_side(request, battle)
     if side is None:
-        return HttpResponseForbidden(_("Only a player of a side of this battle may give orders."))
+        raise Refused(_("Only a player of a side of this battle may give orders."))
     play = get_object_or_404(TurnPlay, battle=battle)
     keys = contact_keys(battle, battle_viewer(battle, request.user), play.setup["data"])
     orders = None
@@ -212,7 +217,7 @@ def battle_turns_preview(request: HttpRequest, pk: int) -> HttpResponse:
     side = _own_side(request, battle)
     play = get_object_or_404(TurnPlay, battle=battle, ended=False)
     if side is None:
-        return HttpResponseForbidden(_("Only a player of a side of this battle may give orders."))
+        raise Refused(_("Only a player of a side of this battle may give orders."))
     ship_id = request.POST.get("ship", "")
     state = turn_state(play=play)
     ship = state.ships.get(ship_id)

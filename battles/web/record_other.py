@@ -4,7 +4,7 @@ Starship Battles, Epic): a thin view over ``battles.services.other_games.other_b
 from __future__ import annotations
 
 from django.contrib.auth.views import redirect_to_login
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods
 
@@ -19,20 +19,20 @@ from battles.services.other_games import (
 from battles.systems.games import SYSTEMS
 from battles.web.system_forms import OtherBattleForm, UnitResultFormSet
 from campaign.league.models import Campaign
-from campaign.league.roles import is_organiser
+from campaign.league.roles import require_organiser
 
 
 @require_http_methods(["GET", "POST"])
 def other_battle_new(request: HttpRequest, slug: str) -> HttpResponse:
     """Record a concluded battle of another game system for campaign ``slug``: sides,
     winner, each unit's fate, hull points lost and critical states, outcome, narrative.
-    Organisers of the campaign (and staff) only; others get 404, anonymous users the login
-    page. Bad input re-shows the form with the field named; nothing is written then."""
+    Organisers of the campaign (and staff) only; its other members get 403, anyone else
+    404, anonymous users the login page. Bad input re-shows the form with the field named;
+    nothing is written then."""
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     campaign = get_object_or_404(Campaign, slug=slug)
-    if not is_organiser(request.user, campaign):
-        raise Http404
+    require_organiser(request.user, campaign)
     factions = campaign.factions.order_by("name")
     form = OtherBattleForm(request.POST or None, factions=factions)
     roster = SystemUnit.objects.filter(faction__in=factions).select_related("faction")
@@ -71,6 +71,7 @@ def other_battle_new(request: HttpRequest, slug: str) -> HttpResponse:
                 location=d["location"],
                 date=d["date"],
                 campaign_turn=d["campaign_turn"],
+                user=request.user,
             )
         except OtherBattleError as exc:
             form.add_error(None, str(exc))

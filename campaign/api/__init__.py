@@ -25,11 +25,12 @@ from battles.api.rules import router as rules_router
 from battles.api.systems import router as systems_rules_router
 from battles.log.refusals import rules_error_text
 from battles.rules.errors import RulesError
+from campaign.core.refusals import Refused, error_body
 from campaign.core.validation import TextError
 from campaign.turns.api.moves import router as moves_router
 from campaign.turns.api.orders import router as orders_router
 from campaign.turns.api.turn import router as turns_router
-from campaign.turns.errors import TurnActionError, TurnPermissionError
+from campaign.turns.errors import TurnActionError
 from factions.api.designs import router as designs_router
 from factions.api.fleets import router as factions_router
 
@@ -113,23 +114,27 @@ api = AdmiraltyAPI(
 )
 
 
+@api.exception_handler(Refused)
+def refused(request: HttpRequest, exc: Refused) -> HttpResponse:
+    """The one refusal (``campaign.core.refusals``): 403 for a member of the campaign
+    without the right, 404 (never saying why) for anyone else, 409 or 422 with the
+    fields named. Every router's ``ErrorOut`` is this body."""
+    if exc.status == 404:
+        return not_found(request, Http404())
+    return api.create_response(request, exc.body(), status=exc.status)
+
+
 @api.exception_handler(RulesError)
 def rules_error(request: HttpRequest, exc: RulesError) -> HttpResponse:
-    """Map any rules-engine error to 400 with its message in the reader's language
-    (``battles.log.refusals``: one place)."""
-    return api.create_response(request, {"detail": rules_error_text(exc)}, status=400)
+    """Map any rules-engine error (``BattleActionError`` among them) to 400 with its
+    message in the reader's language (``battles.log.refusals``: one place)."""
+    return api.create_response(request, error_body(rules_error_text(exc)), status=400)
 
 
 @api.exception_handler(TurnActionError)
 def turn_error(request: HttpRequest, exc: TurnActionError) -> HttpResponse:
     """Bad input to a turn action (names the ship, yard or field): 400, nothing changed."""
-    return api.create_response(request, {"detail": str(exc)}, status=400)
-
-
-@api.exception_handler(TurnPermissionError)
-def turn_forbidden(request: HttpRequest, exc: TurnPermissionError) -> HttpResponse:
-    """Acting for a faction or campaign the user does not run: 403."""
-    return api.create_response(request, {"detail": str(exc)}, status=403)
+    return api.create_response(request, error_body(str(exc)), status=400)
 
 
 @api.exception_handler(TextError)
@@ -137,11 +142,7 @@ def text_error(request: HttpRequest, exc: TextError) -> HttpResponse:
     """Text no column can store (NUL, lone surrogate, too long; ``campaign.core.validation``),
     caught before any write: 422 naming the field, identical on SQLite and PostgreSQL."""
     message = str(exc)
-    return api.create_response(
-        request,
-        {"detail": message, "errors": [{"field": exc.field, "message": message}]},
-        status=422,
-    )
+    return api.create_response(request, error_body(message, [(exc.field, message)]), status=422)
 
 
 @api.exception_handler(DataError)
@@ -149,7 +150,7 @@ def data_error(request: HttpRequest, exc: DataError) -> HttpResponse:
     """A value the database refused (an id beyond 64 bits on PostgreSQL…): the request's
     fault, so 422, not a 500. Writes are in transactions, so nothing is half-written."""
     detail = _("a value cannot be stored or looked up: %(error)s") % {"error": exc}
-    return api.create_response(request, {"detail": detail.strip()}, status=422)
+    return api.create_response(request, error_body(detail.strip()), status=422)
 
 
 @api.exception_handler(Http404)
@@ -157,7 +158,7 @@ def not_found(request: HttpRequest, exc: Http404) -> HttpResponse:
     """Every 404 says the same, in the reader's language, never why: "not your faction's
     fleet" or django-ninja's DEBUG text ("No Battle matches the given query.") would tell
     a hidden object from a missing one, in English."""
-    return api.create_response(request, {"detail": _("not found")}, status=404)
+    return api.create_response(request, error_body(_("not found")), status=404)
 
 
 #: django-ninja's own refusals (English constants in ``ninja.errors``, ``ninja.security``),
@@ -179,7 +180,7 @@ def http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
     """An ``HttpError``'s status and message; ours are translated where raised,
     django-ninja's own through :data:`NINJA_TEXTS`."""
     detail = NINJA_TEXTS.get(str(exc), str(exc))
-    return api.create_response(request, {"detail": str(detail)}, status=exc.status_code)
+    return api.create_response(request, error_body(str(detail)), status=exc.status_code)
 
 
 api.add_router("/", factions_router)

@@ -1,10 +1,10 @@
 """Membership and invitation endpoints (``/api/campaigns/{slug}/members`` and
 ``/api/campaigns/{slug}/invitations``): the members page's actions for scripts. Thin
 handlers over ``campaign.league.members`` / ``campaign.league.invitations``: the
-campaign's organisers
-and staff only (anyone else 404, no user 401); ``MemberError`` answers 400 naming the
-field, ``MemberPermissionError`` 403, bad text 422 (``campaign/api/__init__.py``). Accepting an
-invitation is open to any logged-in user holding its token."""
+campaign's organisers and staff only (other members 403, anyone else 404, no user 401);
+``MemberError`` answers 400 naming the field, ``MemberPermissionError`` 403, bad text 422
+(``campaign/api/__init__.py``). Accepting an invitation is open to any logged-in user
+holding its token."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
 
-from django.http import Http404, HttpRequest
+from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from ninja import Router, Schema, Status
@@ -21,9 +21,9 @@ from ninja.errors import HttpError
 from campaign.core.validation import clean_text
 from campaign.league import invitations, members
 from campaign.league.api_auth import api_auth
-from campaign.league.members import MemberError, MemberPermissionError
+from campaign.league.members import MemberError
 from campaign.league.models import Campaign, Invitation, Membership
-from campaign.league.roles import is_organiser
+from campaign.league.roles import require_organiser
 from factions.models import Faction
 
 router = Router(tags=["members"], auth=api_auth)
@@ -69,19 +69,19 @@ class AcceptIn(Schema):
 
 @contextmanager
 def _answers() -> Iterator[None]:
-    """Service refusals as HTTP answers: 400 for bad input, 403 for no right."""
+    """Bad input as a 400 (a refusal of the right is a ``Refused``: the root API answers
+    it)."""
     try:
         yield
-    except MemberPermissionError as exc:
-        raise HttpError(403, str(exc)) from exc
     except MemberError as exc:
         raise HttpError(400, str(exc)) from exc
 
 
 def _organised(request: HttpRequest, slug: str) -> Campaign:
+    """The campaign ``slug``: 404 for non-members, 403 for members who do not organise
+    it (``require_organiser``)."""
     campaign = get_object_or_404(Campaign, slug=slug)
-    if not is_organiser(request.user, campaign):
-        raise Http404("not an organiser of this campaign")
+    require_organiser(request.user, campaign)
     return campaign
 
 

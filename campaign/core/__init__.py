@@ -6,7 +6,10 @@ Markdown made safe, stored English text shown in the reader's language, CSP and 
 - ``messages``: texts services store as a key and parameters, rendered in the reader's
   language; ``stored_text`` shows those and older English rows; ``french_typography``:
   French spacing;
-- ``csp``, ``middleware``: Content-Security-Policy helpers, guards before any view.
+- ``csp``, ``middleware``: Content-Security-Policy helpers, guards before any view (and
+  the refusals' 403 and 404 pages);
+- ``refusals``: the one refusal (``Refused``) and the API's one error body (``ErrorOut``);
+- ``actors``: the named system actor (``SYSTEM``) of the scheduler and the commands.
 
 Imports: Django and libraries only, nothing of the project (only the pure engines lie below
 it); every other layer may import it (import-linter, pyproject.toml).

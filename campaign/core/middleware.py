@@ -8,6 +8,8 @@
 - a JSON body sent to ``/api/`` whose strings hold a NUL or a lone UTF-16 surrogate is a
   422 naming the JSON path (``results[0].notes``): no endpoint, present or future, has to
   remember it, and SQLite and PostgreSQL answer alike;
+- a :class:`~campaign.core.refusals.Refused` raised by a page (its ``require_*`` role
+  check or a service) is the 403 or 404 page, once for every page;
 - the safety net behind the forms' own checks: a text no column can store
   (:class:`~campaign.core.validation.TextError`, raised before every save) or a number no
   column can hold (``OverflowError`` from the database driver) that reaches no form
@@ -20,12 +22,14 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
-from django.core.exceptions import RequestDataTooBig
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.core.exceptions import PermissionDenied, RequestDataTooBig
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
+from django.views import defaults
 
 from campaign.core import limits
+from campaign.core.refusals import Kind, Refused
 from campaign.core.validation import TextError, json_text_problem
 
 
@@ -43,6 +47,16 @@ def _too_big(request: HttpRequest) -> HttpResponse:
         "limit": limits.REQUEST_BODY_MAX_BYTES // (1024 * 1024)
     }
     return _refuse(request, 413, message)
+
+
+def _refused_page(request: HttpRequest, exc: Refused) -> HttpResponse:
+    """The project's 404 page (never saying why) or 403 page (with the reason), as for
+    Django's own ``Http404`` and ``PermissionDenied``; other kinds: the input error page."""
+    if exc.kind == Kind.NOT_FOUND:
+        return defaults.page_not_found(request, Http404())
+    if exc.kind == Kind.FORBIDDEN:
+        return defaults.permission_denied(request, PermissionDenied(str(exc)))
+    return _refuse(request, exc.status, str(exc))
 
 
 class InputGuardMiddleware:
@@ -85,6 +99,8 @@ class InputGuardMiddleware:
         return _refuse(request, 422, f"{where}: {problem}", field=where)
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if isinstance(exception, Refused):
+            return _refused_page(request, exception)
         if isinstance(exception, RequestDataTooBig):
             return _too_big(request)
         if isinstance(exception, TextError):

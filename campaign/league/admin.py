@@ -12,6 +12,8 @@ class MembershipInline(admin.TabularInline):
 @admin.register(Campaign)
 class CampaignAdmin(admin.ModelAdmin):
     list_display = ("name", "current_turn")
+    # The turn services move it (closing and reopening a turn, in the turns' admin).
+    readonly_fields = ("current_turn",)
     prepopulated_fields = {"slug": ("name",)}
     filter_horizontal = ("factions",)
     inlines = [MembershipInline]

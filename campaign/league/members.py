@@ -17,6 +17,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from campaign.core.refusals import Refused
 from campaign.core.validation import clean_text
 from campaign.league.models import Campaign, Membership
 from campaign.league.roles import User, is_organiser
@@ -31,8 +32,9 @@ class MemberError(ValueError):
     written. The API answers 400."""
 
 
-class MemberPermissionError(PermissionError):
-    """The acting user does not organise the campaign (the API answers 403)."""
+class MemberPermissionError(Refused, PermissionError):
+    """The acting user does not organise the campaign: a forbidden
+    :class:`~campaign.core.refusals.Refused` (403 on the pages and the API)."""
 
 
 def check_organiser(user: User, campaign: Campaign) -> None:

@@ -15,13 +15,21 @@ Rules:
   organisers of a campaign edit and publish its reports (:func:`can_edit_reports`);
 - the published site is built as the anonymous public (``user=None``).
 
-Imports: ``campaign.league.models`` only.
+The ``require_*`` checks raise :class:`~campaign.core.refusals.Refused`: 404 for someone
+who is not a member of the campaign (its pages do not exist for them), 403 for a member
+without the role. The system actor (``campaign.core.actors.SYSTEM``) passes every check.
+
+Imports: ``campaign.league.models`` and ``campaign.core``.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, TypeAlias
 
+from django.utils.translation import gettext as _
+
+from campaign.core.actors import is_system
+from campaign.core.refusals import Kind, Refused
 from campaign.league.models import Membership
 
 if TYPE_CHECKING:
@@ -37,6 +45,8 @@ def is_organiser(user: User, campaign: Campaign | None = None) -> bool:
     """True for staff, and for organisers of ``campaign`` (None: of at least one
     campaign)."""
 
+    if is_system(user):
+        return True
     if user is None or not user.is_authenticated:
         return False
     if user.is_staff:
@@ -77,6 +87,8 @@ def can_act_for_faction(user: User, campaign: Campaign, faction: Faction) -> boo
     construction): staff, the campaign's organisers, and the faction's players in that
     campaign. The caller checks that ``faction`` plays in ``campaign``."""
 
+    if is_system(user):
+        return True
     if user is None or not user.is_authenticated:
         return False
     if is_organiser(user, campaign):
@@ -90,6 +102,8 @@ def campaign_faction_ids_for(user: User, campaign: Campaign) -> set[int] | None:
     """Factions of ``campaign`` whose treasury, yards and orders ``user`` may see: None
     for all (staff, organisers), the factions they play there for players, else empty."""
 
+    if is_system(user):
+        return None
     if user is None or not user.is_authenticated:
         return set()
     if is_organiser(user, campaign):
@@ -103,8 +117,11 @@ def campaign_faction_ids_for(user: User, campaign: Campaign) -> set[int] | None:
 
 def campaign_roles(user: User, campaign: Campaign) -> set[str]:
     """The roles ``user`` holds in ``campaign`` (``organiser``, ``player``,
-    ``chronicler``); staff count as organisers of every campaign."""
+    ``chronicler``); staff count as organisers of every campaign, and so does the system
+    actor."""
 
+    if is_system(user):
+        return {Membership.Role.ORGANISER}
     if user is None or not user.is_authenticated:
         return set()
     roles = set(
@@ -122,6 +139,8 @@ def can_edit_reports(user: User, campaign: Campaign) -> bool:
     chronicler sees public data only otherwise: the drafts are written as the public
     (``battles.chronicle.report_draft_write``), so editing one reveals no secret."""
 
+    if is_system(user):
+        return True
     if user is None or not user.is_authenticated:
         return False
     if user.is_staff:
@@ -131,3 +150,64 @@ def can_edit_reports(user: User, campaign: Campaign) -> bool:
         campaign_id=campaign.pk,
         role__in=[Membership.Role.ORGANISER, Membership.Role.CHRONICLER],
     ).exists()
+
+
+def require_member(user: User, campaign: Campaign) -> set[str]:
+    """The roles ``user`` holds in ``campaign`` (:func:`campaign_roles`); raises
+    :class:`Refused` (not found) for anyone without one."""
+
+    roles = campaign_roles(user, campaign)
+    if not roles:
+        raise Refused(_("not found"), kind=Kind.NOT_FOUND)
+    return roles
+
+
+def require_organiser(user: User, campaign: Campaign, message: str = "") -> set[str]:
+    """Pass staff, the campaign's organisers and the system actor; :class:`Refused`:
+    not found for non-members, forbidden (``message``, or a general one) for other
+    members. Returns the user's roles."""
+
+    roles = require_member(user, campaign)
+    if Membership.Role.ORGANISER not in roles:
+        raise Refused(
+            message
+            or _("only an organiser of %(campaign)s may do this") % {"campaign": campaign.name}
+        )
+    return roles
+
+
+def require_chronicler(user: User, campaign: Campaign, message: str = "") -> set[str]:
+    """Pass those who edit ``campaign``'s reports (:func:`can_edit_reports`);
+    :class:`Refused` as :func:`require_organiser`. Returns the user's roles."""
+
+    roles = require_member(user, campaign)
+    if not can_edit_reports(user, campaign):
+        raise Refused(
+            message
+            or _("only a chronicler or organiser of %(campaign)s may do this")
+            % {"campaign": campaign.name}
+        )
+    return roles
+
+
+def require_player_of(user: User, campaign: Campaign, faction: Faction, message: str = "") -> None:
+    """Pass those who give orders for ``faction`` in ``campaign``
+    (:func:`can_act_for_faction`); :class:`Refused` as :func:`require_organiser`."""
+
+    require_member(user, campaign)
+    if not can_act_for_faction(user, campaign, faction):
+        raise Refused(
+            message or _("you do not give orders for %(faction)s") % {"faction": faction.name}
+        )
+
+
+def require_faction_scope(user: User, campaign: Campaign) -> set[int] | None:
+    """The factions of ``campaign`` whose turn, treasury and orders ``user`` sees
+    (:func:`campaign_faction_ids_for`: None for all); :class:`Refused` as
+    :func:`require_organiser` for anyone who sees none (a chronicler: forbidden)."""
+
+    require_member(user, campaign)
+    seen = campaign_faction_ids_for(user, campaign)
+    if seen is not None and not seen:
+        raise Refused(_("only the organisers and the factions' players see the campaign turn"))
+    return seen

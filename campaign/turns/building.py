@@ -71,7 +71,24 @@ def build_blockers(factions: list[Faction]) -> dict[int, str]:
     return blockers
 
 
-def construction_quote(
+def _require_orders_for(user, campaign: Campaign, faction: Faction) -> None:
+    """The one permission check of a construction, its quote and its cancelling."""
+    if not can_act_for_faction(user, campaign, faction):
+        raise TurnPermissionError(
+            _("faction: you do not give orders for %(faction)s") % {"faction": faction.name}
+        )
+
+
+def construction_quote(*, campaign: Campaign, user, faction: Faction, **spec) -> BuildQuote:
+    """What :func:`construction_order` would place, written nowhere: the same permission
+    check (:class:`TurnPermissionError` unless ``user`` organises the campaign or plays
+    ``faction``), then :func:`construction_price` (``spec`` as there). Never calls a
+    write, so a dry run cannot place an order or touch the treasury."""
+    _require_orders_for(user, campaign, faction)
+    return construction_price(campaign=campaign, faction=faction, **spec)
+
+
+def construction_price(
     *,
     campaign: Campaign,
     faction: Faction,
@@ -83,7 +100,8 @@ def construction_quote(
 ) -> BuildQuote:
     """Check and price a construction: a ``ship_class`` of the faction, or a squadron of
     six ``light_kind`` craft (``gunboat`` needs ``light_variant``: ``heavy-transport`` 72,
-    ``emp`` 54, seed). Raises :class:`TurnActionError` naming the yard, fleet or field."""
+    ``emp`` 54, seed). Reads only, checks no permission (callers do). Raises
+    :class:`TurnActionError` naming the yard, fleet or field."""
     if not campaign.factions.filter(pk=faction.pk).exists():
         raise TurnActionError(
             _("faction: %(faction)s does not play in %(campaign)s")
@@ -158,19 +176,16 @@ def construction_quote(
 
 
 def construction_order(*, campaign: Campaign, user, name: str = "", **spec) -> Construction:
-    """Order and pay a construction (``spec`` as :func:`construction_quote`); returns it.
+    """Order and pay a construction (``spec`` as :func:`construction_price`); returns it.
 
     Raises :class:`TurnPermissionError` unless ``user`` organises the campaign or plays the
-    faction; :class:`TurnActionError` as the quote, or when the treasury cannot pay. One
+    faction; :class:`TurnActionError` as the price, or when the treasury cannot pay. One
     transaction: the construction and its ledger debit.
     """
     faction = spec["faction"]
-    if not can_act_for_faction(user, campaign, faction):
-        raise TurnPermissionError(
-            _("faction: you do not give orders for %(faction)s") % {"faction": faction.name}
-        )
+    _require_orders_for(user, campaign, faction)
     with transaction.atomic():
-        quote = construction_quote(campaign=campaign, **spec)
+        quote = construction_price(campaign=campaign, **spec)
         treasury_check(
             campaign=campaign, faction=faction, resources=quote.cost, technology=quote.tech_cost
         )
@@ -233,10 +248,7 @@ def construction_cancel(*, construction: Construction, user, reason: str = "") -
     the row locked: two cancellations at once refund once.
     """
     campaign, faction = construction.campaign, construction.faction
-    if not can_act_for_faction(user, campaign, faction):
-        raise TurnPermissionError(
-            _("faction: you do not give orders for %(faction)s") % {"faction": faction.name}
-        )
+    _require_orders_for(user, campaign, faction)
     with transaction.atomic():
         c = Construction.objects.select_for_update().get(pk=construction.pk)
         if c.status != Construction.Status.QUEUED:

@@ -37,6 +37,7 @@ from django.utils.translation import gettext as _
 from simple_history.utils import bulk_update_with_history
 
 from campaign.core import limits
+from campaign.core.actors import SYSTEM
 from campaign.core.messages import StoredMessage, history_reason, message, text_of
 from campaign.league.models import Campaign
 from campaign.league.roles import is_organiser
@@ -79,7 +80,8 @@ class TurnPlan:
 
 
 def _require_organiser(user, campaign: Campaign) -> None:
-    if user is not None and not is_organiser(user, campaign):
+    # No actor skips the check: the scheduler passes as ``campaign.core.actors.SYSTEM``.
+    if not is_organiser(user, campaign):
         raise TurnPermissionError(
             _("only an organiser of %(campaign)s opens and closes turns")
             % {"campaign": campaign.name}
@@ -214,14 +216,13 @@ def _ship_state(ship: Ship) -> dict:
     return {f: getattr(ship, f) for f in SHIP_FIELDS}
 
 
-def campaign_turn_close(
-    *, campaign: Campaign, user=None, now: datetime | None = None
-) -> CampaignTurn:
+def campaign_turn_close(*, campaign: Campaign, user, now: datetime | None = None) -> CampaignTurn:
     """Close the open turn in one transaction (module docstring); returns it.
 
-    ``user`` None is the scheduler (Celery beat, ``close_due_turns``); a user must organise
-    the campaign (:class:`TurnPermissionError`). Closing a turn already closed, or with no
-    turn open, raises :class:`TurnActionError` and changes nothing (idempotent).
+    ``user`` must organise the campaign (:class:`TurnPermissionError`); the scheduler
+    (Celery beat, ``close_due_turns``) acts as ``campaign.core.actors.SYSTEM``. Closing a
+    turn already closed, or with no turn open, raises :class:`TurnActionError` and changes
+    nothing (idempotent).
     """
     _require_organiser(user, campaign)
     now = now or timezone.now()
@@ -507,5 +508,5 @@ def close_due_turns(*, now: datetime | None = None) -> list[CampaignTurn]:
     for turn in CampaignTurn.objects.filter(
         status=CampaignTurn.Status.OPEN, deadline__lte=now
     ).select_related("campaign"):
-        closed.append(campaign_turn_close(campaign=turn.campaign, user=None, now=now))
+        closed.append(campaign_turn_close(campaign=turn.campaign, user=SYSTEM, now=now))
     return closed

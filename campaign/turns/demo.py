@@ -10,6 +10,7 @@ left as they are (their error is the reason given in the returned lines).
 
 from __future__ import annotations
 
+from campaign.core.actors import SYSTEM
 from campaign.core.messages import message, text_of
 from campaign.league.models import Campaign
 from campaign.turns.closing import campaign_turn_close, campaign_turn_open
@@ -27,7 +28,7 @@ def sample_turn_demo(*, campaign: Campaign) -> list[str]:
     if campaign.turns.exists():
         return []
     lines = []
-    campaign_turn_open(campaign=campaign, user=None)
+    campaign_turn_open(campaign=campaign, user=SYSTEM)
     opening = message("ledger.demo_opening")
     for faction in campaign.factions.all():
         LedgerEntry.objects.create(
@@ -48,7 +49,7 @@ def sample_turn_demo(*, campaign: Campaign) -> list[str]:
             order = repair_order(
                 campaign=campaign,
                 ship=ship,
-                user=None,
+                user=SYSTEM,
                 hull=ship.hull_lost,
                 armour=ship.armour_lost,
                 crew=ship.crew_lost,
@@ -60,7 +61,7 @@ def sample_turn_demo(*, campaign: Campaign) -> list[str]:
             lines.append(
                 f"repair of {ship} at {order.yard.name}: {order.cost}, ends turn {order.eta_turn}"
             )
-    turn = campaign_turn_close(campaign=campaign, user=None)
+    turn = campaign_turn_close(campaign=campaign, user=SYSTEM)
     lines.append(f"turn {turn.number} closed")
-    campaign_turn_open(campaign=campaign, user=None)
+    campaign_turn_open(campaign=campaign, user=SYSTEM)
     return lines

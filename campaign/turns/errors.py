@@ -6,6 +6,8 @@ they concern, named by :func:`field_label`.
 
 from django.utils.translation import gettext_lazy
 
+from campaign.core.refusals import Refused
+
 #: Form and API field names as the reader sees them at the head of a message.
 FIELD_LABELS = {
     "hull": gettext_lazy("hull"),
@@ -32,5 +34,6 @@ class TurnActionError(ValueError):
     rolled back), so the database and the ledger are as they were. The API answers 400."""
 
 
-class TurnPermissionError(PermissionError):
-    """A user acting for a faction or campaign they do not run (the API answers 403)."""
+class TurnPermissionError(Refused, PermissionError):
+    """A user acting for a faction or campaign they do not run: a forbidden
+    :class:`~campaign.core.refusals.Refused` (403 on the pages and the API)."""

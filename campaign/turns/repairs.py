@@ -184,7 +184,36 @@ def repair_blocker(campaign: Campaign, ship: Ship) -> str | None:
     return None
 
 
+def _require_orders_for(user, campaign: Campaign, ship: Ship) -> None:
+    """The one permission check of a repair order, its quote and its cancelling."""
+    if not can_act_for_faction(user, campaign, ship.fleet.faction):
+        raise TurnPermissionError(
+            _("%(ship)s: you do not give orders for %(faction)s")
+            % {"ship": ship_label(ship), "faction": ship.fleet.faction.name}
+        )
+
+
 def repair_quote(
+    *,
+    campaign: Campaign,
+    ship: Ship,
+    user,
+    hull: int = 0,
+    armour: int = 0,
+    crew: int = 0,
+    systems: list[str] | None = None,
+) -> RepairQuote:
+    """What :func:`repair_order` would place, written nowhere: the same permission check
+    (:class:`TurnPermissionError` unless ``user`` organises the campaign or plays the
+    ship's faction in it), then :func:`repair_price`. Never calls a write, so a dry run
+    cannot place an order or touch the treasury."""
+    _require_orders_for(user, campaign, ship)
+    return repair_price(
+        campaign=campaign, ship=ship, hull=hull, armour=armour, crew=crew, systems=systems
+    )
+
+
+def repair_price(
     *,
     campaign: Campaign,
     ship: Ship,
@@ -193,7 +222,8 @@ def repair_quote(
     crew: int = 0,
     systems: list[str] | None = None,
 ) -> RepairQuote:
-    """Check an order and price it (cost in resources, work units, turns to finish).
+    """Check an order and price it (cost in resources, work units, turns to finish); reads
+    only, checks no permission (callers do: :func:`repair_quote`, :func:`repair_order`).
 
     ``hull``/``armour``/``crew``: boxes and crew factors to restore; ``systems``: ids from
     ``ship.systems_lost``. Raises :class:`TurnActionError` naming the ship, yard or field.
@@ -307,20 +337,16 @@ def repair_order(
     crew: int = 0,
     systems: list[str] | None = None,
 ) -> RepairOrder:
-    """Place and pay a repair order (quote as :func:`repair_quote`); returns it.
+    """Place and pay a repair order (priced as :func:`repair_price`); returns it.
 
     Raises :class:`TurnPermissionError` unless ``user`` organises the campaign or plays
-    the ship's faction in it (``None``: a management command, e.g. ``demo``);
-    :class:`TurnActionError` as :func:`repair_quote`, or when the faction cannot pay. One
+    the ship's faction in it (a management command acts as ``SYSTEM``);
+    :class:`TurnActionError` as :func:`repair_price`, or when the faction cannot pay. One
     transaction: the order, its ledger debit, the yard's ETAs.
     """
-    if user is not None and not can_act_for_faction(user, campaign, ship.fleet.faction):
-        raise TurnPermissionError(
-            _("%(ship)s: you do not give orders for %(faction)s")
-            % {"ship": ship_label(ship), "faction": ship.fleet.faction.name}
-        )
+    _require_orders_for(user, campaign, ship)
     with transaction.atomic():
-        quote = repair_quote(
+        quote = repair_price(
             campaign=campaign, ship=ship, hull=hull, armour=armour, crew=crew, systems=systems
         )
         treasury_check(campaign=campaign, faction=ship.fleet.faction, resources=quote.cost)
@@ -374,11 +400,7 @@ def repair_cancel(*, order: RepairOrder, user, reason: str = "") -> RepairOrder:
     """
     campaign = order.campaign
     ship = order.ship
-    if not can_act_for_faction(user, campaign, ship.fleet.faction):
-        raise TurnPermissionError(
-            _("%(ship)s: you do not give orders for %(faction)s")
-            % {"ship": ship_label(ship), "faction": ship.fleet.faction.name}
-        )
+    _require_orders_for(user, campaign, ship)
     with transaction.atomic():
         order = RepairOrder.objects.select_for_update().get(pk=order.pk)
         if order.status != ACTIVE:
@@ -464,7 +486,7 @@ class RepairsBlockBattleReopen(TurnActionError):
     """Undoing a battle is refused: work was done on damage it dealt."""
 
 
-def repairs_release_for_battle(*, battle, user=None) -> list[RepairOrder]:
+def repairs_release_for_battle(*, battle, user) -> list[RepairOrder]:
     """The rule for ``battle_reopen``: call it inside the reopen's transaction,
     before the ships' damage is restored.
 

@@ -12,26 +12,25 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.views import redirect_to_login
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from campaign.core.validation import TextError
 from campaign.league import invitations, members
-from campaign.league.members import MemberError, MemberPermissionError
+from campaign.league.members import MemberError
 from campaign.league.models import Campaign, Invitation, Membership
-from campaign.league.roles import is_organiser
+from campaign.league.roles import require_organiser
 
 LOGIN_BACKEND = "django.contrib.auth.backends.ModelBackend"
 
 
 def _organised(request: HttpRequest, slug: str) -> Campaign:
-    """The campaign ``slug`` if the user organises it; 404 otherwise (its existence is
-    not revealed to others)."""
+    """The campaign ``slug`` if the user organises it; 404 for non-members (its existence
+    is not revealed to them), 403 for its other members (``require_organiser``)."""
     campaign = get_object_or_404(Campaign, slug=slug)
-    if not is_organiser(request.user, campaign):
-        raise Http404("not an organiser of this campaign")
+    require_organiser(request.user, campaign)
     return campaign
 
 
@@ -70,8 +69,6 @@ def _confirmed(request: HttpRequest) -> None:
 def _act(request: HttpRequest, campaign: Campaign, action, done: str) -> HttpResponse:
     try:
         action()
-    except MemberPermissionError as exc:
-        return HttpResponse(str(exc), status=403)
     except (MemberError, TextError) as exc:
         messages.error(request, str(exc))
     else:
@@ -146,8 +143,6 @@ def member_add(request: HttpRequest, slug: str) -> HttpResponse:
             faction=_faction(request, campaign),
             by=request.user,
         )
-    except MemberPermissionError as exc:
-        return HttpResponse(str(exc), status=403)
     except (MemberError, TextError) as exc:
         return _page(request, campaign, add=_refused(values, exc), status=400)
     messages.success(
@@ -222,8 +217,6 @@ def invitation_create(request: HttpRequest, slug: str) -> HttpResponse:
             by=request.user,
             link_base=request.build_absolute_uri("/").rstrip("/"),
         )
-    except MemberPermissionError as exc:
-        return HttpResponse(str(exc), status=403)
     except (MemberError, TextError) as exc:
         return _page(request, campaign, invite=_refused(values, exc), status=400)
     request.session["new_invitation_link"] = request.build_absolute_uri(

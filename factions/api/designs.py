@@ -27,6 +27,7 @@ from django.utils.translation import ngettext
 from ninja import Body, Router, Schema, Status
 
 from campaign.core.csp import nonce_styles
+from campaign.core.refusals import ErrorOut, FieldError, Refused
 from campaign.league.api_auth import api_auth
 from campaign.league.roles import is_organiser
 from factions.access import organises_faction
@@ -74,11 +75,6 @@ class DesignDetailOut(DesignSummaryOut):
         return f"/api/designs/{obj.pk}/ssd.svg"
 
 
-class FieldError(Schema):
-    field: str
-    message: str
-
-
 class ValidationOut(Schema):
     """``valid`` and every error with its field; ``points`` (one ship, without the squadrons
     in its bays) and ``mass`` (systems total) when the design is valid."""
@@ -87,11 +83,6 @@ class ValidationOut(Schema):
     errors: list[FieldError]
     points: int | None = None
     mass: int | None = None
-
-
-class ErrorOut(Schema):
-    detail: str
-    errors: list[FieldError] = []
 
 
 class ImportIn(Schema):
@@ -238,14 +229,14 @@ def design_create(request: HttpRequest, payload: dict[str, Any] = Body(...)):  #
     has a class of that name; nothing is written then (one transaction).
     """
     if not is_organiser(request.user):
-        return Status(403, {"detail": _("only organisers may create designs")})
+        raise Refused(_("only organisers may create designs"))
     slug = str(payload.get("faction") or "")
     faction = Faction.objects.filter(slug=slug).first()
     if faction is None:
         return Status(404, _unknown_faction(slug))
     if not organises_faction(request.user, faction):
         detail = _("only organisers of a campaign of '%(faction)s' may create its designs")
-        return Status(403, {"detail": detail % {"faction": faction.slug}})
+        raise Refused(detail % {"faction": faction.slug})
     errors = _design_shape_errors(payload)
     if errors:
         return Status(422, {"detail": _("invalid design"), "errors": errors})
@@ -283,13 +274,13 @@ def design_import(request: HttpRequest, payload: ImportIn):
     The answer lists every system not mapped and every validation error, per ship.
     """
     if not is_organiser(request.user):
-        return Status(403, {"detail": _("only organisers may import designs")})
+        raise Refused(_("only organisers may import designs"))
     faction = Faction.objects.filter(slug=payload.faction).first()
     if faction is None:
         return Status(404, _unknown_faction(payload.faction))
     if not organises_faction(request.user, faction):
         detail = _("only organisers of a campaign of '%(faction)s' may import its designs")
-        return Status(403, {"detail": detail % {"faction": faction.slug}})
+        raise Refused(detail % {"faction": faction.slug})
     if payload.format not in FORMATS:
         return Status(
             400,

@@ -15,6 +15,7 @@ from ninja import Router, Schema, Status
 from ninja.renderers import JSONRenderer
 from pydantic import BaseModel
 
+from campaign.core.refusals import ErrorOut, Refused, error_body
 from campaign.league.api_auth import api_auth
 from campaign.league.roles import is_organiser
 from factions import fleet_cache
@@ -223,11 +224,6 @@ class FleetImportIn(Schema):
     hidden: bool = False
 
 
-class ErrorOut(Schema):
-    detail: str
-    errors: list[str] = []
-
-
 def _fleets(request: HttpRequest):
     """Fleets the requesting user may see, with their faction and ship count."""
     return (
@@ -286,18 +282,15 @@ def fleet_import_view(request: HttpRequest, payload: FleetImportIn):
     "Sa'ar"?)``); nothing is written then.
     """
     if not is_organiser(request.user):
-        return Status(403, {"detail": _("only organisers may import fleets")})
+        raise Refused(_("only organisers may import fleets"))
     try:
         faction = faction_by_slug(slug=payload.faction)
     except UnknownFaction as exc:
         return Status(404, {"detail": str(exc)})
     if not organises_faction(request.user, faction):
-        return Status(
-            403,
-            {
-                "detail": _("only organisers of a campaign of '%(faction)s' may import its fleets")
-                % {"faction": faction.slug}
-            },
+        raise Refused(
+            _("only organisers of a campaign of '%(faction)s' may import its fleets")
+            % {"faction": faction.slug}
         )
     try:
         fleet = fleet_import(
@@ -308,8 +301,8 @@ def fleet_import_view(request: HttpRequest, payload: FleetImportIn):
             hidden=payload.hidden,
         )
     except FleetListError as exc:
-        errors = [str(e) for e in exc.errors]
-        return Status(400, {"detail": _("invalid fleet list"), "errors": errors})
+        errors = [("text", str(e)) for e in exc.errors]  # each names its line
+        return Status(400, error_body(_("invalid fleet list"), errors))
     except FleetImportError as exc:
         return Status(400, {"detail": str(exc)})
     return Status(201, _fleet_detail(fleet_cache.visible_fleet(request.user, fleet.slug)))

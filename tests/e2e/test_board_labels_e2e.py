@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from battles.play.game_turns import turn_play_start
+from campaign.core.actors import SYSTEM
 from tests.battles.battle_fixtures import draft_skirmish
 from tests.e2e.conftest import SCREENSHOT_DIR
 
@@ -27,7 +28,7 @@ OVERLAPS = """() => {
 
 def test_labels_of_ships_side_by_side_do_not_overlap(live_server, browser, cast):
     battle = draft_skirmish(cast.campaign)
-    turn_play_start(battle=battle, seed=7, max_turns=5)
+    turn_play_start(user=SYSTEM, battle=battle, seed=7, max_turns=5)
     context = browser.new_context(viewport={"width": WIDTH, "height": 844}, locale="fr-FR")
     page = context.new_page()
     page.set_default_timeout(15_000)

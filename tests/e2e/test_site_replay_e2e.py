@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from battles.models import Battle
 from battles.services import battle_resolve
+from campaign.core.actors import SYSTEM
 from campaign.publish import site_build
 from campaign.turns.models import CampaignTurn
 from factions.models import Fleet, Territory
@@ -56,7 +57,7 @@ def served(cast, settings, tmp_path):
     served at ``base`` over HTTP."""
     settings.MEDIA_ROOT = tmp_path / "media"
     battle = draft_skirmish(cast.campaign)
-    battle_resolve(battle=battle, seed=11, max_turns=6)
+    battle_resolve(user=SYSTEM, battle=battle, seed=11, max_turns=6)
     make_battle(cast.campaign)
     yard = Territory.objects.create(
         faction=cast.qatzrin, name="Qatzrin Prime orbital yards and anchorage", slug="prime",

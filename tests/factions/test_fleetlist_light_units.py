@@ -95,7 +95,7 @@ def test_the_api_refuses_them_and_writes_nothing(catalogue):
     response = client.post("/api/fleets/import", json.dumps(body), "application/json")
     assert response.status_code == 400
     # The league reads French: the API lists the same errors in French.
-    assert response.json()["errors"] == [
+    assert [e["message"] for e in response.json()["errors"]] == [
         "ligne 3\u202f: unité légère inconnue «\u202fMijnaa\u202f» "
         "(vouliez-vous dire «\u202fMijna\u202f»\u202f?)",
         "ligne 5\u202f: unité légère inconnue «\u202fNith\u202f»",

@@ -13,6 +13,8 @@ import sys
 import time
 from pathlib import Path
 
+from campaign.core.actors import SYSTEM
+
 
 def main() -> None:
     battle_id, hold, go, out = int(sys.argv[1]), float(sys.argv[2]), Path(sys.argv[3]), sys.argv[4]
@@ -34,7 +36,7 @@ def main() -> None:
     while not go.exists():
         time.sleep(0.01)
     try:
-        battle_resolve(battle=Battle.objects.get(pk=battle_id), seed=11, max_turns=3)
+        battle_resolve(user=SYSTEM, battle=Battle.objects.get(pk=battle_id), seed=11, max_turns=3)
         result = "concluded"
     except BattleActionError as exc:
         result = f"refused: {exc}"

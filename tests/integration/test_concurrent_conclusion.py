@@ -20,6 +20,7 @@ from django.db import connection
 
 from battles.models import Battle, Participant
 from battles.services import BattleActionError, battle_resolve
+from campaign.core.actors import SYSTEM
 from campaign.league.models import Campaign
 from factions.models import Ship
 from tests.battles.battle_fixtures import draft_skirmish
@@ -109,7 +110,9 @@ def test_two_threads_two_connections_conclude_the_same_battle_once():
     def conclude() -> None:
         try:
             barrier.wait()
-            battle_resolve(battle=Battle.objects.get(pk=first.pk), seed=11, max_turns=3)
+            battle_resolve(
+                user=SYSTEM, battle=Battle.objects.get(pk=first.pk), seed=11, max_turns=3
+            )
             results.append("concluded")
         except BattleActionError as exc:
             results.append(f"refused: {exc}")

@@ -12,6 +12,7 @@ from battles.models import Event
 from battles.models.turn_orders import TurnOrders, TurnPlay
 from battles.play import game_turns as play
 from battles.play.game_turns import turn_orders_submit, turn_play_start
+from campaign.core.actors import SYSTEM
 from tests.battles.battle_fixtures import SEED, make_duel
 
 pytestmark = pytest.mark.integration
@@ -23,7 +24,7 @@ def test_simultaneous_orders_play_the_turn_once(
     if connection.vendor != "postgresql":
         pytest.fail("integration tests need DATABASE_URL to point at PostgreSQL")
     duel = make_duel(cast, django_user_model)
-    turn_play_start(battle=duel.battle, seed=SEED, max_turns=5)
+    turn_play_start(user=SYSTEM, battle=duel.battle, seed=SEED, max_turns=5)
     barrier = threading.Barrier(2)
     errors: list[BaseException] = []
     # Widen the race: each thread, its orders stored, waits for the other before it looks
@@ -44,7 +45,7 @@ def test_simultaneous_orders_play_the_turn_once(
     def submit(side) -> None:
         try:
             barrier.wait()
-            turn_orders_submit(battle=duel.battle, side=side, orders={})
+            turn_orders_submit(user=SYSTEM, battle=duel.battle, side=side, orders={})
         except BaseException as exc:  # reported below, in the test's thread
             errors.append(exc)
         finally:

@@ -16,6 +16,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from battles.models import Battle
 from battles.services import BattleActionError, battle_replay, battle_resolve, event_rows
+from campaign.core.actors import SYSTEM
 
 #: Longest value a --check message quotes.
 SHORT = 80
@@ -76,7 +77,7 @@ class Command(BaseCommand):
             self._check(battle)
             return
         try:
-            battle = battle_resolve(battle=battle, seed=seed, max_turns=max_turns)
+            battle = battle_resolve(battle=battle, seed=seed, max_turns=max_turns, user=SYSTEM)
         except BattleActionError as exc:
             raise CommandError(str(exc)) from exc
         rolls = battle.events.filter(kind="roll").count()

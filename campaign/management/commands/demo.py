@@ -21,6 +21,7 @@ from battles.models import Battle
 from battles.reports.files import REPORT_FORMATS
 from battles.reports.tasks import render_report
 from battles.services import BattleActionError, battle_resolve
+from campaign.core.actors import SYSTEM
 from campaign.league.models import Campaign
 from campaign.publish import SiteBuildError, site_build
 from campaign.turns.demo import sample_turn_demo
@@ -49,7 +50,7 @@ class Command(BaseCommand):
         ).select_related("campaign")
         for battle in pending:
             try:
-                done = battle_resolve(battle=battle, seed=battle.seed)
+                done = battle_resolve(battle=battle, seed=battle.seed, user=SYSTEM)
             except BattleActionError as exc:
                 raise CommandError(str(exc)) from exc
             self.stdout.write(

@@ -12,7 +12,6 @@ from ninja import Router, Schema, Status
 
 from campaign.core.stored_text import stored_text
 from campaign.league.api_auth import api_auth
-from campaign.league.roles import can_act_for_faction
 from campaign.turns import building, repairs
 from campaign.turns.api.turn import _campaign
 from campaign.turns.errors import TurnActionError
@@ -127,10 +126,8 @@ def repair_create(request: HttpRequest, slug: str, payload: RepairIn):
         "crew": payload.crew,
         "systems": payload.systems,
     }
-    if seen is not None and ship.fleet.faction_id not in seen:
-        repairs.repair_order(campaign=campaign, ship=ship, user=request.user, **spec)  # raises 403
     if payload.dry_run:
-        q = repairs.repair_quote(campaign=campaign, ship=ship, **spec)
+        q = repairs.repair_quote(campaign=campaign, ship=ship, user=request.user, **spec)
         left = {"hull": q.hull, "armour": q.armour, "crew": q.crew, "systems": q.systems}
         return Status(
             200,
@@ -225,9 +222,7 @@ def construction_create(request: HttpRequest, slug: str, payload: BuildIn):
                 _("ship_class: no class %(ship_class)s") % {"ship_class": payload.ship_class}
             )
     if payload.dry_run:
-        if not can_act_for_faction(request.user, campaign, faction):
-            building.construction_order(campaign=campaign, user=request.user, **spec)  # raises 403
-        q = building.construction_quote(campaign=campaign, **spec)
+        q = building.construction_quote(campaign=campaign, user=request.user, **spec)
         return Status(
             200,
             {

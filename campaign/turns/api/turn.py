@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from django.http import Http404, HttpRequest
+from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from ninja import Router, Schema, Status
@@ -19,7 +19,7 @@ from ninja import Router, Schema, Status
 from campaign.core.stored_text import stored_text
 from campaign.league.api_auth import api_auth
 from campaign.league.models import Campaign
-from campaign.league.roles import campaign_faction_ids_for, is_organiser
+from campaign.league.roles import is_organiser, require_faction_scope
 from campaign.turns import closing, treasury
 from campaign.turns.access import turn_summary_for
 from campaign.turns.errors import TurnActionError
@@ -91,10 +91,7 @@ class AdjustIn(Schema):
 
 def _campaign(request: HttpRequest, slug: str) -> tuple[Campaign, set[int] | None]:
     campaign = get_object_or_404(Campaign, slug=slug)
-    seen = campaign_faction_ids_for(request.user, campaign)
-    if seen is not None and not seen:
-        raise Http404("not a member of this campaign")
-    return campaign, seen
+    return campaign, require_faction_scope(request.user, campaign)
 
 
 def _turn(t: CampaignTurn | None, campaign: Campaign, user: Any = None) -> dict | None:

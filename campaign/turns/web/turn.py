@@ -23,10 +23,10 @@ from django.views.decorators.http import require_POST
 from campaign.core import limits
 from campaign.core.validation import TextError
 from campaign.league.models import Campaign
-from campaign.league.roles import campaign_faction_ids_for, is_organiser
+from campaign.league.roles import is_organiser, require_faction_scope
 from campaign.turns import building, closing, moves, repairs, treasury
 from campaign.turns.access import turn_summary_for
-from campaign.turns.errors import TurnActionError, TurnPermissionError, field_label
+from campaign.turns.errors import TurnActionError, field_label
 from campaign.turns.models import CampaignTurn, Construction, LedgerEntry, RepairOrder
 from factions.access import visible_ships
 from factions.models import Fleet, LightUnitGroup, ShipClass, Territory
@@ -35,12 +35,9 @@ from factions.type_words import SEED_GUNBOAT_VARIANTS
 
 def _campaign_for(request: HttpRequest, slug: str) -> tuple[Campaign, set[int] | None]:
     """The campaign and the faction ids the user may see there (None: all); 404 for
-    non-members."""
+    non-members, 403 for members who see no faction (``require_faction_scope``)."""
     campaign = get_object_or_404(Campaign, slug=slug)
-    seen = campaign_faction_ids_for(request.user, campaign)
-    if seen is not None and not seen:
-        raise Http404("not a member of this campaign")
-    return campaign, seen
+    return campaign, require_faction_scope(request.user, campaign)
 
 
 def _members_only(view):
@@ -155,8 +152,6 @@ def _confirmed(request: HttpRequest) -> None:
 def _act(request: HttpRequest, campaign: Campaign, action, done: str) -> HttpResponse:
     try:
         action()
-    except TurnPermissionError as exc:
-        return HttpResponse(str(exc), status=403)
     except TurnActionError as exc:
         messages.error(request, str(exc))
     except TextError as exc:  # a reason or name no column can store: nothing was changed
@@ -173,8 +168,6 @@ def _deadline_act(request: HttpRequest, slug: str, action, done: str) -> HttpRes
     typed = request.POST.get("deadline", "")
     try:
         action(campaign, parse_deadline(typed, campaign))
-    except TurnPermissionError as exc:
-        return HttpResponse(str(exc), status=403)
     except TurnActionError as exc:
         context = turn_context(campaign, seen, request.user)
         context["deadline_refused"] = {"value": typed, "error": str(exc)}
@@ -265,8 +258,6 @@ def treasury_adjust(request: HttpRequest, slug: str) -> HttpResponse:
             reason=request.POST.get("reason", ""),
             user=request.user,
         )
-    except TurnPermissionError as exc:
-        return HttpResponse(str(exc), status=403)
     except (TurnActionError, TextError) as exc:
         context = turn_context(campaign, seen, request.user)
         error = exc.messages[0] if isinstance(exc, TextError) else str(exc)
@@ -339,9 +330,7 @@ def repair_page(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
                 repairs.repair_order(campaign=campaign, ship=ship, user=request.user, **spec)
                 messages.success(request, _("Repairs ordered."))
                 return redirect(ship.fleet.get_absolute_url())
-            quote = repairs.repair_quote(campaign=campaign, ship=ship, **spec)
-        except TurnPermissionError as exc:
-            return HttpResponse(str(exc), status=403)
+            quote = repairs.repair_quote(campaign=campaign, ship=ship, user=request.user, **spec)
         except TurnActionError as exc:
             error = str(exc)
     return render(
@@ -399,9 +388,7 @@ def build_page(request: HttpRequest, slug: str) -> HttpResponse:
                 )
                 messages.success(request, _("Construction ordered."))
                 return redirect("turn-page", slug=campaign.slug)
-            quote = building.construction_quote(campaign=campaign, **spec)
-        except TurnPermissionError as exc:
-            return HttpResponse(str(exc), status=403)
+            quote = building.construction_quote(campaign=campaign, user=request.user, **spec)
         except (TurnActionError, ValueError) as exc:
             error = str(exc)
     return render(

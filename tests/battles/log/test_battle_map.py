@@ -15,6 +15,7 @@ from django.utils import translation
 from battles.log.battle_map import MapShip, battle_map, battle_map_svg, label_places
 from battles.reports.context import pdf_page_html, report_context
 from battles.services import battle_resolve, event_rows
+from campaign.core.actors import SYSTEM
 from factions.models import Fleet
 from tests.battles.battle_fixtures import draft_skirmish
 from tests.battles.reports.report_fixtures import make_battle
@@ -107,7 +108,7 @@ def _expected_ends(rows) -> dict[str, tuple[float, float, int]]:
 @pytest.mark.django_db
 def test_a_seeded_battle_puts_every_ship_where_the_log_leaves_it():
     battle = draft_skirmish()
-    battle_resolve(battle=battle, seed=11, max_turns=4)
+    battle_resolve(user=SYSTEM, battle=battle, seed=11, max_turns=4)
     rows = event_rows(battle=battle)
     names = {sid: s["name"] for sid, s in rows[0]["data"]["ships"].items()}
     with translation.override("en"):
@@ -134,7 +135,7 @@ def test_a_hidden_fleets_ships_are_neither_drawn_nor_named():
     for n, p in enumerate(phalon.participants.exclude(ship=None)):
         p.ship.name = f"Veiled{n}"
         p.ship.save()
-    battle_resolve(battle=battle, seed=11, max_turns=3)
+    battle_resolve(user=SYSTEM, battle=battle, seed=11, max_turns=3)
     Fleet.objects.filter(pk=phalon.fleet_id).update(hidden=True)
     hidden_ids = {f"ship-{p.ship_id}" for p in phalon.participants.exclude(ship=None)}
     svg = str(report_context(battle, user=None)["battle_map"])

@@ -17,6 +17,7 @@ from battles.models import Battle, Event, Participant
 from battles.reports.context import report_context
 from battles.reports.draft import report_draft_markdown
 from battles.services import battle_resolve
+from campaign.core.actors import SYSTEM
 from factions.models import Fleet
 from tests.battles.battle_fixtures import draft_skirmish
 
@@ -32,7 +33,7 @@ def fragment(battle: Battle, language: str, user=None) -> str:
 @pytest.fixture
 def resolved(db):
     battle = draft_skirmish()
-    return battle_resolve(battle=battle, seed=SEED)
+    return battle_resolve(user=SYSTEM, battle=battle, seed=SEED)
 
 
 def _names(battle: Battle) -> dict[str, str]:

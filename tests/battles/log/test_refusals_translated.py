@@ -17,6 +17,7 @@ from battles.models.turn_orders import TurnPlay
 from battles.play.game_turns import turn_play_start
 from battles.rules.errors import IllegalOrder, RulesError
 from battles.rules.movement import Orders, validate_orders
+from campaign.core.actors import SYSTEM
 from tests.battles.battle_fixtures import SEED
 
 
@@ -101,7 +102,7 @@ def test_every_message_and_word_has_its_french_text():
 
 @pytest.fixture
 def game(duel):
-    turn_play_start(battle=duel.battle, seed=SEED, max_turns=5)
+    turn_play_start(user=SYSTEM, battle=duel.battle, seed=SEED, max_turns=5)
     participant = duel.qatzrin_side.participants.filter(ship__isnull=False).first()
     duel.q = f"ship-{participant.ship_id}"
     play = TurnPlay.objects.get(battle=duel.battle)

@@ -17,6 +17,7 @@ from battles.log.names import LogNames
 from battles.models import Battle, BattleAction, Event
 from battles.reports.context import report_context
 from battles.services import battle_reseed, battle_resolve
+from campaign.core.actors import SYSTEM
 from campaign.core.messages import english, message
 from tests.battles.battle_fixtures import draft_skirmish
 
@@ -30,8 +31,8 @@ TURNS_OUTCOME = (
 @pytest.fixture
 def resolved(db):
     battle = draft_skirmish()
-    battle_reseed(battle=battle, reason="")
-    return battle_resolve(battle=battle, seed=SEED)
+    battle_reseed(user=SYSTEM, battle=battle, reason="")
+    return battle_resolve(user=SYSTEM, battle=battle, seed=SEED)
 
 
 def fragment(battle: Battle, language: str) -> str:

@@ -12,6 +12,7 @@ from django.test import Client
 
 from battles.models import Event, Participant
 from battles.play.game_turns import turn_orders_submit, turn_play_start
+from campaign.core.actors import SYSTEM
 from tests.battles.battle_fixtures import SEED
 
 pytestmark = pytest.mark.django_db
@@ -43,7 +44,7 @@ def fired(duel):
     at 32 mu (Tsaara's long pulsers reach beyond the Qatzrin sensors' 24 mu, so Qatzrin
     is shot at by a blip; the Qatzrin beams are refused)."""
     battle = duel.battle
-    turn_play_start(battle=battle, seed=SEED, max_turns=5)
+    turn_play_start(user=SYSTEM, battle=battle, seed=SEED, max_turns=5)
     q, p = ships_of(battle, "qatzrin"), ships_of(battle, "phalon")
     specs = Event.objects.get(battle=battle, kind="setup").data["ships"]
     for turn in (1, 2):
@@ -53,7 +54,7 @@ def fired(duel):
         ):
             move = speed_up if turn == 2 else ""
             orders = {s: {"movement": move, "fire": all_guns(specs[s], theirs[0])} for s in ours}
-            turn_orders_submit(battle=battle, side=side, orders=orders)
+            turn_orders_submit(user=SYSTEM, battle=battle, side=side, orders=orders)
     duel.specs, duel.q, duel.p = specs, q, p
     return duel
 

@@ -14,6 +14,7 @@ from battles.play.contacts import ContactKeys
 from battles.play.context import odds_panel
 from battles.play.game_turns import turn_play_advance, turn_play_start
 from battles.services import battle_resolve, event_rows
+from campaign.core.actors import SYSTEM
 from campaign.league.models import Intel, Membership
 from factions.models import Faction, ShipClass
 from tests.battles.battle_fixtures import draft_skirmish
@@ -26,7 +27,7 @@ NAMES = {"qatzrin": "Qatzrin", "phalon": "Phalon"}
 @pytest.fixture
 def fought(cast):
     battle = draft_skirmish(cast.campaign)
-    battle_resolve(battle=battle, seed=11, max_turns=6)
+    battle_resolve(user=SYSTEM, battle=battle, seed=11, max_turns=6)
     rows = event_rows(battle=battle)
     ships = rows[0]["data"]["ships"]
     return rows, ships
@@ -85,7 +86,7 @@ def test_a_class_already_met_is_named_on_contact(cast):
     Intel.objects.create(
         campaign=cast.campaign, faction=Faction.objects.get(slug="qatzrin"), ship_class=tsaara
     )
-    battle_resolve(battle=battle, seed=11, max_turns=6)
+    battle_resolve(user=SYSTEM, battle=battle, seed=11, max_turns=6)
     board = board_view(event_rows(battle=battle), Viewer("side", "qatzrin"), side_names=NAMES)
     labels = {m["label"] for frame in board["frames"] for m in frame if m["side"] == "phalon"}
     assert any(label.startswith("Tsaara (") for label in labels)
@@ -134,8 +135,8 @@ def turn_page_queries(cast, size: int) -> int:
     battle = draft_skirmish(
         cast.campaign, qatzrin=("Sa'ar",) * size, phalon=("Tsaara",) * size, slug=f"q{size}"
     )
-    turn_play_start(battle=battle, seed=3, max_turns=5)
-    turn_play_advance(battle=battle, force=True)
+    turn_play_start(user=SYSTEM, battle=battle, seed=3, max_turns=5)
+    turn_play_advance(user=SYSTEM, battle=battle, force=True)
     client = Client()
     client.force_login(cast.qatzrin_player)
     client.get(f"/battles/{battle.pk}/turns/")  # warm up (session, content types)
@@ -152,8 +153,8 @@ def test_auto_tactics_are_logged_as_such_for_both_sides(cast):
     from django.utils import translation
 
     battle = draft_skirmish(cast.campaign, qatzrin=("Sa'ar",), phalon=("Tsaara",), slug="auto")
-    turn_play_start(battle=battle, seed=5, max_turns=4)
-    turn_play_advance(battle=battle, force=True)
+    turn_play_start(user=SYSTEM, battle=battle, seed=5, max_turns=4)
+    turn_play_advance(user=SYSTEM, battle=battle, force=True)
     rows = event_rows(battle=battle)
     with translation.override("fr"):
         board = board_view(rows, Viewer("side", "phalon"), side_names=NAMES)
@@ -170,7 +171,7 @@ def test_a_concluded_battles_odds_panel_names_the_enemy_as_the_report_does(cast)
     """After the battle the panel once still offered "contact-1" while the
     report named the ship; a hidden fleet's ship stays unnamed."""
     battle = draft_skirmish(cast.campaign, qatzrin=("Sa'ar",), phalon=("Tsaara",), slug="done")
-    battle_resolve(battle=battle, seed=11, max_turns=2)
+    battle_resolve(user=SYSTEM, battle=battle, seed=11, max_turns=2)
     battle.refresh_from_db()
     assert battle.status == Battle.Status.CONCLUDED
     panel = odds_panel(battle, cast.qatzrin_player)

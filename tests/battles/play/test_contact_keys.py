@@ -19,6 +19,7 @@ from battles.play.board import Viewer, board_view
 from battles.play.contacts import ContactKeys
 from battles.play.game_turns import TurnOrdersError, turn_play_start
 from battles.services import battle_resolve, event_rows
+from campaign.core.actors import SYSTEM
 from tests.battles.battle_fixtures import SEED, draft_skirmish
 
 pytestmark = pytest.mark.django_db
@@ -37,7 +38,7 @@ def ids_of(battle, slug: str) -> set[str]:
 
 @pytest.fixture
 def started(duel):
-    turn_play_start(battle=duel.battle, seed=SEED, max_turns=5)
+    turn_play_start(user=SYSTEM, battle=duel.battle, seed=SEED, max_turns=5)
     duel.q, duel.p = ids_of(duel.battle, "qatzrin"), ids_of(duel.battle, "phalon")
     duel.rival = Client()
     duel.rival.force_login(duel.phalon_player)  # plays Phalon: Qatzrin is the enemy
@@ -68,7 +69,7 @@ def test_the_keys_are_stable_per_battle_and_side_and_hide_the_pk_order():
 
 def test_the_board_a_side_sees_carries_no_enemy_engine_id(cast):
     battle = draft_skirmish(cast.campaign)
-    battle_resolve(battle=battle, seed=11, max_turns=6)
+    battle_resolve(user=SYSTEM, battle=battle, seed=11, max_turns=6)
     rows = event_rows(battle=battle)
     names = {"qatzrin": "Qatzrin", "phalon": "Phalon"}
     board = board_view(rows, Viewer("side", "qatzrin", battle=battle.pk), side_names=names)

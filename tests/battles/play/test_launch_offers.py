@@ -13,6 +13,7 @@ from battles.models import Participant
 from battles.models.turn_orders import TurnOrders
 from battles.play.forms import order_sheet
 from battles.play.game_turns import turn_play_start, turn_state
+from campaign.core.actors import SYSTEM
 from campaign.league.models import Membership
 from factions.models import LightUnitGroup, Territory
 from tests.battles.battle_fixtures import SEED, draft_skirmish
@@ -38,7 +39,7 @@ def carrier_and_station(cast, django_user_model):
         strength=3,
     )
     Participant.objects.create(side=phalon, light_units=station)
-    play = turn_play_start(battle=battle, seed=SEED, max_turns=3)
+    play = turn_play_start(user=SYSTEM, battle=battle, seed=SEED, max_turns=3)
     return battle, play, player, f"lu-{station.pk}"
 
 

@@ -10,6 +10,7 @@ import pytest
 from django.test import Client
 
 from battles.play.game_turns import turn_orders_submit, turn_play_start
+from campaign.core.actors import SYSTEM
 from tests.battles.battle_fixtures import SEED
 
 pytestmark = pytest.mark.django_db
@@ -20,8 +21,8 @@ STYLE = re.compile(r"<[^>]+\sstyle\s*=", re.I)
 
 
 def test_pages_have_no_inline_script_handler_or_style(duel):
-    turn_play_start(battle=duel.battle, seed=SEED, max_turns=3)
-    turn_orders_submit(battle=duel.battle, side=duel.qatzrin_side, orders={})
+    turn_play_start(user=SYSTEM, battle=duel.battle, seed=SEED, max_turns=3)
+    turn_orders_submit(user=SYSTEM, battle=duel.battle, side=duel.qatzrin_side, orders={})
     pages = []
     for user in (duel.cast.organiser, duel.cast.qatzrin_player, duel.phalon_player):
         client = Client()

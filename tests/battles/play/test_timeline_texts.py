@@ -17,6 +17,7 @@ from battles.play.game_turns import (
     turn_play_start,
 )
 from battles.services import battle_reseed
+from campaign.core.actors import SYSTEM
 from tests.battles.battle_fixtures import SEED
 
 pytestmark = pytest.mark.django_db
@@ -43,8 +44,10 @@ def test_a_first_seed_drawn_is_not_called_a_reseed(duel):
 def test_each_turn_by_turn_entry_is_labelled_as_what_it_is(duel):
     turn_play_start(battle=duel.battle, seed=SEED, max_turns=4, user=duel.cast.organiser)
     q = f"ship-{duel.qatzrin_side.participants.filter(ship__isnull=False).first().ship_id}"
-    turn_orders_submit(battle=duel.battle, side=duel.qatzrin_side, orders={q: {"movement": "+1"}})
-    turn_play_advance(battle=duel.battle, force=True)
+    turn_orders_submit(
+        user=SYSTEM, battle=duel.battle, side=duel.qatzrin_side, orders={q: {"movement": "+1"}}
+    )
+    turn_play_advance(user=SYSTEM, battle=duel.battle, force=True)
     turn_play_end(battle=duel.battle, user=duel.cast.organiser)
     assert labels(duel.battle, "en")[-5:] == [
         "turn-by-turn play started",
@@ -70,9 +73,9 @@ def test_each_turn_by_turn_entry_is_labelled_as_what_it_is(duel):
 
 
 def test_an_early_end_says_the_organiser_ended_it(duel):
-    turn_play_start(battle=duel.battle, seed=SEED, max_turns=4)
+    turn_play_start(user=SYSTEM, battle=duel.battle, seed=SEED, max_turns=4)
     for _ in range(2):
-        turn_play_advance(battle=duel.battle, force=True)
+        turn_play_advance(user=SYSTEM, battle=duel.battle, force=True)
     ended = turn_play_end(battle=duel.battle, user=duel.cast.organiser)
     assert "turn limit" not in ended.outcome
     assert "the battle ended by the organiser after turn 2." in ended.outcome
@@ -80,7 +83,7 @@ def test_an_early_end_says_the_organiser_ended_it(duel):
 
 
 def test_ending_the_battle_needs_the_box_ticked(duel):
-    turn_play_start(battle=duel.battle, seed=SEED, max_turns=4)
+    turn_play_start(user=SYSTEM, battle=duel.battle, seed=SEED, max_turns=4)
     organiser = Client()
     organiser.force_login(duel.cast.organiser)
     url = f"/battles/{duel.battle.pk}/turns/end/"
@@ -95,7 +98,7 @@ def test_ending_the_battle_needs_the_box_ticked(duel):
 
 
 def test_playing_the_turn_now_needs_the_box_ticked(duel):
-    play = turn_play_start(battle=duel.battle, seed=SEED, max_turns=4)
+    play = turn_play_start(user=SYSTEM, battle=duel.battle, seed=SEED, max_turns=4)
     organiser = Client()
     organiser.force_login(duel.cast.organiser)
     page = organiser.get(f"/battles/{duel.battle.pk}/turns/", HTTP_ACCEPT_LANGUAGE="en")

@@ -12,6 +12,7 @@ from django.utils import translation
 
 from battles.play.forms import _squadron_text
 from battles.play.game_turns import turn_play_start
+from campaign.core.actors import SYSTEM
 from campaign.league.models import Membership
 from factions.models import Faction
 from tests.battles.battle_fixtures import SEED, draft_skirmish
@@ -29,7 +30,7 @@ def game(cast, django_user_model):
         role=Membership.Role.PLAYER,
         faction=Faction.objects.get(slug="phalon"),
     )
-    turn_play_start(battle=battle, seed=SEED, max_turns=5)
+    turn_play_start(user=SYSTEM, battle=battle, seed=SEED, max_turns=5)
     return battle, cast.qatzrin_player, phalon_player
 
 

@@ -11,6 +11,7 @@ from django.test import Client
 from battles.models import Battle
 from battles.models.turn_orders import TurnPlay
 from battles.play.game_turns import turn_orders_submit, turn_play_end, turn_play_start
+from campaign.core.actors import SYSTEM
 from campaign.league.models import Campaign, Membership
 from tests.battles.battle_fixtures import SEED, draft_skirmish
 
@@ -26,10 +27,13 @@ def game(duel, django_user_model):
     other = Campaign.objects.create(name="Other league", slug="other-league")
     other_organiser = django_user_model.objects.create_user("other_organiser", password="pw")
     Membership.objects.create(campaign=other, user=other_organiser, role=Membership.Role.ORGANISER)
-    turn_play_start(battle=duel.battle, seed=SEED, max_turns=5)
+    turn_play_start(user=SYSTEM, battle=duel.battle, seed=SEED, max_turns=5)
     duel.q = f"ship-{duel.qatzrin_side.participants.filter(ship__isnull=False).first().ship_id}"
     turn_orders_submit(
-        battle=duel.battle, side=duel.qatzrin_side, orders={duel.q: {"movement": SECRET}}
+        user=SYSTEM,
+        battle=duel.battle,
+        side=duel.qatzrin_side,
+        orders={duel.q: {"movement": SECRET}},
     )
     duel.users = {
         "organiser": duel.cast.organiser,
@@ -210,7 +214,7 @@ def test_api_orders_for_the_other_sides_ship_name_it_and_store_nothing(game):
 
 
 def test_once_concluded_everyone_sees_the_replay_without_hidden_fleets(game):
-    turn_play_end(battle=game.battle)
+    turn_play_end(user=SYSTEM, battle=game.battle)
     fleet = game.phalon_side.fleet
     fleet.hidden = True
     fleet.save()
@@ -243,7 +247,7 @@ def test_campaign_page_sends_a_turn_by_turn_battle_to_its_turn_page_not_to_recor
 
 
 def test_the_flash_says_whether_the_orders_played_the_turn(duel):
-    turn_play_start(battle=duel.battle, seed=SEED, max_turns=5)
+    turn_play_start(user=SYSTEM, battle=duel.battle, seed=SEED, max_turns=5)
     url = f"/battles/{duel.battle.pk}/turns/orders/"
     first = client_of(duel.cast.qatzrin_player).post(url, {}, follow=True).content.decode()
     assert "Ordres enregistrés\u202f; l’autre camp ne les voit" in first

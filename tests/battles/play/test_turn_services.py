@@ -24,6 +24,7 @@ from battles.play.game_turns import (
 )
 from battles.play.tasks import play_due_turns
 from battles.services import BattleActionError, event_rows
+from campaign.core.actors import SYSTEM
 from factions.models import LightUnitGroup, Ship
 from tests.battles.battle_fixtures import SEED, draft_skirmish
 
@@ -51,7 +52,7 @@ def ship_ids(duel, slug: str) -> list[str]:
 
 @pytest.fixture
 def started(duel):
-    turn_play_start(battle=duel.battle, seed=SEED, max_turns=5)
+    turn_play_start(user=SYSTEM, battle=duel.battle, seed=SEED, max_turns=5)
     duel.q = ship_ids(duel, "qatzrin")
     duel.p = ship_ids(duel, "phalon")
     return duel
@@ -65,7 +66,7 @@ def test_start_freezes_the_setup_and_deploys_the_fleets(started):
     assert play.setup["data"]["fleets"] == [started.q, started.p]
     assert play.current_turn == 1
     with pytest.raises(BattleActionError, match="already being played"):
-        turn_play_start(battle=started.battle)
+        turn_play_start(user=SYSTEM, battle=started.battle)
 
 
 def test_orders_are_stored_and_the_turn_waits_for_the_other_side(started):
@@ -84,7 +85,10 @@ def test_orders_are_stored_and_the_turn_waits_for_the_other_side(started):
     assert not Event.objects.filter(battle=started.battle, kind="orders").exists()
 
     turn_orders_submit(
-        battle=started.battle, side=started.phalon_side, orders={started.p[0]: {"movement": "-2"}}
+        user=SYSTEM,
+        battle=started.battle,
+        side=started.phalon_side,
+        orders={started.p[0]: {"movement": "-2"}},
     )
     play.refresh_from_db()
     assert play.turns_played == 1
@@ -100,13 +104,16 @@ def test_orders_are_stored_and_the_turn_waits_for_the_other_side(started):
 
 def test_the_deadline_gives_the_missing_side_the_auto_tactics_logged_as_such(started):
     turn_orders_submit(
-        battle=started.battle, side=started.qatzrin_side, orders={started.q[0]: {"movement": "+1"}}
+        user=SYSTEM,
+        battle=started.battle,
+        side=started.qatzrin_side,
+        orders={started.q[0]: {"movement": "+1"}},
     )
-    assert turn_play_advance(battle=started.battle) is False  # no deadline: it waits
+    assert turn_play_advance(user=SYSTEM, battle=started.battle) is False  # no deadline: it waits
     TurnPlay.objects.filter(battle=started.battle).update(
         deadline=timezone.now() - timedelta(minutes=1)
     )
-    assert turn_play_advance(battle=started.battle) is True
+    assert turn_play_advance(user=SYSTEM, battle=started.battle) is True
     auto = TurnOrders.objects.get(battle=started.battle, game_turn=1, side=started.phalon_side)
     assert auto.auto and auto.orders == {}
     logged = Event.objects.get(battle=started.battle, kind="auto-orders")
@@ -120,14 +127,16 @@ def test_a_deadline_in_the_past_is_refused_and_changes_nothing(started):
     before = snapshot()
     past = datetime(2020, 1, 1, 10, 0, tzinfo=UTC)
     with pytest.raises(BattleActionError, match=r"deadline: 01/01/2020 10 a\.m\. \(UTC\) is past"):
-        turn_deadline_set(battle=started.battle, deadline=past)
+        turn_deadline_set(user=SYSTEM, battle=started.battle, deadline=past)
     with translation.override("fr"), pytest.raises(BattleActionError) as refused:
-        turn_deadline_set(battle=started.battle, deadline=past)
+        turn_deadline_set(user=SYSTEM, battle=started.battle, deadline=past)
     assert str(refused.value) == (
         "échéance\u202f: 01/01/2020 10:00 (UTC) est passée\u202f; donnez une heure future"
     )
     assert snapshot() == before
-    turn_deadline_set(battle=started.battle, deadline=timezone.now() + timedelta(hours=1))
+    turn_deadline_set(
+        user=SYSTEM, battle=started.battle, deadline=timezone.now() + timedelta(hours=1)
+    )
     assert TurnPlay.objects.get(battle=started.battle).deadline is not None
 
 
@@ -154,7 +163,9 @@ def test_refused_orders_name_the_ship_and_change_nothing(started, orders, messag
     }[orders]
     before = snapshot()
     with pytest.raises(TurnOrdersError, match=message):
-        turn_orders_submit(battle=started.battle, side=started.qatzrin_side, orders=orders)
+        turn_orders_submit(
+            user=SYSTEM, battle=started.battle, side=started.qatzrin_side, orders=orders
+        )
     assert snapshot() == before
 
 
@@ -162,10 +173,10 @@ def test_an_order_for_a_destroyed_ship_is_refused_naming_it(cast):
     battle = draft_skirmish(
         cast.campaign, qatzrin=("Ra'am", "Ra'am", "Ra'am"), phalon=("Tsaara", "Silith")
     )
-    play = turn_play_start(battle=battle, seed=4, max_turns=20)
+    play = turn_play_start(user=SYSTEM, battle=battle, seed=4, max_turns=20)
     destroyed = None
     for _ in range(6):
-        turn_play_advance(battle=battle, force=True)
+        turn_play_advance(user=SYSTEM, battle=battle, force=True)
         play.refresh_from_db()
         assert not play.ended
         state = turn_state(play=play)
@@ -178,33 +189,40 @@ def test_an_order_for_a_destroyed_ship_is_refused_naming_it(cast):
     with pytest.raises(
         TurnOrdersError, match=rf"{destroyed.name} \({destroyed.ship_id}\): the ship is destroyed"
     ):
-        turn_orders_submit(battle=battle, side=side, orders={destroyed.ship_id: {"movement": "+1"}})
+        turn_orders_submit(
+            user=SYSTEM, battle=battle, side=side, orders={destroyed.ship_id: {"movement": "+1"}}
+        )
     assert snapshot() == before
 
 
 def test_replay_from_seed_and_stored_orders_gives_the_same_log(started):
     q, p = started.q, started.p
     turn_orders_submit(
+        user=SYSTEM,
         battle=started.battle,
         side=started.qatzrin_side,
         orders={q[0]: {"movement": "+4, 1B"}, q[1]: {"movement": "+3"}},
     )
     turn_orders_submit(
-        battle=started.battle, side=started.phalon_side, orders={p[0]: {"movement": "+2"}}
+        user=SYSTEM,
+        battle=started.battle,
+        side=started.phalon_side,
+        orders={p[0]: {"movement": "+2"}},
     )
     # Turn 2: Qatzrin fires at what it can reach; Phalon misses the deadline.
     turn_orders_submit(
+        user=SYSTEM,
         battle=started.battle,
         side=started.qatzrin_side,
         orders={q[0]: {"movement": "+2", "fire": [{"system": "beam-a", "target": p[0]}]}},
     )
-    turn_play_advance(battle=started.battle, force=True)
+    turn_play_advance(user=SYSTEM, battle=started.battle, force=True)
     stored = event_rows(battle=started.battle)
     assert [r["kind"] for r in stored].count("initiative") == 2
     assert any(r["kind"] == "roll" for r in stored)
     assert turn_battle_replay(battle=started.battle) == stored
 
-    battle = turn_play_end(battle=started.battle)
+    battle = turn_play_end(user=SYSTEM, battle=started.battle)
     assert battle.status == Battle.Status.CONCLUDED and battle.game_turns == 2
     assert "turn by turn" in battle.outcome
     assert turn_battle_replay(battle=started.battle) == event_rows(battle=started.battle)
@@ -212,9 +230,9 @@ def test_replay_from_seed_and_stored_orders_gives_the_same_log(started):
 
 def test_the_end_concludes_with_the_final_ship_states(started):
     for _ in range(2):
-        turn_play_advance(battle=started.battle, force=True)
+        turn_play_advance(user=SYSTEM, battle=started.battle, force=True)
     state = turn_state(play=TurnPlay.objects.get(battle=started.battle))
-    turn_play_end(battle=started.battle)
+    turn_play_end(user=SYSTEM, battle=started.battle)
     for sid, final in state.ships.items():
         ship = Ship.objects.get(pk=int(sid.removeprefix("ship-")))
         assert (ship.hull_lost, ship.armour_lost, ship.crew_lost) == (
@@ -226,14 +244,14 @@ def test_the_end_concludes_with_the_final_ship_states(started):
     result = Event.objects.get(battle=started.battle, kind="result")
     assert result.data["reason"] == "ended"
     with pytest.raises(BattleActionError, match="already concluded"):
-        turn_orders_submit(battle=started.battle, side=started.qatzrin_side, orders={})
+        turn_orders_submit(user=SYSTEM, battle=started.battle, side=started.qatzrin_side, orders={})
     with pytest.raises(BattleActionError, match="already concluded"):
-        turn_play_end(battle=started.battle)
+        turn_play_end(user=SYSTEM, battle=started.battle)
 
 
 def test_the_turn_cap_concludes_the_battle(duel):
-    turn_play_start(battle=duel.battle, seed=SEED, max_turns=1)
-    turn_play_advance(battle=duel.battle, force=True)
+    turn_play_start(user=SYSTEM, battle=duel.battle, seed=SEED, max_turns=1)
+    turn_play_advance(user=SYSTEM, battle=duel.battle, force=True)
     duel.battle.refresh_from_db()
     assert duel.battle.status == Battle.Status.CONCLUDED and duel.battle.game_turns == 1
     assert TurnPlay.objects.get(battle=duel.battle).ended
@@ -242,6 +260,7 @@ def test_the_turn_cap_concludes_the_battle(duel):
 def test_a_pulser_mode_is_chosen_in_the_orders_phase(started):
     p, q = started.p, started.q
     turn_orders_submit(
+        user=SYSTEM,
         battle=started.battle,
         side=started.phalon_side,
         orders={p[0]: {"fire": [{"system": "pulser-a", "target": q[0], "mode": "pulser-long"}]}},
@@ -250,11 +269,12 @@ def test_a_pulser_mode_is_chosen_in_the_orders_phase(started):
         TurnOrdersError, match=r"Tsaara 1: pulser-a \(pulser\) has no fire mode 'x'"
     ):
         turn_orders_submit(
+            user=SYSTEM,
             battle=started.battle,
             side=started.phalon_side,
             orders={p[0]: {"fire": [{"system": "pulser-a", "target": q[0], "mode": "x"}]}},
         )
-    turn_play_advance(battle=started.battle, force=True)
+    turn_play_advance(user=SYSTEM, battle=started.battle, force=True)
     order = Event.objects.get(battle=started.battle, kind="orders", data__ship=p[0])
     assert order.data["fire"] == [
         {"system": "pulser-a", "target": q[0], "mode": "pulser-long", "power_points": None}
@@ -264,9 +284,9 @@ def test_a_pulser_mode_is_chosen_in_the_orders_phase(started):
 
 
 def test_a_reopened_battle_is_fought_again_afresh(started):
-    turn_play_end(battle=started.battle)
+    turn_play_end(user=SYSTEM, battle=started.battle)
     Battle.objects.filter(pk=started.battle.pk).update(status=Battle.Status.DRAFT)  # reopened
-    play = turn_play_start(battle=started.battle, seed=SEED + 1, max_turns=3)
+    play = turn_play_start(user=SYSTEM, battle=started.battle, seed=SEED + 1, max_turns=3)
     assert play.turns_played == 0 and not play.ended
     assert not TurnOrders.objects.filter(battle=started.battle).exists()
     assert TurnPlay.objects.filter(battle=started.battle).count() == 1

@@ -34,6 +34,7 @@ from battles.services import (
     record_confirm,
     record_submit,
 )
+from campaign.core.actors import SYSTEM
 from factions.models import LightUnitGroup, Ship, Territory
 from tests.battles.battle_fixtures import SEED, draft_skirmish, ship_class
 
@@ -70,11 +71,11 @@ def test_resolve_preview_and_record_refuse_an_unfinished_play(started):
     entry = {"participant": part.pk, "fate": "unharmed"}
     msg = rf"battle {battle.pk} \({battle.name}\) is being fought turn by turn \(turn 1 of"
     with pytest.raises(BattleActionError, match=msg):
-        battle_resolve(battle=battle, seed=1)
+        battle_resolve(user=SYSTEM, battle=battle, seed=1)
     with pytest.raises(BattleActionError, match=msg):
         battle_resolve_preview(battle=battle, seed=1)
     with pytest.raises(BattleActionError, match=msg):
-        battle_record(battle=battle, results=[entry], outcome="x", winner=None)
+        battle_record(user=SYSTEM, battle=battle, results=[entry], outcome="x", winner=None)
     with pytest.raises(BattleActionError, match=msg):
         record_submit(battle=battle, side=None, results=[entry], user=started.cast.organiser)
     assert rows() == before
@@ -88,7 +89,7 @@ def test_an_entry_submitted_before_the_play_cannot_be_confirmed_during_it(duel):
         results=[{"participant": part.pk, "fate": "unharmed"}],
         user=duel.cast.organiser,
     )
-    turn_play_start(battle=duel.battle, seed=SEED, max_turns=5)
+    turn_play_start(user=SYSTEM, battle=duel.battle, seed=SEED, max_turns=5)
     with pytest.raises(BattleActionError, match="is being fought turn by turn"):
         record_confirm(entry=entry, user=duel.cast.organiser)
     entry.refresh_from_db()
@@ -126,7 +127,7 @@ def test_the_end_concludes_through_battle_conclude_and_reopen_restores(started):
     battle = started.battle
     ships_before = [model_to_dict(s) for s in Ship.objects.order_by("pk")]
     for _ in range(3):
-        turn_play_advance(battle=battle, force=True)
+        turn_play_advance(user=SYSTEM, battle=battle, force=True)
     final = turn_state(play=TurnPlay.objects.get(battle=battle))
     concluded = turn_play_end(battle=battle, user=started.cast.organiser)
     assert concluded.status == Battle.Status.CONCLUDED
@@ -149,7 +150,7 @@ def test_the_end_concludes_through_battle_conclude_and_reopen_restores(started):
     # The ended play does not block the other ways of concluding...
     battle_resolve_preview(battle=battle, seed=1)
     # ...and a new play discards the old one and its orders.
-    play = turn_play_start(battle=battle, seed=SEED + 1, max_turns=2)
+    play = turn_play_start(user=SYSTEM, battle=battle, seed=SEED + 1, max_turns=2)
     assert play.turns_played == 0 and not TurnOrders.objects.filter(battle=battle).exists()
     assert TurnPlay.objects.filter(battle=battle).count() == 1
     restart = BattleAction.objects.filter(battle=battle, kind="order").last()
@@ -170,12 +171,12 @@ def test_station_defences_stand_still_in_turn_by_turn_play(cast):
         strength=2,
     )
     Participant.objects.create(side=phalon, light_units=battery)
-    play = turn_play_start(battle=battle, seed=SEED, max_turns=3)
+    play = turn_play_start(user=SYSTEM, battle=battle, seed=SEED, max_turns=3)
     platform = f"lu-{battery.pk}"
     assert platform in play.setup["data"]["fixed"]
     start = turn_state(play=play).ships[platform]
     assert start.speed == 0
-    turn_play_advance(battle=battle, force=True)
+    turn_play_advance(user=SYSTEM, battle=battle, force=True)
     after = turn_state(play=TurnPlay.objects.get(battle=battle)).ships[platform]
     assert (after.x, after.y, after.speed) == (start.x, start.y, 0)
 
@@ -215,7 +216,7 @@ def test_a_unit_added_after_the_start_is_named_and_nothing_concludes(started):
     )
     Participant.objects.create(side=phalon, ship=extra)
     with pytest.raises(BattleActionError, match="Latecomer joined the battle after"):
-        turn_play_end(battle=started.battle)
+        turn_play_end(user=SYSTEM, battle=started.battle)
     assert Battle.objects.get(pk=started.battle.pk).status == Battle.Status.DRAFT
     assert not TurnPlay.objects.get(battle=started.battle).ended
 

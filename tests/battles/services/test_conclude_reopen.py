@@ -37,7 +37,8 @@ from battles.services import (
     record_confirm,
     record_submit,
 )
-from campaign.league.models import Campaign, Intel
+from campaign.core.actors import SYSTEM
+from campaign.league.models import Campaign, Intel, Membership
 from factions.models import LightUnitGroup, Ship, Territory
 from tests.battles.battle_fixtures import draft_skirmish
 
@@ -64,7 +65,7 @@ def test_conclude_then_reopen_restores_every_field_exactly():
     ship.hull_lost, ship.systems_lost, ship.status = 2, ["veil"], "damaged"
     ship.save()
     before = world_state()
-    battle_resolve(battle=battle, seed=SEED)
+    battle_resolve(user=SYSTEM, battle=battle, seed=SEED)
     after = world_state()
     assert after != before  # the battle did something
     assert Event.objects.filter(battle=battle).count() > 10
@@ -73,7 +74,7 @@ def test_conclude_then_reopen_restores_every_field_exactly():
     assert battle.concluded_at is not None
     assert BattleSnapshot.objects.filter(battle=battle).exists()
 
-    battle_reopen(battle=battle)
+    battle_reopen(user=SYSTEM, battle=battle)
     battle.refresh_from_db()
     assert world_state() == before
     assert (battle.status, battle.winner_id, battle.outcome, battle.concluded_at) == (
@@ -92,16 +93,16 @@ def test_conclude_then_reopen_restores_every_field_exactly():
     some = Participant.objects.filter(side__battle=battle).first()
     assert some.history.count() >= 2  # concluded, then restored
     # It can be fought again, with the same result from the same seed.
-    battle_resolve(battle=battle, seed=SEED)
+    battle_resolve(user=SYSTEM, battle=battle, seed=SEED)
     assert world_state() == after
 
 
 def test_concluding_twice_is_refused_and_changes_nothing():
     battle = draft_skirmish()
-    battle_resolve(battle=battle, seed=SEED)
+    battle_resolve(user=SYSTEM, battle=battle, seed=SEED)
     before = world_state()
     with pytest.raises(BattleActionError, match=r"already concluded"):
-        battle_resolve(battle=battle, seed=SEED)
+        battle_resolve(user=SYSTEM, battle=battle, seed=SEED)
     assert world_state() == before
 
 
@@ -114,14 +115,14 @@ def test_a_ship_held_by_a_battle_concluded_since_is_refused_by_name():
         s2 = second.sides.create(faction=side.faction, order=side.order)
         for p in side.participants.filter(ship__isnull=False):
             Participant.objects.create(side=s2, ship=p.ship)
-    battle_resolve(battle=first, seed=SEED)
+    battle_resolve(user=SYSTEM, battle=first, seed=SEED)
     before = world_state()
     with pytest.raises(
         BattleActionError,
         match=r"participant \d+ \(.+\): the ship is (held by "
         r"battle \d+ \(Skirmish first\)|destroyed already)",
     ):
-        battle_resolve(battle=second, seed=SEED)
+        battle_resolve(user=SYSTEM, battle=second, seed=SEED)
     assert world_state() == before
     second.refresh_from_db()
     assert second.status == "draft"
@@ -136,17 +137,17 @@ def test_reopening_out_of_order_names_the_later_battle():
         winner=None,
         outcome="a draw",
     )
-    battle_conclude(battle=first, conclusion=conclusion)
+    battle_conclude(user=SYSTEM, battle=first, conclusion=conclusion)
     later = Battle.objects.create(campaign=campaign, name="Later", slug="later")
     for side in first.sides.all():
         s2 = later.sides.create(faction=side.faction, order=side.order)
         for p in side.participants.filter(ship__isnull=False):
             Participant.objects.create(side=s2, ship=p.ship)
-    battle_conclude(battle=later, conclusion=conclusion)
+    battle_conclude(user=SYSTEM, battle=later, conclusion=conclusion)
     with pytest.raises(BattleActionError, match=r"battle \d+ \(Later\) was concluded later"):
-        battle_reopen(battle=first)
-    battle_reopen(battle=later)
-    battle_reopen(battle=first)
+        battle_reopen(user=SYSTEM, battle=first)
+    battle_reopen(user=SYSTEM, battle=later)
+    battle_reopen(user=SYSTEM, battle=first)
     assert set(Battle.objects.values_list("status", flat=True)) == {"draft"}
 
 
@@ -156,6 +157,7 @@ def test_a_captured_ship_joins_the_captors_fleet_and_goes_back_on_reopen():
     phalon_fleet = battle.sides.get(faction__slug="phalon").fleet
     own_fleet = raam.ship.fleet_id
     battle_conclude(
+        user=SYSTEM,
         battle=battle,
         conclusion=Conclusion(
             mode="recorded",
@@ -170,7 +172,7 @@ def test_a_captured_ship_joins_the_captors_fleet_and_goes_back_on_reopen():
         phalon_fleet.pk,
         "phalon",
     )
-    battle_reopen(battle=battle)
+    battle_reopen(user=SYSTEM, battle=battle)
     ship.refresh_from_db()
     assert (ship.status, ship.fleet_id) == ("active", own_fleet)
 
@@ -179,7 +181,7 @@ def test_reopening_a_battle_without_snapshot_is_refused():
     battle = draft_skirmish()
     Battle.objects.filter(pk=battle.pk).update(status="concluded")
     with pytest.raises(BattleActionError, match="without a snapshot"):
-        battle_reopen(battle=battle)
+        battle_reopen(user=SYSTEM, battle=battle)
 
 
 def test_station_defences_fight_as_fixed_platforms_and_lose_craft():
@@ -211,7 +213,7 @@ def test_station_defences_fight_as_fixed_platforms_and_lose_craft():
     names = " ".join(e["summary"] for e in preview.conclusion.events)
     assert "Petra battery battery-1 (beam-2)" in names  # the battery fires
     assert "Tuus +0: to (4.0, 48.0)" in names  # the based squadron's platform holds its place
-    battle_resolve(battle=battle, seed=SEED)
+    battle_resolve(user=SYSTEM, battle=battle, seed=SEED)
     battery.refresh_from_db()
     based.refresh_from_db()
     parts = {p.light_units_id: p for p in Participant.objects.filter(light_units__isnull=False)}
@@ -227,7 +229,7 @@ def test_preview_writes_nothing_and_equals_the_conclusion():
     preview = battle_resolve_preview(battle=battle, seed=SEED)
     assert world_state() == before
     assert not Event.objects.exists()
-    battle_resolve(battle=battle, seed=SEED)
+    battle_resolve(user=SYSTEM, battle=battle, seed=SEED)
     battle.refresh_from_db()
     assert battle.outcome == preview.conclusion.outcome
     stored = list(Event.objects.filter(battle=battle).values_list("kind", flat=True))
@@ -236,10 +238,10 @@ def test_preview_writes_nothing_and_equals_the_conclusion():
 
 def test_reseed_needs_a_reason_once_a_seed_exists():
     battle = draft_skirmish()
-    first = battle_reseed(battle=battle, reason="")
+    first = battle_reseed(user=SYSTEM, battle=battle, reason="")
     with pytest.raises(BattleActionError, match=r"\.reason: re-running"):
-        battle_reseed(battle=battle, reason="  ")
-    second = battle_reseed(battle=battle, reason="the table disputed turn 2")
+        battle_reseed(user=SYSTEM, battle=battle, reason="  ")
+    second = battle_reseed(user=SYSTEM, battle=battle, reason="the table disputed turn 2")
     battle.refresh_from_db()
     assert battle.seed == second != first
     last = BattleAction.objects.filter(battle=battle, kind="reseed").last()
@@ -266,11 +268,13 @@ def test_setup_offers_only_free_ships_and_refuses_a_held_one_by_name():
     busy = q.participants.first().ship
     with pytest.raises(BattleActionError, match=rf"sides\[0\] \(Qatzrin\)\.ships: {busy}"):
         battle_create(
+            user=SYSTEM,
             campaign=campaign,
             name="New",
             sides=[SideSpec(q.faction, ships=[busy.pk]), SideSpec(p.faction, ships=[extra.pk])],
         )
     new = battle_create(
+        user=SYSTEM,
         campaign=campaign,
         name="New fight",
         campaign_turn=2,
@@ -297,6 +301,7 @@ def test_setup_offers_only_free_ships_and_refuses_a_held_one_by_name():
     huulth = Participant.objects.filter(side=p, ship__isnull=False).first().ship_id
     Battle.objects.filter(pk__in=[new.pk, held.pk]).delete()
     again = battle_create(
+        user=SYSTEM,
         campaign=campaign,
         name="Carrier fight",
         sides=[SideSpec(q.faction, ships=[extra.pk]), SideSpec(p.faction, ships=[huulth])],
@@ -310,6 +315,11 @@ def test_record_entries_conclude_only_when_the_other_side_confirms():
     q_player, p_player = users.create(username="q"), users.create(username="p")
     q_side = battle.sides.get(faction__slug="qatzrin")
     p_side = battle.sides.get(faction__slug="phalon")
+    # The services check who acts: each user plays their side's faction in the campaign.
+    for user, side in ((q_player, q_side), (p_player, p_side)):
+        Membership.objects.create(
+            user=user, campaign=battle.campaign, role="player", faction=side.faction
+        )
     raam = q_side.participants.get()
     huulth = p_side.participants.get(ship__isnull=False)
     with pytest.raises(
@@ -358,25 +368,25 @@ def test_record_entries_conclude_only_when_the_other_side_confirms():
 
 def test_reopen_removes_the_reports_and_their_files(media):
     battle = draft_skirmish(qatzrin=("Ra'am",), phalon=("Huulth",))
-    battle_resolve(battle=battle, seed=SEED, max_turns=2)
+    battle_resolve(user=SYSTEM, battle=battle, seed=SEED, max_turns=2)
     report = report_render(battle_id=battle.pk, fmt="html")
     path = media / report.file.name
     assert path.is_file()
-    battle_reopen(battle=battle)
+    battle_reopen(user=SYSTEM, battle=battle)
     assert not Report.objects.filter(battle=battle).exists()
     assert not path.exists()
 
 
 def test_a_reopen_check_can_refuse_and_nothing_changes(monkeypatch):
     battle = draft_skirmish(qatzrin=("Ra'am",), phalon=("Huulth",))
-    battle_resolve(battle=battle, seed=SEED, max_turns=2)
+    battle_resolve(user=SYSTEM, battle=battle, seed=SEED, max_turns=2)
     after = world_state()
     monkeypatch.setattr(
         "battles.services.conclude.REOPEN_CHECKS",
         [*REOPEN_CHECKS, lambda b: [f"repair order 7 depends on {b.name}"]],
     )
     with pytest.raises(BattleActionError, match="repair order 7 depends on Skirmish"):
-        battle_reopen(battle=battle)
+        battle_reopen(user=SYSTEM, battle=battle)
     assert world_state() == after
     battle.refresh_from_db()
     assert battle.status == "concluded"

@@ -14,6 +14,7 @@ import battles.services.forecast as forecasting
 from battles.models import Battle, Event
 from battles.services import BattleActionError, battle_resolve
 from battles.services.forecast import battle_forecast
+from campaign.core.actors import SYSTEM
 from tests.conftest import logged_in as _client
 
 # These tests read the services' English messages (the French ones are the catalogue's; pages and
@@ -45,7 +46,7 @@ def test_forecast_counts_every_battle_and_changes_nothing(battle):
 def test_a_forecast_battle_is_the_battle_resolve_would_fight(battle):
     # battle i of a forecast uses seed + i: resolving with that seed gives the same winner.
     forecast = battle_forecast(battle=battle, battles=1, seed=77, max_turns=12)
-    resolved = battle_resolve(battle=battle, seed=77, max_turns=12)
+    resolved = battle_resolve(user=SYSTEM, battle=battle, seed=77, max_turns=12)
     winner = resolved.winner.slug if resolved.winner_id else None
     if winner is None:
         assert forecast.draws == 1
@@ -68,7 +69,7 @@ def test_bad_arguments_are_refused(battle, kwargs, message):
 
 
 def test_a_concluded_battle_is_refused(battle):
-    battle_resolve(battle=battle, seed=1, max_turns=5)
+    battle_resolve(user=SYSTEM, battle=battle, seed=1, max_turns=5)
     battle.refresh_from_db()
     with pytest.raises(BattleActionError, match="already concluded"):
         battle_forecast(battle=battle, battles=3)
@@ -114,7 +115,7 @@ def test_the_api_answers_organisers_only(cast, battle):
 
 
 def test_the_api_refusal_is_400_with_the_message(cast, battle):
-    battle_resolve(battle=battle, seed=1, max_turns=5)
+    battle_resolve(user=SYSTEM, battle=battle, seed=1, max_turns=5)
     response = _client(cast.organiser).get(f"/api/battles/{battle.pk}/forecast")
     assert response.status_code == 400
     assert (

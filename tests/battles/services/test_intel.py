@@ -10,6 +10,7 @@ from django.urls import reverse
 from battles.models import Battle
 from battles.services import battle_record, battle_resolve
 from battles.services.intel import intel_record_battle
+from campaign.core.actors import SYSTEM
 from campaign.league.models import Campaign, Intel
 from campaign.publish import site_build
 from campaign.sample.loader import sample_load
@@ -28,7 +29,7 @@ def known(faction_slug: str) -> set[str]:
 
 
 def record_draw(battle: Battle) -> Battle:
-    return battle_record(battle=battle, results=[], outcome="Draw", winner=None)
+    return battle_record(user=SYSTEM, battle=battle, results=[], outcome="Draw", winner=None)
 
 
 def test_recording_a_battle_teaches_each_side_the_other_sides_classes(cast):
@@ -41,7 +42,7 @@ def test_recording_a_battle_teaches_each_side_the_other_sides_classes(cast):
 
 
 def test_resolving_a_battle_records_intel_in_the_same_transaction(cast):
-    battle = battle_resolve(battle=draft_skirmish(cast.campaign), seed=7, max_turns=2)
+    battle = battle_resolve(user=SYSTEM, battle=draft_skirmish(cast.campaign), seed=7, max_turns=2)
     assert Battle.objects.get(pk=battle.pk).status == Battle.Status.CONCLUDED
     assert known("qatzrin") == PHALON
     assert known("phalon") == QATZRIN

@@ -24,6 +24,7 @@ from battles.services import (
     event_rows,
 )
 from battles.services import resolve as resolve_module
+from campaign.core.actors import SYSTEM
 from campaign.league.models import Intel
 from factions.models import Faction, LightUnitGroup, Ship, ShipClass
 from tests.battles.battle_fixtures import draft_skirmish
@@ -88,7 +89,7 @@ def test_resolve_writes_the_engines_result_ships_participants_and_battle(
     expected = ai.resolve_battle(fleets[0], fleets[1], seed=SEED, max_turns=20)
 
     with django_capture_on_commit_callbacks() as callbacks:
-        returned = battle_resolve(battle=battle, seed=SEED)
+        returned = battle_resolve(user=SYSTEM, battle=battle, seed=SEED)
 
     battle.refresh_from_db()
     assert returned.pk == battle.pk
@@ -136,7 +137,7 @@ def test_resolve_writes_the_engines_result_ships_participants_and_battle(
 
 def test_every_roll_is_logged_in_order_before_the_event_it_decides():
     battle = draft_skirmish()
-    battle_resolve(battle=battle, seed=SEED)
+    battle_resolve(user=SYSTEM, battle=battle, seed=SEED)
     rows = event_rows(battle=battle)
     assert [r["sequence"] for r in rows] == list(range(1, len(rows) + 1))
     assert rows[0]["kind"] == "setup" and rows[-1]["kind"] == "result"
@@ -175,7 +176,7 @@ def test_the_stored_log_is_resolve_battles_events_with_its_dice_in_between():
     battle = draft_skirmish()
     fleets = engine_fleets(battle)
     expected = ai.resolve_battle(fleets[0], fleets[1], seed=SEED, max_turns=20)
-    battle_resolve(battle=battle, seed=SEED)
+    battle_resolve(user=SYSTEM, battle=battle, seed=SEED)
     rows = event_rows(battle=battle)[1:]  # after the setup row
     events = [
         {k: r[k] for k in ("phase", "kind", "summary", "data")} | {"turn": r["game_turn"]}
@@ -208,7 +209,7 @@ def test_the_stored_log_is_resolve_battles_events_with_its_dice_in_between():
 def test_the_stored_seed_replays_the_identical_log():
     battle = draft_skirmish()
     before = {p.ship_id: (p.ship.hull_lost, p.ship.status) for p in ship_participants(battle)}
-    battle_resolve(battle=battle, seed=SEED)
+    battle_resolve(user=SYSTEM, battle=battle, seed=SEED)
     first = event_rows(battle=battle)
     assert battle_replay(battle=battle) == first  # from the log's setup row alone
 
@@ -219,7 +220,7 @@ def test_the_stored_seed_replays_the_identical_log():
     )
     Battle.objects.filter(pk=battle.pk).update(status="draft")
     Intel.objects.filter(first_battle=battle).delete()  # the classes this battle taught
-    again = battle_resolve(battle=battle)  # no seed given: the battle's stored one
+    again = battle_resolve(user=SYSTEM, battle=battle)  # no seed given: the battle's stored one
     assert again.seed == SEED
     assert event_rows(battle=battle) == first
 
@@ -239,7 +240,7 @@ def test_classes_met_before_are_named_on_contact_and_stored_for_replay():
             faction=Faction.objects.get(slug="qatzrin"),
             ship_class=ShipClass.objects.get(faction__slug="phalon", name=name),
         )
-    battle_resolve(battle=battle, seed=SEED)
+    battle_resolve(user=SYSTEM, battle=battle, seed=SEED)
     setup = Event.objects.get(battle=battle, kind="setup").data
     assert setup["known_classes"]["qatzrin"] == phalon_classes
     assert setup["known_classes"]["phalon"] == []
@@ -259,7 +260,7 @@ def test_carried_damage_is_the_starting_state_and_losses_are_this_battles():
     tsaara.hull_lost, tsaara.armour_lost, tsaara.systems_lost = 3, 4, ["pulser-c"]
     tsaara.status = "damaged"
     tsaara.save()
-    battle_resolve(battle=battle, seed=SEED)
+    battle_resolve(user=SYSTEM, battle=battle, seed=SEED)
     setup = Event.objects.get(battle=battle, kind="setup").data
     start = setup["ships"][f"ship-{tsaara.pk}"]
     assert (start["hull_lost"], start["armour_lost"], start["systems_lost"]) == (
@@ -279,7 +280,7 @@ def test_campaign_rule_options_reach_the_engine():
     battle = draft_skirmish()
     battle.campaign.rule_options = {"reroll_chains": False, "mpc_dice": 2}
     battle.campaign.save()
-    battle_resolve(battle=battle, seed=SEED)
+    battle_resolve(user=SYSTEM, battle=battle, seed=SEED)
     setup = Event.objects.get(battle=battle, kind="setup")
     assert setup.data["options"]["reroll_chains"] is False
     assert "rule options" in setup.summary
@@ -289,12 +290,12 @@ def test_campaign_rule_options_reach_the_engine():
 
 def test_a_concluded_battle_is_refused_and_left_alone():
     battle = draft_skirmish()
-    battle_resolve(battle=battle, seed=SEED)
+    battle_resolve(user=SYSTEM, battle=battle, seed=SEED)
     before = snapshot()
     with pytest.raises(BattleActionError, match="already concluded"):
-        battle_resolve(battle=battle, seed=1)
+        battle_resolve(user=SYSTEM, battle=battle, seed=1)
     with pytest.raises(BattleActionError, match="already concluded"):
-        battle_record(battle=battle, results=[], outcome="x", winner=None)
+        battle_record(user=SYSTEM, battle=battle, results=[], outcome="x", winner=None)
     assert snapshot() == before
 
 
@@ -306,7 +307,7 @@ def test_a_class_that_cannot_be_built_names_the_ship_and_field_and_writes_nothin
     cls.save()
     before = snapshot()
     with pytest.raises(BattleActionError) as err:
-        battle_resolve(battle=battle, seed=SEED)
+        battle_resolve(user=SYSTEM, battle=battle, seed=SEED)
     message = str(err.value)
     assert "Huulth" in message and "hull" in message and "participant" in message
     assert snapshot() == before
@@ -318,9 +319,9 @@ def test_bad_rule_options_and_bad_arguments_are_refused():
     battle.campaign.save()
     before = snapshot()
     with pytest.raises(BattleActionError, match="rule_options: unknown rule option 'D-11'"):
-        battle_resolve(battle=battle, seed=SEED)
+        battle_resolve(user=SYSTEM, battle=battle, seed=SEED)
     with pytest.raises(BattleActionError, match="max_turns"):
-        battle_resolve(battle=battle, max_turns=0)
+        battle_resolve(user=SYSTEM, battle=battle, max_turns=0)
     assert snapshot() == before
 
 
@@ -333,7 +334,7 @@ def test_a_failure_after_the_log_is_written_rolls_everything_back(monkeypatch):
 
     monkeypatch.setattr(conclude, "intel_record_battle", boom)
     with pytest.raises(RuntimeError, match="disk full"):
-        battle_resolve(battle=battle, seed=SEED)
+        battle_resolve(user=SYSTEM, battle=battle, seed=SEED)
     assert snapshot() == before
     assert not Event.objects.exists()
 
@@ -341,7 +342,7 @@ def test_a_failure_after_the_log_is_written_rolls_everything_back(monkeypatch):
 def test_a_side_without_ships_is_refused():
     battle = draft_skirmish(qatzrin=())
     with pytest.raises(BattleActionError, match="side qatzrin has no ship"):
-        battle_resolve(battle=battle, seed=SEED)
+        battle_resolve(user=SYSTEM, battle=battle, seed=SEED)
 
 
 def test_the_management_command_resolves_and_reports():
@@ -407,7 +408,12 @@ def test_record_writes_table_results_onto_ships_and_participants(
     ]
     with django_capture_on_commit_callbacks() as callbacks:
         battle_record(
-            battle=battle, results=results, outcome="Phalon hold.", winner="phalon", game_turns=6
+            user=SYSTEM,
+            battle=battle,
+            results=results,
+            outcome="Phalon hold.",
+            winner="phalon",
+            game_turns=6,
         )
     battle.refresh_from_db()
     assert (battle.status, battle.mode, battle.version, battle.game_turns) == (
@@ -475,7 +481,7 @@ def test_record_refuses_entries_the_ssd_does_not_allow(entry, message):
         {"participant": parts["Huulth 1"].pk, **entry},
     ]
     with pytest.raises(BattleActionError, match=message):
-        battle_record(battle=battle, results=results, outcome="", winner="qatzrin")
+        battle_record(user=SYSTEM, battle=battle, results=results, outcome="", winner="qatzrin")
     assert snapshot() == before
 
 
@@ -487,17 +493,22 @@ def test_record_refuses_a_stranger_participant_a_twice_entered_one_and_a_foreign
     before = snapshot()
     with pytest.raises(BattleActionError, match=r"results\[0\]\.participant: \d+ is not"):
         battle_record(
-            battle=battle, results=[{"participant": stranger.pk}], outcome="", winner=None
+            user=SYSTEM,
+            battle=battle,
+            results=[{"participant": stranger.pk}],
+            outcome="",
+            winner=None,
         )
     with pytest.raises(BattleActionError, match="entered twice"):
         battle_record(
+            user=SYSTEM,
             battle=battle,
             results=[{"participant": mine.pk}, {"participant": mine.pk}],
             outcome="",
             winner=None,
         )
     with pytest.raises(BattleActionError, match="winner: 'kongeriket-norge' is not a side"):
-        battle_record(battle=battle, results=[], outcome="", winner="kongeriket-norge")
+        battle_record(user=SYSTEM, battle=battle, results=[], outcome="", winner="kongeriket-norge")
     assert snapshot() == before
 
 
@@ -506,7 +517,7 @@ def test_record_refuses_a_stranger_participant_a_twice_entered_one_and_a_foreign
 
 def test_the_report_gives_each_turn_a_summary_highlights_and_every_die():
     battle = draft_skirmish()
-    battle_resolve(battle=battle, seed=SEED)
+    battle_resolve(user=SYSTEM, battle=battle, seed=SEED)
     battle.refresh_from_db()
     turns = report_context(battle)["turns"]
     rows = event_rows(battle=battle)
@@ -532,18 +543,18 @@ def test_a_ship_already_destroyed_or_fielded_twice_is_refused():
     other = battle.sides.exclude(pk=raam.side_id).first()
     Participant.objects.create(side=other, ship=raam.ship)
     with pytest.raises(BattleActionError, match=r"participant \d+ \(.*\): the ship takes part"):
-        battle_resolve(battle=battle, seed=SEED)
+        battle_resolve(user=SYSTEM, battle=battle, seed=SEED)
     Participant.objects.filter(side=other, ship=raam.ship).delete()
     Ship.objects.filter(pk=raam.ship_id).update(status="destroyed", hull_lost=8)
     before = snapshot()
     with pytest.raises(BattleActionError, match=rf"participant {raam.pk} .*is destroyed"):
-        battle_resolve(battle=battle, seed=SEED)
+        battle_resolve(user=SYSTEM, battle=battle, seed=SEED)
     assert snapshot() == before
 
 
 def test_the_pdf_keeps_losses_and_a_few_volleys_per_turn_and_counts_the_rest():
     battle = draft_skirmish()
-    battle_resolve(battle=battle, seed=SEED)
+    battle_resolve(user=SYSTEM, battle=battle, seed=SEED)
     battle.refresh_from_db()
     turns = report_context(battle)["turns"]
     full = {t["turn"]: list(t["events"]) for t in turns}
@@ -570,7 +581,7 @@ def test_a_battle_changed_by_someone_else_meanwhile_is_not_concluded_twice(monke
 
     monkeypatch.setattr(resolve_module, "rule_options", meanwhile)
     with pytest.raises(BattleActionError, match="changed while it was being concluded"):
-        battle_resolve(battle=battle, seed=SEED)
+        battle_resolve(user=SYSTEM, battle=battle, seed=SEED)
     battle.refresh_from_db()
     assert (battle.status, battle.version) == ("draft", 1)  # rolled back, the other one too
     assert not Event.objects.exists()
@@ -602,7 +613,7 @@ def test_a_carriers_squadrons_fly_with_their_craft_left_and_their_losses_are_wri
     # none is lost in the SEED battle; since the AI launches with all its FCs,
     # none is lost in the SEED + 1 battle either; since the
     # readings — D-3 turning, D-30 dogfight dice, D-31 recovery — none in SEED + 2).
-    battle_resolve(battle=battle, seed=SEED + 3)
+    battle_resolve(user=SYSTEM, battle=battle, seed=SEED + 3)
 
     setup = Event.objects.get(battle=battle, kind="setup").data
     aboard = {
@@ -643,7 +654,9 @@ def test_record_refuses_a_game_turns_outside_0_to_the_turn_limit(turns):
     battle = draft_skirmish()
     before = snapshot()
     with pytest.raises(BattleActionError, match=r"game_turns: .*, expected a whole number 0–50"):
-        battle_record(battle=battle, results=[], outcome="", winner=None, game_turns=turns)
+        battle_record(
+            user=SYSTEM, battle=battle, results=[], outcome="", winner=None, game_turns=turns
+        )
     assert snapshot() == before
     battle.refresh_from_db()
     assert battle.status == "draft"
@@ -651,7 +664,9 @@ def test_record_refuses_a_game_turns_outside_0_to_the_turn_limit(turns):
 
 def test_record_accepts_the_turn_limit():
     battle = draft_skirmish()
-    battle_record(battle=battle, results=[], outcome="", winner=None, game_turns=MAX_TURNS_LIMIT)
+    battle_record(
+        user=SYSTEM, battle=battle, results=[], outcome="", winner=None, game_turns=MAX_TURNS_LIMIT
+    )
     battle.refresh_from_db()
     assert battle.game_turns == MAX_TURNS_LIMIT
 
@@ -662,7 +677,7 @@ def test_record_accepts_the_turn_limit():
 @pytest.fixture
 def resolved():
     battle = draft_skirmish()
-    battle_resolve(battle=battle, seed=SEED, max_turns=4)
+    battle_resolve(user=SYSTEM, battle=battle, seed=SEED, max_turns=4)
     return battle
 
 

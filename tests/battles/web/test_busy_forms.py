@@ -12,6 +12,7 @@ from django.test import Client
 
 from battles.play.game_turns import turn_play_start
 from battles.services import battle_resolve
+from campaign.core.actors import SYSTEM
 from campaign.turns.closing import campaign_turn_open
 from tests.battles.battle_fixtures import draft_skirmish
 
@@ -48,14 +49,14 @@ def test_the_auto_resolve_preview_and_turn_by_turn_buttons(cast, organiser):
     assert _busy_actions(page) == {"conclude", "reseed"}
     page = organiser.get(f"/battles/{battle.pk}/turns/").content.decode()
     assert _busy_actions(page) == {"start"}
-    turn_play_start(battle=battle, seed=5, max_turns=3)
+    turn_play_start(user=SYSTEM, battle=battle, seed=5, max_turns=3)
     page = organiser.get(f"/battles/{battle.pk}/turns/").content.decode()
     assert _busy_actions(page) == {"play", "end"}
 
 
 def test_the_report_and_campaign_turn_buttons(cast, organiser):
     battle = draft_skirmish(cast.campaign)
-    battle_resolve(battle=battle, seed=1, max_turns=5)
+    battle_resolve(user=SYSTEM, battle=battle, seed=1, max_turns=5)
     page = organiser.get(f"/battles/{battle.pk}/report/").content.decode()
     assert _busy_actions(page) == {"publish"}
     page = organiser.get("/campaigns/test-league/turn/").content.decode()

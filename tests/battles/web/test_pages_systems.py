@@ -11,6 +11,7 @@ from battles.reports.context import report_context
 from battles.services.other_games import SideInput, UnitInput, other_battle_record
 from battles.standings import campaign_standings
 from battles.systems.epic.data import ABILITIES
+from campaign.core.actors import SYSTEM
 
 pytestmark = pytest.mark.django_db
 
@@ -143,7 +144,7 @@ def record(cast, **kw):
         "game_system": "sw-starship-battles",
         "sides": sides,
     }
-    return other_battle_record(**(args | kw))
+    return other_battle_record(user=SYSTEM, **(args | kw))
 
 
 def test_recorded_battle_flows_into_standings_and_report(cast, client):
@@ -196,9 +197,10 @@ RECORD_POST = {
     ("who", "status"),
     [
         ("organiser", 200),
-        ("norge_player", 404),
-        ("qatzrin_player", 404),
-        ("chronicler", 404),
+        # Members who do not organise: 403; anyone outside the campaign: 404.
+        ("norge_player", 403),
+        ("qatzrin_player", 403),
+        ("chronicler", 403),
         ("outsider", 404),
         (None, 302),
     ],

@@ -12,6 +12,7 @@ from django.urls import reverse
 
 from battles.models import Battle
 from battles.services import battle_resolve
+from campaign.core.actors import SYSTEM
 from campaign.league.roles import is_organiser
 from factions.access import can_see_faction_secrets, organises_faction, visible_fleets
 from factions.models import Fleet, ShipClass
@@ -48,9 +49,14 @@ def test_another_campaigns_organiser_may_not_act_on_the_battle(cast, rival, batt
     assert response.status_code == 404
     battle.refresh_from_db()
     assert battle.status == "draft" and not battle.events.exists()
-    # ...and a concluded one, public anyway, is refused with the reason.
-    battle_resolve(battle=battle, seed=1, max_turns=3)
+    # ...nor a concluded one: its campaign's actions do not exist for an outsider...
+    battle_resolve(user=SYSTEM, battle=battle, seed=1, max_turns=3)
     response = post(client, f"/api/battles/{battle.pk}/record", {"outcome": "x"})
+    assert response.status_code == 404
+    # ...while a member of the campaign who does not organise it is refused with the reason.
+    response = post(
+        client_for(cast.chronicler), f"/api/battles/{battle.pk}/record", {"outcome": "x"}
+    )
     assert response.status_code == 403
     assert response.json()["detail"] == (
         "seuls les organisateurs de la campagne «\u202ftest-league\u202f» peuvent enregistrer "

@@ -17,6 +17,7 @@ from django.utils import timezone, translation
 from battles.models import Battle
 from battles.play.context import battle_viewer, board_for
 from battles.services import battle_resolve
+from campaign.core.actors import SYSTEM
 from campaign.publish import site_build
 from campaign.publish.replays import public_viewer
 from campaign.turns.models import CampaignTurn
@@ -37,7 +38,7 @@ def _build(out, **kwargs):
 def fought(cast, settings, tmp_path):
     settings.MEDIA_ROOT = tmp_path / "media"
     battle = draft_skirmish(cast.campaign)
-    battle_resolve(battle=battle, seed=11, max_turns=6)
+    battle_resolve(user=SYSTEM, battle=battle, seed=11, max_turns=6)
     Fleet.objects.filter(slug="phalon-skirmish").update(hidden=True)
     return Battle.objects.get(pk=battle.pk)
 
@@ -120,10 +121,14 @@ def test_event_queries_stay_flat_as_resolved_battles_grow(cast, settings, tmp_pa
             for q in ctx.captured_queries
         )
 
-    battle_resolve(battle=draft_skirmish(cast.campaign, slug="one"), seed=3, max_turns=3)
+    battle_resolve(
+        user=SYSTEM, battle=draft_skirmish(cast.campaign, slug="one"), seed=3, max_turns=3
+    )
     one = event_queries(tmp_path / "one")
     for slug in ("two", "three"):
-        battle_resolve(battle=draft_skirmish(cast.campaign, slug=slug), seed=3, max_turns=3)
+        battle_resolve(
+            user=SYSTEM, battle=draft_skirmish(cast.campaign, slug=slug), seed=3, max_turns=3
+        )
     # the page keys' log sizes (campaign.publish.rows), the replays' marks, then one per
     # language: the same for one battle or three
     assert event_queries(tmp_path / "three") == one == 4

@@ -14,6 +14,7 @@ from django.utils import timezone
 from battles.models import Battle
 from battles.reports import desk as chronicle
 from battles.services import battle_resolve
+from campaign.core.actors import SYSTEM
 from campaign.publish import site_build
 from campaign.turns.models import CampaignTurn
 from factions.models import Faction, Fleet, Ship, ShipClass, Territory
@@ -79,7 +80,7 @@ def secret_site(django_db_setup, django_db_blocker, tmp_path_factory):
         for i, ship in enumerate(Ship.objects.filter(fleet__slug="phalon-skirmish"), 1):
             ship.name = f"Veiled Striker {i}"
             ship.save()
-        battle_resolve(battle=skirmish, seed=11, max_turns=6)
+        battle_resolve(user=SYSTEM, battle=skirmish, seed=11, max_turns=6)
         assert skirmish.events.filter(kind="setup").exists()
         CampaignTurn.objects.create(
             campaign=league, number=2, status="closed", closed_at=timezone.now()

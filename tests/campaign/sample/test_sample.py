@@ -11,6 +11,7 @@ from django.forms.models import model_to_dict
 
 from battles.models import Battle, BattleSide, Participant
 from battles.services import battle_resolve
+from campaign.core.actors import SYSTEM
 from campaign.league.models import Campaign
 from campaign.sample.loader import SAMPLE_DIR, SampleDataError, sample_load
 from factions.models import Faction, Fleet, LightUnitGroup, Ship, ShipClass, Squadron, Territory
@@ -284,7 +285,7 @@ def test_the_skirmish_at_mieska_is_a_detachment_left_for_the_engine(sample):
 def test_loading_again_keeps_what_the_engine_wrote(sample, django_capture_on_commit_callbacks):
     battle = Battle.objects.get(slug="skirmish-at-mieska")
     with django_capture_on_commit_callbacks():  # the report is not rendered here
-        battle_resolve(battle=battle)
+        battle_resolve(user=SYSTEM, battle=battle)
     miranda = Battle.objects.get(slug="colonisation-compromise")
     miranda_before = [model_to_dict(p) for p in Participant.objects.filter(side__battle=miranda)]
     before = snapshot()

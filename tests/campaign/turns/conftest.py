@@ -8,6 +8,7 @@ import pytest
 
 from battles.models import Battle, BattleSide, Participant
 from battles.services import battle_record
+from campaign.core.actors import SYSTEM
 from campaign.turns.closing import campaign_turn_open
 from campaign.turns.treasury import treasury_adjust
 from factions.models import Fleet
@@ -25,7 +26,9 @@ def norway_battle(campaign, fleet, results_by_ship, *, name="Raid on Trøndelag"
     afloat = fleet.ships.exclude(status__in=["destroyed", "captured"])
     parts = {s.pk: Participant.objects.create(side=side, ship=s) for s in afloat}
     results = [{"participant": parts[ship.pk].pk, **r} for ship, r in results_by_ship.items()]
-    return battle_record(battle=battle, results=results, outcome="Raid repulsed", winner=None)
+    return battle_record(
+        user=SYSTEM, battle=battle, results=results, outcome="Raid repulsed", winner=None
+    )
 
 
 @pytest.fixture

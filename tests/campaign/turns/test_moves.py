@@ -147,7 +147,7 @@ def test_move_page_matrix(moving, who):
     response = c.post(
         "/campaigns/sample/moves/", {"fleet": s.fleet.pk, "destination": s.kristiansand.pk}
     )
-    expected = {"organiser": 302, "norge_player": 302, None: 302}.get(who, 404)
+    expected = {"organiser": 302, "norge_player": 302, "chronicler": 403, None: 302}.get(who, 404)
     assert response.status_code == expected
     made = FleetMove.objects.filter(fleet=s.fleet, status="queued").first()
     assert (made is not None) is (who in ("organiser", "norge_player"))
@@ -191,7 +191,7 @@ def test_move_api_matrix(moving, who):
         "destination_faction": "kongeriket-norge",
     }
     response = c.post("/api/campaigns/sample/moves", body, content_type="application/json")
-    expected = {"organiser": 201, "norge_player": 201, None: 401}.get(who, 404)
+    expected = {"organiser": 201, "norge_player": 201, "chronicler": 403, None: 401}.get(who, 404)
     assert response.status_code == expected, response.content
     if expected == 201:
         move = response.json()

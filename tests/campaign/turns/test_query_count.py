@@ -8,6 +8,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from bench.turn_close import generate_campaign
+from campaign.core.actors import SYSTEM
 from campaign.turns.closing import campaign_turn_close
 from factions.models import Ship
 
@@ -17,7 +18,7 @@ pytestmark = pytest.mark.django_db
 def _queries(orders: int) -> int:
     campaign = generate_campaign(factions=4, ships=60, orders=orders)
     with CaptureQueriesContext(connection) as captured:
-        campaign_turn_close(campaign=campaign, user=None)
+        campaign_turn_close(campaign=campaign, user=SYSTEM)
     repaired = Ship.objects.filter(fleet__faction__campaigns=campaign, status="active").count()
     assert repaired == 60  # every damaged ship was fully repaired (yards of 10 000 a turn)
     return len(captured)

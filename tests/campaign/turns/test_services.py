@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone, translation
 
+from campaign.core.actors import SYSTEM
 from campaign.core.messages import decode
 from campaign.turns.building import construction_order, construction_quote
 from campaign.turns.closing import (
@@ -78,11 +79,15 @@ def test_repairs_away_from_a_friendly_yard_apply_only_damage_control(damaged):
     s.fleet.territory = s.norge.territories.get(slug="arendal")
     s.fleet.save()
     with pytest.raises(TurnActionError, match=r"Arendal has no shipyard"):
-        repair_quote(campaign=s.campaign, ship=Ship.objects.get(pk=s.tord_a.pk), hull=1)
+        repair_quote(
+            user=SYSTEM, campaign=s.campaign, ship=Ship.objects.get(pk=s.tord_a.pk), hull=1
+        )
     s.fleet.territory = s.campaign.factions.get(slug="phalon").territories.get(slug="petra-iv")
     s.fleet.save()
     with pytest.raises(TurnActionError, match=r"Petra IV is not a territory of Kongeriket Norge"):
-        repair_quote(campaign=s.campaign, ship=Ship.objects.get(pk=s.tord_a.pk), hull=1)
+        repair_quote(
+            user=SYSTEM, campaign=s.campaign, ship=Ship.objects.get(pk=s.tord_a.pk), hull=1
+        )
     assert _snapshot(s) == before
 
 
@@ -267,7 +272,7 @@ def test_battle_reopen_cancels_and_refunds_untouched_orders(damaged):
     s = damaged
     order = repair_order(campaign=s.campaign, ship=s.tord_a, user=s.norge_player, hull=8)
     balance = treasury_balance(campaign=s.campaign, faction=s.norge)
-    assert repairs_release_for_battle(battle=s.battle) == [order]
+    assert repairs_release_for_battle(user=SYSTEM, battle=s.battle) == [order]
     order.refresh_from_db()
     assert order.status == "cancelled"
     assert treasury_balance(campaign=s.campaign, faction=s.norge).resources == balance.resources + 8
@@ -281,7 +286,7 @@ def test_battle_reopen_is_refused_once_repairs_were_done(damaged):
     with pytest.raises(
         RepairsBlockBattleReopen, match=r"battle Raid on Trøndelag: repairs were already done"
     ):
-        repairs_release_for_battle(battle=s.battle)
+        repairs_release_for_battle(user=SYSTEM, battle=s.battle)
     assert _snapshot(s) == before
 
 
@@ -326,7 +331,12 @@ def test_a_design_whose_stated_points_disagree_is_built_at_its_real_price_and_fl
     vaktar.points = 10  # typed in wrong
     vaktar.save()
     quote = construction_quote(
-        campaign=s.campaign, faction=s.norge, yard=s.yard, fleet=s.fleet, ship_class=vaktar
+        user=SYSTEM,
+        campaign=s.campaign,
+        faction=s.norge,
+        yard=s.yard,
+        fleet=s.fleet,
+        ship_class=vaktar,
     )
     assert (quote.cost, quote.check.stated, quote.check.ok) == (67, 10, False)
     assert quote.turns == 1  # 20 mass

@@ -158,13 +158,15 @@ def test_api_import_returns_the_line_errors_and_writes_nothing(classes):
     )
     assert response.status_code == 400
     # French, the league's language (the service tests above read the English).
-    assert response.json()["errors"] == [
+    assert [e["message"] for e in response.json()["errors"]] == [
         "ligne 7\u202f: classe de vaisseau inconnue «\u202fSa'arr\u202f» "
         "(vouliez-vous dire «\u202fSa'ar\u202f»\u202f?)",
         "ligne 8\u202f: nombre invalide «\u202f0\u202f» (un nombre entier de 1 à 100)",
     ]
     empty = post(logged_in(classes.organiser), {"faction": "qatzrin", "name": "E", "text": ""})
-    assert empty.json()["errors"] == ["ligne 1\u202f: la liste de flotte n’a aucun vaisseau"]
+    assert [e["message"] for e in empty.json()["errors"]] == [
+        "ligne 1\u202f: la liste de flotte n’a aucun vaisseau"
+    ]
     unknown = post(logged_in(classes.organiser), {"faction": "nope", "name": "E", "text": "x"})
     assert unknown.status_code == 404
     assert counts() == before

@@ -12,6 +12,7 @@ from factions.models import ShipClass
 from tests.campaign.turns.conftest import norway_battle
 
 pytestmark = pytest.mark.django_db
+# A member without the right (the chronicler) gets 403, anyone outside the campaign 404.
 WHO = ["organiser", "norge_player", "qatzrin_player", "chronicler", "outsider", "other_org", None]
 
 
@@ -61,7 +62,13 @@ def test_reads_matrix(played, who):
     for url in ("turn", "repairs", "constructions", "treasuries"):
         response = c.get(f"/api/campaigns/sample/{url}")
         expected = (
-            401 if who is None else 404 if who in ("chronicler", "outsider", "other_org") else 200
+            401
+            if who is None
+            else 404
+            if who in ("outsider", "other_org")
+            else 403
+            if who == "chronicler"
+            else 200
         )
         assert response.status_code == expected, (url, response.content)
     if who == "qatzrin_player":
@@ -91,7 +98,7 @@ def test_repair_order_matrix(played, who):
         assert response.status_code == 201, response.content
         assert response.json()["left"]["hull"] == 6
     else:
-        expected = 401 if who is None else 403 if who == "qatzrin_player" else 404
+        expected = 401 if who is None else 403 if who in ("qatzrin_player", "chronicler") else 404
         assert quote.status_code == response.status_code == expected, response.content
         assert _state() == before
 
@@ -142,7 +149,9 @@ def test_turn_actions_matrix(played, who):
         reopened = post(c, "/api/campaigns/sample/turn/reopen")
         assert reopened.status_code == 200 and reopened.json()["open"]["number"] == 1
     else:
-        expected = 401 if who is None else 403 if who in ACTS | {"qatzrin_player"} else 404
+        expected = (
+            401 if who is None else 403 if who in ACTS | {"qatzrin_player", "chronicler"} else 404
+        )
         assert close.status_code == expected
         for action in ("open", "reopen"):
             assert post(c, f"/api/campaigns/sample/turn/{action}").status_code == expected
@@ -177,7 +186,7 @@ def test_construction_and_treasury_matrix(played, who):
     if who == "organiser":
         assert adjust.status_code == 201 and adjust.json()["user"] == "organiser"
     if who not in ACTS:
-        expected = 401 if who is None else 403 if who == "qatzrin_player" else 404
+        expected = 401 if who is None else 403 if who in ("qatzrin_player", "chronicler") else 404
         assert build.status_code == adjust.status_code == expected
         assert _state() == before
     if who == "norge_player":
