@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from battles.models import Battle, Participant
 from battles.services import battle_record
+from campaign.core.actors import SYSTEM
 from factions.models import Fleet, LightUnitGroup, Ship
 from tests.battles.battle_fixtures import draft_skirmish
 
@@ -22,6 +23,7 @@ def fought():
     battle = draft_skirmish(qatzrin=("Ra'am",), phalon=("Huulth",))
     raam = Participant.objects.get(side__battle=battle, ship__isnull=False, side__order=0)
     battle_record(
+        user=SYSTEM,
         battle=battle,
         results=[{"participant": raam.pk, "fate": "damaged", "hull_lost": 2}],
         outcome="Phalon hold.",

@@ -21,6 +21,7 @@ from battles.visibility import (
     public_reader,
     reader_for,
 )
+from campaign.core.actors import SYSTEM
 from campaign.league.models import Membership
 from campaign.publish.replays import public_viewer, replay_json
 from campaign.publish.rows import load_rows
@@ -40,7 +41,7 @@ def fought(cast, rival, settings, tmp_path, django_user_model):
     Qatzrin station's group (public), and the report a draft with a secret narrative."""
     settings.MEDIA_ROOT = tmp_path / "media"
     battle = draft_skirmish(cast.campaign)
-    battle_resolve(battle=battle, seed=11, max_turns=6)
+    battle_resolve(user=SYSTEM, battle=battle, seed=11, max_turns=6)
     phalon_side = battle.sides.get(faction__slug="phalon")
     carrier = phalon_side.participants.exclude(ship=None).first().ship
     carried = LightUnitGroup.objects.create(

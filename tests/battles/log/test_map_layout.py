@@ -15,6 +15,7 @@ from battles.models import Battle
 from battles.play.context import battle_viewer, board_for
 from battles.reports.context import report_context
 from battles.services import battle_resolve
+from campaign.core.actors import SYSTEM
 from campaign.publish.replays import public_viewer, replay_json
 from factions.access import visible_fleets
 from tests.battles.battle_fixtures import draft_skirmish
@@ -26,7 +27,7 @@ NS = {"svg": "http://www.w3.org/2000/svg"}
 def fought(cast, settings, tmp_path):
     settings.MEDIA_ROOT = tmp_path / "media"
     battle = draft_skirmish(cast.campaign)
-    battle_resolve(battle=battle, seed=11, max_turns=1)
+    battle_resolve(user=SYSTEM, battle=battle, seed=11, max_turns=1)
     return Battle.objects.get(pk=battle.pk)
 
 

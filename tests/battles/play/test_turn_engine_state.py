@@ -27,6 +27,7 @@ from battles.play.game_turns import (
 )
 from battles.play.tasks import play_due_turns
 from battles.services import event_rows
+from campaign.core.actors import SYSTEM
 from factions.models import Ship
 from tests.battles.battle_fixtures import SEED, draft_skirmish
 
@@ -43,10 +44,10 @@ def _stored(battle: Battle) -> list[tuple]:
 
 def test_turns_from_the_stored_state_log_exactly_what_the_replay_from_the_setup_logs():
     battle = draft_skirmish()  # five ships and a fighter group against three ships
-    turn_play_start(battle=battle, seed=SEED, max_turns=6)
+    turn_play_start(user=SYSTEM, battle=battle, seed=SEED, max_turns=6)
     turns = 0
     while not TurnPlay.objects.get(battle=battle).ended:
-        turn_play_advance(battle=battle, force=True)  # both sides on the auto tactics
+        turn_play_advance(user=SYSTEM, battle=battle, force=True)  # both sides on the auto tactics
         turns += 1
         # Each turn: the stored log is the replay's, row for row (dice numbered alike).
         assert event_rows(battle=battle) == turn_battle_replay(battle=battle)
@@ -61,8 +62,8 @@ def test_turns_from_the_stored_state_log_exactly_what_the_replay_from_the_setup_
 
 
 def test_a_turn_starts_from_the_stored_state_and_appends_its_own_events(duel, monkeypatch):
-    turn_play_start(battle=duel.battle, seed=SEED, max_turns=5)
-    turn_play_advance(battle=duel.battle, force=True)
+    turn_play_start(user=SYSTEM, battle=duel.battle, seed=SEED, max_turns=5)
+    turn_play_advance(user=SYSTEM, battle=duel.battle, force=True)
     after_one = _stored(duel.battle)
     play = TurnPlay.objects.get(battle=duel.battle)
     assert play.state["format"] == engine_state.FORMAT
@@ -72,7 +73,7 @@ def test_a_turn_starts_from_the_stored_state_and_appends_its_own_events(duel, mo
         raise AssertionError("the battle was replayed from its set-up")
 
     monkeypatch.setattr(game_turns, "rebuild", no_replay)
-    turn_play_advance(battle=duel.battle, force=True)
+    turn_play_advance(user=SYSTEM, battle=duel.battle, force=True)
     after_two = _stored(duel.battle)
     # Turn 1's rows are the same rows (same ids), turn 2's follow them.
     assert after_two[: len(after_one)] == after_one
@@ -86,26 +87,28 @@ def test_a_turn_starts_from_the_stored_state_and_appends_its_own_events(duel, mo
 
 
 def test_a_play_without_stored_state_is_replayed_once_then_goes_on_from_its_state(duel):
-    turn_play_start(battle=duel.battle, seed=SEED, max_turns=6)
+    turn_play_start(user=SYSTEM, battle=duel.battle, seed=SEED, max_turns=6)
     q = f"ship-{duel.qatzrin_side.participants.filter(ship__isnull=False).first().ship_id}"
-    turn_orders_submit(battle=duel.battle, side=duel.qatzrin_side, orders={q: {"movement": "+3"}})
-    turn_play_advance(battle=duel.battle, force=True)
-    turn_play_advance(battle=duel.battle, force=True)
+    turn_orders_submit(
+        user=SYSTEM, battle=duel.battle, side=duel.qatzrin_side, orders={q: {"movement": "+3"}}
+    )
+    turn_play_advance(user=SYSTEM, battle=duel.battle, force=True)
+    turn_play_advance(user=SYSTEM, battle=duel.battle, force=True)
     # As the migration leaves a play begun before states were stored: no state.
     TurnPlay.objects.filter(battle=duel.battle).update(state=None)
-    turn_play_advance(battle=duel.battle, force=True)
+    turn_play_advance(user=SYSTEM, battle=duel.battle, force=True)
     assert TurnPlay.objects.get(battle=duel.battle).state is not None
     assert event_rows(battle=duel.battle) == turn_battle_replay(battle=duel.battle)
-    turn_play_advance(battle=duel.battle, force=True)
+    turn_play_advance(user=SYSTEM, battle=duel.battle, force=True)
     assert event_rows(battle=duel.battle) == turn_battle_replay(battle=duel.battle)
-    turn_play_end(battle=duel.battle)
+    turn_play_end(user=SYSTEM, battle=duel.battle)
     assert event_rows(battle=duel.battle) == turn_battle_replay(battle=duel.battle)
 
 
 def test_the_stored_state_is_the_replayed_state(duel):
-    turn_play_start(battle=duel.battle, seed=SEED, max_turns=6)
+    turn_play_start(user=SYSTEM, battle=duel.battle, seed=SEED, max_turns=6)
     for _ in range(3):
-        turn_play_advance(battle=duel.battle, force=True)
+        turn_play_advance(user=SYSTEM, battle=duel.battle, force=True)
     play = TurnPlay.objects.get(battle=duel.battle)
     loaded = turn_state(play=play)
     replayed = game_turns._replayed(play)
@@ -120,7 +123,7 @@ def test_the_stored_state_is_the_replayed_state(duel):
 
 
 def test_another_engine_than_the_setups_is_refused_clearly(duel, caplog):
-    turn_play_start(battle=duel.battle, seed=SEED, max_turns=5)
+    turn_play_start(user=SYSTEM, battle=duel.battle, seed=SEED, max_turns=5)
     TurnPlay.objects.filter(battle=duel.battle).update(engine_hash="ab" * 32)
     now = engine_state.engine_hash()[:12]
     expected = (
@@ -129,10 +132,10 @@ def test_another_engine_than_the_setups_is_refused_clearly(duel, caplog):
         "The organiser may end the battle as it stands"
     )
     with pytest.raises(EngineChanged) as refused:
-        turn_play_advance(battle=duel.battle, force=True)
+        turn_play_advance(user=SYSTEM, battle=duel.battle, force=True)
     assert str(refused.value) == expected
     with pytest.raises(EngineChanged):
-        turn_orders_submit(battle=duel.battle, side=duel.qatzrin_side, orders={})
+        turn_orders_submit(user=SYSTEM, battle=duel.battle, side=duel.qatzrin_side, orders={})
     # The page and the API say so, and play nothing.
     organiser = Client()
     organiser.force_login(duel.cast.organiser)
@@ -157,12 +160,12 @@ def test_another_engine_than_the_setups_is_refused_clearly(duel, caplog):
     play = TurnPlay.objects.get(battle=duel.battle)
     assert play.turns_played == 0 and not Event.objects.filter(battle=duel.battle, game_turn=1)
     # The organiser may still end it, judged as it stands.
-    battle = turn_play_end(battle=duel.battle)
+    battle = turn_play_end(user=SYSTEM, battle=duel.battle)
     assert battle.status == Battle.Status.CONCLUDED
 
 
 def test_the_page_after_the_deadline_shows_the_turn_without_playing_it(duel):
-    turn_play_start(battle=duel.battle, seed=SEED, max_turns=5)
+    turn_play_start(user=SYSTEM, battle=duel.battle, seed=SEED, max_turns=5)
     TurnPlay.objects.filter(battle=duel.battle).update(
         deadline=timezone.now() - timedelta(minutes=1)
     )
@@ -184,7 +187,7 @@ def test_the_page_after_the_deadline_shows_the_turn_without_playing_it(duel):
 
 
 def test_a_die_rolled_after_the_last_event_is_stored_with_the_next_one(duel):
-    turn_play_start(battle=duel.battle, seed=SEED, max_turns=5)
+    turn_play_start(user=SYSTEM, battle=duel.battle, seed=SEED, max_turns=5)
     state, base = engine_state.load(TurnPlay.objects.get(battle=duel.battle).state)
     assert base == 0 and state.dice.rolled == 0
     state.log(0, "note", "a first event")

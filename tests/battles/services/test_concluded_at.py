@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from battles.models import Battle
 from battles.services.other_games import SideInput, UnitInput, other_battle_record
+from campaign.core.actors import SYSTEM
 from campaign.sample.loader import sample_load
 
 pytestmark = pytest.mark.django_db
@@ -16,6 +17,7 @@ pytestmark = pytest.mark.django_db
 def test_recording_another_systems_battle_sets_its_time_with_its_status(cast):
     start = timezone.now()
     battle = other_battle_record(
+        user=SYSTEM,
         campaign=cast.campaign,
         name="Battle of Endor",
         game_system="sw-starship-battles",

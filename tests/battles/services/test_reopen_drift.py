@@ -9,6 +9,7 @@ import pytest
 
 from battles.models import Battle, BattleSnapshot, Participant
 from battles.services import BattleActionError, battle_reopen, battle_resolve
+from campaign.core.actors import SYSTEM
 from factions.models import LightUnitGroup, Ship, Squadron
 from tests.battles.battle_fixtures import draft_skirmish
 
@@ -36,7 +37,7 @@ def _damaged(battle: Battle) -> Ship:
 
 def test_the_snapshot_keeps_only_the_fields_changed_with_before_and_after():
     battle = draft_skirmish()
-    battle_resolve(battle=battle, seed=SEED)
+    battle_resolve(user=SYSTEM, battle=battle, seed=SEED)
     ship = _damaged(battle)
     data = BattleSnapshot.objects.get(battle=battle).data
     assert data["format"] == 2
@@ -47,13 +48,13 @@ def test_the_snapshot_keeps_only_the_fields_changed_with_before_and_after():
 
 def test_a_rename_captain_and_squadron_set_after_the_battle_survive_the_reopen():
     battle = draft_skirmish()
-    battle_resolve(battle=battle, seed=SEED)
+    battle_resolve(user=SYSTEM, battle=battle, seed=SEED)
     ship = _damaged(battle)
     squadron = Squadron.objects.create(fleet=ship.fleet, name="Second")
     Ship.objects.filter(pk=ship.pk).update(
         name="Tyr", captain="Cdr Hala", squadron=squadron, notes="refitted at Mieska"
     )
-    battle_reopen(battle=battle)
+    battle_reopen(user=SYSTEM, battle=battle)
     ship.refresh_from_db()
     assert (ship.name, ship.captain, ship.squadron_id, ship.notes) == (
         "Tyr",
@@ -67,13 +68,13 @@ def test_a_rename_captain_and_squadron_set_after_the_battle_survive_the_reopen()
 
 def test_hull_changed_after_the_battle_refuses_the_reopen_naming_ship_and_field():
     battle = draft_skirmish()
-    battle_resolve(battle=battle, seed=SEED)
+    battle_resolve(user=SYSTEM, battle=battle, seed=SEED)
     ship = _damaged(battle)
     Ship.objects.filter(pk=ship.pk).update(name="Tyr")
     after = ship.hull_lost
     Ship.objects.filter(pk=ship.pk).update(hull_lost=after + 2)
     with pytest.raises(BattleActionError) as refused:
-        battle_reopen(battle=battle)
+        battle_reopen(user=SYSTEM, battle=battle)
     assert str(refused.value) == (
         f"battle {battle.pk} (Skirmish skirmish): ship 'Tyr' (hull boxes lost) changed "
         f"since the battle was concluded: {after} → {after + 2}; undo that first"
@@ -92,7 +93,7 @@ def test_a_snapshot_of_the_first_form_reopens_damage_only():
         str(g.pk): _every_field(g) for g in LightUnitGroup.objects.filter(participations__in=units)
     }
     parts = {str(p.pk): _every_field(p) for p in units}
-    battle_resolve(battle=battle, seed=SEED)
+    battle_resolve(user=SYSTEM, battle=battle, seed=SEED)
     snap = BattleSnapshot.objects.get(battle=battle)
     data = dict(snap.data)
     del data["format"]
@@ -103,7 +104,7 @@ def test_a_snapshot_of_the_first_form_reopens_damage_only():
     assert ship.hull_lost > 0
     Ship.objects.filter(pk=ship.pk).update(name="Tyr", captain="Cdr Hala", notes="a note")
 
-    battle_reopen(battle=battle)
+    battle_reopen(user=SYSTEM, battle=battle)
     ship.refresh_from_db()
     assert (ship.name, ship.captain, ship.notes) == ("Tyr", "Cdr Hala", "a note")
     assert (ship.hull_lost, ship.armour_lost, ship.crew_lost, ship.systems_lost) == (

@@ -10,6 +10,7 @@ from django.utils import translation
 
 from battles.models import BattleAction
 from battles.services import battle_record, battle_reopen, battle_reseed, battle_resolve
+from campaign.core.actors import SYSTEM
 from campaign.core.messages import english
 from campaign.core.stored_text import stored_text
 from tests.battles.battle_fixtures import draft_skirmish
@@ -21,8 +22,8 @@ SEED = 20261130
 
 def test_an_engine_outcome_is_stored_as_a_message_and_reopening_clears_it():
     battle = draft_skirmish()
-    battle_reseed(battle=battle, reason="")
-    battle_resolve(battle=battle, seed=SEED)
+    battle_reseed(user=SYSTEM, battle=battle, reason="")
+    battle_resolve(user=SYSTEM, battle=battle, seed=SEED)
     battle.refresh_from_db()
     stored = battle.outcome_message
     assert stored["key"] == "outcome.engine"
@@ -37,7 +38,7 @@ def test_an_engine_outcome_is_stored_as_a_message_and_reopening_clears_it():
     assert response.status_code == 200, response.content
     assert response.json()["outcome_display"] == french
 
-    battle_reopen(battle=battle)
+    battle_reopen(user=SYSTEM, battle=battle)
     battle.refresh_from_db()
     assert (battle.outcome, battle.outcome_message) == ("", {})
     lines = {a.kind: a for a in BattleAction.objects.filter(battle=battle)}
@@ -49,7 +50,9 @@ def test_an_engine_outcome_is_stored_as_a_message_and_reopening_clears_it():
 
 def test_an_organiser_s_own_outcome_and_reason_stay_their_words():
     battle = draft_skirmish()
-    battle_record(battle=battle, results=[], outcome="Phalon hold the gate.", winner="phalon")
+    battle_record(
+        user=SYSTEM, battle=battle, results=[], outcome="Phalon hold the gate.", winner="phalon"
+    )
     battle.refresh_from_db()
     assert (battle.outcome, battle.outcome_message) == ("Phalon hold the gate.", {})
     with translation.override("fr"):
@@ -59,14 +62,14 @@ def test_an_organiser_s_own_outcome_and_reason_stay_their_words():
         "recorded from the table",
         {"key": "battle.recorded", "params": {}},
     )
-    battle_reopen(battle=battle, reason="wrong table")
+    battle_reopen(user=SYSTEM, battle=battle, reason="wrong table")
     action = BattleAction.objects.get(battle=battle, kind="reopen")
     assert (action.summary, action.summary_message) == ("wrong table", {})
 
 
 def test_an_outcome_edited_in_the_admin_drops_the_engine_s_message(client, django_user_model):
     battle = draft_skirmish()
-    battle_resolve(battle=battle, seed=SEED)
+    battle_resolve(user=SYSTEM, battle=battle, seed=SEED)
     battle.refresh_from_db()
     assert battle.outcome_message["key"] == "outcome.engine"
     client.force_login(django_user_model.objects.create_superuser("admin", "a@example.com", "pw"))

@@ -15,6 +15,8 @@ from battles.services import (
     record_confirm,
     record_submit,
 )
+from campaign.core.actors import SYSTEM
+from campaign.league.models import Membership
 from tests.battles.battle_fixtures import draft_skirmish
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
@@ -27,7 +29,14 @@ def table():
     users = get_user_model().objects
     q_side = battle.sides.get(faction__slug="qatzrin")
     p_side = battle.sides.get(faction__slug="phalon")
-    return battle, q_side, p_side, users.create(username="q"), users.create(username="p")
+    players = []
+    for side, name in ((q_side, "q"), (p_side, "p")):
+        user = users.create(username=name)
+        Membership.objects.create(
+            user=user, campaign=battle.campaign, role="player", faction=side.faction
+        )
+        players.append(user)
+    return battle, q_side, p_side, *players
 
 
 def test_an_entry_names_the_side_it_says_won(table):
@@ -74,7 +83,7 @@ def test_an_entry_naming_no_winner_leaves_it_to_the_other(table):
 
 def test_a_sides_winner_is_read_from_the_battle_alone(table):
     battle, q_side, p_side, _q, _p = table
-    battle_record(battle=battle, results=[], outcome="Phalon hold.", winner="phalon")
+    battle_record(user=SYSTEM, battle=battle, results=[], outcome="Phalon hold.", winner="phalon")
     sides = {s.faction.slug: s.is_winner for s in BattleSide.objects.select_related("battle")}
     assert sides == {"qatzrin": False, "phalon": True}
     Battle.objects.filter(pk=battle.pk).update(winner=q_side.faction)
@@ -85,20 +94,20 @@ def test_a_sides_winner_is_read_from_the_battle_alone(table):
 
 def test_a_snapshot_with_the_old_side_flags_reopens_to_its_winner(table):
     battle, q_side, p_side, _q, _p = table
-    battle_record(battle=battle, results=[], outcome="Phalon hold.", winner="phalon")
+    battle_record(user=SYSTEM, battle=battle, results=[], outcome="Phalon hold.", winner="phalon")
     snap = BattleSnapshot.objects.get(battle=battle)
     assert "sides" not in snap.data  # no second copy of the winner is written
     # A snapshot written while sides kept a flag, with the winner on the flag only.
     snap.data["sides"] = {str(q_side.pk): True, str(p_side.pk): False}
     snap.save()
-    battle_reopen(battle=battle)
+    battle_reopen(user=SYSTEM, battle=battle)
     battle.refresh_from_db()
     assert (battle.status, battle.winner_id) == ("draft", q_side.faction_id)
 
 
 def test_the_api_reads_each_sides_winner_from_the_battle(table, client):
     battle, q_side, _p_side, _q, _p = table
-    battle_record(battle=battle, results=[], outcome="Phalon hold.", winner="phalon")
+    battle_record(user=SYSTEM, battle=battle, results=[], outcome="Phalon hold.", winner="phalon")
     Battle.objects.filter(pk=battle.pk).update(winner=q_side.faction)
     for url in (f"/api/battles/{battle.pk}", "/api/battles"):
         body = client.get(url).json()
