@@ -1,6 +1,6 @@
 """``python -m bench.turns``: what rebuilding a turn-by-turn battle costs (printed, not
 asserted). Every page view, order and movement preview of a battle fought turn by turn
-rebuilds its state from the seed and the stored orders (``battles.play.game_turns.rebuild``),
+rebuilds its state from the seed and the stored orders (``battles.play.replay.rebuild``),
 so this is the price of one request as the battle grows: Qatzrin 5th fleet vs Phalon 68th
 fleet (the figures of ``python -m bench``), after 1, 5, 10 and 20 turns, every side on the
 auto-resolve tactics. CPU time of this process (``time.process_time``).
@@ -16,7 +16,7 @@ import django
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "campaign.settings")
 django.setup()
 
-from battles.play.game_turns import rebuild  # noqa: E402
+from battles.play.replay import rebuild  # noqa: E402
 from bench.fleets import PHALON_68TH, QATZRIN_5TH, designs  # noqa: E402
 
 

@@ -15,8 +15,8 @@
 The engine's state is stored after every turn (``TurnPlay.state``,
 ``battles.play.engine_state``) and the next turn starts from it; the turn's events and dice
 are appended to the battle's ``Event`` rows, so a turn costs the same whichever turn it is.
-:func:`rebuild` replays the battle from the set-up and the stored orders of every turn
-played: it gives the same log (tested), checks a stored battle (:func:`turn_battle_replay`)
+``battles.play.replay.rebuild`` replays the battle from the set-up and the stored orders
+of every turn played: it gives the same log (tested), checks a stored battle (:func:`turn_battle_replay`)
 and builds the state once for a play started before states were stored. The set-up
 records which engine plays it (``TurnPlay.engine_hash``): another engine (a deploy
 mid-battle) is refused (:class:`EngineChanged`), and only the organiser's end remains.
@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -50,13 +50,16 @@ from battles.log.refusals import rules_error_text
 from battles.models import Battle, BattleSide, Event
 from battles.models.turn_orders import TurnOrders, TurnPlay
 from battles.play import engine_io, engine_state
-from battles.play.orders import TurnOrdersError, parse_side_orders, ship_orders_from_json
-from battles.rules import ai
-from battles.rules.dice import Dice
+from battles.play.orders import TurnOrdersError, parse_side_orders
+from battles.play.replay import (
+    play_one,
+    rebuild,
+    replayed,
+    resume,
+    turn_state,
+)
 from battles.rules.errors import RulesError
-from battles.rules.options import RuleOptions
 from battles.rules.turn import BattleState, ShipOrders, play_turn
-from battles.rules.turn import Event as EngineEvent
 from battles.services import MAX_TURNS_LIMIT, BattleActionError
 from battles.services.common import battle_label
 from battles.services.intel import intel_known_classes
@@ -86,122 +89,6 @@ class EngineChanged(BattleActionError):
     """The rules engine is not the one that set the battle up: its turns cannot go on."""
 
 
-#: Per turn, each side's stored orders (``None``: that side took the auto-resolve tactics).
-TurnRecord = Mapping[str, Mapping[str, Any] | None]
-
-
-# ---- the state, rebuilt -----------------------------------------------------------------
-
-
-def rebuild(setup: Mapping[str, Any], turns: Sequence[TurnRecord]) -> BattleState:
-    """The battle after ``turns``, replayed from ``setup`` (the ``setup`` row's data) and
-    each turn's orders by side (faction slug). Raises ``RulesError`` if a stored order no
-    longer passes phase 1 (the engine changed) and ``KeyError``/``TypeError`` for a
-    malformed set-up."""
-    fleets = [
-        [engine_io.replay_ship(sid, setup["ships"][sid]) for sid in fleet]
-        for fleet in setup["fleets"]
-    ]
-    engine_io.deploy(fleets, setup)
-    sides = tuple(setup["sides"])
-    state = BattleState(
-        ships={s.ship_id: s for fleet in fleets for s in fleet},
-        sides=(sides[0], sides[1]),
-        dice=Dice(setup["seed"]),
-        options=RuleOptions.from_dict(setup["options"]),
-        known_classes={k: set(v) for k, v in setup.get("known_classes", {}).items()},
-    )
-    state.log(0, "deploy", "fleets deployed", positions=_positions(state))
-    for record in turns:
-        _play_one(state, record)
-    return state
-
-
-def _positions(state: BattleState) -> dict[str, list[float]]:
-    return {
-        sid: [round(s.x, 3), round(s.y, 3), s.heading, s.speed] for sid, s in state.ships.items()
-    }
-
-
-def _play_one(state: BattleState, record: TurnRecord) -> list[EngineEvent]:
-    """Play the next turn from each side's orders; a side given ``None`` takes the
-    auto-resolve tactics, logged first as an ``auto-orders`` event (phase 1)."""
-    auto = {side for side in state.sides if record.get(side) is None}
-    for side in sorted(auto, key=state.sides.index):
-        state.events.append(
-            EngineEvent(
-                state.turn + 1,
-                1,
-                "auto-orders",
-                f"{side} gave no orders in time: its ships take the auto-resolve tactics",
-                {"side": side},
-            )
-        )
-        state.roll_marks.append(len(state.dice.log))
-    orders: dict[str, ShipOrders] = {}
-    state.hold_roster(True)
-    for ship in state.in_action():
-        given = record.get(ship.side)
-        if given is None:
-            orders[ship.ship_id] = ai.ship_orders(state, ship)
-        elif ship.ship_id in given:
-            orders[ship.ship_id] = ship_orders_from_json(ship.name, given[ship.ship_id])
-    state.hold_roster(False)
-
-    def fire(st: BattleState, ship: Any) -> Sequence[Any]:
-        if ship.side in auto:
-            return ai.ship_fire(st, ship)
-        own = orders.get(ship.ship_id)
-        return own.fire if own else []
-
-    return play_turn(state, orders, ship_fire=fire, crew_plan=ai.crew_plan)
-
-
-def _records(play: TurnPlay) -> list[dict[str, Any]]:
-    """The orders of every turn played, by side slug, in turn order."""
-    records: dict[int, dict[str, Any]] = {}
-    rows = TurnOrders.objects.filter(battle_id=play.battle_id, game_turn__lte=play.turns_played)
-    for row in rows.select_related("side__faction"):
-        records.setdefault(row.game_turn, {})[row.side.faction.slug] = (
-            None if row.auto else row.orders
-        )
-    return [records.get(t, {}) for t in range(1, play.turns_played + 1)]
-
-
-def _replayed(play: TurnPlay) -> BattleState:
-    """The battle after the turns played, replayed from the set-up."""
-    try:
-        return rebuild(play.setup["data"], _records(play))
-    except (KeyError, TypeError, ValueError, RulesError) as exc:
-        raise BattleActionError(
-            _("battle %(battle)s: stored set-up or orders cannot be replayed (%(error)s)")
-            % {"battle": play.battle_id, "error": f"{type(exc).__name__}: {exc}"}
-        ) from exc
-
-
-def _resume(play: TurnPlay) -> tuple[BattleState, int, bool]:
-    """``(state, dice_base, replayed)``: the battle after the turns played, from the
-    stored engine state (its log empty; ``dice_base``: the dice the stored log holds
-    before its dice), or replayed from the set-up (``replayed``; its log whole, base 0)
-    for a play started before states were stored."""
-    if not play.state:
-        return _replayed(play), 0, True
-    try:
-        state, base = engine_state.load(play.state)
-    except (KeyError, TypeError, ValueError) as exc:
-        raise BattleActionError(
-            _("battle %(battle)s: the stored engine state cannot be read (%(error)s)")
-            % {"battle": play.battle_id, "error": f"{type(exc).__name__}: {exc}"}
-        ) from exc
-    return state, base, False
-
-
-def turn_state(*, play: TurnPlay) -> BattleState:
-    """The battle as it stands after the turns played (read only): the stored engine
-    state. ``BattleActionError`` when it cannot be read."""
-    return _resume(play)[0]
-
-
 def turn_battle_replay(*, battle: Battle) -> list[dict[str, Any]]:
     """The log a turn-by-turn battle gives when replayed from its set-up and stored orders
     (shape of ``battles.services.event_rows``); equal to the stored log unless the engine
@@ -211,7 +98,7 @@ def turn_battle_replay(*, battle: Battle) -> list[dict[str, Any]]:
         raise BattleActionError(
             _("%(battle)s was not played turn by turn") % {"battle": battle_label(battle)}
         )
-    state = _replayed(play)
+    state = replayed(play)
     if play.ended:
         _log_result(state, _judge(state, ended_by_organiser=_ended_early(battle, play)))
     return engine_io.log_rows(play.setup, state)
@@ -477,12 +364,12 @@ def _advance(battle: Battle, play: TurnPlay, *, force: bool, user: Any = None) -
             given[side.pk] = TurnOrders.objects.create(
                 battle=battle, side=side, game_turn=play.current_turn, auto=True
             )
-    state, dice_base, replayed = _resume(play)
+    state, dice_base, replayed = resume(play)
     play.turns_played += 1
     play.deadline = None  # the organiser sets the next turn's
     record = {o.side.faction.slug: None if o.auto else o.orders for o in given.values()}
     try:
-        _play_one(state, record)
+        play_one(state, record)
     except RulesError as exc:
         raise BattleActionError(
             _("battle %(battle)s: turn %(turn)s cannot be played (%(error)s)")
@@ -568,7 +455,7 @@ def turn_play_end(*, battle: Battle, user: Any) -> Battle:
         # Judging and concluding plays no turn: open even to a play of another engine.
         play = _play_of(battle, playing=False)
         TurnOrders.objects.filter(battle=battle, game_turn__gt=play.turns_played).delete()
-        state, dice_base, replayed = _resume(play)
+        state, dice_base, replayed = resume(play)
         _finish(battle, play, state, dice_base, replayed, ended_by_organiser=True, user=user)
         play.save(update_fields=["ended", "state"])
     return Battle.objects.get(pk=battle.pk)

@@ -7,7 +7,8 @@ module per job; the names below are re-exported here.
   :func:`battle_resolve`, :func:`battle_replay`, :func:`conclusion_from_engine`;
 - ``record``: :func:`battle_record`, :func:`record_submit`, :func:`record_confirm`,
   :func:`record_reject`;
-- ``conclude``: :func:`battle_conclude`, :func:`battle_reopen`, :func:`reopen_blockers`;
+- ``conclude``: :func:`battle_conclude`; ``snapshot``: what it changed, kept for a reopen;
+- ``reopen``: :func:`battle_reopen`, :func:`reopen_blockers`;
 - ``other_games``: a battle of another game system recorded; ``forecast``: Monte-Carlo odds;
   ``intel``: the ship classes each faction has met; ``common``: the error, limits, locking.
 
@@ -17,14 +18,7 @@ engine; never play, reports, pages or the API (import-linter, pyproject.toml).
 """
 
 from battles.services.common import MAX_TURNS_LIMIT, BattleActionError, crew_lost_from_hull
-from battles.services.conclude import (
-    REOPEN_CHECKS,
-    Conclusion,
-    UnitResult,
-    battle_conclude,
-    battle_reopen,
-    reopen_blockers,
-)
+from battles.services.conclude import Conclusion, UnitResult, battle_conclude
 from battles.services.fielding import Fielded, field_battle
 from battles.services.record import (
     battle_record,
@@ -34,6 +28,7 @@ from battles.services.record import (
     record_submit,
     ship_system_ids,
 )
+from battles.services.reopen import REOPEN_CHECKS, battle_reopen, reopen_blockers
 from battles.services.resolve import (
     ResolvePreview,
     battle_replay,

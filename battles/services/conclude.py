@@ -1,10 +1,11 @@
-"""Concluding a battle and undoing it.
+"""Concluding a battle.
 
 :func:`battle_conclude` is the one place a battle's result is written, whichever way it
 was reached: the auto-resolve (``resolve.battle_resolve``), a record confirmed by both
 sides (``record.record_confirm``), or the final engine state of a turn-by-turn battle
 (build a :class:`Conclusion` with ``resolve.conclusion_from_engine``). It keeps a
-snapshot of everything it changes, which :func:`battle_reopen` puts back.
+snapshot of what it changes (``battles.services.snapshot``), which
+``battles.services.reopen.battle_reopen`` puts back.
 
 Locking (PostgreSQL): the battle row, then every participating ship, then every light-unit
 group, each ``select_for_update`` in primary-key order, so two conclusions never
@@ -15,12 +16,12 @@ refused with the ship named.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Model, Q
+from django.db.models import Model
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from simple_history.utils import bulk_update_with_history
@@ -32,7 +33,6 @@ from battles.models import (
     BattleSnapshot,
     Event,
     Participant,
-    Report,
 )
 from battles.services.common import (
     BULK,
@@ -43,20 +43,17 @@ from battles.services.common import (
     locked,
 )
 from battles.services.intel import intel_record_battle
-from battles.services.permissions import require_battle_organiser, require_battle_player
+from battles.services.permissions import require_battle_player
+from battles.services.snapshot import SNAPSHOT_FORMAT, lock_units, unit_changes, unit_dump
 from battles.signals import battle_concluded
-from campaign.core.messages import StoredMessage, message, message_of, text_of
+from campaign.core.messages import StoredMessage, message_of, text_of
 from campaign.league.models import Intel
-from campaign.turns.repairs import RepairsBlockBattleReopen, repairs_release_for_battle
 from factions.models import LightUnitGroup, Ship
 
 __all__ = [
     "Conclusion",
     "UnitResult",
     "battle_conclude",
-    "battle_reopen",
-    "reopen_blockers",
-    "REOPEN_CHECKS",
 ]
 
 
@@ -101,149 +98,6 @@ class Conclusion:
 #: What ``battle_conclude`` takes: a ready result, or a function that builds it from the
 #: locked battle and its sides (read after the locks, so from committed rows).
 ConclusionSource = Conclusion | Callable[[Battle, list[BattleSide]], Conclusion]
-
-
-def _fields(model: type[Model]) -> list[Any]:
-    return [f for f in model._meta.concrete_fields if not f.primary_key]
-
-
-def _dump(obj: Model) -> dict[str, Any]:
-    """Every field of ``obj`` by attname, as JSON gives it back (lists, not tuples)."""
-    return json.loads(json.dumps({f.attname: getattr(obj, f.attname) for f in _fields(type(obj))}))
-
-
-def _by_attname(model: type[Model]) -> dict[str, Any]:
-    return {f.attname: f for f in _fields(model)}
-
-
-def _changes(before: dict[str, Any], obj: Model) -> dict[str, dict[str, Any]]:
-    """The fields of ``obj`` whose value differs from ``before`` (a :func:`_dump`), as
-    ``{attname: {"before": value, "after": value}}``."""
-    after = _dump(obj)
-    return {k: {"before": v, "after": after[k]} for k, v in before.items() if after[k] != v}
-
-
-#: The snapshot's form: 2 keeps, per object, only the fields the conclusion changed, with
-#: their values before and after it (older snapshots kept every field, before only).
-SNAPSHOT_FORMAT = 2
-
-#: What a conclusion can change, read back from a snapshot of the first form: damage and
-#: status only, so a name, captain, squadron or note set since the battle is kept.
-#: A ship's fleet and squadron go back only when the conclusion moved it (a capture).
-LEGACY_FIELDS: dict[str, tuple[str, ...]] = {
-    "ships": ("hull_lost", "armour_lost", "crew_lost", "systems_lost", "status"),
-    "light_units": ("strength",),
-    "participants": (
-        "fate",
-        "hull_lost",
-        "armour_lost",
-        "crew_lost",
-        "systems_lost",
-        "craft_lost",
-    ),
-}
-_MODELS: dict[str, type[Model]] = {
-    "ships": Ship,
-    "light_units": LightUnitGroup,
-    "participants": Participant,
-}
-
-
-def _unit_words(key: str, obj: Model) -> tuple[str, str]:
-    """(what, name) naming ``obj`` in a refusal: ``("ship", "Tyr")``."""
-    if key == "ships":
-        return _("ship"), str(obj)
-    if key == "light_units":
-        return _("light units"), str(obj.name)  # type: ignore[attr-defined]
-    unit = obj.ship or obj.light_units  # type: ignore[attr-defined]
-    return _("participant"), str(unit)
-
-
-def _check_drift(battle: Battle, key: str, objs: list[Model], rows: dict[str, Any]) -> None:
-    """Refuse (:class:`BattleActionError`) when a field the conclusion wrote holds another
-    value now: a reopen would silently undo that later change."""
-    for obj in objs:
-        for attname, change in rows[str(obj.pk)].items():
-            now = json.loads(json.dumps(getattr(obj, attname)))
-            if now != change["after"]:
-                what, name = _unit_words(key, obj)
-                field_name = _by_attname(type(obj))[attname]
-                raise BattleActionError(
-                    _(
-                        "%(battle)s: %(what)s '%(name)s' (%(field)s) changed since the "
-                        "battle was concluded: %(after)s → %(now)s; undo that first"
-                    )
-                    % {
-                        "battle": battle_label(battle),
-                        "what": what,
-                        "name": name,
-                        "field": field_name.verbose_name,
-                        "after": change["after"],
-                        "now": now,
-                    }
-                )
-
-
-def _restore_changes(battle: Battle, data: dict[str, Any]) -> None:
-    """Put back the "before" of every field the conclusion changed, once every "after"
-    is checked to be still current (a snapshot of :data:`SNAPSHOT_FORMAT`)."""
-    loaded = {}
-    for key, model in _MODELS.items():
-        rows = data[key]
-        objs = list(model.objects.filter(pk__in=[int(pk) for pk in rows]).order_by("pk"))
-        _check_drift(battle, key, objs, rows)
-        loaded[key] = objs
-    for key, objs in loaded.items():
-        rows = data[key]
-        names: set[str] = set()
-        for obj in objs:
-            for attname, change in rows[str(obj.pk)].items():
-                setattr(obj, attname, change["before"])
-                names.add(attname)
-        _save(_MODELS[key], objs, names)
-
-
-def _restore_legacy(data: dict[str, Any]) -> None:
-    """Read back a snapshot of the first form (every field, before only): the fields of
-    :data:`LEGACY_FIELDS`, and a ship's fleet and squadron when its fleet changed."""
-    for key, model in _MODELS.items():
-        rows = data[key]
-        objs = list(model.objects.filter(pk__in=[int(pk) for pk in rows]).order_by("pk"))
-        names = set(LEGACY_FIELDS[key])
-        for obj in objs:
-            kept = rows[str(obj.pk)]
-            for name in LEGACY_FIELDS[key]:
-                setattr(obj, name, kept[name])
-            if key == "ships" and kept["fleet_id"] != obj.fleet_id:  # type: ignore[attr-defined]
-                obj.fleet_id, obj.squadron_id = kept["fleet_id"], kept["squadron_id"]  # type: ignore[attr-defined]
-                names |= {"fleet_id", "squadron_id"}
-        _save(model, objs, names)
-
-
-def _save(model: type[Model], objs: list[Model], attnames: set[str]) -> None:
-    if not objs or not attnames:
-        return
-    names = sorted(_by_attname(model)[a].name for a in attnames)
-    if model is Participant:
-        bulk_update_with_history(objs, model, names, batch_size=BULK)
-    else:
-        model.objects.bulk_update(objs, names, batch_size=BULK)
-
-
-def _lock_units(battle: Battle) -> tuple[list[int], list[int]]:
-    """Lock the battle's ships then light-unit groups (``select_for_update``, pk order);
-    returns their ids."""
-    rows = Participant.objects.filter(side__battle=battle).values_list("ship_id", "light_units_id")
-    ship_ids = sorted({s for s, _ in rows if s})
-    group_ids = sorted({g for _, g in rows if g})
-    list(Ship.objects.select_for_update().filter(pk__in=ship_ids).order_by("pk").values("pk"))
-    list(
-        LightUnitGroup.objects.select_for_update()
-        .filter(pk__in=group_ids)
-        .order_by("pk")
-        .values("pk")
-    )
-    return ship_ids, group_ids
 
 
 def _check_ships_free(battle: Battle, sides: list[BattleSide]) -> None:
@@ -395,7 +249,7 @@ def battle_conclude(*, battle: Battle, conclusion: ConclusionSource, user: Any) 
     require_battle_player(user, battle)
     with transaction.atomic():
         b = locked(battle)
-        _lock_units(b)
+        lock_units(b)
         sides = battle_sides(b)
         _check_ships_free(b, sides)
         result = conclusion(b, sides) if callable(conclusion) else conclusion
@@ -417,7 +271,7 @@ def battle_conclude(*, battle: Battle, conclusion: ConclusionSource, user: Any) 
             },
             "participants": {str(p.pk): p for p in participants},
         }
-        before = {key: {pk: _dump(o) for pk, o in objs.items()} for key, objs in units.items()}
+        before = {key: {pk: unit_dump(o) for pk, o in objs.items()} for key, objs in units.items()}
         snapshot: dict[str, Any] = {
             "format": SNAPSHOT_FORMAT,
             "battle": {
@@ -437,7 +291,7 @@ def battle_conclude(*, battle: Battle, conclusion: ConclusionSource, user: Any) 
         # Only what the conclusion changed, before and after: a reopen puts back these
         # fields alone, and refuses when one was changed again since.
         for key, objs in units.items():
-            snapshot[key] = {pk: _changes(before[key][pk], o) for pk, o in objs.items()}
+            snapshot[key] = {pk: unit_changes(before[key][pk], o) for pk, o in objs.items()}
         if result.events:
             Event.objects.filter(battle=b).delete()
             Event.objects.bulk_create(
@@ -495,133 +349,3 @@ def on_concluded(battle: Battle) -> None:
     chroniclers (unpublished until they publish it) and queues the report files (rendered
     once the transaction commits)."""
     battle_concluded.send(sender=Battle, battle=battle)
-
-
-#: Checks run before a reopen; each returns refusal messages (e.g. repair orders that
-#: depend on the battle's damage). Extend with ``REOPEN_CHECKS.append(fn)``.
-REOPEN_CHECKS: list[Callable[[Battle], Sequence[str]]] = []
-
-
-def reopen_blockers(*, battle: Battle) -> list[str]:
-    """Why ``battle`` cannot be reopened, as messages (empty: it can): a later concluded
-    battle of the same ships or light units, then each of :data:`REOPEN_CHECKS`."""
-    ship_ids = list(
-        Participant.objects.filter(side__battle=battle, ship__isnull=False).values_list(
-            "ship_id", flat=True
-        )
-    )
-    group_ids = list(
-        Participant.objects.filter(side__battle=battle, light_units__isnull=False).values_list(
-            "light_units_id", flat=True
-        )
-    )
-    later = (
-        Battle.objects.filter(status=Battle.Status.CONCLUDED, concluded_at__gt=battle.concluded_at)
-        .exclude(pk=battle.pk)
-        .filter(
-            Q(sides__participants__ship_id__in=ship_ids)
-            | Q(sides__participants__light_units_id__in=group_ids)
-        )
-        .distinct()
-        .order_by("concluded_at", "pk")
-    )
-    messages = [
-        _("%(battle)s was concluded later with the same ships; reopen it first")
-        % {"battle": battle_label(other)}
-        for other in later
-    ]
-    for check in REOPEN_CHECKS:
-        messages += list(check(battle))
-    return messages
-
-
-def _release_repairs(battle: Battle, user: Any) -> None:
-    """Repair orders placed on the battle's damage: cancelled and refunded if the yard has
-    done nothing yet, else the reopen is refused (``campaign.turns.repairs``)."""
-    try:
-        repairs_release_for_battle(battle=battle, user=user)
-    except RepairsBlockBattleReopen as exc:
-        raise BattleActionError(str(exc)) from exc
-
-
-def _winner_before(battle: Battle, data: dict[str, Any]) -> int | None:
-    """The winner (faction id) a reopened battle goes back to: the snapshot's
-    ``battle.winner_id``; a snapshot written while sides still stored a winner flag of
-    their own (``"sides": {pk: is_winner}``) gives it when the battle had none."""
-    winner_id = data["battle"].get("winner_id")
-    flagged = [int(pk) for pk, won in (data.get("sides") or {}).items() if won]
-    if winner_id is None and len(flagged) == 1:
-        side = BattleSide.objects.filter(pk=flagged[0], battle=battle).first()
-        winner_id = side.faction_id if side else None
-    return winner_id
-
-
-def battle_reopen(*, battle: Battle, user: Any, reason: str = "") -> Battle:
-    """Undo a battle's conclusion; returns the battle, a draft again.
-
-    Puts back the value before the conclusion of every ship, light-unit group and
-    participant field the conclusion changed, and every battle field, as the
-    snapshot kept them (:func:`battle_conclude`); a field it did not change (a name, a
-    captain, a squadron, a note set since) is left as it is. A snapshot of the first form
-    (every field, before only) puts back the fields of :data:`LEGACY_FIELDS`. Deletes the
-    intel rows the conclusion created, the battle's log (``Event``) and its reports (rows
-    and files), and adds a timeline entry. Ships and groups are locked as in
-    :func:`battle_conclude`.
-    Raises :class:`BattleActionError` when the battle is not concluded, has no snapshot
-    (concluded before snapshots were kept, e.g. loaded from the sample), a field the
-    conclusion wrote was changed since (naming the unit, the field and both values), or
-    :func:`reopen_blockers` names a reason (the later battle first), or repairs were
-    already done on its damage; repair orders on it that did nothing yet are cancelled and
-    refunded (``campaign.turns.repairs.repairs_release_for_battle``). One transaction.
-    ``user`` must organise the campaign (:class:`~campaign.core.refusals.Refused`).
-    """
-    require_battle_organiser(user, battle.campaign)
-    with transaction.atomic():
-        b = locked(battle, draft=False)
-        _lock_units(b)
-        snap = BattleSnapshot.objects.filter(battle=b).first()
-        if snap is None:
-            raise BattleActionError(
-                _(
-                    "%(battle)s was concluded without a snapshot of the ships before it "
-                    "(loaded or recorded before reopening existed): it cannot be undone"
-                )
-                % {"battle": battle_label(b)}
-            )
-        blockers = reopen_blockers(battle=b)
-        if blockers:
-            raise BattleActionError(
-                _("%(battle)s: %(blockers)s")
-                % {"battle": battle_label(b), "blockers": "; ".join(blockers)}
-            )
-        _release_repairs(b, user)
-        data = snap.data
-        if data.get("format") == SNAPSHOT_FORMAT:
-            _restore_changes(b, data)
-        else:
-            _restore_legacy(data)
-        Intel.objects.filter(pk__in=data.get("intel", [])).delete()
-        Event.objects.filter(battle=b).delete()
-        for report in Report.objects.filter(battle=b):
-            if report.file:
-                report.file.delete(save=False)
-            report.delete()
-        # A snapshot taken before outcomes were stored as messages has no outcome_message.
-        b.outcome_message = {}
-        for k, v in data["battle"].items():
-            setattr(b, k, v)
-        b.winner_id = _winner_before(b, data)
-        b.status = Battle.Status.DRAFT
-        b.concluded_at = None
-        b.version += 1
-        b.save()
-        snap.delete()
-        line = reason or message("battle.reopened")
-        BattleAction.objects.create(
-            battle=b,
-            user=user if getattr(user, "is_authenticated", False) else None,
-            kind=BattleAction.Kind.REOPEN,
-            summary=text_of(line),
-            summary_message=message_of(line),
-        )
-    return b

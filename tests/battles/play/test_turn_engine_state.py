@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from battles.models import Battle, Event
 from battles.models.turn_orders import TurnPlay
-from battles.play import engine_io, engine_state, game_turns
+from battles.play import engine_io, engine_state, replay
 from battles.play.game_turns import (
     EngineChanged,
     turn_battle_replay,
@@ -72,7 +72,7 @@ def test_a_turn_starts_from_the_stored_state_and_appends_its_own_events(duel, mo
     def no_replay(*args, **kwargs):
         raise AssertionError("the battle was replayed from its set-up")
 
-    monkeypatch.setattr(game_turns, "rebuild", no_replay)
+    monkeypatch.setattr(replay, "rebuild", no_replay)
     turn_play_advance(user=SYSTEM, battle=duel.battle, force=True)
     after_two = _stored(duel.battle)
     # Turn 1's rows are the same rows (same ids), turn 2's follow them.
@@ -111,7 +111,7 @@ def test_the_stored_state_is_the_replayed_state(duel):
         turn_play_advance(user=SYSTEM, battle=duel.battle, force=True)
     play = TurnPlay.objects.get(battle=duel.battle)
     loaded = turn_state(play=play)
-    replayed = game_turns._replayed(play)
+    replayed = replay.replayed(play)
     assert loaded.ships == replayed.ships
     assert loaded.light_units == replayed.light_units
     assert (loaded.turn, loaded.contacts, loaded.known_classes) == (

@@ -1,4 +1,4 @@
-"""battle_conclude / battle_reopen (battles/services/conclude.py): exact restore, the
+"""battle_conclude / battle_reopen (battles/services/reopen.py): exact restore, the
 one-unconcluded-battle rule, reopening in order, captured ships, defences on the table,
 record entries confirmed by the other side, re-running with a reason."""
 
@@ -382,7 +382,7 @@ def test_a_reopen_check_can_refuse_and_nothing_changes(monkeypatch):
     battle_resolve(user=SYSTEM, battle=battle, seed=SEED, max_turns=2)
     after = world_state()
     monkeypatch.setattr(
-        "battles.services.conclude.REOPEN_CHECKS",
+        "battles.services.reopen.REOPEN_CHECKS",
         [*REOPEN_CHECKS, lambda b: [f"repair order 7 depends on {b.name}"]],
     )
     with pytest.raises(BattleActionError, match="repair order 7 depends on Skirmish"):

@@ -1,4 +1,4 @@
-"""battle_reopen puts back only what the conclusion changed (battles/services/conclude.py):
+"""battle_reopen puts back only what the conclusion changed (battles/services/reopen.py):
 a rename, a captain or a squadron set since the battle is kept; a damage field changed
 since is refused by ship and field; a snapshot of the first form (every field, before
 only) still reopens without touching names, captains, squadrons or notes."""
