@@ -15,15 +15,15 @@
 The engine's state is stored after every turn (``TurnPlay.state``,
 ``battles.play.engine_state``) and the next turn starts from it; the turn's events and dice
 are appended to the battle's ``Event`` rows, so a turn costs the same whichever turn it is.
-``battles.play.replay.rebuild`` replays the battle from the set-up and the stored orders
-of every turn played: it gives the same log (tested), checks a stored battle
-(:func:`turn_battle_replay`) and builds the state once for a play started before states were stored. The set-up
-records which engine plays it (``TurnPlay.engine_hash``): another engine (a deploy
-mid-battle) is refused (:class:`EngineChanged`), and only the organiser's end remains.
-Turns whose deadline passed are played by :func:`turns_play_due` (the scheduled task and
-``manage.py play_due_turns``), never by a page view. Damage control in phase 11 follows
-the auto-resolve plan (``ai.crew_plan``) for every ship: crew assignment is not part of a
-player's orders.
+``battles.play.replay.rebuild`` replays the battle from the set-up and the stored orders of
+every turn played: it gives the same log (tested), checks a stored battle
+(:func:`turn_battle_replay`) and builds the state once for a play started before states were
+stored. The set-up records which engine plays it (``TurnPlay.engine_hash``): another engine
+(a deploy mid-battle) is refused (:class:`EngineChanged`), and only the organiser's end
+remains. Turns whose deadline passed are played by :func:`turns_play_due` (the scheduled
+task and ``manage.py play_due_turns``), never by a page view. Damage control in phase 11
+follows the auto-resolve plan (``ai.crew_plan``) for every ship: crew assignment is not part
+of a player's orders.
 
 When the battle is over (one side has no ship in action, the turn cap, or the organiser
 ends it) it concludes through :func:`_finish` → ``engine_io.conclude`` →
