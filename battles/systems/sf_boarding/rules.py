@@ -149,12 +149,25 @@ def security_modifier(
 @dataclass(frozen=True, slots=True)
 class Party:
     """A boarding party: ``size`` combatants, ``tier`` (rounded down), ``training`` id;
-    ``pathogen`` parties have size modifier +0 (seed, "Pathogène injecté")."""
+    ``pathogen`` parties have size modifier +0 (seed, "Pathogène injecté").
+
+    ``combined_training`` is the training modifier of parties acting together: the mean of
+    theirs, rounded down, which need not be a named level (competent +2 and specialised +4
+    give +3); ``training`` then names the nearest level below it, for display only."""
 
     size: int
     tier: int
     training: str = "none"
     pathogen: bool = False
+    combined_training: int | None = None
+
+    @property
+    def training_modifier(self) -> int:
+        """The training modifier the boarding attack adds (seed, "Modificateur de
+        formation"; the mean for combined parties)."""
+        if self.combined_training is not None:
+            return self.combined_training
+        return TRAINING[self.training]
 
     @classmethod
     def build(
@@ -201,17 +214,18 @@ def life_science_dc(creature_level: object) -> int:
 
 def combine_parties(parties: Sequence[Party]) -> Party:
     """Allied parties joining forces (seed, "Multiples équipes d'abordage"): sizes add,
-    training is the average modifier rounded down (kept as the nearest lower level), tier
-    the average rounded down (H-8)."""
+    training is the mean of their training modifiers rounded down (the seed's arithmetic,
+    not the nearest named level: competent +2 with specialised +4 act at +3), tier the
+    average rounded down (H-8)."""
     if not parties:
         raise BadBoardingInput("parties: give at least one party")
     if len(parties) > 20:
         raise BadBoardingInput("parties: at most 20 parties")
     size = sum(p.size for p in parties)
-    training_mod = sum(TRAINING[p.training] for p in parties) // len(parties)
+    training_mod = sum(p.training_modifier for p in parties) // len(parties)
     training = max((t for t, m in TRAINING.items() if m <= training_mod), key=TRAINING.__getitem__)
     tier = sum(p.tier for p in parties) // len(parties)
-    return Party(size, tier, training, all(p.pathogen for p in parties))
+    return Party(size, tier, training, all(p.pathogen for p in parties), training_mod)
 
 
 def boarding_attack_modifier(
@@ -224,7 +238,7 @@ def boarding_attack_modifier(
     size = 0 if party.pathogen else size_modifier(party.size, target_crew)
     _int(target_crew, "target_crew", 1, MAX_CREW)
     penalty = -4 if party.pathogen and pathogen_weakened else 0
-    return party.tier + size + TRAINING[party.training] + bonus + penalty
+    return party.tier + size + party.training_modifier + bonus + penalty
 
 
 def boarding_resistance(

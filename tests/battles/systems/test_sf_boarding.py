@@ -112,6 +112,26 @@ def test_officers_training_pathogens_and_combined_parties():
     assert (joined.size, joined.training, joined.tier) == (10, "specialised", 4)
 
 
+def test_combined_parties_use_the_mean_training_modifier_rounded_down():
+    # Seed: the mean of the training modifiers, rounded down, not the named level below it.
+    joined = combine_parties([Party.build(6, 4, "competent"), Party.build(4, 4, "specialised")])
+    assert (joined.training_modifier, joined.size, joined.tier) == (3, 10, 4)
+    # tier 4 + size 10 of 30 crew (33 %: +0) + training 3
+    assert boarding_attack_modifier(joined, 30) == 7
+    trio = combine_parties(
+        [Party.build(2, 3, "none"), Party.build(2, 3, "competent"), Party.build(2, 3, "elite")]
+    )
+    assert trio.training_modifier == 2  # (0 + 2 + 6) / 3 = 2.67, rounded down
+    # A combined party joining another keeps its exact mean: (3 + 6) / 2 = 4.5 -> 4.
+    assert combine_parties([joined, Party.build(2, 4, "elite")]).training_modifier == 4
+    assert (
+        combine_parties(
+            [Party.build(2, 1, "none"), Party.build(2, 1, "competent")]
+        ).training_modifier
+        == 1
+    )
+
+
 def test_neutralised_members_recovery_and_tactical_cr():
     party = Party.build(20, 1)  # 20 % of 100: size +0, modifier 1, margin = face - 11
     losses = resolve_boarding(
