@@ -7,8 +7,10 @@ a PDF may fetch. Sources: Python-Markdown and nh3 documentation.
 from __future__ import annotations
 
 import functools
+import html as html_lib
 import re
 import threading
+import unicodedata
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
@@ -17,7 +19,9 @@ import markdown.extensions
 import nh3
 from django.conf import settings
 from django.utils.safestring import SafeString, mark_safe
+from markdown.extensions.toc import remove_fnrefs, render_inner_html, strip_tags
 from markdown.inlinepatterns import LINK_RE, LinkInlineProcessor
+from markdown.treeprocessors import Treeprocessor
 
 #: The only scheme the PDF fetcher serves: ``admiralty-static:css/report.css``.
 STATIC_SCHEME = "admiralty-static"
@@ -107,8 +111,67 @@ class _Links(markdown.extensions.Extension):
         md.inlinePatterns.register(_LinkProcessor(LINK_RE, md), "link", 160)
 
 
-_MD_EXTENSIONS = ["extra", "sane_lists", "toc", _Links()]
-_MD_CONFIG = {"footnotes": {"BACKLINK_TITLE": "%d"}, "toc": {"toc_depth": "1-4"}}
+# Latin letters NFKD does not split into a base letter and a mark.
+_LATIN_LETTERS = str.maketrans(
+    {"đ": "d", "Đ": "d", "ð": "d", "Ð": "d", "ø": "o", "Ø": "o", "ł": "l", "Ł": "l", "ħ": "h",
+     "Ħ": "h", "ı": "i", "ß": "ss", "æ": "ae", "Æ": "ae", "œ": "oe", "Œ": "oe", "þ": "th",
+     "Þ": "th"}
+)  # fmt: skip
+#: The id of a heading with no letter or digit at all ("* * *", "⚔").
+EMPTY_HEADING_SLUG = "section"
+
+
+def heading_slug(text: str) -> str:
+    """The id a heading's text gets (without the fragment's prefix): lower case, words joined
+    by "-", Latin letters without their accents ("Đồng Hới" → ``dong-hoi``, "Épilogue" →
+    ``epilogue``), other scripts kept as they are ("Битва" → ``битва``, "東京" → ``東京``),
+    punctuation dropped; ``section`` when nothing is left. Marks are stripped from Latin
+    letters only: stripping them everywhere would change kana and Devanagari words."""
+    letters = []
+    for char in unicodedata.normalize("NFC", text.translate(_LATIN_LETTERS)):
+        if unicodedata.name(char, "").startswith("LATIN"):
+            letters.extend(
+                c for c in unicodedata.normalize("NFKD", char) if not unicodedata.combining(c)
+            )
+        else:
+            letters.append(char)
+    slug = re.sub(r"[^\w\s-]", "", "".join(letters)).strip().lower()
+    slug = re.sub(r"[-\s]+", "-", slug).strip("-")
+    return slug or EMPTY_HEADING_SLUG
+
+
+class _HeadingIds(Treeprocessor):
+    """An id on every heading from its text: the same text gives the same id wherever the
+    heading stands, so a link to it survives a heading added above (a counter of untitled
+    headings did not); a repeated text takes ``-2``, ``-3``… An explicit ``{#id}`` is kept."""
+
+    def run(self, root) -> None:  # noqa: ANN001 - an ElementTree element
+        used = {el.attrib["id"] for el in root.iter() if "id" in el.attrib}
+        for el in root.iter():
+            if not isinstance(el.tag, str) or el.tag not in _HEADINGS or "id" in el.attrib:
+                continue
+            name = strip_tags(render_inner_html(remove_fnrefs(el), self.md))
+            base = heading_slug(html_lib.unescape(name))
+            slug, n = base, 1
+            while slug in used:
+                n += 1
+                slug = f"{base}-{n}"
+            used.add(slug)
+            el.attrib["id"] = slug
+
+
+_HEADINGS = {"h1", "h2", "h3", "h4", "h5", "h6"}
+
+
+class _Headings(markdown.extensions.Extension):
+    def extendMarkdown(self, md: markdown.Markdown) -> None:  # noqa: N802
+        # After attr_list (8), which sets explicit ids; the same place as Python-Markdown's toc.
+        md.treeprocessors.register(_HeadingIds(md), "heading_ids", 5)
+
+
+_MD_EXTENSIONS = ["extra", "sane_lists", _Headings(), _Links()]
+_MD_CONFIG = {"footnotes": {"BACKLINK_TITLE": "%d"}}
+_ID_ATTRIBUTE = re.compile(r'\sid="([^"]*)"')
 _local = threading.local()
 
 
@@ -121,7 +184,13 @@ def _markdown() -> markdown.Markdown:
     return md.reset()
 
 
-def _attribute_filter(asset_prefix: str, id_prefix: str):
+def _attribute_filter(asset_prefix: str, id_prefix: str, ids: frozenset[str]):
+    def anchor(target: str) -> str:
+        # A link names a heading as its reader writes it ("#Épilogue"); it reaches the
+        # heading's id through the same slug. Ids of the text itself (footnotes, {#id}) stay.
+        target = unquote(target)
+        return target if target in ids else heading_slug(target)
+
     def keep(tag: str, attribute: str, value: str) -> str | None:
         if attribute == "id":
             return id_prefix + value
@@ -137,7 +206,7 @@ def _attribute_filter(asset_prefix: str, id_prefix: str):
             # A narrative cannot know the site's layout: keep absolute links and anchors
             # (anchors prefixed like the ids they point at).
             if value.startswith("#"):
-                return "#" + id_prefix + value[1:] if len(value) > 1 else None
+                return "#" + id_prefix + anchor(value[1:]) if len(value) > 1 else None
             scheme = urlsplit(value).scheme.lower()
             return value if scheme in LINK_SCHEMES else None
         return value
@@ -159,10 +228,12 @@ def render_markdown(
     """Render people's Markdown as sanitised HTML, safe to put in any page or PDF.
 
     Python-Markdown with ``extra`` (tables, footnotes, definition lists, fenced code),
-    ``sane_lists`` and ``toc`` (an id on every heading), then nh3 with an allow-list
+    ``sane_lists`` and an id on every heading (:func:`heading_slug`, ``-2`` for a
+    repeated text), then nh3 with an allow-list
     (https://nh3.readthedocs.io). Ids survive, prefixed with ``id_prefix`` (one per
     fragment of a page: ``narrative-``, ``side-2-``…), and ``#anchor`` links get the same
-    prefix, so footnotes and heading links resolve. ``asset_prefix`` is what a static
+    prefix (and the same slug, when they name a heading by its text), so footnotes and
+    heading links resolve. ``asset_prefix`` is what a static
     file's path is prefixed with in ``<img src>`` (default ``/<STATIC_URL>``;
     ``admiralty-static:`` for the PDF; ``../static/`` in the baked site). Images that do
     not name an existing static file are dropped; links keep only ``http``, ``https``,
@@ -188,12 +259,13 @@ def _render(text: str, asset_prefix: str, id_prefix: str) -> SafeString:
     # Cached: a site build renders each report once per language; the result is a pure
     # function of the arguments.
     html = _convert(text)
+    ids = frozenset(html_lib.unescape(i) for i in _ID_ATTRIBUTE.findall(html))
     clean = nh3.clean(
         html,
         tags=ALLOWED_TAGS,
         clean_content_tags=DROPPED_WITH_CONTENT,
         attributes=ALLOWED_ATTRIBUTES,
-        attribute_filter=_attribute_filter(asset_prefix, id_prefix),
+        attribute_filter=_attribute_filter(asset_prefix, id_prefix, ids),
         allowed_classes=ALLOWED_CLASSES,
         url_schemes=LINK_SCHEMES | {STATIC_SCHEME},
         link_rel="noopener noreferrer nofollow",
