@@ -7,10 +7,12 @@ and conclusion time, a record entry's status and the dice log
 (``Event``, which keeps no history). A change of those goes through the services, as the
 admin actions below do (resolve, reopen, confirm, reject), so that the snapshot, the
 ships' damage, the intel and the timeline follow; an edit of the field alone would leave
-them behind.
+them behind. A concluded battle is not deleted either (its damage, refits and intel would
+stay applied, and recording it again would apply them twice): reopen it first.
 """
 
 from django.contrib import admin, messages
+from django.contrib.admin.actions import delete_selected
 from django.db.models import F, QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
@@ -77,6 +79,40 @@ class BattleAdmin(SimpleHistoryAdmin):
     )
     inlines = [BattleSideInline]
     actions = ["resolve", "reopen"]
+
+    def has_delete_permission(self, request: HttpRequest, obj: Battle | None = None) -> bool:
+        """No delete of a concluded battle: the conclusion's effects on ships, treasury and
+        intel outlive the row; only a reopen puts them back. Also refuses a cascade (a
+        campaign's delete) that would take one."""
+        if obj is not None and obj.status == Battle.Status.CONCLUDED:
+            return False
+        return super().has_delete_permission(request, obj)
+
+    def get_actions(self, request: HttpRequest) -> dict:
+        actions = super().get_actions(request)
+        if "delete_selected" in actions:
+            actions["delete_selected"] = (
+                BattleAdmin.delete_unconcluded,
+                "delete_selected",
+                actions["delete_selected"][2],
+            )
+        return actions
+
+    def delete_unconcluded(self, request: HttpRequest, queryset: QuerySet):
+        """Django's bulk delete on the selected battles that are not concluded; the concluded
+        ones are named and left alone."""
+        concluded = queryset.filter(status=Battle.Status.CONCLUDED)
+        if concluded.exists():
+            names = ", ".join(str(b) for b in concluded.order_by("pk"))
+            self.message_user(
+                request,
+                _("Not deleted, concluded (reopen them first): %(names)s") % {"names": names},
+                messages.ERROR,
+            )
+        rest = queryset.exclude(status=Battle.Status.CONCLUDED)
+        if not rest.exists():
+            return None
+        return delete_selected(self, request, rest)
 
     @admin.action(description=_("Resolve the selected draft battles (dice seed kept)"))
     def resolve(self, request: HttpRequest, queryset: QuerySet) -> None:

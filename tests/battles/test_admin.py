@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from battles.models import Event, RecordEntry
+from battles.models import Battle, Event, RecordEntry
 from battles.services import battle_resolve, record_submit
 from campaign.core.actors import SYSTEM
 from campaign.league.models import Membership
@@ -134,3 +134,37 @@ def test_a_record_entry_status_posted_through_the_change_form_is_not_written(
     entry.refresh_from_db()
     battle.refresh_from_db()
     assert (entry.status, battle.status) == ("submitted", "draft")
+
+
+def test_a_concluded_battle_cannot_be_deleted_in_the_admin(admin_client):
+    battle = draft_skirmish()
+    battle_resolve(battle=battle, seed=battle.seed, user=SYSTEM)
+    url = reverse("admin:battles_battle_delete", args=[battle.pk])
+    assert admin_client.get(url).status_code == 403
+    assert admin_client.post(url, {"post": "yes"}).status_code == 403
+    change = admin_client.get(reverse("admin:battles_battle_change", args=[battle.pk]))
+    assert url not in change.content.decode()  # no "Delete" link on its change form
+    battle.refresh_from_db()
+    assert battle.status == "concluded"
+
+
+def test_the_bulk_delete_skips_concluded_battles_and_names_them(admin_client):
+    concluded = draft_skirmish()
+    battle_resolve(battle=concluded, seed=concluded.seed, user=SYSTEM)
+    draft = draft_skirmish(concluded.campaign, slug="second")
+    url = reverse("admin:battles_battle_changelist")
+    selection = {"action": "delete_selected", "_selected_action": [concluded.pk, draft.pk]}
+    confirm = admin_client.post(url, selection)
+    assert confirm.status_code == 200
+    assert [b.pk for b in confirm.context["queryset"]] == [draft.pk]  # asked about the draft only
+    assert f"Not deleted, concluded (reopen them first): {concluded}" in confirm.content.decode()
+    response = admin_client.post(url, {**selection, "post": "yes"}, follow=True)
+    assert response.status_code == 200
+    assert list(
+        Battle.objects.filter(pk__in=[concluded.pk, draft.pk]).values_list("pk", flat=True)
+    ) == [concluded.pk]
+    only_concluded = admin_client.post(
+        url, {"action": "delete_selected", "_selected_action": [concluded.pk], "post": "yes"}
+    )
+    assert only_concluded.status_code == 302
+    assert Battle.objects.filter(pk=concluded.pk).exists()
