@@ -108,6 +108,15 @@ class InvalidOut(Schema):
     message: str
 
 
+class PointsMismatchOut(Schema):
+    """A design stored with its printed points, which differ from its construction."""
+
+    ship: str
+    printed: int
+    computed: int
+    message: str
+
+
 class ImportedDesignOut(Schema):
     name: str
     type_word: str
@@ -122,6 +131,7 @@ class ImportOut(Schema):
     designs: list[ImportedDesignOut] = []
     unmapped: list[UnmappedOut] = []
     invalid: list[InvalidOut] = []
+    points_mismatch: list[PointsMismatchOut] = []
     written: int = 0
     kept: list[str] = []
 
@@ -271,7 +281,9 @@ def design_import(request: HttpRequest, payload: ImportIn):
     admiralty designs are written only if every one validates (else 400, nothing written).
     A class that has ships is kept (listed in ``kept``) unless ``replace`` is true; a
     replacement dropping a system id an existing ship has lost is a 400, nothing written.
-    The answer lists every system not mapped and every validation error, per ship.
+    The answer lists every system not mapped and every validation error, per ship, and
+    in ``points_mismatch`` every design whose printed points differ from its construction
+    (stored with the printed figure).
     """
     if not is_organiser(request.user):
         raise Refused(_("only organisers may import designs"))
@@ -307,6 +319,7 @@ def design_import(request: HttpRequest, payload: ImportIn):
         ],
         "unmapped": [u._asdict() for u in result.unmapped],
         "invalid": [e._asdict() for e in result.invalid],
+        "points_mismatch": [{**m._asdict(), "message": str(m)} for m in result.points_mismatch],
         "written": 0,
     }
     if payload.dry_run:

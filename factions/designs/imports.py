@@ -63,6 +63,23 @@ class Kept(NamedTuple):
         return f"{self.ship} has {self.ships} ship{'s' * (self.ships != 1)}"
 
 
+class PointsMismatch(NamedTuple):
+    """A valid design whose printed points differ from its Fleet Book price by the
+    construction rules (``factions.designs.validation.design_points``, bays empty, D-24).
+    The printed figure is kept (a published list may price what we do not model); the
+    import says so, and the class's page flags it."""
+
+    ship: str
+    printed: int
+    computed: int
+
+    def __str__(self) -> str:
+        return (
+            f"{self.ship}: printed points {self.printed}, "
+            f"{self.computed} by construction (the printed figure is stored)"
+        )
+
+
 class DesignReplaceError(ValueError):
     """A replacement design lacks a system id that an existing ship has lost."""
 
@@ -75,6 +92,7 @@ class ImportResult:
     skipped, per ship. ``invalid``: validation errors of the produced designs (field paths as
     :func:`factions.designs.validation.design_validate` gives them). ``format``: the format read.
     ``kept``: filled by :func:`designs_save`, the designs it skipped to keep classes in use.
+    ``points_mismatch``: valid designs whose printed points differ from their construction.
     """
 
     designs: list[dict[str, Any]] = field(default_factory=list)
@@ -82,6 +100,7 @@ class ImportResult:
     invalid: list[Invalid] = field(default_factory=list)
     format: str = ""
     kept: list[Kept] = field(default_factory=list)
+    points_mismatch: list[PointsMismatch] = field(default_factory=list)
 
     def errors_for(self, name: str) -> list[Invalid]:
         """Validation errors of the design called ``name``."""
@@ -116,7 +135,8 @@ def _normalise(design: dict[str, Any], name: str, result: ImportResult, *, lenie
     Errors land in ``result.invalid``. A design whose shape does not parse is never kept;
     one that parses but fails a rule check (mass, magazine…) is kept only when ``lenient``,
     marked provisional, without points, its rationale saying which fields failed.
-    A valid design without points gets its computed points (Fleet Book system, D-24).
+    A valid design without points gets its computed points (Fleet Book system, D-24); one
+    whose printed points differ from them is listed in ``result.points_mismatch``.
     """
     parsed, errors = design_validate(design)
     for e in errors:
@@ -129,8 +149,13 @@ def _normalise(design: dict[str, Any], name: str, result: ImportResult, *, lenie
         doc["provisional"] = True
         doc.pop("points", None)
         doc["rationale"] = f"{doc.get('rationale', '')}; does not validate: {failed}"[-400:]
-    elif doc.get("points") is None:
-        doc["points"] = validation.design_points(parsed)
+    else:
+        computed = validation.design_points(parsed)
+        printed = doc.get("points")
+        if printed is None:
+            doc["points"] = computed
+        elif printed != computed:
+            result.points_mismatch.append(PointsMismatch(name, printed, computed))
     result.designs.append(doc)
 
 
@@ -343,6 +368,7 @@ __all__ = [
     "ImportResult",
     "Invalid",
     "Kept",
+    "PointsMismatch",
     "Unmapped",
     "design_from_ftlibship",
     "designs_parse",

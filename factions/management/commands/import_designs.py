@@ -1,8 +1,9 @@
 """``python manage.py import_designs FILE --faction SLUG [--format …] [--dry-run] [--replace]``.
 
 Reads ship designs (ftLibShip / ftShipBuilder JSON or our ``admiralty-design/1`` documents,
-see ``factions/designs/imports.py``), prints one line per ship, what could not be mapped and what
-does not validate, then writes the ship classes in one transaction (nothing with
+see ``factions/designs/imports.py``), prints one line per ship, what could not be mapped,
+what does not validate and printed points that differ from the construction rules' price
+(stored as printed), then writes the ship classes in one transaction (nothing with
 ``--dry-run``). A class that already has ships is kept as it is (and reported) unless
 ``--replace`` is given; a replacement must keep every system id a ship has lost.
 """
@@ -70,6 +71,9 @@ class Command(BaseCommand):
                     out.write(f"    not mapped: {u.system} ({u.reason})")
             for e in result.errors_for(name):
                 out.write(f"    does not validate: {e.field}: {e.message}")
+            for m in result.points_mismatch:
+                if m.ship == name:
+                    out.write(self.style.WARNING(f"    points differ: {m}"))
         kept = {d["name"] for d in result.designs}
         for e in result.invalid:
             if e.ship not in kept:
@@ -79,6 +83,11 @@ class Command(BaseCommand):
             f"{len(result.unmapped)} system(s) not mapped, "
             f"{len({e.ship for e in result.invalid})} design(s) with validation errors"
         )
+        if result.points_mismatch:
+            summary += (
+                f", {len(result.points_mismatch)} design(s) whose printed points differ "
+                "from their construction"
+            )
         if opts["dry_run"]:
             out.write(f"{summary}; dry run, nothing written")
             return
