@@ -157,7 +157,9 @@ def test_the_bulk_delete_skips_concluded_battles_and_names_them(admin_client):
     confirm = admin_client.post(url, selection)
     assert confirm.status_code == 200
     assert [b.pk for b in confirm.context["queryset"]] == [draft.pk]  # asked about the draft only
-    assert f"Not deleted, concluded (reopen them first): {concluded}" in confirm.content.decode()
+    # The admin speaks the site's default language, French.
+    refusal = f"Non supprimées, car conclues (rouvrez-les d’abord)\u202f: {concluded}"
+    assert refusal in confirm.content.decode()
     response = admin_client.post(url, {**selection, "post": "yes"}, follow=True)
     assert response.status_code == 200
     assert list(
