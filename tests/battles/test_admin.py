@@ -170,3 +170,14 @@ def test_the_bulk_delete_skips_concluded_battles_and_names_them(admin_client):
     )
     assert only_concluded.status_code == 302
     assert Battle.objects.filter(pk=concluded.pk).exists()
+
+
+def test_a_concluded_battle_is_not_set_back_to_draft_through_its_change_form(admin_client):
+    battle = draft_skirmish()
+    battle_resolve(battle=battle, seed=battle.seed, user=SYSTEM)
+    url = reverse("admin:battles_battle_change", args=[battle.pk])
+    data = _form_data(admin_client.get(url))
+    data.update(status="draft", concluded_at_0="", concluded_at_1="", winner="")
+    assert admin_client.post(url, data).status_code == 302
+    battle.refresh_from_db()
+    assert battle.status == "concluded" and battle.concluded_at is not None
