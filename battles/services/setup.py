@@ -36,8 +36,9 @@ def eligible_ships(
 ) -> QuerySet[Ship]:
     """Ships that may be set up in a battle of ``campaign``: of the fleets of its factions
     (``faction`` only, if given), neither destroyed nor captured, and in no unconcluded
-    battle (other than ``exclude_battle``). Ordered by fleet, mass, name; class and fleet
-    loaded. Ships with an open repair order are left out too (``campaign.turns.repairs``)."""
+    battle (other than ``exclude_battle``). Ordered by faction, fleet, mass, name; class,
+    fleet, its faction and squadron loaded. Ships with an open repair order are left out
+    too (``campaign.turns.repairs``)."""
     qs = Ship.objects.filter(fleet__faction__in=campaign.factions.all()).exclude(
         status__in=[Ship.Status.DESTROYED, Ship.Status.CAPTURED]
     )
@@ -49,8 +50,8 @@ def eligible_ships(
     return (
         qs.exclude(pk__in=held)
         .exclude(pk__in=under_repair)
-        .select_related("ship_class", "fleet", "squadron")
-        .order_by("fleet__name", "-ship_class__mass", "name", "pk")
+        .select_related("ship_class", "fleet__faction", "squadron")
+        .order_by("fleet__faction__name", "fleet__name", "-ship_class__mass", "name", "pk")
     )
 
 

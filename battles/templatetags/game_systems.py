@@ -7,6 +7,7 @@ from fractions import Fraction
 
 from django import template
 from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 
 from battles.systems.games import SYSTEMS
 from campaign.league.roles import is_organiser
@@ -21,6 +22,17 @@ def system_name(system_id: str) -> str:
     if system is None:
         return system_id
     return system.name_fr if (get_language() or "").startswith("fr") else system.name
+
+
+@register.filter
+def reopen_label(system_id: str) -> str:
+    """The reopen button in the system's own word for what it puts back: ships (Full
+    Thrust, Star Wars Starship Battles), starships (Starfinder), units (Epic)."""
+    labels = {
+        "starfinder": _("Reopen: put every starship back as before the battle"),
+        "epic": _("Reopen: put every unit back as before the battle"),
+    }
+    return str(labels.get(system_id, _("Reopen: put every ship back as before the battle")))
 
 
 @register.filter

@@ -78,8 +78,21 @@ def battle_setup(request: HttpRequest, slug: str) -> HttpResponse:
     require_organiser(
         request.user, campaign, _("Only the campaign's organisers may set up battles.")
     )
-    form = BattleSetupForm(request.POST or None, campaign=campaign)
-    if request.method == "POST" and form.is_valid():
+    if request.method == "POST" and "choose_sides" not in request.POST:
+        form = BattleSetupForm(request.POST, campaign=campaign)
+    else:
+        # Choosing the sides (htmx on a side's change, or the button without script)
+        # shows the form again, unchecked, with only those sides' units offered.
+        values = request.POST if request.method == "POST" else request.GET
+        form = BattleSetupForm(
+            initial={
+                k: values.getlist(k) if k in ("ships", "light_units") else values.get(k)
+                for k in BattleSetupForm.base_fields
+                if k in values
+            },
+            campaign=campaign,
+        )
+    if form.is_bound and form.is_valid():
         d = form.cleaned_data
         sides = []
         for key in ("a", "b"):

@@ -17,9 +17,13 @@ from factions.models import Faction, LightUnitGroup, Ship, Territory
 from factions.ssd.draw import system_labels
 
 
-def ship_label(ship: Ship) -> str:
-    """``Garuda (Garuda, fleet X) — hull 3/20 lost, armour 1 lost, 2 systems lost``."""
+def ship_label(ship: Ship, *, distinguish: bool = False) -> str:
+    """``Garuda (Garuda, fleet X) — hull 3/20 lost, armour 1 lost, 2 systems lost``;
+    ``distinguish``: the name also carries the ship's number and squadron (``Tyr #12
+    (2nd squadron) (Tyr)``), for a list where another ship has the same name."""
     name = ship.name or ship.ship_class.name
+    if distinguish:
+        name = f"{name} #{ship.pk}" + (f" ({ship.squadron.name})" if ship.squadron_id else "")
     bits = []
     if ship.hull_lost:
         bits.append(
@@ -53,8 +57,12 @@ def group_label(group: LightUnitGroup) -> str:
 
 
 class ShipChoiceField(forms.ModelMultipleChoiceField):
+    #: Names borne by more than one offered ship: those ships' labels tell them apart.
+    shared_names: frozenset[str] = frozenset()
+
     def label_from_instance(self, obj: Ship) -> str:
-        return ship_label(obj)
+        name = obj.name or obj.ship_class.name
+        return ship_label(obj, distinguish=name in self.shared_names)
 
 
 class GroupChoiceField(forms.ModelMultipleChoiceField):
@@ -104,9 +112,31 @@ class BattleSetupForm(forms.Form):
         self.fields["territory"].queryset = Territory.objects.filter(
             faction__in=campaign.factions.all()
         ).order_by("name")
-        self.fields["ships"].queryset = eligible_ships(campaign=campaign)
-        self.fields["light_units"].queryset = eligible_light_units(campaign=campaign)
+        ships = eligible_ships(campaign=campaign)
+        groups = eligible_light_units(campaign=campaign)
+        # Once the sides are chosen only their units are offered (and accepted).
+        sides = self.chosen_sides()
+        if sides:
+            ships = ships.filter(fleet__faction__in=sides)
+            groups = groups.filter(faction__in=sides)
+        self.fields["ships"].queryset = ships
+        self.fields["ships"].shared_names = _shared_names(ships)
+        self.fields["light_units"].queryset = groups
         self.fields["campaign_turn"].initial = campaign.current_turn
+
+    def chosen_sides(self) -> list[int]:
+        """The ids of the campaign's factions chosen as sides so far (from the submitted
+        data, else the initial values), for filtering the units offered; unknown or
+        malformed ids are left out."""
+        if self.is_bound:
+            raw = [self.data.get(self.add_prefix(f"faction_{k}")) for k in ("a", "b")]
+        else:
+            raw = [self.initial.get(f"faction_{k}") for k in ("a", "b")]
+        raw = [str(v or "") for v in raw]
+        ids = {int(v) for v in raw if v.isdigit() and len(v) < 19}
+        if not ids:
+            return []
+        return list(self.campaign.factions.filter(pk__in=ids).values_list("pk", flat=True))
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -129,14 +159,26 @@ class BattleSetupForm(forms.Form):
         return data
 
     def fleets(self) -> list[tuple[str, list[Any]]]:
-        """The ship checkboxes grouped by fleet (and squadron), for the template."""
+        """The ship checkboxes grouped by faction, fleet (and squadron), for the template:
+        ``[("Qatzrin — Home fleet — 2nd squadron", [box, …]), …]``."""
         groups: dict[str, list[Any]] = {}
         ships = {str(s.pk): s for s in self.fields["ships"].queryset}
         for box in self["ships"]:
             ship = ships.get(str(box.data["value"]))
-            key = f"{ship.fleet.name}" + (f" — {ship.squadron.name}" if ship.squadron else "")
+            key = f"{ship.fleet.faction.name} — {ship.fleet.name}" + (
+                f" — {ship.squadron.name}" if ship.squadron else ""
+            )
             groups.setdefault(key, []).append(box)
         return list(groups.items())
+
+
+def _shared_names(ships: Any) -> frozenset[str]:
+    """The names (a ship's own, else its class's) more than one of ``ships`` bears."""
+    seen: dict[str, int] = {}
+    for name, class_name in ships.values_list("name", "ship_class__name"):
+        key = name or class_name
+        seen[key] = seen.get(key, 0) + 1
+    return frozenset(k for k, n in seen.items() if n > 1)
 
 
 class ParticipantResultForm(forms.Form):

@@ -3,7 +3,10 @@ Starship Battles, Epic): a thin view over ``battles.services.other_games.other_b
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth.views import redirect_to_login
+from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods
@@ -17,9 +20,10 @@ from battles.services.other_games import (
     parse_criticals,
 )
 from battles.systems.games import SYSTEMS
-from battles.web.system_forms import OtherBattleForm, UnitResultFormSet
+from battles.web.system_forms import OTHER_SYSTEMS, OtherBattleForm, UnitResultFormSet
 from campaign.league.models import Campaign
 from campaign.league.roles import require_organiser
+from factions.models import Faction
 
 
 @require_http_methods(["GET", "POST"])
@@ -34,17 +38,32 @@ def other_battle_new(request: HttpRequest, slug: str) -> HttpResponse:
     campaign = get_object_or_404(Campaign, slug=slug)
     require_organiser(request.user, campaign)
     factions = campaign.factions.order_by("name")
-    form = OtherBattleForm(request.POST or None, factions=factions)
-    roster = SystemUnit.objects.filter(faction__in=factions).select_related("faction")
-    units = UnitResultFormSet(request.POST or None, prefix="units", form_kwargs={"roster": roster})
-    if request.method == "POST" and form.is_valid() and units.is_valid():
+    # Choosing the system or the sides (htmx on their change, or the button without
+    # script) shows the form again, unchecked, with their roster and critical states.
+    choosing = request.method == "GET" or "choose_sides" in request.POST
+    values = request.GET if request.method == "GET" else request.POST
+    system, sides = _chosen(values, factions)
+    roster = (
+        SystemUnit.objects.filter(faction__in=sides or factions, game_system=system)
+        .select_related("faction")
+        .order_by("faction__name", "name")
+    )
+    kwargs = {"roster": roster, "game_system": system}
+    if choosing:
+        initial = {k: values.get(k) for k in OtherBattleForm.base_fields if k in values}
+        form = OtherBattleForm(initial=initial, factions=factions)
+        units = UnitResultFormSet(prefix="units", form_kwargs=kwargs)
+    else:
+        form = OtherBattleForm(request.POST, factions=factions)
+        units = UnitResultFormSet(request.POST, prefix="units", form_kwargs=kwargs)
+    if not choosing and form.is_valid() and units.is_valid():
         d = form.cleaned_data
         sides = [
             SideInput(faction=d["side_a"], is_winner=d["winner"] == "a"),
             SideInput(faction=d["side_b"], is_winner=d["winner"] == "b"),
         ]
         try:
-            for i, row in enumerate(units.cleaned_data):
+            for i, (row, unit_form) in enumerate(zip(units.cleaned_data, units, strict=True)):
                 if not row or not (row.get("name") or row.get("unit")):
                     continue
                 field = f"units-{i}-critical_states"
@@ -56,7 +75,7 @@ def other_battle_new(request: HttpRequest, slug: str) -> HttpResponse:
                         fate=row["fate"],
                         hull_lost=row["hull_lost"] or 0,
                         critical_states=parse_criticals(
-                            d["game_system"], row["critical_states"], field
+                            d["game_system"], unit_form.critical_text(), field
                         ),
                         notes=row["notes"],
                     )
@@ -77,7 +96,7 @@ def other_battle_new(request: HttpRequest, slug: str) -> HttpResponse:
             form.add_error(None, str(exc))
         else:
             return redirect(battle)
-    status = 400 if request.method == "POST" else 200
+    status = 400 if not choosing else 200
     return render(
         request,
         "systems/record_other.html",
@@ -89,3 +108,15 @@ def other_battle_new(request: HttpRequest, slug: str) -> HttpResponse:
         },
         status=status,
     )
+
+
+def _chosen(values: Any, factions: QuerySet[Faction]) -> tuple[str, list[int]]:
+    """The game system chosen (the form's first when none or an unknown one) and the ids
+    of the campaign's factions chosen as sides, from the submitted ``values``."""
+    system = values.get("game_system", "")
+    if system not in dict(OTHER_SYSTEMS):
+        system = OTHER_SYSTEMS[0][0]
+    raw = [str(values.get(k, "") or "") for k in ("side_a", "side_b")]
+    ids = {int(v) for v in raw if v.isdigit() and len(v) < 19}
+    sides = list(factions.filter(pk__in=ids).values_list("pk", flat=True)) if ids else []
+    return system, sides

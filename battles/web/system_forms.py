@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from battles.models import Participant
 from battles.models.other_games import SystemUnit
+from battles.services.other_games import critical_choices
 from battles.systems import sf_boarding, sf_tokens
 from battles.systems.games import DEFAULT_SYSTEM, SYSTEMS
 from battles.templatetags.game_systems import system_name
@@ -199,9 +200,34 @@ class UnitResultForm(forms.Form):
     )
     notes = forms.CharField(label=_("Notes"), max_length=500, required=False)
 
-    def __init__(self, *args, roster=None, **kwargs):
+    def __init__(self, *args, roster=None, game_system: str = "", **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["unit"].queryset = roster if roster is not None else SystemUnit.objects.none()
+        self.fields["unit"] = RosterUnitField(
+            label=_("Roster unit"),
+            queryset=roster if roster is not None else SystemUnit.objects.none(),
+            required=False,
+        )
+        # A system with a list of critical states offers it; the others (Epic) keep
+        # free labels.
+        states = critical_choices(game_system) if game_system else []
+        if states:
+            self.fields["critical_states"] = forms.MultipleChoiceField(
+                label=_("Critical states"),
+                choices=[(s, s) for s in states],
+                widget=forms.SelectMultiple(attrs={"size": min(len(states), 6)}),
+                required=False,
+            )
+
+    def critical_text(self) -> str:
+        """The critical states chosen or typed, as ``parse_criticals`` reads them."""
+        value = self.cleaned_data.get("critical_states") or ""
+        return ", ".join(value) if isinstance(value, list) else value
+
+
+class RosterUnitField(forms.ModelChoiceField):
+    def label_from_instance(self, obj: SystemUnit) -> str:
+        kind = f" ({obj.kind})" if obj.kind else ""
+        return f"{obj.name}{kind} — {obj.faction.name}"
 
 
 UnitResultFormSet = forms.formset_factory(UnitResultForm, extra=4, max_num=60, validate_max=True)

@@ -11,7 +11,7 @@ anything is written. Each change is kept by django-simple-history with the actin
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
@@ -208,3 +208,50 @@ def roles_of(*, user: AbstractBaseUser, campaign: Campaign) -> list[Membership]:
         .select_related("faction")
         .order_by("role")
     )
+
+
+def membership_history(campaign: Campaign, *, limit: int = 500) -> list[dict[str, Any]]:
+    """Who joined, left or changed role in ``campaign``, newest first: dicts ``{"at":
+    datetime, "user": username, "event": "joined" | "changed" | "left", "role": role
+    label, "faction": faction name or "", "before": "role (faction)" before a change or
+    "", "by": username of who acted or "" (a command or the system)}``. Read from the
+    memberships' history rows (kept when a membership is removed); at most ``limit``."""
+    rows = list(
+        Membership.history.filter(campaign=campaign)
+        .select_related("user", "faction", "history_user")
+        .order_by("-history_date", "-history_id")[:limit]
+    )
+    # The previous row of each membership, for what a change replaced: one more query.
+    earlier = {
+        (r.id, r.history_id): r
+        for r in Membership.history.filter(id__in={r.id for r in rows}).select_related("faction")
+    }
+    by_membership: dict[int, list[Any]] = {}
+    for r in sorted(earlier.values(), key=lambda r: (r.history_date, r.history_id)):
+        by_membership.setdefault(r.id, []).append(r)
+    events = {"+": "joined", "~": "changed", "-": "left"}
+    out = []
+    for r in rows:
+        before = ""
+        if r.history_type == "~":
+            chain = by_membership.get(r.id, [])
+            i = next((k for k, h in enumerate(chain) if h.history_id == r.history_id), 0)
+            if i > 0:
+                before = _role_label(chain[i - 1].role, chain[i - 1].faction)
+        out.append(
+            {
+                "at": r.history_date,
+                "user": r.user.get_username() if r.user_id else "",
+                "event": events.get(r.history_type, r.history_type),
+                "role": _role_label(r.role, None),
+                "faction": r.faction.name if r.faction_id else "",
+                "before": before,
+                "by": r.history_user.get_username() if r.history_user_id else "",
+            }
+        )
+    return out
+
+
+def _role_label(role: str, faction: Faction | None) -> str:
+    label = str(Membership.Role(role).label) if role in Membership.Role.values else role
+    return f"{label} ({faction.name})" if faction is not None else label

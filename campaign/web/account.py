@@ -4,7 +4,9 @@ tokens, created and revoked here (``campaign.league.api_auth``). A new token is 
 from __future__ import annotations
 
 from django.contrib import messages
+from django.contrib.auth import update_session_auth_hash
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import PasswordChangeForm
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -19,7 +21,12 @@ MAX_TOKENS = 20
 
 @login_required
 def account(request: HttpRequest) -> HttpResponse:
-    """The account page: memberships, tokens, and the token just created (once)."""
+    """The account page: memberships, tokens, the token just created (once) and the
+    password change form."""
+    return _page(request, PasswordChangeForm(request.user))
+
+
+def _page(request: HttpRequest, password_form: PasswordChangeForm, status: int = 200):
     return render(
         request,
         "campaign/account.html",
@@ -27,8 +34,26 @@ def account(request: HttpRequest) -> HttpResponse:
             "memberships": request.user.memberships.select_related("campaign", "faction"),
             "tokens": list(ApiToken.objects.filter(user=request.user)),
             "new_token": request.session.pop("new_api_token", None),
+            "password_form": password_form,
         },
+        status=status,
     )
+
+
+@login_required
+@require_POST
+def password_change(request: HttpRequest) -> HttpResponse:
+    """Change the user's password (``old_password``, ``new_password1``,
+    ``new_password2``, checked by the site's password validators). The session stays
+    logged in; the user's other sessions end. A refusal shows the account page again
+    (400) with the field named; nothing is changed then."""
+    form = PasswordChangeForm(request.user, request.POST)
+    if not form.is_valid():
+        return _page(request, form, status=400)
+    user = form.save()
+    update_session_auth_hash(request, user)
+    messages.success(request, _("Your password has been changed."))
+    return redirect("account")
 
 
 @login_required

@@ -8,6 +8,11 @@ from campaign.web import members as views
 
 urlpatterns = [
     path("campaigns/<slug:slug>/members/", views.members_page, name="campaign-members"),
+    path(
+        "campaigns/<slug:slug>/members/history/",
+        views.members_history,
+        name="campaign-members-history",
+    ),
     path("campaigns/<slug:slug>/members/add/", views.member_add, name="campaign-member-add"),
     path(
         "campaigns/<slug:slug>/members/<int:pk>/change/",

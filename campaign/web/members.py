@@ -127,6 +127,18 @@ def members_page(request: HttpRequest, slug: str) -> HttpResponse:
     return _page(request, _organised(request, slug))
 
 
+@_organisers_only
+def members_history(request: HttpRequest, slug: str) -> HttpResponse:
+    """Who joined, left or changed role in the campaign, when and by whom (organisers;
+    403 for its other members, 404 for anyone else)."""
+    campaign = _organised(request, slug)
+    return render(
+        request,
+        "campaign/members_history.html",
+        {"campaign": campaign, "events": members.membership_history(campaign)},
+    )
+
+
 @require_POST
 @_organisers_only
 def member_add(request: HttpRequest, slug: str) -> HttpResponse:

@@ -22,6 +22,7 @@ urlpatterns = [
         name="login",
     ),
     path("account/", account.account, name="account"),
+    path("account/password/", account.password_change, name="account-password"),
     path("account/tokens/", account.token_create, name="account-token-create"),
     path("account/tokens/<int:pk>/revoke/", account.token_revoke, name="account-token-revoke"),
     path("logout/", auth_views.LogoutView.as_view(next_page="home"), name="logout"),

@@ -9,16 +9,20 @@ document.addEventListener("DOMContentLoaded", () => {
   }
 });
 
-// Battle set-up: a "select the whole group" button per fleet/squadron of ships.
-document.addEventListener("DOMContentLoaded", () => {
-  for (const group of document.querySelectorAll("[data-fleet-group]")) {
-    const button = group.querySelector("[data-check-all]");
-    if (!button) continue;
+// Battle set-up: a "select the whole group" button per fleet/squadron of ships. The
+// groups are swapped in again (htmx) when the sides change: one listener on the document.
+function showCheckAll(root) {
+  for (const button of root.querySelectorAll("[data-fleet-group] [data-check-all]")) {
     button.hidden = false;
-    button.addEventListener("click", () => {
-      for (const box of group.querySelectorAll("input[type=checkbox]")) box.checked = true;
-    });
   }
+}
+document.addEventListener("DOMContentLoaded", () => showCheckAll(document));
+document.addEventListener("htmx:load", (event) => showCheckAll(event.target));
+document.addEventListener("click", (event) => {
+  const button = event.target.closest && event.target.closest("[data-check-all]");
+  const group = button && button.closest("[data-fleet-group]");
+  if (!group) return;
+  for (const box of group.querySelectorAll("input[type=checkbox]")) box.checked = true;
 });
 
 // Slow actions (forms marked data-busy="Working…"): once sent, the button says so and

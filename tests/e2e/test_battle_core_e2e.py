@@ -5,6 +5,8 @@ every ship as before — at 390 px (a phone at the table) with the keyboard for 
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.forms.models import model_to_dict
 
@@ -67,7 +69,9 @@ def test_organiser_sets_up_previews_concludes_and_reopens_at_390px(
     page.wait_for_url("**/battles/new/")
     page.fill("#id_name", "Raid on Petra IV")
     page.select_option("#id_faction_a", label="Kongeriket Norge")
-    page.select_option("#id_faction_b", label="Phalon")
+    with page.expect_response(lambda r: re.search(r"faction_b=\d", r.url) is not None):
+        page.select_option("#id_faction_b", label="Phalon")
+    wait_for_units_swap(page)
     page.fill("#id_primary_a", "Strike the station")
     SCREENSHOT_DIR.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOT_DIR / "battle-setup-390.png"), full_page=True)
@@ -136,7 +140,9 @@ def test_miranda_recorded_through_the_form_in_the_browser(live_server, browser, 
     page.fill("#id_name", "Colonisation compromise")
     page.fill("#id_campaign_turn", "1")
     page.select_option("#id_faction_a", label="Phalon")
-    page.select_option("#id_faction_b", label="Collectif G+")
+    with page.expect_response(lambda r: re.search(r"faction_b=\d", r.url) is not None):
+        page.select_option("#id_faction_b", label="Collectif G+")
+    wait_for_units_swap(page)
     for fleet in page.locator("[data-fleet-group]").all():
         legend = fleet.locator("legend").first.inner_text()
         if "68th" in legend or "Ganesha" in legend:
@@ -176,3 +182,10 @@ def test_miranda_recorded_through_the_form_in_the_browser(live_server, browser, 
     assert ship_states(eve.ships) == eve.ships
     assert group_states(eve.groups) == eve.groups
     context.close()
+
+
+def wait_for_units_swap(page) -> None:
+    """Wait until htmx has swapped in the units of the sides just chosen."""
+    page.wait_for_function(
+        "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
+    )

@@ -2,6 +2,8 @@
 phone, and an organiser records a Star Wars Starship Battles battle that appears in the
 standings and in the published site."""
 
+import re
+
 import pytest
 
 from campaign.publish import site_build
@@ -87,14 +89,19 @@ def test_organiser_records_a_star_wars_battle_seen_in_standings_and_site(
     page.fill("#id_name", "Bataille de Yavin")
     page.select_option("#id_game_system", "sw-starship-battles")
     page.select_option("#id_side_a", label="Qatzrin")
-    page.select_option("#id_side_b", label="Kongeriket Norge")
+    # The units' part is swapped in for the system and sides chosen (htmx).
+    with page.expect_response(lambda r: re.search(r"side_b=\d", r.url) is not None):
+        page.select_option("#id_side_b", label="Kongeriket Norge")
+    page.wait_for_function(
+        "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
+    )
     page.select_option("#id_winner", "b")
     page.fill("#id_outcome", "Les rebelles tiennent")
     page.fill("#id_units-0-name", "Destroyer stellaire")
     page.select_option("#id_units-0-side", "a")
     page.select_option("#id_units-0-fate", "destroyed")
     page.fill("#id_units-0-hull_lost", "40")
-    page.fill("#id_units-0-critical_states", "fire, bridge-damaged")
+    page.select_option("#id_units-0-critical_states", ["fire", "bridge-damaged"])
     page.fill("#id_units-1-name", "Faucon")
     page.select_option("#id_units-1-side", "b")
     page.select_option("#id_units-1-fate", "damaged")
