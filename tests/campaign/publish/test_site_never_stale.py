@@ -14,7 +14,8 @@ import functools
 import pytest
 from django.db import transaction
 from django.test import Client
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.formats import date_format
 
 from battles.models import Battle
 from battles.services import battle_record, battle_reopen, battle_resolve
@@ -217,7 +218,21 @@ def test_the_rebuild_button_builds_the_site_and_shows_the_last_build(cast, setti
     build = SiteBuild.objects.get()
     assert (build.status, build.full, build.requested_by) == ("succeeded", True, cast.organiser)
     shown = client.get(campaign_page, HTTP_ACCEPT_LANGUAGE="en").content.decode()
-    when = timezone.localtime(build.finished_at)
-    assert "files written." in shown
-    assert f"succeeded, {build.written} files written." in shown
-    assert f"{when:%Y}" in shown
+    with translation.override("en"):
+        when = date_format(timezone.localtime(build.finished_at), "DATETIME_FORMAT")
+    assert f"Last build {when}: succeeded, {build.written} files written." in shown
+
+
+def test_the_last_build_and_the_queued_one_are_shown_in_french(cast):
+    finished = timezone.now()
+    SiteBuild.objects.create(
+        status="succeeded", started_at=finished, finished_at=finished, written=1
+    )
+    SiteBuild.objects.create(full=True, requested_by=cast.organiser)
+    client = Client()
+    client.force_login(cast.organiser)
+    shown = client.get(f"/campaigns/{cast.campaign.slug}/", HTTP_ACCEPT_LANGUAGE="fr")
+    text = shown.content.decode()
+    assert "Site publié" in text and "Régénérer le site" in text
+    assert "\u202f: réussie, 1 fichier écrit." in text
+    assert "Une génération est en file d’attente (demandée le " in text
