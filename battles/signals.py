@@ -3,9 +3,11 @@ imported by it (README "Layout": arrows point down).
 
 - :data:`battle_concluded`: sent by ``battle_conclude`` inside the conclusion's
   transaction, after its writes, with ``battle``. ``battles.reports.receivers`` writes the
-  drafted after-action report and queues the report files (rendered after the commit).
+  drafted after-action report and queues the report files (rendered after the commit);
+  ``campaign.tasks`` queues the published site's refresh.
 - :data:`battle_results_recorded`: sent by ``other_battle_record`` (a battle of another
-  game system) inside its transaction, with ``battle``: the report files are queued.
+  game system) inside its transaction, with ``battle``: the report files are queued and
+  the site refreshed.
 - :data:`report_changed`: sent by the chroniclers' desk (``battles.reports.desk``) once a
   report's edit, publication or withdrawal has committed, with ``battle``.
   ``campaign.tasks`` queues the published site's refresh.

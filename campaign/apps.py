@@ -14,5 +14,6 @@ class AdmiraltyConfig(AppConfig):
 
     def ready(self) -> None:
         # Receivers connect once the app registry is ready (Django docs, AppConfig.ready):
-        # the site refresh on a report's change (``battles.signals.report_changed``).
+        # the site refresh on every public change (a battle concluded, recorded or reopened,
+        # a report changed, a campaign turn closed or reopened: ``campaign.tasks``).
         import campaign.tasks  # noqa: F401

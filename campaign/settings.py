@@ -12,7 +12,7 @@ Environment variables:
     DJANGO_ALLOWED_HOSTS  comma-separated; default "127.0.0.1,localhost".
     DATABASE_URL          any dj-database-url URL (sqlite:////abs/db.sqlite3, postgres://…).
     MEDIA_ROOT            where rendered reports go; default ./media.
-    SITE_ROOT             the published site, refreshed when a report is published; ./site.
+    SITE_ROOT             the published site, refreshed after each public change; ./site.
     SITE_BASE_URL         where that site is hosted (feed and sitemap URLs); unset: no
                           sitemap, relative feed links.
     CELERY_BROKER_URL     redis://… or amqp://…; required when DJANGO_DEBUG=0 unless

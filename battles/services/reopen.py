@@ -32,6 +32,7 @@ from battles.services.snapshot import (
     restore_legacy,
 )
 from campaign.core.messages import message, message_of, text_of
+from campaign.core.signals import public_change
 from campaign.league.models import Intel
 from campaign.turns.repairs import RepairsBlockBattleReopen, repairs_release_for_battle
 
@@ -165,4 +166,6 @@ def battle_reopen(*, battle: Battle, user: Any, reason: str = "") -> Battle:
             summary=text_of(line),
             summary_message=message_of(line),
         )
+        # The site shows it concluded until rebuilt (queued after the commit).
+        public_change.send(sender=Battle, campaign=b.campaign, full=False)
     return b

@@ -280,3 +280,54 @@ class Invitation(models.Model):
         if self.expires_at <= (now or timezone.now()):
             return self.State.EXPIRED
         return self.State.PENDING
+
+
+class SiteBuild(models.Model):
+    """One build of the published site (``settings.SITE_ROOT``): asked for by a change of a
+    public page or by an organiser's *Rebuild the site*, run by ``campaign.tasks``.
+
+    At most one row is ``queued`` (a unique condition): requests arriving before it starts
+    join it, so a burst of changes gives one build (``campaign.league.site_builds``).
+    ``error`` is the failure's technical text, shown as it is; ``written`` the files the
+    build wrote (the rest kept from the previous build)."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("queued")
+        RUNNING = "running", _("running")
+        SUCCEEDED = "succeeded", _("succeeded")
+        FAILED = "failed", _("failed")
+
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.QUEUED
+    )
+    full = models.BooleanField(
+        _("full"), default=False, help_text=_("Build even where no site was baked before.")
+    )
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("requested by"),
+    )
+    requested_at = models.DateTimeField(_("requested"), default=timezone.now)
+    started_at = models.DateTimeField(_("started"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+    written = models.PositiveIntegerField(_("files written"), default=0)
+    error = models.TextField(_("error"), blank=True, default="")
+
+    class Meta:
+        ordering = ["-requested_at", "-pk"]
+        verbose_name = _("site build")
+        verbose_name_plural = _("site builds")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["status"],
+                condition=models.Q(status="queued"),
+                name="one_queued_site_build",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.requested_at:%Y-%m-%d %H:%M} {self.status}"

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
 from django.db.models import Count, F, QuerySet
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 
 from battles.access import actionable_battles, visible_battles
 from battles.models import Battle
@@ -13,6 +17,7 @@ from battles.standings import campaign_standings
 from campaign.core.markdown import render_markdown
 from campaign.league.models import Campaign
 from campaign.league.roles import User, campaign_faction_ids_for, is_organiser
+from campaign.league.site_builds import site_build_state, site_rebuild_request
 from factions.models import Faction
 
 RECENT_BATTLES = 10
@@ -46,8 +51,10 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 def campaign_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    """A campaign: its factions, its battles and simple standings."""
+    """A campaign: its factions, its battles and simple standings; for its organisers, the
+    published site's last build and *Rebuild the site*."""
     campaign = get_object_or_404(Campaign, slug=slug)
+    organiser = is_organiser(request.user, campaign)
     return render(
         request,
         "campaign/detail.html",
@@ -58,7 +65,8 @@ def campaign_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "standings": campaign_standings(campaign, user=request.user),
             "open_turn": campaign.turns.filter(status="open").first(),
             "turn_member": campaign_faction_ids_for(request.user, campaign) != set(),
-            "organiser": is_organiser(request.user, campaign),
+            "organiser": organiser,
+            "site_build": site_build_state() if organiser else None,
             "playing": list(
                 # Those fought turn by turn are under "fighting": no record link for them.
                 actionable_battles(request.user).filter(
@@ -73,6 +81,19 @@ def campaign_detail(request: HttpRequest, slug: str) -> HttpResponse:
             ),
         },
     )
+
+
+@require_POST
+def site_rebuild(request: HttpRequest, slug: str) -> HttpResponse:
+    """Queue a full build of the published site (organisers of the campaign and staff; 404
+    for non-members, 403 for its other members); back to the campaign page, which shows
+    the build's state."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    campaign = get_object_or_404(Campaign, slug=slug)
+    site_rebuild_request(campaign=campaign, user=request.user)
+    messages.success(request, _("The site will be rebuilt in the background."))
+    return redirect("campaign-detail", slug=campaign.slug)
 
 
 def campaign_rules(request: HttpRequest, slug: str) -> HttpResponse:

@@ -14,6 +14,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("campaigns/<slug:slug>/", views.campaign_detail, name="campaign-detail"),
     path("campaigns/<slug:slug>/rules/", views.campaign_rules, name="campaign-rules"),
+    path("campaigns/<slug:slug>/site/rebuild/", views.site_rebuild, name="site-rebuild"),
     path(
         "login/",
         auth_views.LoginView.as_view(

@@ -1,6 +1,7 @@
 """Publishing without a broker (Celery eager, the development default) refreshes the site
 after the response, in one background thread, never inside the chronicler's request
-(campaign/tasks.py); with a broker the refresh is queued to a worker."""
+(campaign/tasks.py); with a broker the refresh is queued to a worker. The background
+thread records each build (``SiteBuild``) on its own connection: these tests commit."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from django.test import Client
 from battles.models import Battle
 from battles.reports import desk as chronicle
 from campaign import tasks
+from campaign.league.models import SiteBuild
 from campaign.publish import MARKER, site_build
 from tests.battles.reports.report_fixtures import make_battle
 from tests.campaign.publish.test_publish import make_league
@@ -49,6 +51,7 @@ def blocked_build(monkeypatch, settings):
     assert tasks.site_refresh_wait(10)
 
 
+@pytest.mark.django_db(transaction=True)
 def test_a_publish_returns_while_the_site_builds_and_later_requests_coalesce(
     cast, settings, tmp_path, blocked_build, django_capture_on_commit_callbacks
 ):
@@ -73,10 +76,12 @@ def test_a_publish_returns_while_the_site_builds_and_later_requests_coalesce(
     blocked_build.release.set()
     assert tasks.site_refresh_wait(10)
     assert blocked_build.calls == 2
+    assert list(SiteBuild.objects.values_list("status", flat=True)) == ["succeeded"] * 2
 
 
+@pytest.mark.django_db(transaction=True)
 def test_a_failed_background_build_is_logged_and_the_next_request_builds(
-    db, settings, monkeypatch, caplog, django_capture_on_commit_callbacks
+    settings, monkeypatch, caplog, django_capture_on_commit_callbacks
 ):
     settings.SITE_ROOT.mkdir(parents=True)
     (settings.SITE_ROOT / MARKER).write_text("")
@@ -94,16 +99,23 @@ def test_a_failed_background_build_is_logged_and_the_next_request_builds(
             tasks.site_refresh_request()
         assert tasks.site_refresh_wait(10)
     assert len(calls) == 2
-    assert "background site refresh failed" in caplog.text
+    assert "site build failed" in caplog.text
+    failed, succeeded = SiteBuild.objects.order_by("pk")
+    assert (failed.status, failed.error) == ("failed", "OSError: disk full")
+    assert (succeeded.status, succeeded.written, succeeded.error) == ("succeeded", 1, "")
 
 
-def test_with_a_broker_the_refresh_is_queued_not_run(settings, monkeypatch):
+def test_with_a_broker_the_refresh_is_queued_not_run(db, settings, monkeypatch):
     settings.CELERY_TASK_ALWAYS_EAGER = False
+    settings.SITE_ROOT.mkdir(parents=True)
+    (settings.SITE_ROOT / MARKER).write_text("")
     queued = []
-    monkeypatch.setattr(tasks.site_refresh, "delay", lambda: queued.append(True))
-    monkeypatch.setattr(tasks, "_refresh_in_background", lambda: pytest.fail("ran in-process"))
+    monkeypatch.setattr(tasks.site_refresh, "apply_async", lambda **options: queued.append(options))
+    monkeypatch.setattr(tasks, "_refresh_in_background", lambda *a: pytest.fail("ran in-process"))
     tasks._run_site_refresh()
-    assert queued == [True]
+    build = SiteBuild.objects.get()
+    assert queued == [{"kwargs": {"build_id": build.pk}, "countdown": tasks.COALESCE_SECONDS}]
+    assert build.status == "queued"
 
 
 @pytest.mark.django_db(transaction=True)

@@ -1,0 +1,15 @@
+"""Signals every layer may send, so that the top layer acts without being imported.
+
+- :data:`public_change`: something the published site shows changed (a battle reopened,
+  a campaign turn closed or reopened, a rebuild asked for), sent inside the writing
+  transaction with ``campaign`` (the campaign whose pages changed, or None) and ``full``
+  (True: build the site even where none was baked before). ``campaign.tasks`` queues one
+  coalesced site refresh once the transaction commits; a rolled-back change queues none.
+
+A battle's conclusion and recording send ``battles.signals.battle_concluded`` and
+``battle_results_recorded``, which ``campaign.tasks`` also receives.
+"""
+
+from django.dispatch import Signal
+
+public_change = Signal()
