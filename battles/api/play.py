@@ -3,7 +3,7 @@ mounted at ``/api/``: the same services and scoping as the pages (``battles/web/
 
 - ``GET  /battles/{id}/turns``: the turn being ordered, whether each side's orders are in
   (never what they are), the caller's own side's orders;
-- ``POST /battles/{id}/turns/start`` (organisers): seed, turn cap, deadline;
+- ``POST /battles/{id}/turns/start`` (organisers): seed, turn cap, deadline, hours a turn;
 - ``PUT  /battles/{id}/turns/orders`` (a player of a side): that side's orders for the
   current turn (shape: ``battles/play/orders.py``); the turn is played once both are in;
 - ``POST /battles/{id}/turns/play`` (organisers: now, auto tactics for a side without
@@ -18,7 +18,7 @@ battle but not act, 404 for a battle the user may not see (another campaign's dr
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.http import HttpRequest
@@ -60,6 +60,7 @@ class TurnStatusOut(Schema):
     turns_played: int
     max_turns: int
     deadline: datetime | None
+    turn_interval_hours: float | None = None
     ended: bool
     sides: list[SideStatusOut]
     your_side: str | None
@@ -70,6 +71,8 @@ class StartIn(Schema):
     seed: int | None = Field(default=None, ge=0, lt=2**63)
     max_turns: int = Field(default=20, ge=1, le=MAX_TURNS_LIMIT)
     deadline: datetime | None = None
+    #: Hours each turn is given: each turn played sets the next deadline this long after.
+    turn_interval_hours: float | None = Field(default=None, gt=0, le=24 * 30)
 
 
 class OrdersIn(Schema):
@@ -107,6 +110,7 @@ def _status(request: HttpRequest, battle: Battle) -> dict[str, Any]:
         "turns_played": play.turns_played,
         "max_turns": play.max_turns,
         "deadline": play.deadline,
+        "turn_interval_hours": play.turn_interval_hours,
         "ended": play.ended,
         "sides": [{"side": s.faction.slug, "orders_in": s.pk in given} for s in sides],
         "your_side": slug,
@@ -143,6 +147,11 @@ def turn_start(request: HttpRequest, battle_id: int, payload: StartIn):
         seed=payload.seed,
         max_turns=payload.max_turns,
         deadline=payload.deadline,
+        turn_interval=(
+            timedelta(hours=payload.turn_interval_hours)
+            if payload.turn_interval_hours is not None
+            else None
+        ),
     )
     return _status(request, battle)
 

@@ -18,8 +18,10 @@ class TurnPlay(models.Model):
     ``setup``: the set-up row data (seed, options, known classes, fleets, ships) frozen when
     play starts; ``turns_played``: game turns resolved so far; ``deadline``: when the turn
     being ordered is played even if a side has not ordered (its ships then take the
-    auto-resolve tactics); ``ended``: the battle is over (one side gone, the turn cap, or
-    the organiser ended it) and was concluded; ``engine_hash``: the rules engine that set
+    auto-resolve tactics); ``turn_interval``: when set, each turn played sets the next
+    turn's deadline that long after (None: the organiser sets each one); ``ended``: the
+    battle is over (one side gone, the turn cap, or the organiser ended it) and was
+    concluded; ``engine_hash``: the rules engine that set
     it up (``battles.play.engine_state.engine_hash``), the only one that may play its
     turns; ``state``: the engine's state after the turns played
     (``battles.play.engine_state.dump``; null once ended, or for a play started before
@@ -36,6 +38,12 @@ class TurnPlay(models.Model):
     max_turns = models.PositiveIntegerField(_("turn cap"), default=20)
     turns_played = models.PositiveIntegerField(_("turns played"), default=0)
     deadline = models.DateTimeField(_("orders deadline"), null=True, blank=True)
+    turn_interval = models.DurationField(
+        _("time for each turn"),
+        null=True,
+        blank=True,
+        help_text=_("When set, each turn played sets the next turn's deadline this long after."),
+    )
     ended = models.BooleanField(_("ended"), default=False)
     engine_hash = models.CharField(_("rules engine"), max_length=64, blank=True)
     state = models.JSONField(_("engine state"), null=True, blank=True)
@@ -55,6 +63,14 @@ class TurnPlay(models.Model):
 
     def __str__(self) -> str:
         return f"{self.battle} (turn {self.turns_played + 1})"
+
+    @property
+    def turn_interval_hours(self) -> float | int | None:
+        """``turn_interval`` in hours (a whole number when whole), None when not set."""
+        if self.turn_interval is None:
+            return None
+        hours = round(self.turn_interval.total_seconds() / 3600, 2)
+        return int(hours) if hours.is_integer() else hours
 
     @property
     def current_turn(self) -> int:

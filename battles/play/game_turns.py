@@ -39,7 +39,7 @@ import logging
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from django.db import transaction
@@ -206,6 +206,19 @@ def _person(user: Any) -> Any:
     return user if getattr(user, "is_authenticated", False) else None
 
 
+#: The longest time a turn may be given (``turn_interval``).
+MAX_TURN_INTERVAL = timedelta(days=30)
+
+
+def _check_interval(interval: timedelta | None) -> None:
+    if interval is not None and not timedelta(minutes=1) <= interval <= MAX_TURN_INTERVAL:
+        hours = round(interval.total_seconds() / 3600, 2)
+        raise BattleActionError(
+            _("turn_interval: %(hours)s hours, expected from one minute to %(days)s days")
+            % {"hours": int(hours) if hours.is_integer() else hours, "days": MAX_TURN_INTERVAL.days}
+        )
+
+
 def turn_play_start(
     *,
     battle: Battle,
@@ -213,6 +226,7 @@ def turn_play_start(
     seed: int | None = None,
     max_turns: int = 20,
     deadline: datetime | None = None,
+    turn_interval: timedelta | None = None,
 ) -> TurnPlay:
     """Start fighting a draft ``battle`` turn by turn; returns its ``TurnPlay``.
 
@@ -221,8 +235,11 @@ def turn_play_start(
     met) and writes it and the deployment as the battle's log; the battle's mode becomes
     ``Battle.Mode.TURNS``. ``seed``: default the battle's, else random; ``max_turns``
     1–50; ``deadline``: when turn 1 is played even without both sides' orders (None: no
-    deadline; in the past: refused). A battle whose earlier turn-by-turn play ended and
-    that was reopened (``battle_reopen``: a draft again) starts afresh: the old play and
+    deadline; in the past: refused); ``turn_interval``: the time each turn is given (one
+    minute to 30 days; None: the organiser sets each deadline): each turn played sets the
+    next deadline that long after, and turn 1's when ``deadline`` is None. A battle whose
+    earlier turn-by-turn play ended and that was reopened (``battle_reopen``: a draft
+    again) starts afresh: the old play and
     orders are deleted. Raises ``BattleActionError`` for a concluded battle, one already
     being played, not exactly two sides with units, a ship
     destroyed or captured, or a bad argument; nothing is written then.
@@ -238,6 +255,9 @@ def turn_play_start(
             _("seed: %(value)r, expected a whole number 0 – 2^63-1") % {"value": seed}
         )
     _check_deadline(deadline)
+    _check_interval(turn_interval)
+    if deadline is None and turn_interval is not None:
+        deadline = timezone.now() + turn_interval
     with transaction.atomic():
         battle = engine_io.locked(battle)
         earlier = TurnPlay.objects.filter(battle=battle).first()
@@ -268,6 +288,7 @@ def turn_play_start(
             setup=setup,
             max_turns=max_turns,
             deadline=deadline,
+            turn_interval=turn_interval,
             started_by=_person(user),
             engine_hash=engine_state.engine_hash(),
             state=engine_state.dump(deployed),
@@ -366,7 +387,9 @@ def _advance(battle: Battle, play: TurnPlay, *, force: bool, user: Any = None) -
             )
     state, dice_base, replayed = resume(play)
     play.turns_played += 1
-    play.deadline = None  # the organiser sets the next turn's
+    # The next turn's deadline carries on at the play's pace; without one the organiser
+    # sets each turn's.
+    play.deadline = timezone.now() + play.turn_interval if play.turn_interval else None
     record = {o.side.faction.slug: None if o.auto else o.orders for o in given.values()}
     try:
         play_one(state, record)

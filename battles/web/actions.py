@@ -21,9 +21,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from battles.access import actionable_battles, played_side_ids
+from battles.briefing import battle_briefing
 from battles.log.lines import event_line
 from battles.log.names import log_names
 from battles.models import Battle, Participant, RecordEntry
+from battles.models.turn_orders import TurnPlay
 from battles.services import (
     BattleActionError,
     SideSpec,
@@ -69,6 +71,16 @@ def _organiser(request: HttpRequest, pk: int) -> Battle:
         request.user, battle.campaign, _("Only the campaign's organisers may do this.")
     )
     return battle
+
+
+#: Where a set-up goes, by the mode chosen on its form: the auto-resolve preview, the
+#: record form, or the turn page (where the organiser starts the play: seed, turn cap,
+#: deadlines).
+_MODE_PAGES = {
+    Battle.Mode.RESOLVED: "battle-resolve",
+    Battle.Mode.RECORDED: "battle-record",
+    Battle.Mode.TURNS: "battle-turns",
+}
 
 
 @login_required
@@ -123,7 +135,7 @@ def battle_setup(request: HttpRequest, slug: str) -> HttpResponse:
             form.add_error(None, str(exc))
         else:
             messages.success(request, _("Battle set up: %(name)s") % {"name": battle.name})
-            return redirect("battle-resolve", pk=battle.pk)
+            return redirect(_MODE_PAGES[d["mode"] or Battle.Mode.RESOLVED], pk=battle.pk)
     held = ships_held_by_battles(campaign=campaign)
     return render(request, "battles/setup.html", {"form": form, "campaign": campaign, "held": held})
 
@@ -269,6 +281,16 @@ def battle_record_page(request: HttpRequest, pk: int) -> HttpResponse:
     if battle.status != Battle.Status.DRAFT:
         messages.info(request, _("This battle is concluded."))
         return redirect(battle)
+    if TurnPlay.objects.filter(battle_id=battle.pk, ended=False).exists():
+        # Its result comes from both sides' orders: no record form meanwhile.
+        messages.error(
+            request,
+            _(
+                "This battle is being fought turn by turn: it cannot be recorded from the "
+                "table until its play ends."
+            ),
+        )
+        return redirect("battle-turns", pk=battle.pk)
     sides = battle_sides(battle)
     mine = [s for s in sides if organiser or s.pk in own]
     participants = [p for s in mine for p in s.participants.all()]
@@ -342,6 +364,7 @@ def battle_record_page(request: HttpRequest, pk: int) -> HttpResponse:
             "side": side,
             "pending": pending,
             "organiser": organiser,
+            "briefing": battle_briefing(battle, request.user),
         },
     )
 

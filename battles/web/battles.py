@@ -9,14 +9,16 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db.models import Prefetch
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.safestring import SafeString
 
-from battles.access import visible_battles
+from battles.access import actionable_battles, visible_battles
+from battles.briefing import battle_briefing
 from battles.models import Battle, BattleAction, BattleSide, Participant, Report
+from battles.models.turn_orders import TurnPlay
 from battles.play.context import turn_links
 from battles.reports.context import report_context
 from battles.reports.files import report_is_current
@@ -34,6 +36,24 @@ def report_fragment(request: HttpRequest, battle: Battle) -> SafeString:
     return render_to_string("reports/battle.html", context, request=request)
 
 
+def _briefing_page(request: HttpRequest, battle: Battle) -> HttpResponse:
+    """A draft battle as a player of one of its sides sees it: their side's briefing
+    (``battles.briefing``) and the way to play it (the turn page, else the record form)."""
+    briefing = battle_briefing(battle, request.user)
+    if briefing is None:  # actionable_battles lets no one else reach a draft
+        raise Http404
+    return render(
+        request,
+        "battles/briefing_page.html",
+        {
+            "battle": battle,
+            "campaign": battle.campaign,
+            "briefing": briefing,
+            "turn_play": TurnPlay.objects.filter(battle_id=battle.pk, ended=False).exists(),
+        },
+    )
+
+
 def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """A battle: its report (sides, objectives, participants and fates, narrative,
     losses, analyses), the PDF link when rendered, and links to the fleets and ships the
@@ -42,9 +62,16 @@ def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
     participants = Participant.objects.select_related("ship__ship_class", "light_units").order_by(
         "pk"
     )
-    battle = get_object_or_404(
-        visible_battles(request.user).select_related("campaign", "winner"), pk=pk
+    battle = (
+        visible_battles(request.user).select_related("campaign", "winner").filter(pk=pk).first()
     )
+    if battle is None:
+        # A player of one of its sides reads a draft's briefing, not its report (which
+        # holds every side's objectives and, on the organisers' page, their timeline).
+        battle = get_object_or_404(
+            actionable_battles(request.user).select_related("campaign"), pk=pk
+        )
+        return _briefing_page(request, battle)
     # Sides are fetched on their own so that ``battle`` stays free of prefetch caches for
     # ``report_context``, which builds its own querysets from it.
     sides = list(

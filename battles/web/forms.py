@@ -95,6 +95,19 @@ class BattleSetupForm(forms.Form):
         widget=forms.CheckboxSelectMultiple,
         required=False,
     )
+    #: Where the set-up leads: the auto-resolve preview, the record form, the turn page.
+    MODES = (
+        (Battle.Mode.RESOLVED, _("Auto-resolve: preview and conclude")),
+        (Battle.Mode.RECORDED, _("Record the game played on the table")),
+        (Battle.Mode.TURNS, _("Fight it turn by turn")),
+    )
+    mode = forms.ChoiceField(
+        label=_("How it will be fought"),
+        choices=MODES,
+        initial=Battle.Mode.RESOLVED,
+        widget=forms.RadioSelect,
+        required=False,
+    )
     light_units = GroupChoiceField(
         label=_("Light units and defences (fighters based at stations, batteries)"),
         help_text=_("The squadrons a chosen ship carries come with it."),

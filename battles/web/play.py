@@ -10,7 +10,7 @@ campaign's draft answers 404; a user who may see it but not act answers 403.
 
 from __future__ import annotations
 
-from datetime import UTC
+from datetime import UTC, timedelta
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from battles.access import actionable_battles, battle_side_slug
+from battles.briefing import battle_briefing
 from battles.models import Battle, BattleSide
 from battles.models.turn_orders import TurnPlay
 from battles.play.contacts import submit_side_orders
@@ -67,6 +68,7 @@ def _render_turns(
         play and not play.ended and play.deadline and play.deadline <= timezone.now()
     )
     context["odds"] = odds_panel(battle, request.user, context["board"])
+    context["briefing"] = battle_briefing(battle, request.user)
     return render(request, "battles/turn_page.html", context, status=status)
 
 
@@ -109,6 +111,13 @@ def _whole(name: str, text: str, default: int | None) -> int | None:
         ) from None
 
 
+def _hours(text: str) -> timedelta | None:
+    """The start form's hours for each turn (empty: none), refused when not a whole
+    number (the service refuses one out of range)."""
+    hours = _whole("turn_interval_hours", text, None)
+    return None if hours is None else timedelta(hours=hours)
+
+
 @require_POST
 @login_required  # before the lookup: after a logout, the login page, not a 404
 def battle_turns_start(request: HttpRequest, pk: int) -> HttpResponse:
@@ -121,6 +130,7 @@ def battle_turns_start(request: HttpRequest, pk: int) -> HttpResponse:
             seed=_whole("seed", request.POST.get("seed", ""), None),
             max_turns=_whole("max_turns", request.POST.get("max_turns", ""), 20),
             deadline=_deadline(request.POST.get("deadline", "")),
+            turn_interval=_hours(request.POST.get("turn_interval_hours", "")),
         )
     except BattleActionError as exc:
         return _render_turns(request, battle, error=str(exc), status=400)

@@ -52,7 +52,7 @@ class CampaignTurnAdmin(admin.ModelAdmin):
             )
             if last is None or last.pk != turn.pk:
                 raise TurnActionError(_("only the campaign's last closed turn reopens"))
-            campaign_turn_reopen(campaign=turn.campaign, user=request.user)
+            campaign_turn_reopen(campaign=turn.campaign, user=request.user, turn=turn.number)
 
         self._run(request, queryset, act, _("%(turn)s reopened."))
 

@@ -43,7 +43,7 @@ from campaign.core.signals import public_change
 from campaign.league.models import Campaign
 from campaign.league.roles import is_organiser
 from campaign.turns import rates as rates_mod
-from campaign.turns.errors import TurnActionError, TurnPermissionError
+from campaign.turns.errors import TurnActionError, TurnConflict, TurnPermissionError
 from campaign.turns.models import CampaignTurn, Construction, FleetMove, LedgerEntry, RepairOrder
 from campaign.turns.moves import moves_carry_out, moves_undo, queued_moves
 from campaign.turns.repairs import repairs_first_turn, yard_reschedule
@@ -408,17 +408,29 @@ def _reschedule_all(campaign: Campaign, *, why: StoredMessage) -> None:
         yard_reschedule(yard=yard, campaign=campaign, why=why)
 
 
-def campaign_turn_reopen(*, campaign: Campaign, user) -> CampaignTurn:
-    """Reopen the last closed turn, restoring exactly what closing it wrote (module
-    docstring). A later turn that is open with nothing done in it is removed. Raises
-    :class:`TurnActionError` naming the turn, ship or entry that blocks it."""
+def campaign_turn_reopen(*, campaign: Campaign, user, turn: int) -> CampaignTurn:
+    """Reopen turn number ``turn``, which must be the last closed turn, restoring exactly
+    what closing it wrote (module docstring). A later turn that is open (see
+    :func:`discarded_by_reopen`) is removed. The request names its turn so that a second
+    submit of the same form cannot undo the turn before: it raises :class:`TurnConflict`
+    (409) when ``turn`` is not the last closed turn, and :class:`TurnActionError` naming
+    the turn, ship or entry that blocks it."""
     _require_organiser(user, campaign)
+    asked = turn
     with transaction.atomic():
         campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
         turn = campaign.turns.filter(status=CampaignTurn.Status.CLOSED).order_by("-number").first()
         if turn is None:
-            raise TurnActionError(
+            raise TurnConflict(
                 _("%(campaign)s has no closed turn to reopen") % {"campaign": campaign.name}
+            )
+        if turn.number != asked:
+            raise TurnConflict(
+                _(
+                    "turn %(asked)s is not the last closed turn (turn %(last)s is): "
+                    "nothing was reopened"
+                )
+                % {"asked": asked, "last": turn.number}
             )
         later = list(campaign.turns.filter(number__gt=turn.number))
         for t in later:
@@ -514,3 +526,16 @@ def close_due_turns(*, now: datetime | None = None) -> list[CampaignTurn]:
     ).select_related("campaign"):
         closed.append(campaign_turn_close(campaign=turn.campaign, user=SYSTEM, now=now))
     return closed
+
+
+def discarded_by_reopen(campaign: Campaign) -> CampaignTurn | None:
+    """The open turn that reopening ``campaign``'s last closed turn would remove (a turn
+    opened after it), or None: the confirmation names it so that nothing goes silently."""
+    last = campaign.turns.filter(status=CampaignTurn.Status.CLOSED).order_by("-number").first()
+    if last is None:
+        return None
+    return (
+        campaign.turns.filter(number__gt=last.number, status=CampaignTurn.Status.OPEN)
+        .order_by("number")
+        .first()
+    )

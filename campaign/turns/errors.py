@@ -6,7 +6,7 @@ they concern, named by :func:`field_label`.
 
 from django.utils.translation import gettext_lazy
 
-from campaign.core.refusals import Refused
+from campaign.core.refusals import Kind, Refused
 
 #: Form and API field names as the reader sees them at the head of a message.
 FIELD_LABELS = {
@@ -37,3 +37,12 @@ class TurnActionError(ValueError):
 class TurnPermissionError(Refused, PermissionError):
     """A user acting for a faction or campaign they do not run: a forbidden
     :class:`~campaign.core.refusals.Refused` (403 on the pages and the API)."""
+
+
+class TurnConflict(Refused, TurnActionError):
+    """A turn action that names a state which is no longer the campaign's (a reopen of a
+    turn that is not the last closed one: a second click of the same form): a conflict
+    (409 on the API; a message on the turn page, as any :class:`TurnActionError`)."""
+
+    def __init__(self, message: str = "") -> None:
+        super().__init__(message, kind=Kind.CONFLICT)

@@ -185,11 +185,20 @@ def turn_close(request: HttpRequest, slug: str):
     return _state(request, campaign)
 
 
+class ReopenIn(Schema):
+    """The turn the request reopens: it must be the last closed turn, so that a second
+    submit of the same request cannot reopen the turn before (409)."""
+
+    turn: int
+
+
 @router.post("/campaigns/{slug}/turn/reopen", response=TurnStateOut)
-def turn_reopen(request: HttpRequest, slug: str):
-    """Reopen the last closed turn, restoring what closing it did (organisers)."""
+def turn_reopen(request: HttpRequest, slug: str, payload: ReopenIn):
+    """Reopen turn ``payload.turn``, the last closed turn, restoring what closing it did
+    (organisers); an open turn after it is removed. 409 when ``turn`` is not the last
+    closed turn (nothing done)."""
     campaign, _seen = _campaign(request, slug)
-    closing.campaign_turn_reopen(campaign=campaign, user=request.user)
+    closing.campaign_turn_reopen(campaign=campaign, user=request.user, turn=payload.turn)
     campaign.refresh_from_db()
     return _state(request, campaign)
 

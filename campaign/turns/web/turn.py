@@ -116,6 +116,8 @@ def turn_context(campaign: Campaign, seen: set[int] | None, user) -> dict:
         "campaign": campaign,
         "turn": turn,
         "last_closed": last,
+        # Reopening the last closed turn removes the turn opened after it: say which.
+        "reopen_discards": closing.discarded_by_reopen(campaign) if organiser else None,
         # What the viewer may read of it: their factions' yards and income, public losses.
         "last_summary": (turn_summary_for(user, last.summary, campaign=campaign) if last else None),
         "deadline_local": timezone.localtime(turn.deadline, tz) if turn and turn.deadline else None,
@@ -220,6 +222,15 @@ def turn_close(request: HttpRequest, slug: str) -> HttpResponse:
     return _act(request, campaign, run, _("Turn closed."))
 
 
+def _turn_number(value: str | None) -> int:
+    """The form's ``turn`` (the turn it reopens) as a number; a missing or garbled one is
+    refused (nothing done) so that a reopen never guesses which turn it meant."""
+    try:
+        return int(value or "")
+    except ValueError:
+        raise TurnActionError(_("turn: the turn to reopen is missing; nothing was done.")) from None
+
+
 @require_POST
 @_members_only
 def turn_reopen(request: HttpRequest, slug: str) -> HttpResponse:
@@ -230,7 +241,9 @@ def turn_reopen(request: HttpRequest, slug: str) -> HttpResponse:
         # Reopening rolls the whole campaign back: the form's "I confirm" box must be ticked.
         if not request.POST.get("confirm") and is_organiser(request.user, campaign):
             raise TurnActionError(_("Tick “I confirm” to go on; nothing was done."))
-        closing.campaign_turn_reopen(campaign=campaign, user=request.user)
+        closing.campaign_turn_reopen(
+            campaign=campaign, user=request.user, turn=_turn_number(request.POST.get("turn"))
+        )
 
     return _act(request, campaign, run, _("Turn reopened."))
 

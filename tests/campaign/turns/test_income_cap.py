@@ -82,7 +82,7 @@ def test_income_past_the_maximum_is_capped_with_a_ledger_line_saying_so(sample):
         "capped_resources": full_r - 30,
         "capped_technology": 1,
     }
-    campaign_turn_reopen(campaign=s.campaign, user=s.organiser)
+    campaign_turn_reopen(campaign=s.campaign, user=s.organiser, turn=turn.number)
     assert not LedgerEntry.objects.filter(kind=LedgerEntry.Kind.INCOME).exists()
 
 

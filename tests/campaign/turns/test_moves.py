@@ -57,7 +57,7 @@ def test_a_move_is_carried_out_at_the_close_and_undone_at_the_reopen(moving):
         "key": "turn.moved",
         "params": {"n": 1, "place": "Kristiansand"},
     }
-    campaign_turn_reopen(campaign=s.campaign, user=s.organiser)
+    campaign_turn_reopen(campaign=s.campaign, user=s.organiser, turn=1)
     s.fleet.refresh_from_db()
     move.refresh_from_db()
     assert (s.fleet.territory.slug, move.status) == ("trondelag", "queued")

@@ -200,7 +200,7 @@ def test_reopening_restores_exactly_what_closing_did(damaged):
     lost.refresh_from_db()
     assert lost.strength == 0
     assert _snapshot(s) != before
-    campaign_turn_reopen(campaign=s.campaign, user=s.organiser)
+    campaign_turn_reopen(campaign=s.campaign, user=s.organiser, turn=1)
     assert _snapshot(s) == before
     turn = CampaignTurn.objects.get(campaign=s.campaign, number=1)
     assert turn.status == "open" and turn.summary == {}
@@ -220,7 +220,7 @@ def test_reopen_is_refused_when_something_changed_since(damaged):
     with pytest.raises(
         TurnActionError, match=r"turn 1: Kongeriket Norge paid or was paid after the close"
     ) as refused:
-        campaign_turn_reopen(campaign=s.campaign, user=s.organiser)
+        campaign_turn_reopen(campaign=s.campaign, user=s.organiser, turn=1)
     # Advice that can be followed: no page cancels a ledger entry.
     assert str(refused.value).endswith(
         "this turn can no longer be reopened: correct what must be with a treasury "
@@ -233,7 +233,7 @@ def test_an_empty_next_turn_is_dropped_when_the_last_one_reopens(damaged):
     s = damaged
     campaign_turn_close(campaign=s.campaign, user=s.organiser)
     campaign_turn_open(campaign=s.campaign, user=s.organiser)
-    turn = campaign_turn_reopen(campaign=s.campaign, user=s.organiser)
+    turn = campaign_turn_reopen(campaign=s.campaign, user=s.organiser, turn=1)
     assert turn.number == 1 and list(s.campaign.turns.values_list("number", flat=True)) == [1]
     s.campaign.refresh_from_db()
     assert s.campaign.current_turn == 1

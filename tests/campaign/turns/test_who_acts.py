@@ -107,7 +107,7 @@ def test_the_repair_quote_checks_the_same_permission_as_the_order(damaged):
     [
         (closing.campaign_turn_open, {"campaign": None}),
         (closing.campaign_turn_close, {"campaign": None}),
-        (closing.campaign_turn_reopen, {"campaign": None}),
+        (closing.campaign_turn_reopen, {"campaign": None, "turn": 1}),
         (repairs.repair_quote, {"campaign": None, "ship": None}),
         (repairs.repair_order, {"campaign": None, "ship": None}),
         (repairs.repairs_release_for_battle, {"battle": None}),

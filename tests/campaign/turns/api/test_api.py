@@ -146,7 +146,7 @@ def test_turn_actions_matrix(played, who):
         )
         assert opened.status_code == 200
         assert opened.json()["open"]["deadline"].startswith("2099-01-01T17:00:00")  # UTC
-        reopened = post(c, "/api/campaigns/sample/turn/reopen")
+        reopened = post(c, "/api/campaigns/sample/turn/reopen", {"turn": 1})
         assert reopened.status_code == 200 and reopened.json()["open"]["number"] == 1
     else:
         expected = (
@@ -154,7 +154,8 @@ def test_turn_actions_matrix(played, who):
         )
         assert close.status_code == expected
         for action in ("open", "reopen"):
-            assert post(c, f"/api/campaigns/sample/turn/{action}").status_code == expected
+            body = {"turn": 1} if action == "reopen" else None
+            assert post(c, f"/api/campaigns/sample/turn/{action}", body).status_code == expected
         assert _state() == before
 
 

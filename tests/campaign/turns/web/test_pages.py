@@ -493,5 +493,6 @@ def test_reopening_a_turn_asks_first(sample):
     page = c.post("/campaigns/sample/turn/reopen/", follow=True).content.decode()
     assert "Tick “I confirm” to go on; nothing was done." in page
     assert CampaignTurn.objects.get(pk=closed.pk).status == "closed"
-    c.post("/campaigns/sample/turn/reopen/", {"confirm": "yes"})
+    assert f'<input type="hidden" name="turn" value="{closed.number}">' in form
+    c.post("/campaigns/sample/turn/reopen/", {"confirm": "yes", "turn": closed.number})
     assert CampaignTurn.objects.get(pk=closed.pk).status == "open"
