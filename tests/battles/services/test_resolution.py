@@ -104,7 +104,8 @@ def test_resolve_writes_the_engines_result_ships_participants_and_battle(
     assert f"seed {SEED}" in battle.outcome and battle.outcome.startswith(battle.winner.name)
     sides = {s.faction.slug: s.is_winner for s in battle.sides.select_related("faction")}
     assert sides == {"qatzrin": expected.winner == "qatzrin", "phalon": expected.winner == "phalon"}
-    assert len(callbacks) == 2  # the report, HTML and PDF, queued for after the commit
+    # After the commit: the site refresh, then the report (HTML and PDF) queued.
+    assert len(callbacks) == 3
 
     for p in ship_participants(battle):
         final = expected.ships[f"ship-{p.ship.pk}"]
@@ -424,7 +425,7 @@ def test_record_writes_table_results_onto_ships_and_participants(
     )
     assert (battle.winner.slug, battle.outcome) == ("phalon", "Phalon hold.")
     assert [s.faction.slug for s in battle.sides.all() if s.is_winner] == ["phalon"]
-    assert len(callbacks) == 2
+    assert len(callbacks) == 3  # the site refresh and the report, HTML and PDF
 
     parts = _parts(battle)
     saar = parts["Sa'ar 1"]

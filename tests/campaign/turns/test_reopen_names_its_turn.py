@@ -15,7 +15,7 @@ from campaign.turns.closing import (
 from campaign.turns.errors import TurnActionError, TurnConflict
 from campaign.turns.models import CampaignTurn
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 
 
 def _statuses(campaign) -> list[tuple[int, str]]:
