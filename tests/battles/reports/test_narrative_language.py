@@ -169,3 +169,15 @@ def test_no_faction_slug_in_the_no_orders_in_time_line(cast, settings, tmp_path)
     assert "collectif-g-plus" not in drafts["en"] and "collectif-g-plus" not in drafts["fr"]
     assert "Collectif G+ gave no orders in time" in drafts["en"]
     assert f"Collectif G+ n’a pas donné d’ordres à temps{NNBSP}:" in drafts["fr"]
+
+
+def test_the_api_gives_the_draft_in_the_callers_language(cast, french):
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    client.force_login(cast.chronicler)
+    report = client.get(f"/api/battles/{french.pk}/report").json()
+    assert "## Turn by turn" in report["narrative"] and "Tour par tour" not in report["narrative"]
+    detail = client.get(f"/api/battles/{french.pk}").json()
+    assert "## Turn by turn" in detail["narrative"]
+    french_client = Client(HTTP_ACCEPT_LANGUAGE="fr")
+    french_client.force_login(cast.chronicler)
+    assert "## Tour par tour" in french_client.get(f"/api/battles/{french.pk}").json()["narrative"]
