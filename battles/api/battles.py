@@ -29,6 +29,7 @@ from ninja.errors import HttpError
 
 from battles.access import actionable_battles, visible_battles
 from battles.models import Battle, BattleSide, Participant
+from battles.reports.narrative import narrative_for, reader_language
 from battles.services import MAX_TURNS_LIMIT, battle_record, battle_resolve
 from battles.services.forecast import battle_forecast
 from battles.visibility import fleet_hidden, hidden_participants, may_read_draft, reader_for
@@ -174,6 +175,8 @@ def battle_detail(request: HttpRequest, battle_id: int):
         battle.narrative = battle.analysis = ""  # in memory only: never saved
         for side in battle.sides.all():
             side.analysis = ""
+    else:  # the draft in the caller's language; a person's text as written
+        battle.narrative = narrative_for(battle, reader_language()).text  # never saved
     return battle
 
 

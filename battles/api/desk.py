@@ -25,6 +25,7 @@ from ninja import Router, Schema, Status
 from battles.access import visible_battles
 from battles.models import Battle
 from battles.reports import desk as desk_services
+from battles.reports.narrative import narrative_for, reader_language
 from campaign.core.refusals import ErrorOut
 from campaign.league.api_auth import api_auth
 from campaign.league.roles import require_chronicler
@@ -69,7 +70,8 @@ def _out(battle: Battle, detail: str = "") -> dict:
         "version": battle.version,
         "state": battle.report_state,
         "published_at": battle.report_published_at,
-        "narrative": battle.narrative,
+        # The draft in the caller's language; a person's text as written.
+        "narrative": narrative_for(battle, reader_language()).text,
         "analysis": battle.analysis,
         "side_analyses": {s.pk: s.analysis for s in battle.sides.order_by("pk")},
     }

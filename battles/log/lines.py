@@ -48,6 +48,16 @@ def _setup(data: dict, names: LogNames, event: Any) -> str:
     }
 
 
+def _auto_orders(data: dict, names: LogNames, event: Any) -> str:
+    # The engine names the side by its slug; a reader gets the faction's name.
+    side = data.get("side")
+    if not isinstance(side, str):
+        raise UnknownShape
+    return gettext("%(side)s gave no orders in time: its ships take the auto-resolve tactics") % {
+        "side": names.side(side)
+    }
+
+
 def _deploy(data: dict, names: LogNames, event: Any) -> str:
     return gettext("fleets deployed")
 
@@ -217,6 +227,7 @@ def _roll(data: dict, names: LogNames, event: Any) -> str:
 LINES: dict[str, Callable[[dict, LogNames, Any], str]] = {
     "setup": _setup,
     "deploy": _deploy,
+    "auto-orders": _auto_orders,
     "initiative": _initiative,
     "initiative-roll": _initiative_roll,
     "fire": _fire,

@@ -71,6 +71,13 @@ class Battle(models.Model):
         verbose_name=_("winner"),
     )
     narrative = models.TextField(_("narrative (Markdown)"), blank=True)
+    # The drafted narrative in every language of the site ({language code: Markdown}): a
+    # reader gets the draft in their own language while ``narrative`` is one of them.
+    narrative_drafts = models.JSONField(default=dict, blank=True, editable=False)
+    # The language a person wrote ``narrative`` in ("" : a draft, or not known).
+    narrative_language = models.CharField(
+        _("narrative written in"), max_length=10, blank=True, editable=False
+    )
     analysis = models.TextField(_("analysis (Markdown)"), blank=True)
     mode = models.CharField(_("mode"), max_length=20, choices=Mode.choices, default=Mode.RECORDED)
     game_system = models.CharField(

@@ -353,7 +353,7 @@ def turn_orders_submit(
         engine_io.timeline(
             battle,
             user,
-            message("battle.orders", side=slug, n=play.current_turn),
+            message("battle.orders", side=side.faction.name, n=play.current_turn),
             side=slug,
             game_turn=play.current_turn,
         )
@@ -402,7 +402,12 @@ def _advance(battle: Battle, play: TurnPlay, *, force: bool, user: Any = None) -
     engine_io.timeline(
         battle,
         user,
-        message("battle.turn_played", n=play.turns_played, sides=", ".join(auto)),
+        # The timeline names the factions; ``auto_sides`` keeps the engine's side labels.
+        message(
+            "battle.turn_played",
+            n=play.turns_played,
+            sides=", ".join(sorted(o.side.faction.name for o in given.values() if o.auto)),
+        ),
         game_turn=play.turns_played,
         auto_sides=auto,
     )

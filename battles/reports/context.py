@@ -31,6 +31,7 @@ from battles.log.lines import event_line
 from battles.log.names import hidden_unit_names, log_names
 from battles.models import BattleSide, Event, Participant
 from battles.play.board import Viewer, board_view
+from battles.reports.narrative import narrative_for, reader_language, written_in_note
 from battles.reports.turn_log import PDF_VOLLEYS_PER_TURN, trim_for_print, turn_log
 from battles.services.other_games import system_unit_rows
 from battles.systems.games import DEFAULT_SYSTEM
@@ -277,8 +278,11 @@ def report_context(
 
     Returns a dict with ``battle``, ``campaign``, ``winner`` (a Faction or None),
     ``winner_name``, ``scenario_html``, ``narrative_html``, ``analysis_html`` (sanitised,
-    see :func:`render_markdown`), ``sides`` (list of dicts: ``side``, ``faction``,
-    ``fleet``, ``is_winner``, ``primary_objective_html``, ``secondary_objectives_html``,
+    see :func:`render_markdown`; the drafted narrative in the active language, a person's
+    as written, :mod:`battles.reports.narrative`), ``narrative_note`` ("Written in French
+    by the chronicler." when that is not the reader's language, else ""), ``sides``
+    (list of dicts: ``side``, ``faction``, ``fleet``, ``is_winner``,
+    ``primary_objective_html``, ``secondary_objectives_html``,
     ``analysis_html``, ``participants`` — dicts with ``name``, ``unit_class``, ``fate``,
     ``fate_label``, hull/armour boxes, crew factors, systems and craft lost —,
     ``unidentified`` (units not shown) and ``losses``), ``losses`` (list of ``(faction
@@ -374,6 +378,8 @@ def report_context(
         _public_events(events, hidden, refs), engine=engine, side_names=side_names, names=names
     )
     battle_map = _battle_map(battle, events, refs, side_names)
+    # The draft in the reader's language; a person's text as written, and said so.
+    narrative = narrative_for(battle, reader_language(), texts.get("narrative"))
     return {
         "battle": battle,
         "campaign": battle.campaign,
@@ -381,7 +387,8 @@ def report_context(
         "winner_name": winner.name if winner else "",
         "outcome_text": outcome_text,
         "scenario_html": md(battle.scenario, "scenario"),
-        "narrative_html": md(person_text(texts.get("narrative", battle.narrative)), "narrative"),
+        "narrative_html": md(person_text(narrative.text), "narrative"),
+        "narrative_note": written_in_note(narrative) if show_texts and narrative.text else "",
         "analysis_html": md(person_text(texts.get("analysis", battle.analysis)), "analysis"),
         "sides": sides,
         "losses": [(s["faction"].name, s["losses"]) for s in sides],

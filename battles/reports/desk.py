@@ -19,7 +19,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from battles.models import Battle, BattleSide
-from battles.reports.draft import report_draft_markdown
+from battles.reports.draft import report_draft_markdown, report_drafts
+from battles.reports.narrative import is_draft, writer_language
 from battles.reports.queue import report_request
 from battles.signals import report_changed
 from campaign.core.markdown import MAX_MARKDOWN_CHARS
@@ -48,8 +49,13 @@ def report_draft_write(*, battle: Battle, force: bool = False) -> Battle:
         )
     fields = ["report_state", "report_published_at", "updated_at"]
     if force or not battle.narrative.strip():
-        battle.narrative = report_draft_markdown(battle)
-        fields.append("narrative")
+        # Drafted in every language; ``narrative`` holds the campaign's (what search and
+        # the API read), a reader gets their own (battles.reports.narrative).
+        drafts = report_drafts(battle)
+        battle.narrative_drafts = drafts
+        battle.narrative = drafts.get(battle.campaign.language) or report_draft_markdown(battle)
+        battle.narrative_language = ""
+        fields += ["narrative", "narrative_drafts", "narrative_language"]
     battle.report_state = Battle.ReportState.DRAFT
     battle.report_published_at = None
     battle.save(update_fields=fields)
@@ -84,6 +90,8 @@ def report_edit(
     of this battle only). Raises ``Battle.version``; a published report's files and site
     pages are refreshed after commit. Raises ``ReportEditError`` naming the field for a
     text over ``MAX_MARKDOWN_CHARS`` or a side of another battle; nothing is saved then.
+    A ``narrative`` other than its draft is recorded as written in the active language
+    (the chronicler's, ``Battle.narrative_language``).
     """
     side_analyses = dict(side_analyses or {})
     sides = {s.pk: s for s in BattleSide.objects.filter(battle=battle).select_related("faction")}
@@ -97,7 +105,10 @@ def report_edit(
         fields = ["version", "updated_at"]
         if narrative is not None:
             battle.narrative = _check_length(_("Narrative"), narrative)
-            fields.append("narrative")
+            # A person's own text is shown as written, in the language of the one who
+            # wrote it; the draft saved unchanged stays a draft (one per reader's language).
+            battle.narrative_language = "" if is_draft(battle, narrative) else writer_language()
+            fields += ["narrative", "narrative_language"]
         if analysis is not None:
             battle.analysis = _check_length(_("Analysis"), analysis)
             fields.append("analysis")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, override
 
@@ -59,12 +60,11 @@ def _objectives(battle: Battle, sides: list[dict[str, Any]]) -> list[str]:
     for side in found:
         lines += [f"### {_escape(side['faction'].name)}", ""]
         if side["side"].primary_objective:
-            lines += [f"**{_('Primary objective')}** : " + side["side"].primary_objective, ""]
+            text = side["side"].primary_objective
+            lines += [_("**Primary objective**: %(text)s") % {"text": text}, ""]
         if side["side"].secondary_objectives:
-            lines += [
-                f"**{_('Secondary objectives')}** : " + side["side"].secondary_objectives,
-                "",
-            ]
+            text = side["side"].secondary_objectives
+            lines += [_("**Secondary objectives**: %(text)s") % {"text": text}, ""]
     return lines
 
 
@@ -113,14 +113,15 @@ def _outcome(battle: Battle, context: dict[str, Any]) -> list[str]:
     return [*lines, ""]
 
 
-def report_draft_markdown(battle: Battle) -> str:
-    """The drafted report of a concluded ``battle`` as Markdown, in its campaign's
-    language (``Campaign.language``): forces with points, objectives, turn by turn (the
-    summary line and up to :data:`DRAFT_LINES_PER_TURN` highlights of the engine or table
-    log), a losses table and the outcome. Names come from the record and are escaped so
-    that they stay text. Costs the queries of one ``report_context``."""
+def report_draft_markdown(battle: Battle, language: str | None = None) -> str:
+    """The drafted report of a concluded ``battle`` as Markdown, in ``language`` (a code
+    of ``settings.LANGUAGES``; default its campaign's, ``Campaign.language``): forces with
+    points, objectives, turn by turn (the summary line and up to
+    :data:`DRAFT_LINES_PER_TURN` highlights of the engine or table log), a losses table
+    and the outcome. Names come from the record and are escaped so that they stay text.
+    Costs the queries of one ``report_context``."""
 
-    with override(battle.campaign.language):
+    with override(language or battle.campaign.language):
         context = report_context(battle, user=None)
         sides = context["sides"]
         lines = [
@@ -131,3 +132,10 @@ def report_draft_markdown(battle: Battle) -> str:
             *_outcome(battle, context),
         ]
     return "\n".join(lines).strip() + "\n"
+
+
+def report_drafts(battle: Battle) -> dict[str, str]:
+    """``battle``'s drafted report in every language of the site (``{code: Markdown}``,
+    :func:`report_draft_markdown`): each reader gets the generated sections in their own
+    language. Costs the queries of one ``report_context`` per language."""
+    return {code: report_draft_markdown(battle, code) for code, _name in settings.LANGUAGES}

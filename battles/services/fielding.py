@@ -251,7 +251,7 @@ def field_battle(battle: Battle, sides: list[BattleSide]) -> list[list[Fielded]]
         if not fleet:
             raise BattleActionError(
                 _("%(battle)s: side %(side)s has no ship to field")
-                % {"battle": battle_label(battle), "side": side.faction.slug}
+                % {"battle": battle_label(battle), "side": side.faction.name}
             )
         fleets.append(fleet)
     return fleets

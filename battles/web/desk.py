@@ -23,6 +23,7 @@ from battles.access import visible_battles
 from battles.models import Battle, BattleSide
 from battles.reports import desk as desk_services
 from battles.reports.context import report_context
+from battles.reports.narrative import narrative_for, reader_language
 from campaign.core.csp import strip_styles
 from campaign.core.markdown import MAX_MARKDOWN_CHARS
 from campaign.league.roles import require_chronicler
@@ -77,7 +78,9 @@ class ReportForm(forms.Form):
 
 def _form(battle: Battle, data=None) -> ReportForm:
     sides = list(BattleSide.objects.filter(battle=battle).select_related("faction"))
-    initial = {"narrative": battle.narrative, "analysis": battle.analysis}
+    # The draft in the chronicler's own language; their own text as they wrote it.
+    narrative = narrative_for(battle, reader_language()).text
+    initial = {"narrative": narrative, "analysis": battle.analysis}
     initial |= {f"side_{s.pk}": s.analysis for s in sides}
     return ReportForm(data, initial=initial, sides=sides)
 

@@ -76,3 +76,31 @@ def test_demo_resolves_a_battle_left_for_the_engine_once(settings, tmp_path, cap
     call_command("demo", "--site", str(tmp_path / "site"))  # already concluded: left alone
     battle.refresh_from_db()
     assert battle.version == 2 and list(battle.events.values_list("kind", "summary")) == log
+
+
+@pytest.mark.django_db
+def test_demo_console_speaks_english_only(settings, tmp_path, capsys, monkeypatch):
+    """The services' messages it prints (a repair refused, an outcome) come in English
+    like its own lines, not in the default language (French) between them."""
+    from types import SimpleNamespace
+
+    from campaign.management.commands import demo
+    from campaign.sample.loader import sample_load
+
+    settings.MEDIA_ROOT = tmp_path / "media"
+    sample_load()
+    monkeypatch.setattr(demo, "REPORT_FORMATS", ())  # the reports' files are not the point
+    monkeypatch.setattr(
+        demo,
+        "site_build",
+        lambda out_dir: SimpleNamespace(warnings=[], pages=[], pdfs=[], out_dir=out_dir),
+    )
+
+    call_command("demo", "--site", str(tmp_path / "site"))
+
+    out = capsys.readouterr().out
+    turn = [line for line in out.splitlines() if line.startswith("  turn: ")]
+    assert any("no repair: ship" in line and "has no shipyard" in line for line in turn)
+    assert turn[-1] == "  turn: turn 1 closed"
+    for word in ("vaisseau", "n’a pas", "\u202f:", "chantier"):
+        assert word not in out, word

@@ -2,11 +2,11 @@
 concluded battle's report, play the sample's first campaign turn (``campaign.turns.demo``: repairs
 ordered at the yards, turn 1 closed), bake the site.
 
-Run by ``make demo`` after ``migrate`` and ``load_sample``. A draft battle in ``resolved``
-mode with a stored seed (the sample's Skirmish at Mieska) is fought first by
-``battles.services.battle_resolve`` with that seed, so the demo is the same every time;
-a battle already concluded is left as it is. Reports go through the Celery
-task ``battles.render_report`` (eager in-process by default; a real worker when
+Run by ``make demo`` after ``migrate`` and ``load_sample``; its console is in English. A
+draft battle in ``resolved`` mode with a stored seed (the sample's Skirmish at Mieska) is
+fought first by ``battles.services.battle_resolve`` with that seed, so the demo is the same
+every time; a battle already concluded is left as it is. Reports go through the Celery task
+``battles.render_report`` (eager in-process by default; a real worker when
 ``CELERY_BROKER_URL`` is set) to ``MEDIA_ROOT/reports/<campaign>/<battle>.{html,pdf}``.
 """
 
@@ -16,6 +16,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
+from django.utils import translation
 
 from battles.models import Battle
 from battles.reports.files import REPORT_FORMATS
@@ -59,6 +60,14 @@ class Command(BaseCommand):
             )
 
     def handle(self, *args, site: Path, **options):
+        # The console speaks one language, English like the command's own lines: the
+        # services' messages it prints (a repair refused, an outcome) would otherwise come
+        # in the default language (French) between English ones. The reports and the site
+        # set their own languages.
+        with translation.override("en"):
+            self._handle(site)
+
+    def _handle(self, site: Path) -> None:
         self._resolve_pending()
         for campaign in Campaign.objects.filter(slug="sample"):  # a turn of repairs
             for line in sample_turn_demo(campaign=campaign):

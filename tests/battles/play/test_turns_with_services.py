@@ -109,8 +109,8 @@ def test_the_timeline_records_each_step_but_never_the_orders(started):
     actions = list(BattleAction.objects.filter(battle=battle).order_by("at", "pk"))
     assert [(a.kind, a.summary) for a in actions] == [
         ("order", f"turn-by-turn play started (seed {SEED}, at most 5 turns)"),
-        ("order", "qatzrin: orders for turn 1 submitted"),
-        ("order", "turn 1 played (auto-resolve tactics for phalon)"),
+        ("order", "Qatzrin: orders for turn 1 submitted"),  # faction names, never slugs
+        ("order", "turn 1 played (auto-resolve tactics for Phalon)"),
         ("order", "turn-by-turn play ended after 1 turn (ended by the organiser)"),
         ("conclude", Battle.objects.get(pk=battle.pk).outcome),
     ]
