@@ -27,7 +27,7 @@ from django.utils.translation import gettext
 from battles.models import Battle, BattleSide
 from battles.models.turn_orders import TurnOrders
 from battles.play.game_turns import turn_orders_submit
-from battles.play.orders import TurnOrdersError
+from battles.play.orders import ForeignShipError, TurnOrdersError
 from battles.refs import ENGINE_REF_IN_TEXT
 from battles.services import BattleActionError
 
@@ -117,6 +117,12 @@ class ContactKeys:
         text = ENGINE_REF_IN_TEXT.sub(lambda m: "?" if self.enemy(m.group(0)) else m.group(0), text)
         return self._names.sub("?", text) if self._names is not None else text
 
+    def refusal(self, exc: Exception) -> str:
+        """The text answering orders refused with ``exc``: masked (:meth:`mask`), except
+        the one answer for an id that is not the side's ship, which repeats only the id as
+        sent (masking it for an enemy's ship alone would single that ship out)."""
+        return str(exc) if isinstance(exc, ForeignShipError) else self.mask(str(exc))
+
     def orders_in(self, orders: Any) -> Any:
         """Orders as sent (targets by key) -> as the services take them (engine ids).
         Shapes it does not know are passed on for the services to refuse."""
@@ -163,5 +169,7 @@ def submit_side_orders(
         return turn_orders_submit(
             battle=battle, side=side, orders=keys.orders_in(orders), user=user
         )
+    except ForeignShipError:
+        raise
     except BattleActionError as exc:
-        raise TurnOrdersError(keys.mask(str(exc))) from exc
+        raise TurnOrdersError(keys.refusal(exc)) from exc
