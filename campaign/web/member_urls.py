@@ -32,6 +32,11 @@ urlpatterns = [
         name="campaign-invitation-revoke",
     ),
     path("invitations/<str:token>/", views.invitation, name="invitation"),
+    path(
+        "invitations/<str:token>/confirm/<str:code>/",
+        views.invitation,
+        name="invitation-confirm",
+    ),
     path("password-reset/", ThrottledPasswordReset.as_view(), name="password_reset"),
     path(
         "password-reset/sent/",
