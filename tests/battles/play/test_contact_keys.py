@@ -202,3 +202,35 @@ def test_orders_for_any_id_not_of_the_side_get_one_answer_on_the_api_and_the_pag
     assert first[0] == "'<id>': not a ship of your side in this battle; nothing stored"
     assert first[1] == "&#x27;<id>&#x27;: not a ship of your side in this battle; nothing stored"
     assert not TurnOrders.objects.filter(battle=started.battle).exists()
+
+
+def test_a_target_named_by_any_id_not_a_contact_gets_one_answer(started):
+    """Fire at an enemy's engine id (visible or hidden), another battle's ship or an id of
+    no ship: the same words (the id as sent), where the engine told an unknown id apart."""
+    from factions.models import Ship
+
+    visible, hidden = sorted(started.q)
+    elsewhere = draft_skirmish(
+        started.cast.campaign, qatzrin=("Ra'am",), phalon=("Silith",), slug="elsewhere"
+    )
+    other = f"ship-{Participant.objects.filter(side__battle=elsewhere).first().ship_id}"
+    missing = f"ship-{Ship.objects.order_by('-pk').first().pk + 1000}"
+    url = f"/api/battles/{started.battle.pk}/turns/orders"
+
+    def answer(ref: str) -> str:
+        r = started.rival.put(
+            url,
+            {"orders": _fire(started, ref)},
+            content_type="application/json",
+            HTTP_ACCEPT_LANGUAGE="en",
+        )
+        assert r.status_code == 400
+        return r.json()["detail"].replace(ref, "<id>")
+
+    first = answer(visible)
+    enemy_fleet = started.battle.sides.get(faction__slug="qatzrin").fleet
+    enemy_fleet.hidden = True
+    enemy_fleet.save()
+    assert [answer(ref) for ref in (hidden, other, missing, missing + ".bay-1")] == [first] * 4
+    assert first == "'<id>': no contact of your side is known by this name; nothing stored"
+    assert not TurnOrders.objects.filter(battle=started.battle).exists()
