@@ -34,7 +34,7 @@ urlpatterns = [
     path("invitations/<str:token>/", views.invitation, name="invitation"),
     path(
         "invitations/<str:token>/confirm/<str:code>/",
-        views.invitation,
+        views.invitation_confirm,
         name="invitation-confirm",
     ),
     path("password-reset/", ThrottledPasswordReset.as_view(), name="password_reset"),

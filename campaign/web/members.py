@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -303,3 +304,10 @@ def invitation(request: HttpRequest, token: str, code: str = "") -> HttpResponse
         )
         return redirect(found.campaign.get_absolute_url())
     return render(request, "campaign/members_invitation.html", context)
+
+
+@login_required
+def invitation_confirm(request: HttpRequest, token: str, code: str) -> HttpResponse:
+    """The confirmation link mailed to an invitation's address: the invitation page with
+    the code, for the account that asked for it (a visitor logs in first)."""
+    return invitation(request, token, code)
