@@ -136,6 +136,9 @@ AXES_COOLOFF_TIME = float(env_str("AXES_COOLOFF_HOURS", "0.25"))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "campaign/lockout.html"
+# Password-reset requests per hour (campaign.web.password_reset): each sends an e-mail.
+PASSWORD_RESET_PER_ADDRESS = int(env_str("PASSWORD_RESET_PER_ADDRESS", "3"))
+PASSWORD_RESET_PER_IP = int(env_str("PASSWORD_RESET_PER_IP", "10"))
 
 ROOT_URLCONF = "campaign.urls"
 

@@ -59,6 +59,15 @@ def _default_language():
 
 
 @pytest.fixture(autouse=True)
+def _fresh_cache():
+    """Every test starts with an empty cache: request limits (campaign.core.throttle)
+    counted by an earlier test must not refuse this one's requests."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
+@pytest.fixture(autouse=True)
 def _site_root(settings, tmp_path_factory):
     """The site a published report refreshes lives in a test folder, never ./site."""
     settings.SITE_ROOT = tmp_path_factory.mktemp("site-root") / "site"

@@ -33,6 +33,7 @@ from battles.reports.narrative import narrative_for, reader_language
 from battles.services import MAX_TURNS_LIMIT, battle_record, battle_resolve
 from battles.services.forecast import battle_forecast
 from battles.visibility import fleet_hidden, hidden_participants, may_read_draft, reader_for
+from campaign.core.json_body import BodyShapeError, parse_object
 from campaign.core.limits import TEXT_MAX_CHARS
 from campaign.core.refusals import ErrorOut
 from campaign.core.stored_text import stored_text
@@ -291,15 +292,11 @@ def _resolve_body(request: HttpRequest) -> ResolveIn:
     if not raw:
         return ResolveIn()
     try:
-        data = json.loads(raw)
+        data = parse_object(raw)
+    except BodyShapeError as exc:
+        raise HttpError(422, str(exc)) from exc  # answered as every other body's
     except ValueError as exc:
         raise HttpError(422, _("body: not JSON (%(error)s)") % {"error": exc}) from exc
-    if not isinstance(data, dict):
-        raise HttpError(
-            422,
-            _('body: expected a JSON object such as {"seed": 7}, got %(type)s')
-            % {"type": type(data).__name__},
-        )
     unknown = sorted(set(data) - set(ResolveIn.model_fields))
     if unknown:
         raise HttpError(422, _("body: unknown field(s) %(fields)s") % {"fields": unknown})

@@ -27,8 +27,8 @@ from django.utils.translation import gettext
 from battles.models import Battle, BattleSide
 from battles.models.turn_orders import TurnOrders
 from battles.play.game_turns import turn_orders_submit
-from battles.play.orders import TurnOrdersError
-from battles.refs import ENGINE_REF_IN_TEXT
+from battles.play.orders import ForeignShipError, TurnOrdersError
+from battles.refs import ENGINE_REF_IN_TEXT, owner_ref
 from battles.services import BattleActionError
 
 __all__ = ["ContactKeys", "submit_side_orders"]
@@ -45,7 +45,9 @@ class ContactKeys:
     """Engine id <-> opaque key for the units of the side(s) facing ``side`` in battle
     ``battle_id``. ``enemies``: engine ids of the enemy's ships and platforms (the set-up's
     ``ships`` of another side); ``names``: their names and classes, masked in messages.
-    ``side`` None: no translation (organisers, neutral viewers)."""
+    ``side`` None: no translation (organisers, neutral viewers). ``own``: the side's
+    engine ids; given, an engine id that is neither the side's nor a key (an enemy's,
+    another battle's, none) is refused in one way, whatever it is."""
 
     def __init__(
         self,
@@ -53,8 +55,10 @@ class ContactKeys:
         side: str | None,
         enemies: Iterable[str] = (),
         names: Iterable[str] = (),
+        own: Iterable[str] | None = None,
     ):
         self.active = side is not None
+        self._own = frozenset(own) if own is not None else None
         ordered = sorted(enemies, key=lambda ref: _digest(battle_id, side or "", ref))
         self._out = {ref: f"{PREFIX}{n}" for n, ref in enumerate(ordered, 1)} if side else {}
         self._in = {key: ref for ref, key in self._out.items()}
@@ -74,7 +78,8 @@ class ContactKeys:
         ships = setup.get("ships") or {}
         enemy = {sid: spec for sid, spec in ships.items() if spec.get("side") != side}
         names = [w for spec in enemy.values() for w in (spec.get("name"), spec.get("class"))]
-        return cls(battle_id, side, enemy, [n for n in names if isinstance(n, str)])
+        own = [sid for sid in ships if sid not in enemy]
+        return cls(battle_id, side, enemy, [n for n in names if isinstance(n, str)], own)
 
     def number(self, ref: str) -> str:
         """The ``n`` of an enemy unit's key (for labels such as "blip 3")."""
@@ -91,12 +96,15 @@ class ContactKeys:
 
     def real(self, ref: Any) -> Any:
         """The engine id behind an opaque key; other references unchanged. Raises
-        :class:`TurnOrdersError` for an engine id of an enemy unit (unknown to the side)."""
+        :class:`ForeignShipError` for an engine id of an enemy unit (unknown to the side)
+        and, when the side's own ids are known, for any engine id not of the side: the
+        same words for an enemy's, another battle's or none, so a target is no oracle."""
         if not isinstance(ref, str) or not self.active:
             return ref
         head, dot, rest = ref.partition(".")
-        if head in self._out:
-            raise TurnOrdersError(
+        foreign = self._own is not None and owner_ref(ref) is not None and head not in self._own
+        if head in self._out or foreign:
+            raise ForeignShipError(
                 gettext("%(ref)r: no contact of your side is known by this name; nothing stored")
                 % {"ref": ref}
             )
@@ -116,6 +124,12 @@ class ContactKeys:
             return text
         text = ENGINE_REF_IN_TEXT.sub(lambda m: "?" if self.enemy(m.group(0)) else m.group(0), text)
         return self._names.sub("?", text) if self._names is not None else text
+
+    def refusal(self, exc: Exception) -> str:
+        """The text answering orders refused with ``exc``: masked (:meth:`mask`), except
+        the one answer for an id that is not the side's ship, which repeats only the id as
+        sent (masking it for an enemy's ship alone would single that ship out)."""
+        return str(exc) if isinstance(exc, ForeignShipError) else self.mask(str(exc))
 
     def orders_in(self, orders: Any) -> Any:
         """Orders as sent (targets by key) -> as the services take them (engine ids).
@@ -163,5 +177,7 @@ def submit_side_orders(
         return turn_orders_submit(
             battle=battle, side=side, orders=keys.orders_in(orders), user=user
         )
+    except ForeignShipError:
+        raise
     except BattleActionError as exc:
-        raise TurnOrdersError(keys.mask(str(exc))) from exc
+        raise TurnOrdersError(keys.refusal(exc)) from exc

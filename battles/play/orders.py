@@ -25,7 +25,7 @@ from django.utils.translation import gettext as _
 from battles.rules.turn import BattleState, FireIntent, ShipOrders
 from battles.services import BattleActionError
 
-__all__ = ["TurnOrdersError", "parse_side_orders", "ship_orders_from_json"]
+__all__ = ["ForeignShipError", "TurnOrdersError", "parse_side_orders", "ship_orders_from_json"]
 
 _KEYS = {"movement", "fire", "launches", "screens", "veil", "withdraw", "recover"}
 _FIRE_KEYS = {"system", "target", "mode", "power_points"}
@@ -33,6 +33,11 @@ _FIRE_KEYS = {"system", "target", "mode", "power_points"}
 
 class TurnOrdersError(BattleActionError):
     """Orders refused: the message names the ship (and the field); nothing was stored."""
+
+
+class ForeignShipError(TurnOrdersError):
+    """Orders for an id that is not a ship of the side: the message only repeats the id
+    as sent, so it is shown unmasked (masking an enemy's id alone would single it out)."""
 
 
 def _text(where: str, value: Any, field: str) -> str:
@@ -138,8 +143,9 @@ def parse_side_orders(
     """Check one side's orders against the battle as it stands and return them as the
     engine takes them. ``names``: engine ship id -> name (every ship set up in the battle).
 
-    Raises :class:`TurnOrdersError` naming the ship for a ship not in the battle, a ship of
-    the other side, a ship destroyed, captured or gone from the table, or a wrong shape.
+    Raises :class:`ForeignShipError` (one text, whatever the id) for an id that is not a
+    ship of ``side`` in the battle, :class:`TurnOrdersError` naming the ship for a ship
+    destroyed, captured or gone from the table, or a wrong shape.
     """
     if not isinstance(orders, Mapping):
         raise TurnOrdersError(
@@ -148,15 +154,15 @@ def parse_side_orders(
     parsed: dict[str, ShipOrders] = {}
     for ship_id, data in orders.items():
         ship = state.ships.get(ship_id)
-        if ship is None:
-            raise TurnOrdersError(
-                _("%(ship)r: this ship is not in the battle; nothing stored") % {"ship": ship_id}
+        if ship is None or ship.side != side:
+            # One answer for every id that is not one of the side's ships (an enemy's,
+            # hidden or not, another battle's, none at all): a different one would tell
+            # a player which ids are the enemy's ships.
+            raise ForeignShipError(
+                _("%(ship)r: not a ship of your side in this battle; nothing stored")
+                % {"ship": ship_id}
             )
         label = f"{names.get(ship_id, ship.name)} ({ship_id})"
-        if ship.side != side:
-            raise TurnOrdersError(
-                _("%(ship)s: not a ship of your side; nothing stored") % {"ship": label}
-            )
         if ship.out_of_action:
             if ship.destroyed:
                 why = _("%(ship)s: the ship is destroyed and takes no orders; nothing stored")

@@ -4,7 +4,8 @@ page's access rules (a hidden battle's report never served), in development and 
 ``/media/<name>`` answers only for a file that is a ``Report`` of a battle the user may
 see (``battles.access.visible_battles``: a draft's PDF is for its campaign's organisers);
 anything else under ``/media/`` is a 404, so nothing else in ``MEDIA_ROOT`` leaks. The
-report itself is the public rendering (hidden fleets left out), as the PDF always is.
+report itself is the public rendering (hidden fleets left out), as the PDF always is; an
+HTML report's answer allows its own inline styles by hash (``campaign.core.csp``).
 
 ``/battles/<id>/report.<lang>.pdf`` (:func:`report_pdf_in`) is the same PDF in a
 language of the settings (the battle page links it for a reader of another language than
@@ -25,6 +26,7 @@ from battles.access import visible_battles
 from battles.models import Report
 from battles.reports.pdfs import report_pdf_current, report_pdf_ensure
 from battles.reports.tasks import render_report_pdf_in
+from campaign.core.csp import style_hashes
 
 logger = logging.getLogger(__name__)
 
@@ -48,12 +50,15 @@ def report_file(request: HttpRequest, name: str) -> FileResponse:
     path = (root / report.file.name).resolve()
     if not path.is_relative_to(root) or not path.is_file():
         raise Http404("report not rendered")
-    return _private(
-        FileResponse(
-            path.open("rb"),
-            content_type=CONTENT_TYPES.get(report.format, "application/octet-stream"),
-        )
+    response = FileResponse(
+        path.open("rb"), content_type=CONTENT_TYPES.get(report.format, "application/octet-stream")
     )
+    if report.format == Report.Format.HTML:
+        # The file's own <style> elements (its stylesheet, the map's and the diagrams'
+        # SVG) were rendered without this request's nonce: the policy allows their hashes.
+        text = path.read_text(encoding="utf-8", errors="replace")
+        response._csp_update = {"style-src": style_hashes(text)}  # type: ignore[attr-defined]
+    return _private(response)
 
 
 def _private(response: HttpResponse) -> HttpResponse:

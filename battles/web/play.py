@@ -198,7 +198,7 @@ def battle_turns_orders(request: HttpRequest, pk: int) -> HttpResponse:
         orders = orders_from_form(request.POST, sheet)
         submit_side_orders(battle=battle, side=side, orders=orders, keys=keys, user=request.user)
     except BattleActionError as exc:
-        error = keys.mask(str(exc))
+        error = keys.refusal(exc)
         return _render_turns(request, battle, error=error, posted=orders, status=400)
     messages.success(request, _orders_saved_text(play))
     return redirect(_turn_url(battle))

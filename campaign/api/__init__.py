@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from ninja import NinjaAPI, Swagger
 from ninja.errors import HttpError
+from ninja.parser import Parser
 
 from battles.api.actions import router as battle_actions_router
 from battles.api.battles import router as battles_router
@@ -25,6 +26,7 @@ from battles.api.rules import router as rules_router
 from battles.api.systems import router as systems_rules_router
 from battles.log.refusals import rules_error_text
 from battles.rules.errors import RulesError
+from campaign.core.json_body import BodyShapeError, parse_object
 from campaign.core.refusals import Refused, error_body
 from campaign.core.validation import TextError
 from campaign.turns.api.moves import router as moves_router
@@ -54,6 +56,15 @@ class CsrfSwagger(Swagger):
             "add_csrf": True,
         }
         return render(request, self.template, context)
+
+
+class ObjectBodyParser(Parser):
+    """Every JSON body the API reads must be one object with finite numbers
+    (``campaign.core.json_body``): refused here for every operation at once, before any
+    view runs; :func:`http_error` answers it 422 naming the body."""
+
+    def parse_body(self, request: HttpRequest) -> dict[str, Any]:
+        return parse_object(request.body)
 
 
 class AdmiraltyAPI(NinjaAPI):
@@ -111,6 +122,7 @@ api = AdmiraltyAPI(
         "as `Authorization: Bearer adm_…`."
     ),
     docs=CsrfSwagger(),
+    parser=ObjectBodyParser(),
 )
 
 
@@ -178,7 +190,11 @@ NINJA_TEXTS = {
 @api.exception_handler(HttpError)
 def http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
     """An ``HttpError``'s status and message; ours are translated where raised,
-    django-ninja's own through :data:`NINJA_TEXTS`."""
+    django-ninja's own through :data:`NINJA_TEXTS`. A body :class:`ObjectBodyParser`
+    refused (django-ninja wraps it in a 400) is 422 naming the body."""
+    if isinstance(exc.__cause__, BodyShapeError):
+        message = str(exc.__cause__)
+        return api.create_response(request, error_body(message, [("body", message)]), status=422)
     detail = NINJA_TEXTS.get(str(exc), str(exc))
     return api.create_response(request, error_body(str(detail)), status=exc.status_code)
 

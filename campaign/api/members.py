@@ -65,6 +65,9 @@ class InvitationOut(Schema):
 
 class AcceptIn(Schema):
     token: str
+    # The code of the confirmation link mailed to the invited address (its last part),
+    # for an invitation sent to one.
+    confirmation: str = ""
 
 
 @contextmanager
@@ -210,9 +213,16 @@ def invitation_revoke(request: HttpRequest, slug: str, invitation_id: int):
 @router.post("/campaigns/{slug}/invitations/accept", response={201: MemberOut})
 def invitation_accept(request: HttpRequest, slug: str, payload: AcceptIn):
     """Join ``slug`` with the invitation ``token`` (the last part of its link), as the
-    calling user. A token of another campaign, used, revoked or expired: 400."""
+    calling user; an invitation sent to an address also needs ``confirmation``, the last
+    part of the link mailed there (asked for on the invitation page). A token of another
+    campaign, used, revoked or expired, a missing or wrong confirmation: 400."""
     campaign = get_object_or_404(Campaign, slug=slug)
     token = clean_text(payload.token, field=_("token"), max_length=100)
     with _answers():
-        m = invitations.invitation_accept(token=token, user=request.user, campaign=campaign)
+        m = invitations.invitation_accept(
+            token=token,
+            user=request.user,
+            campaign=campaign,
+            confirmation=clean_text(payload.confirmation, field=_("confirmation"), max_length=300),
+        )
     return Status(201, _member(m))

@@ -5,6 +5,9 @@
   400 for ``RequestDataTooBig``;
 - a NUL character in the path or the query string is a 400 (PostgreSQL cannot compare
   text holding one: the lookup would be a 500);
+- a multipart body without a valid boundary, or one Django cannot parse, is a 400 saying
+  so (JSON on ``/api/``, the input error page elsewhere), alike with DEBUG on or off:
+  Django's own answer was a 500 under DEBUG and a bare English page otherwise;
 - a JSON body sent to ``/api/`` whose strings hold a NUL or a lone UTF-16 surrogate is a
   422 naming the JSON path (``results[0].notes``): no endpoint, present or future, has to
   remember it, and SQLite and PostgreSQL answer alike;
@@ -20,10 +23,12 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http.multipartparser import MultiPartParserError
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views import defaults
@@ -47,6 +52,19 @@ def _too_big(request: HttpRequest) -> HttpResponse:
         "limit": limits.REQUEST_BODY_MAX_BYTES // (1024 * 1024)
     }
     return _refuse(request, 413, message)
+
+
+#: A boundary as Django's multipart parser checks it (printable ASCII, not ending in a space).
+_BOUNDARY = re.compile(r"[ -~]{0,200}[!-~]")
+
+
+def _unreadable_form(request: HttpRequest) -> HttpResponse:
+    return _refuse(
+        request,
+        400,
+        _("The form data cannot be read: send multipart/form-data with a valid boundary."),
+        field="body",
+    )
 
 
 def _refused_page(request: HttpRequest, exc: Refused) -> HttpResponse:
@@ -74,6 +92,12 @@ class InputGuardMiddleware:
             return _too_big(request)
         if "\x00" in request.path or "%00" in request.META.get("QUERY_STRING", ""):
             return _refuse(request, 400, _("The address contains a NUL character (\\x00)."))
+        if (
+            request.method in {"POST", "PUT", "PATCH"}
+            and request.content_type == "multipart/form-data"
+            and not _BOUNDARY.fullmatch(request.content_params.get("boundary", ""))
+        ):
+            return _unreadable_form(request)
         if (
             request.path.startswith("/api/")
             and request.method in {"POST", "PUT", "PATCH"}
@@ -103,6 +127,8 @@ class InputGuardMiddleware:
             return _refused_page(request, exception)
         if isinstance(exception, RequestDataTooBig):
             return _too_big(request)
+        if isinstance(exception, MultiPartParserError):
+            return _unreadable_form(request)
         if isinstance(exception, TextError):
             return _refuse(request, 400, exception.messages[0], field=exception.field)
         if isinstance(exception, OverflowError):

@@ -3,6 +3,12 @@ creates one for a role (and a faction, for a player), optionally for an e-mail a
 (the link is then sent with Django's mail API); whoever opens the link joins, logged in
 or signing up in the same step (``invitation_sign_up``).
 
+A link can be forwarded, so an invitation sent to an address is taken only by an account
+that proves it holds that address: :func:`invitation_confirm_send` mails there a
+confirmation link bound to the account (``django.core.signing.TimestampSigner``, valid as
+long as the invitation), and :func:`invitation_accept` needs its code. No page, answer or
+refusal shows the address to whoever holds the link.
+
 The link's token is 256 random bits (``secrets.token_urlsafe``); only its SHA-256 is
 stored, so the link is shown once, when it is made. A link works once, until it is
 revoked or ``settings.INVITATION_EXPIRY_DAYS`` days have passed. Refusals raise
@@ -19,6 +25,7 @@ from typing import TYPE_CHECKING
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
+from django.core import signing
 from django.core.exceptions import ValidationError
 from django.core.mail import send_mail
 from django.core.validators import validate_email
@@ -27,6 +34,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from campaign.core.throttle import allow
 from campaign.core.validation import clean_text
 from campaign.league.members import MemberError, check_organiser, check_role, membership_add
 from campaign.league.models import Campaign, Invitation, Membership
@@ -37,6 +45,9 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
 
 EMAIL_MAX = 254
+#: Confirmation mails per invitation and hour: each one goes to the invited address.
+CONFIRMATIONS_PER_HOUR = 5
+_CONFIRM_SALT = "admiralty.invitation-confirmation"
 
 
 def token_hash(token: str) -> str:
@@ -170,26 +181,29 @@ def _usable(token: str, campaign: Campaign | None = None) -> Invitation:
 
 
 def invitation_accept(
-    *, token: str, user: AbstractBaseUser, campaign: Campaign | None = None
+    *,
+    token: str,
+    user: AbstractBaseUser,
+    campaign: Campaign | None = None,
+    confirmation: str = "",
 ) -> Membership:
     """Give ``user`` the invitation's role in its campaign and use the invitation up;
-    returns the membership. Raises ``MemberError`` if the link is unknown (or not one of
-    ``campaign``'s, when given), used, revoked or expired, sent to an e-mail address
-    other than the account's own (an account without an address may take it), or the
-    user holds that role there already."""
+    returns the membership. An invitation sent to an e-mail address needs
+    ``confirmation``, the code of the link :func:`invitation_confirm_send` mailed there for
+    this account; the account then takes that address if it had none. Raises
+    ``MemberError`` if the link is unknown (or not one of ``campaign``'s, when given),
+    used, revoked or expired, the confirmation is missing, another account's, forged or
+    expired, or the user holds that role there already."""
     if not getattr(user, "is_authenticated", False):
         raise MemberError(_("invitation: log in or create an account to accept it"))
     with transaction.atomic():
         invitation = _usable(token, campaign)
-        if not addressed_to(invitation, user):
+        if invitation.email:
             # A forwarded link must not hand a role to someone else's account.
-            raise MemberError(
-                _(
-                    "invitation: it was sent to %(email)s, not to the address of your "
-                    "account; ask the organiser for an invitation of your own"
-                )
-                % {"email": invitation.email}
-            )
+            _check_confirmation(invitation, user, confirmation)
+            if not (getattr(user, "email", "") or "").strip():
+                user.email = invitation.email
+                user.save(update_fields=["email"])
         membership = membership_add(
             campaign=invitation.campaign,
             user=user,
@@ -203,20 +217,93 @@ def invitation_accept(
         return membership
 
 
-def addressed_to(invitation: Invitation, user: AbstractBaseUser) -> bool:
-    """Whether ``user`` may take ``invitation``: it names no e-mail address, the
-    account has none, or the two are the same address (case-insensitive)."""
-    account = (getattr(user, "email", "") or "").strip().lower()
-    return not invitation.email or not account or account == invitation.email.lower()
+def needs_confirmation(invitation: Invitation) -> bool:
+    """Whether taking ``invitation`` needs a confirmation mailed to its address."""
+    return bool(invitation.email)
+
+
+def _confirmation_value(invitation: Invitation, user: AbstractBaseUser) -> str:
+    # The address is bound by a digest: a signed value is readable, and the code must
+    # not show the address to someone it was forwarded to.
+    digest = hashlib.sha256(invitation.email.strip().lower().encode()).hexdigest()[:16]
+    return f"{invitation.pk}:{user.pk}:{digest}"
+
+
+def confirmation_code(invitation: Invitation, user: AbstractBaseUser) -> str:
+    """The signed code proving that ``user`` received mail at ``invitation``'s address."""
+    return signing.TimestampSigner(salt=_CONFIRM_SALT).sign(_confirmation_value(invitation, user))
+
+
+def _check_confirmation(invitation: Invitation, user: AbstractBaseUser, code: str) -> None:
+    if not code:
+        raise MemberError(
+            _(
+                "invitation: it was sent to an e-mail address; follow the confirmation "
+                "link mailed to that address to take it"
+            )
+        )
+    try:
+        value = signing.TimestampSigner(salt=_CONFIRM_SALT).unsign(
+            code, max_age=timedelta(days=settings.INVITATION_EXPIRY_DAYS)
+        )
+    except signing.BadSignature:
+        value = None
+    if value != _confirmation_value(invitation, user):
+        raise MemberError(
+            _(
+                "invitation: this confirmation link is not valid for your account or has "
+                "expired; ask for a new one on the invitation page"
+            )
+        )
+
+
+def invitation_confirm_send(*, token: str, user: AbstractBaseUser, link_base: str = "") -> None:
+    """Mail to the address ``token``'s invitation was sent to a link that lets ``user``
+    take it (``/invitations/<token>/confirm/<code>/``, ``link_base`` before it), once the
+    transaction commits. Raises ``MemberError`` for a dead link, an invitation sent to no
+    address, an anonymous user, or more than :data:`CONFIRMATIONS_PER_HOUR` mails."""
+    from django.urls import reverse
+
+    if not getattr(user, "is_authenticated", False):
+        raise MemberError(_("invitation: log in or create an account to accept it"))
+    with transaction.atomic():
+        invitation = _usable(token)
+        if not invitation.email:
+            raise MemberError(_("invitation: it needs no confirmation"))
+        if not allow(
+            "invitation-confirm", str(invitation.pk), limit=CONFIRMATIONS_PER_HOUR, window=3600
+        ):
+            raise MemberError(_("invitation: too many confirmation mails; try again in an hour"))
+        path = reverse(
+            "invitation-confirm",
+            kwargs={"token": token, "code": confirmation_code(invitation, user)},
+        )
+        context = {
+            "invitation": invitation,
+            "role": role_label(invitation.role),
+            "username": user.get_username(),
+            "link": link_base + path,
+        }
+        transaction.on_commit(
+            lambda: send_mail(
+                subject=_("Confirm your invitation to %(campaign)s")
+                % {"campaign": invitation.campaign.name},
+                message=render_to_string("campaign/members_invitation_confirm_email.txt", context),
+                from_email=None,
+                recipient_list=[invitation.email],
+            )
+        )
 
 
 def invitation_sign_up(
-    *, token: str, username: str, password: str, email: str = ""
-) -> tuple[AbstractBaseUser, Membership]:
+    *, token: str, username: str, password: str, email: str = "", link_base: str = ""
+) -> tuple[AbstractBaseUser, Membership | None]:
     """Create an account (``username``, ``password`` checked by Django's password
     validators, optional ``email``) and accept the invitation with it, in one
-    transaction; returns ``(user, membership)``. Raises ``MemberError`` naming the field
-    (``username``, ``password``, ``e-mail``, ``invitation``)."""
+    transaction; returns ``(user, membership)``. For an invitation sent to an address the
+    account is created and the confirmation mailed (:func:`invitation_confirm_send`);
+    the membership is then None until it is followed. Raises ``MemberError`` naming the
+    field (``username``, ``password``, ``e-mail``, ``invitation``)."""
     model = get_user_model()
     field = model._meta.get_field(model.USERNAME_FIELD)
     username = clean_text(username, field=_("username"), max_length=field.max_length)
@@ -235,8 +322,11 @@ def invitation_sign_up(
     except ValidationError as exc:
         raise MemberError(_("password: %(why)s") % {"why": " ".join(exc.messages)}) from exc
     with transaction.atomic():
-        _usable(token)  # refuse a dead link before creating the account
+        invitation = _usable(token)  # refuse a dead link before creating the account
         user = model._default_manager.create_user(username, email=email, password=password)
+        if needs_confirmation(invitation):
+            invitation_confirm_send(token=token, user=user, link_base=link_base)
+            return user, None
         return user, invitation_accept(token=token, user=user)
 
 

@@ -1,10 +1,12 @@
 """URL patterns of the members page, invitation links and password resets (Django's
-``PasswordResetView`` family with the league's templates)."""
+``PasswordResetView`` family with the league's templates, the request limited per address
+and client: ``campaign.web.password_reset``)."""
 
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from campaign.web import members as views
+from campaign.web.password_reset import ThrottledPasswordReset
 
 urlpatterns = [
     path("campaigns/<slug:slug>/members/", views.members_page, name="campaign-members"),
@@ -36,14 +38,11 @@ urlpatterns = [
     ),
     path("invitations/<str:token>/", views.invitation, name="invitation"),
     path(
-        "password-reset/",
-        auth_views.PasswordResetView.as_view(
-            template_name="registration/password_reset_form.html",
-            email_template_name="registration/password_reset_email.txt",
-            subject_template_name="registration/password_reset_subject.txt",
-        ),
-        name="password_reset",
+        "invitations/<str:token>/confirm/<str:code>/",
+        views.invitation_confirm,
+        name="invitation-confirm",
     ),
+    path("password-reset/", ThrottledPasswordReset.as_view(), name="password_reset"),
     path(
         "password-reset/sent/",
         auth_views.PasswordResetDoneView.as_view(),

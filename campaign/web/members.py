@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -252,10 +253,12 @@ def invitation_revoke(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     return _act(request, campaign, run, _("Invitation revoked."))
 
 
-def invitation(request: HttpRequest, token: str) -> HttpResponse:
+def invitation(request: HttpRequest, token: str, code: str = "") -> HttpResponse:
     """The invitation link: GET shows the role offered and a join button (logged in) or a
-    sign-up form; POST joins (logged in) or signs up, logs in and joins. A dead link gets
-    a page saying why (404 unknown, 410 used, revoked or expired)."""
+    sign-up form; POST joins (logged in) or signs up, logs in and joins. An invitation
+    sent to an address is joined from the confirmation link mailed there (``code``): POST
+    without it mails one. A dead link gets a page saying why (404 unknown, 410 used,
+    revoked or expired). The invited address is never shown."""
     found = invitations.invitation_find(token)
     if found is None or found.state() != Invitation.State.PENDING:
         state = found.state() if found else None
@@ -265,31 +268,44 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
             {"state": state, "invitation": found},
             status=404 if found is None else 410,
         )
+    code = request.POST.get("confirmation", code)
     context = {
         "invitation": found,
         "role": invitations.role_label(found.role),
-        "values": {"username": "", "email": found.email},
+        "values": {"username": "", "email": ""},
+        "needs_confirmation": invitations.needs_confirmation(found),
+        "confirmation": code,
     }
+    link_base = request.build_absolute_uri("/").rstrip("/")
     if request.user.is_authenticated:
         # Say what joining changes for someone who has a role there already.
         context["current_roles"] = members.roles_of(user=request.user, campaign=found.campaign)
-        context["addressed_to_user"] = invitations.addressed_to(found, request.user)
     if request.method == "POST":
         try:
             if request.user.is_authenticated:
-                invitations.invitation_accept(token=token, user=request.user)
+                if context["needs_confirmation"] and not code:
+                    invitations.invitation_confirm_send(
+                        token=token, user=request.user, link_base=link_base
+                    )
+                    context["confirmation_sent"] = True
+                    return render(request, "campaign/members_invitation.html", context)
+                invitations.invitation_accept(token=token, user=request.user, confirmation=code)
             else:
                 context["values"] = {
                     "username": request.POST.get("username", ""),
                     "email": request.POST.get("email", ""),
                 }
-                user, _m = invitations.invitation_sign_up(
+                user, joined = invitations.invitation_sign_up(
                     token=token,
                     username=request.POST.get("username", ""),
                     password=request.POST.get("password", ""),
                     email=request.POST.get("email", ""),
+                    link_base=link_base,
                 )
                 login(request, user, backend=LOGIN_BACKEND)
+                if joined is None:
+                    context["confirmation_sent"] = True
+                    return render(request, "campaign/members_invitation.html", context)
         except (MemberError, TextError) as exc:
             context["error"] = str(exc)
             return render(request, "campaign/members_invitation.html", context, status=400)
@@ -300,3 +316,10 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
         )
         return redirect(found.campaign.get_absolute_url())
     return render(request, "campaign/members_invitation.html", context)
+
+
+@login_required
+def invitation_confirm(request: HttpRequest, token: str, code: str) -> HttpResponse:
+    """The confirmation link mailed to an invitation's address: the invitation page with
+    the code, for the account that asked for it (a visitor logs in first)."""
+    return invitation(request, token, code)

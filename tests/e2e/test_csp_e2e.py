@@ -80,3 +80,38 @@ def test_no_page_violates_the_csp_for_an_organiser(live_server, browser, world):
         assert _visit_all(page, live_server.url, [p for p in paths if p != "/login/"]) == {}
     finally:
         context.close()
+
+
+def test_a_served_html_report_applies_its_styles_without_a_violation(
+    live_server, browser, cast, settings, tmp_path
+):
+    """The report files are rendered beforehand, without the request's nonce: the app's
+    policy blocked their inline styles and the served report came unstyled. The live
+    server answers ``/media/`` itself (Django's test handler), so the browser is given
+    the app's own answer (headers and body) for that address."""
+    from django.test import Client
+
+    from battles.reports.tasks import render_report
+    from tests.battles.reports.report_fixtures import make_battle
+
+    settings.MEDIA_ROOT = tmp_path / "media"
+    battle = make_battle(cast.campaign)
+    name = render_report.delay(battle.pk, "html").get()["file"]
+    served = Client().get(f"/media/{name}")
+    assert served.status_code == 200
+    body = b"".join(served.streaming_content)
+    headers = dict(served.items())
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="fr-FR")
+    try:
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        page.route(
+            f"**/media/{name}",
+            lambda route: route.fulfill(status=200, headers=headers, body=body),
+        )
+        assert _visit_all(page, live_server.url, [f"/media/{name}"]) == {}
+        # The report's own stylesheet applied (the browser's default is 8 px).
+        margin = page.evaluate("getComputedStyle(document.body).margin")
+        assert margin != "8px"
+    finally:
+        context.close()

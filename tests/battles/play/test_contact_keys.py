@@ -142,7 +142,8 @@ def test_a_form_naming_the_enemys_ship_stores_nothing_and_says_why(started):
     )
     assert response.status_code == 400
     page = response.content.decode()
-    assert "pas un vaisseau de votre camp\u202f; rien n’a été enregistré" in page  # French default
+    # French by default.
+    assert "pas un vaisseau de votre camp dans cette bataille\u202f; rien n’a été" in page
     assert not TurnOrders.objects.filter(battle=started.battle).exists()
     # The refusal names neither the ship nor its class.
     error = re.search(r'class="form-error"[^>]*>([^<]*)<', page).group(1)
@@ -159,3 +160,77 @@ def test_the_api_refusing_the_enemys_ship_does_not_name_it(started):
     assert answer.status_code == 400
     detail = answer.json()["detail"]
     assert "pas un vaisseau de votre camp" in detail and "Sa'ar" not in detail
+
+
+def test_orders_for_any_id_not_of_the_side_get_one_answer_on_the_api_and_the_page(started):
+    """No oracle: an enemy ship, visible or hidden, a ship of another battle and an id of no
+    ship at all are refused in the same words (the id as sent, nothing else), and nothing
+    is stored."""
+    from factions.models import Ship
+
+    visible, hidden = sorted(started.q)
+    elsewhere = draft_skirmish(
+        started.cast.campaign, qatzrin=("Ra'am",), phalon=("Silith",), slug="elsewhere"
+    )
+    other = f"ship-{Participant.objects.filter(side__battle=elsewhere).first().ship_id}"
+    assert other not in started.q | started.p
+    missing = f"ship-{Ship.objects.order_by('-pk').first().pk + 1000}"
+    url = f"/api/battles/{started.battle.pk}/turns/orders"
+
+    def answers(ref: str) -> tuple[str, str]:
+        api = started.rival.put(
+            url,
+            {"orders": {ref: {"movement": "+1"}}},
+            content_type="application/json",
+            HTTP_ACCEPT_LANGUAGE="en",
+        )
+        assert api.status_code == 400
+        form = started.rival.post(
+            f"/battles/{started.battle.pk}/turns/orders/",
+            {f"movement-{ref}": "+1"},
+            HTTP_ACCEPT_LANGUAGE="en",
+        )
+        assert form.status_code == 400
+        error = re.search(r'class="form-error"[^>]*>([^<]*)<', form.content.decode()).group(1)
+        return api.json()["detail"].replace(ref, "<id>"), error.replace(ref, "<id>")
+
+    first = answers(visible)
+    enemy_fleet = started.battle.sides.get(faction__slug="qatzrin").fleet
+    enemy_fleet.hidden = True
+    enemy_fleet.save()
+    assert [answers(ref) for ref in (hidden, other, missing)] == [first] * 3
+    assert first[0] == "'<id>': not a ship of your side in this battle; nothing stored"
+    assert first[1] == "&#x27;<id>&#x27;: not a ship of your side in this battle; nothing stored"
+    assert not TurnOrders.objects.filter(battle=started.battle).exists()
+
+
+def test_a_target_named_by_any_id_not_a_contact_gets_one_answer(started):
+    """Fire at an enemy's engine id (visible or hidden), another battle's ship or an id of
+    no ship: the same words (the id as sent), where the engine told an unknown id apart."""
+    from factions.models import Ship
+
+    visible, hidden = sorted(started.q)
+    elsewhere = draft_skirmish(
+        started.cast.campaign, qatzrin=("Ra'am",), phalon=("Silith",), slug="elsewhere"
+    )
+    other = f"ship-{Participant.objects.filter(side__battle=elsewhere).first().ship_id}"
+    missing = f"ship-{Ship.objects.order_by('-pk').first().pk + 1000}"
+    url = f"/api/battles/{started.battle.pk}/turns/orders"
+
+    def answer(ref: str) -> str:
+        r = started.rival.put(
+            url,
+            {"orders": _fire(started, ref)},
+            content_type="application/json",
+            HTTP_ACCEPT_LANGUAGE="en",
+        )
+        assert r.status_code == 400
+        return r.json()["detail"].replace(ref, "<id>")
+
+    first = answer(visible)
+    enemy_fleet = started.battle.sides.get(faction__slug="qatzrin").fleet
+    enemy_fleet.hidden = True
+    enemy_fleet.save()
+    assert [answer(ref) for ref in (hidden, other, missing, missing + ".bay-1")] == [first] * 4
+    assert first == "'<id>': no contact of your side is known by this name; nothing stored"
+    assert not TurnOrders.objects.filter(battle=started.battle).exists()

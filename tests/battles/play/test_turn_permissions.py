@@ -200,15 +200,17 @@ def test_api_matrix(game, who, call):
     assert response.status_code == expected, response.content
 
 
-def test_api_orders_for_the_other_sides_ship_name_it_and_store_nothing(game):
+def test_api_orders_for_the_other_sides_ship_repeat_its_id_and_store_nothing(game):
     response = client(game, "rival").put(
         f"/api/battles/{game.battle.pk}/turns/orders",
         {"orders": {game.q: {"movement": "+1"}}},
         content_type="application/json",
     )
     assert response.status_code == 400
-    assert (
-        "pas un vaisseau de votre camp\u202f; rien n’a été enregistré" in response.json()["detail"]
+    # The id as sent, in the words every id not of the side gets (no oracle).
+    assert response.json()["detail"] == (
+        f"'{game.q}'\u202f: pas un vaisseau de votre camp dans cette bataille\u202f; "
+        "rien n’a été enregistré"
     )
     assert TurnPlay.objects.get(battle=game.battle).turns_played == 0
 

@@ -143,8 +143,8 @@ def test_a_deadline_in_the_past_is_refused_and_changes_nothing(started):
 @pytest.mark.parametrize(
     ("orders", "message"),
     [
-        ("X", "'ship-999999': this ship is not in the battle"),
-        ("P0", r"Tsaara 1 \(ship-\d+\): not a ship of your side"),
+        ("X", "'ship-999999': not a ship of your side in this battle"),
+        ("P0", r"'ship-\d+': not a ship of your side in this battle"),
         ("Q0+9", r"Sa'ar 1: order '\+9': speed change \+9 exceeds thrust 6"),
         ("Q0fire", r"Sa'ar 1: no weapon system 'nothing' to fire"),
         ("Q0type", r"Sa'ar 1 \(ship-\d+\)\.withdraw: 'yes', expected true or false"),

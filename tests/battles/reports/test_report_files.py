@@ -63,3 +63,35 @@ def test_a_report_whose_file_is_gone_is_404(cast, rendered, media):
     (media / report.file.name).unlink()
     assert Client().get(f"/media/{report.file.name}").status_code == 404
     assert Report.objects.exists()
+
+
+def test_a_served_html_report_may_apply_its_own_inline_styles(cast, media):
+    """The app's policy allows no <style> element without the page's nonce; a report file
+    rendered beforehand has none, so Chromium left the served report unstyled. Its answer
+    now lists the hash of each of its <style> elements, and of nothing else."""
+    import base64
+    import hashlib
+    import re
+
+    from battles.reports.tasks import render_report
+
+    battle = make_battle(cast.campaign)
+    name = render_report.delay(battle.pk, "html").get()["file"]
+    response = Client().get(f"/media/{name}")
+    assert response.status_code == 200
+    html = b"".join(response.streaming_content).decode()
+    styles = re.findall(r"<style(?:\s[^>]*)?>(.*?)</style>", html, re.S)
+    assert styles and "report-title" in styles[0]
+    expected = {
+        f"'sha256-{base64.b64encode(hashlib.sha256(s.encode()).digest()).decode()}'" for s in styles
+    }
+    policy = dict(
+        part.strip().split(" ", 1) for part in response["Content-Security-Policy"].split(";")
+    )
+    allowed = set(policy["style-src"].split())
+    assert expected <= allowed
+    assert allowed - expected <= {"'self'"} and "'unsafe-inline'" not in allowed
+    assert policy["script-src"] == "'self'"
+    # The battle page keeps its nonce and lists no hash.
+    page = Client().get(f"/battles/{battle.pk}/")
+    assert "sha256-" not in page["Content-Security-Policy"]

@@ -28,3 +28,46 @@ def test_the_safety_net_answers_400_naming_the_field(path, exception, status, ne
     assert needle in response.content.decode()
     other = InputGuardMiddleware(lambda r: None).process_exception(request, KeyError("x"))
     assert other is None  # a real bug stays a 500
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("debug", [True, False])
+@pytest.mark.parametrize(
+    "path", ["/login/", "/password-reset/", "/api/fleets/import", "/api/designs/validate"]
+)
+def test_a_multipart_body_without_a_boundary_is_a_clean_400(settings, path, debug):
+    """It was a 500 with DEBUG on and Django's bare English 400 page otherwise; now the
+    league's page (JSON on the API) says what is wrong, in the reader's language."""
+    from django.test import Client
+
+    settings.DEBUG = debug
+    for content_type in ("multipart/form-data", "multipart/form-data; boundary="):
+        response = Client().post(
+            path, b"--x\r\n\r\n--x--", content_type=content_type, HTTP_ACCEPT_LANGUAGE="en"
+        )
+        assert response.status_code == 400
+        message = "The form data cannot be read: send multipart/form-data with a valid boundary."
+        if path.startswith("/api/"):
+            assert response.json() == {
+                "detail": message,
+                "errors": [{"field": "body", "message": message}],
+            }
+        else:
+            page = response.content.decode()
+            assert response["Content-Type"].startswith("text/html")
+            assert "<h1>Request refused</h1>" in page and message in page
+    french = Client().post(path, b"--x\r\n", content_type="multipart/form-data")
+    shown = french.json()["detail"] if path.startswith("/api/") else french.content.decode()
+    assert "Les données du formulaire sont illisibles\u202f: envoyez" in shown
+
+
+def test_a_multipart_body_django_cannot_parse_is_the_same_400():
+    from django.http.multipartparser import MultiPartParserError
+
+    request = RequestFactory().post("/api/x", HTTP_ACCEPT_LANGUAGE="en")
+    with translation.override("en"):
+        response = InputGuardMiddleware(lambda r: None).process_exception(
+            request, MultiPartParserError("Invalid boundary in multipart: None")
+        )
+    assert response.status_code == 400
+    assert "valid boundary" in response.content.decode()

@@ -52,3 +52,37 @@ def test_password_reset_flow(cast):
 
     used = Client().get(link, follow=True).content.decode()
     assert "Ce lien ne fonctionne pas" in used
+
+
+def test_password_reset_requests_are_limited_per_address(cast, settings):
+    """Ten requests in two seconds sent ten e-mails to one mailbox."""
+    cast.norge_player.email = "norge@example.org"
+    cast.norge_player.save()
+    answers = [
+        Client(REMOTE_ADDR=f"10.0.0.{n}").post("/password-reset/", {"email": "Norge@example.org"})
+        for n in range(10)
+    ]
+    assert [r.status_code for r in answers] == [302] * 3 + [429] * 7
+    assert len(mail.outbox) == 3 == settings.PASSWORD_RESET_PER_ADDRESS
+    page = answers[-1].content.decode()
+    assert "Trop de demandes de nouveau mot de passe\u202f: réessayez dans une heure." in page
+    # Another address is not held back by this one's limit.
+    other = Client(REMOTE_ADDR="10.0.1.1").post("/password-reset/", {"email": "x@example.org"})
+    assert other.status_code == 302
+
+
+def test_password_reset_requests_are_limited_per_client(cast, settings):
+    """One client cycling through addresses (known or not) is held back too, and an
+    unknown address counts as a known one does: the limit reveals no account."""
+    client = Client(REMOTE_ADDR="10.9.9.9")
+    answers = [
+        client.post("/password-reset/", {"email": f"user{n}@example.org"}) for n in range(12)
+    ]
+    limit = settings.PASSWORD_RESET_PER_IP
+    assert [r.status_code for r in answers] == [302] * limit + [429] * (12 - limit)
+    assert (
+        Client(REMOTE_ADDR="10.9.9.8")
+        .post("/password-reset/", {"email": "user0@example.org"})
+        .status_code
+        == 302
+    )
