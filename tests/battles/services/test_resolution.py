@@ -342,7 +342,7 @@ def test_a_failure_after_the_log_is_written_rolls_everything_back(monkeypatch):
 
 def test_a_side_without_ships_is_refused():
     battle = draft_skirmish(qatzrin=())
-    with pytest.raises(BattleActionError, match="side qatzrin has no ship"):
+    with pytest.raises(BattleActionError, match="side Qatzrin has no ship"):
         battle_resolve(user=SYSTEM, battle=battle, seed=SEED)
 
 
