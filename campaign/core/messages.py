@@ -187,6 +187,10 @@ MESSAGES: dict[str, Callable[[Params], str]] = {
     "battle.reopened": _simple(
         gettext_noop("reopened: every ship and light unit as before the battle")
     ),
+    "battle.repairs_refunded": _simple(
+        gettext_noop("repair orders cancelled and refunded: %(ships)s (%(total)s resources)")
+    ),
+    "battle.reopened_refunded": _simple(gettext_noop("%(reopened)s; %(refunds)s")),
     "battle.play_started": _simple(
         gettext_noop("turn-by-turn play started (seed %(seed)s, at most %(n)s turns)")
     ),
