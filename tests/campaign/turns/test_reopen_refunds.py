@@ -41,4 +41,3 @@ def test_a_reopen_without_repairs_keeps_its_plain_line(damaged):
     assert b.repairs_refunded is None
     line = BattleAction.objects.get(battle=b, kind=BattleAction.Kind.REOPEN)
     assert line.summary == "reopened: every ship and light unit as before the battle"
-
