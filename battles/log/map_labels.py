@@ -8,9 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-__all__ = ["FONT", "LEADER_FROM", "place_labels"]
+__all__ = ["ASCENT", "DESCENT", "FONT", "LEADER_FROM", "place_labels"]
 
 FONT = 1.4  # a name's font size, in marker units (scale)
+# A name's box above and below its baseline, in ems: DejaVu Sans's ascent and descent, as a
+# browser measures the drawn text. A box of 0.8 + 0.2 em let two names stacked one line
+# apart overlap by their accents and descenders once drawn.
+ASCENT, DESCENT = 0.93, 0.24
 
 # Where a ship's name may go, around its marker, in marker units (scale): x, y of the text
 # and its anchor, tried in this order: next to the marker first, then farther out (with a
@@ -72,7 +76,7 @@ def place_labels(
         for index, (dx, dy, anchor) in enumerate(_LABEL_SPOTS):
             x, y = dx * scale, dy * scale
             left = ex + x - {"start": 0, "middle": width / 2, "end": width}[anchor]
-            box = (left, ey + y - 0.8 * font, left + width, ey + y + 0.2 * font)
+            box = (left, ey + y - ASCENT * font, left + width, ey + y + DESCENT * font)
             hits = sum(_overlap(box, other) for other in placed)
             hits += sum(_overlap(box, m) for i, m in enumerate(markers) if i != own)
             if bounds and not (bounds[0] <= box[0] and box[2] <= bounds[2]):

@@ -41,7 +41,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.utils.translation import gettext
+from django.utils.text import capfirst
+from django.utils.translation import gettext, gettext_lazy
 
 from battles.log.battle_map import board_layout
 from battles.log.lines import event_line
@@ -49,8 +50,30 @@ from battles.log.names import LogNames
 from battles.log.veiled import VEILED_KINDS, veiled_line
 from battles.play.contacts import ContactKeys
 from battles.refs import owner_ref
+from factions.models import LightUnitGroup
 
 __all__ = ["Viewer", "board_view"]
+
+#: A launched unit's name on the board, by the engine weapon id it attacks with (or its
+#: family, the id's first word): the reader's words for the kind, not the engine's id.
+_LAUNCHED_WORDS = {
+    "fighter-interceptor": LightUnitGroup.Kind.INTERCEPTOR.label,
+    "fighter-heavy": LightUnitGroup.Kind.HEAVY_FIGHTER.label,
+    "fighter-long-range": LightUnitGroup.Kind.LONG_RANGE_FIGHTER.label,
+    "fighter": LightUnitGroup.Kind.FIGHTER.label,
+    "drone": LightUnitGroup.Kind.DRONE.label,
+    "gunboat": LightUnitGroup.Kind.GUNBOAT.label,
+    "missile": gettext_lazy("missiles"),
+}
+
+
+def launched_label(weapon: Any, craft: Any) -> str:
+    """A launched unit's name on the board: its kind in the reader's words and its craft,
+    "Long-range fighters ×6"; an unknown weapon id stays as the engine wrote it."""
+    weapon = str(weapon or "?")
+    words = _LAUNCHED_WORDS.get(weapon) or _LAUNCHED_WORDS.get(weapon.split("-")[0])
+    return f"{capfirst(str(words)) if words else weapon} ×{craft if craft is not None else '?'}"
+
 
 _FIRE_KINDS = ("fire", "point-defence", "attack", "missile-strike", "dogfight")
 _ALWAYS = ("deploy", "initiative", "initiative-roll", "result", "auto-orders")
@@ -285,7 +308,7 @@ class _Looker:
                 "y": host["y"],
                 "side": self.specs.get(data["ship"], {}).get("side"),
                 "owner": data["ship"],
-                "label": f"{data.get('weapon', '?')} ×{data.get('craft', '?')}",
+                "label": launched_label(data.get("weapon"), data.get("craft")),
             }
         elif kind == "light-unit-move" and data.get("unit") in board.units:
             unit = board.units[data["unit"]]

@@ -167,8 +167,8 @@ def _ship_names(participants: Any, setup: dict[str, Any] | None) -> dict[str, st
 def odds_panel(battle: Battle, user: Any, board: dict[str, Any] | None = None) -> dict | None:
     """The odds panel's data: the weapons of the ships ``user`` fights with
     (organisers: every ship's) and the targets they may pick, with ids matching the
-    board's markers so the range can be read from the map. None for users with no ship
-    in the battle."""
+    board's markers so the range can be read from the map (``board``: True when
+    ``board`` has frames to read it from). None for users with no ship in the battle."""
     viewer = battle_viewer(battle, user)
     if viewer.mode == "public":
         return None
@@ -225,7 +225,8 @@ def odds_panel(battle: Battle, user: Any, board: dict[str, Any] | None = None) -
             targets.append({"id": ship_id, "label": label})
     if not weapons:
         return None
-    return {"weapons": weapons, "targets": targets}
+    # "Read from the map" needs a board drawn on the page (the battle page has none).
+    return {"weapons": weapons, "targets": targets, "board": bool(board and board.get("frames"))}
 
 
 def turn_links(battle: Battle, user: Any) -> dict[str, Any]:

@@ -49,6 +49,7 @@ from campaign.core.markdown import (
     render_markdown,
     static_file,
 )
+from campaign.core.messages import is_message, message
 from campaign.core.stored_text import end_reason_label, stored_text
 from factions.models import ShipClass
 from factions.ssd import draw as ssd
@@ -257,6 +258,19 @@ def _outcome_line(result: Any, won: bool) -> str:
     }
 
 
+def _stored_outcome(battle: Battle, won: bool) -> str:
+    """The stored outcome in the reader's language; with a winner, an engine outcome
+    headed "<side> victory: <why>" keeps only the why: the banner says "Victory: <side>"
+    just before it."""
+    stored = battle.outcome_message
+    params = (stored.get("params") or {}) if is_message(stored) else {}
+    head = params.get("head")
+    if won and is_message(head) and head["key"] == "outcome.victory":
+        reason = message("outcome.victory_reason", reason=head["params"]["reason"])
+        stored = {**stored, "params": {**params, "head": reason}}
+    return stored_text(battle.outcome, stored)
+
+
 def report_context(
     battle: Battle,
     *,
@@ -372,7 +386,7 @@ def report_context(
     outcome_text = (
         _outcome_line(result, winner is not None)
         if result is not None and names
-        else stored_text(battle.outcome, battle.outcome_message)
+        else _stored_outcome(battle, winner is not None)
     )
     turns = turn_log(
         _public_events(events, hidden, refs), engine=engine, side_names=side_names, names=names

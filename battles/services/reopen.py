@@ -31,7 +31,7 @@ from battles.services.snapshot import (
     restore_changes,
     restore_legacy,
 )
-from campaign.core.messages import message, message_of, text_of
+from campaign.core.messages import StoredMessage, message, message_of, text_of
 from campaign.core.signals import public_change
 from campaign.league.models import Intel
 from campaign.turns.repairs import RepairsBlockBattleReopen, repairs_release_for_battle
@@ -77,13 +77,22 @@ def reopen_blockers(*, battle: Battle) -> list[str]:
     return messages
 
 
-def _release_repairs(battle: Battle, user: Any) -> None:
+def _release_repairs(battle: Battle, user: Any) -> StoredMessage | None:
     """Repair orders placed on the battle's damage: cancelled and refunded if the yard has
-    done nothing yet, else the reopen is refused (``campaign.turns.repairs``)."""
+    done nothing yet, else the reopen is refused (``campaign.turns.repairs``). Returns the
+    line naming the refunded orders' ships and the resources given back, None when there
+    were none, so the organiser learns that the treasury moved."""
     try:
-        repairs_release_for_battle(battle=battle, user=user)
+        orders = repairs_release_for_battle(battle=battle, user=user)
     except RepairsBlockBattleReopen as exc:
         raise BattleActionError(str(exc)) from exc
+    if not orders:
+        return None
+    return message(
+        "battle.repairs_refunded",
+        ships=", ".join(str(o.ship) for o in orders),
+        total=sum(o.refunded for o in orders),
+    )
 
 
 def _winner_before(battle: Battle, data: dict[str, Any]) -> int | None:
@@ -114,7 +123,9 @@ def battle_reopen(*, battle: Battle, user: Any, reason: str = "") -> Battle:
     conclusion wrote was changed since (naming the unit, the field and both values), or
     :func:`reopen_blockers` names a reason (the later battle first), or repairs were
     already done on its damage; repair orders on it that did nothing yet are cancelled and
-    refunded (``campaign.turns.repairs.repairs_release_for_battle``). One transaction.
+    refunded (``campaign.turns.repairs.repairs_release_for_battle``): the timeline line
+    names them, and so does the returned battle's ``repairs_refunded`` (a stored message,
+    None when none was). One transaction.
     ``user`` must organise the campaign (:class:`~campaign.core.refusals.Refused`).
     """
     require_battle_organiser(user, battle.campaign)
@@ -136,7 +147,7 @@ def battle_reopen(*, battle: Battle, user: Any, reason: str = "") -> Battle:
                 _("%(battle)s: %(blockers)s")
                 % {"battle": battle_label(b), "blockers": "; ".join(blockers)}
             )
-        _release_repairs(b, user)
+        refunds = _release_repairs(b, user)
         data = snap.data
         if data.get("format") == SNAPSHOT_FORMAT:
             restore_changes(b, data)
@@ -158,7 +169,9 @@ def battle_reopen(*, battle: Battle, user: Any, reason: str = "") -> Battle:
         b.version += 1
         b.save()
         snap.delete()
-        line = reason or message("battle.reopened")
+        line: str | StoredMessage = reason or message("battle.reopened")
+        if refunds is not None:
+            line = message("battle.reopened_refunded", reopened=line, refunds=refunds)
         BattleAction.objects.create(
             battle=b,
             user=user if getattr(user, "is_authenticated", False) else None,
@@ -168,4 +181,7 @@ def battle_reopen(*, battle: Battle, user: Any, reason: str = "") -> Battle:
         )
         # The site shows it concluded until rebuilt (queued after the commit).
         public_change.send(sender=Battle, campaign=b.campaign, full=False)
+    # The page tells the organiser what else the reopen undid (not stored: the timeline
+    # line above holds it).
+    b.repairs_refunded = refunds
     return b

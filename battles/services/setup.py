@@ -195,6 +195,7 @@ def battle_create(
             scenario=scenario,
             mode=Battle.Mode.RESOLVED,
         )
+        forces = []
         for order, spec in enumerate(sides):
             side = BattleSide.objects.create(
                 battle=battle,
@@ -213,10 +214,10 @@ def battle_create(
             groups = set(spec.light_units) | set(carried.values_list("pk", flat=True))
             for pk in sorted(groups):
                 Participant.objects.create(side=side, light_units_id=pk)
-        forces = [
-            {"side": s.faction.name, "ships": len(s.ships), "groups": len(s.light_units)}
-            for s in sides
-        ]
+            # The groups counted as fielded, the carried ones with the chosen ones.
+            forces.append(
+                {"side": spec.faction.name, "ships": len(set(spec.ships)), "groups": len(groups)}
+            )
         line = message("battle.sides", sides=forces)
         BattleAction.objects.create(
             battle=battle,

@@ -17,6 +17,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -48,6 +49,7 @@ from battles.web.forms import (
     RecordSummaryForm,
     system_choice_label,
 )
+from campaign.core.messages import render as render_message
 from campaign.core.refusals import Refused
 from campaign.core.validation import TextError
 from campaign.league.models import Campaign, Membership
@@ -422,11 +424,16 @@ def battle_reopen_page(request: HttpRequest, pk: int) -> HttpResponse:
     """Reopen a concluded battle (organisers): every ship as before it."""
     battle = _organiser(request, pk)
     try:
-        battle_reopen(battle=battle, user=request.user, reason=request.POST.get("reason", ""))
+        reopened = battle_reopen(
+            battle=battle, user=request.user, reason=request.POST.get("reason", "")
+        )
     except BattleActionError as exc:
         messages.error(request, str(exc))
     except TextError as exc:  # a reason no column can store: nothing was changed
         messages.error(request, exc.messages[0])
     else:
-        messages.success(request, _("Battle reopened: every ship is as before it."))
+        done = _("Battle reopened: every ship is as before it.")
+        if reopened.repairs_refunded:
+            done = f"{done} {capfirst(render_message(reopened.repairs_refunded))}."
+        messages.success(request, done)
     return redirect(battle)

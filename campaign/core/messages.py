@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, TypedDict
 
 from django.utils import translation
+from django.utils.text import capfirst
 from django.utils.translation import gettext, gettext_noop, ngettext
 
 
@@ -169,6 +170,8 @@ MESSAGES: dict[str, Callable[[Params], str]] = {
     "repair.eta_moved": _simple(gettext_noop("was turn %(n)s: %(why)s")),
     # Engine outcomes: a head (victory, draw, no winner) inside the whole sentence.
     "outcome.victory": _victory,
+    # The reason alone, where the page names the winner already (a report's banner).
+    "outcome.victory_reason": lambda p: capfirst(gettext(_WIN_REASONS[p["reason"]])),
     "outcome.no_winner": _simple(gettext_noop("No winner")),
     "outcome.mutual": _simple(gettext_noop("No winner: both sides lost every ship")),
     "outcome.draw_turn_limit": _simple(
@@ -187,6 +190,10 @@ MESSAGES: dict[str, Callable[[Params], str]] = {
     "battle.reopened": _simple(
         gettext_noop("reopened: every ship and light unit as before the battle")
     ),
+    "battle.repairs_refunded": _simple(
+        gettext_noop("repair orders cancelled and refunded: %(ships)s (%(total)s resources)")
+    ),
+    "battle.reopened_refunded": _simple(gettext_noop("%(reopened)s; %(refunds)s")),
     "battle.play_started": _simple(
         gettext_noop("turn-by-turn play started (seed %(seed)s, at most %(n)s turns)")
     ),

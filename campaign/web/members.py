@@ -309,11 +309,13 @@ def invitation(request: HttpRequest, token: str, code: str = "") -> HttpResponse
         except (MemberError, TextError) as exc:
             context["error"] = str(exc)
             return render(request, "campaign/members_invitation.html", context, status=400)
-        messages.success(
-            request,
-            _("Welcome to %(campaign)s: your role is %(role)s.")
-            % {"campaign": found.campaign.name, "role": context["role"]},
-        )
+        welcome = {"campaign": found.campaign.name, "role": context["role"]}
+        if found.faction_id:  # a player joins for a faction: say which one
+            welcome["faction"] = found.faction.name
+            text = _("Welcome to %(campaign)s: your role is %(role)s, for %(faction)s.")
+        else:
+            text = _("Welcome to %(campaign)s: your role is %(role)s.")
+        messages.success(request, text % welcome)
         return redirect(found.campaign.get_absolute_url())
     return render(request, "campaign/members_invitation.html", context)
 

@@ -92,6 +92,14 @@ def faction_detail(request: HttpRequest, slug: str) -> HttpResponse:
     for territory in territories:
         territory.description_html = render_markdown(territory.description)
     can_see_intel = can_see_faction_secrets(request.user, faction)
+    # The battles it fought that the viewer may see (a draft stays with its organisers).
+    battles = list(
+        visible_battles(request.user)
+        .filter(sides__faction=faction)
+        .select_related("campaign", "winner")
+        .distinct()
+        .order_by("-date", "-pk")
+    )
     ship_classes = list(faction.ship_classes.all())
     for k in ship_classes:  # stated points never silently trusted
         k.points_check = points_check(k)
@@ -108,6 +116,7 @@ def faction_detail(request: HttpRequest, slug: str) -> HttpResponse:
             },
             "territories": territories,
             "fleets": fleets,
+            "battles": battles,
             "faction_points": faction_points,
             "faction_lost_points": faction_lost,
             "ship_classes": ship_classes,

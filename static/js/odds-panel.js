@@ -4,6 +4,18 @@
 (() => {
   "use strict";
 
+  function percent(p) {
+    return (100 * p).toFixed(2);
+  }
+
+  // The outcomes worth a row (shown as more than 0.00 %) and the rest, in their order.
+  function splitOdds(distribution) {
+    const shown = [];
+    const folded = [];
+    for (const point of distribution) (percent(point.p_float) === "0.00" ? folded : shown).push(point);
+    return { shown, folded };
+  }
+
   function setup(section) {
     const data = JSON.parse(document.getElementById(section.dataset.odds).textContent);
     const form = section.querySelector(".odds-form");
@@ -44,25 +56,43 @@
       head.className = "odds-mean";
       head.textContent = `${body.resolved_as}: ${body.value_kind} — ${body.mean_float.toFixed(3)} (${body.mean})`;
       result.appendChild(head);
-      const table = document.createElement("table");
-      table.className = "data odds-table";
-      for (const point of body.distribution) {
-        const row = table.insertRow();
-        row.insertCell().textContent = point.value;
-        const bar = document.createElement("meter");
-        bar.min = 0; bar.max = 1; bar.value = point.p_float;
-        row.insertCell().appendChild(bar);
-        row.insertCell().textContent = `${(100 * point.p_float).toFixed(2)} % (${point.p})`;
+      const { shown, folded } = splitOdds(body.distribution);
+      result.appendChild(oddsTable(shown));
+      if (folded.length) {
+        // Dozens of "0.00 %" rows buried the few that matter: they fold under one line.
+        const details = document.createElement("details");
+        details.className = "odds-folded";
+        const summary = document.createElement("summary");
+        summary.textContent = section.dataset.folded.replace("{n}", String(folded.length));
+        details.append(summary, oddsTable(folded));
+        result.appendChild(details);
       }
-      result.appendChild(table);
     }
 
-    section.querySelector(".odds-from-map").addEventListener("click", () => { fromMap(); show(); });
+    const fromMapButton = section.querySelector(".odds-from-map");  // only with a board
+    if (fromMapButton) fromMapButton.addEventListener("click", () => { fromMap(); show(); });
     target.addEventListener("change", () => { if (fromMap()) show(); });
     form.addEventListener("submit", (event) => { event.preventDefault(); show(); });
   }
 
-  document.addEventListener("DOMContentLoaded", () => {
-    for (const section of document.querySelectorAll("section[data-odds]")) setup(section);
-  });
+  function oddsTable(points) {
+    const table = document.createElement("table");
+    table.className = "data odds-table";
+    for (const point of points) {
+      const row = table.insertRow();
+      row.insertCell().textContent = point.value;
+      const bar = document.createElement("meter");
+      bar.min = 0; bar.max = 1; bar.value = point.p_float;
+      row.insertCell().appendChild(bar);
+      row.insertCell().textContent = `${percent(point.p_float)} % (${point.p})`;
+    }
+    return table;
+  }
+
+  if (typeof document !== "undefined") {
+    document.addEventListener("DOMContentLoaded", () => {
+      for (const section of document.querySelectorAll("section[data-odds]")) setup(section);
+    });
+  }
+  if (typeof module !== "undefined") module.exports = { splitOdds, percent };
 })();

@@ -61,7 +61,7 @@ def test_organiser_sets_up_previews_concludes_and_reopens_at_390px(
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     base = live_server.url
     _login(page, base, "orga")
-    assert "Sample campaign: Miranda" in page.locator(".user-roles").inner_text()
+    assert "Sample campaign: Miranda" in page.locator(".user-roles").text_content()
     rows_before = {f: _fleet_rows(page, base, f) for f in (norge_fleet, phalon_fleet)}
 
     page.goto(base + "/campaigns/sample/")

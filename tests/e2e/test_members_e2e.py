@@ -57,7 +57,7 @@ def test_an_organiser_invites_and_a_newcomer_signs_up_as_a_player(live_server, b
     newcomer.get_by_role("button", name="Créer mon compte et rejoindre").click()
     newcomer.wait_for_url(base + "/campaigns/test-league/")
     assert "votre rôle est joueur" in newcomer.locator(".messages").inner_text()
-    assert "Test league: joueur (Qatzrin)" in newcomer.locator(".user-roles").inner_text()
+    assert "Test league: joueur (Qatzrin)" in newcomer.locator(".user-roles").text_content()
     _fits(newcomer)
     m = Membership.objects.get(user__username="nadia")
     assert (m.campaign, m.role, m.faction) == (cast.campaign, "player", cast.qatzrin)

@@ -177,7 +177,8 @@ def test_invitation_link_lifecycle(cast, rival):
     r = anon.post(url, {"username": "jo", "password": "a-long passphrase 42", "email": ""})
     assert r.status_code == 302 and r["Location"] == "/campaigns/test-league/"
     landed = anon.get(r["Location"]).content.decode()
-    assert "Bienvenue dans Test league\u202f: votre rôle est joueur." in landed
+    # The welcome names the faction the player joins for.
+    assert "Bienvenue dans Test league\u202f: votre rôle est joueur, pour Qatzrin." in landed
     assert "Test league</a>: joueur (Qatzrin)" in landed
     # Used: a page that says so, for anyone.
     used = Client().get(url)
