@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, ngettext, pgettext
 
 from battles.log.lines import ship_named
 from battles.log.names import LogNames
@@ -80,7 +80,8 @@ def _turn_summary(
     for what, names in lost.items():
         if names:
             parts.append(labels[what] % {"names": ", ".join(names)})
-    return "; ".join(parts)
+    # The list separator is punctuation French spaces (" ; "), so it is translated.
+    return pgettext("punctuation", "; ").join(parts)
 
 
 def turn_log(

@@ -58,3 +58,22 @@ def test_the_campaign_page_spaces_an_unconcluded_battle_by_language(league):
     url = league.campaign.get_absolute_url()
     assert f"Non conclue{NNBSP}: {league.battle.name}" in _page(league.organiser, url, "fr")
     assert f"Unconcluded: {league.battle.name}" in _page(league.organiser, url, "en")
+
+
+def test_a_turns_summary_separates_its_parts_by_language():
+    from types import SimpleNamespace
+
+    from django.utils import translation
+
+    from battles.reports.turn_log import _turn_summary
+
+    events = [
+        SimpleNamespace(kind="damage-destroyed", data={}, summary="Tyr destroyed: hull"),
+        SimpleNamespace(kind="withdraw", data={}, summary="Hanit withdraws"),
+    ]
+    with translation.override("fr"):
+        french = _turn_summary(events, None)
+    with translation.override("en"):
+        english = _turn_summary(events, None)
+    assert f"Tyr{NNBSP}; " in french and f"{NNBSP}:" in french
+    assert "Tyr; withdrew: Hanit" in english and NNBSP not in english
