@@ -5,10 +5,12 @@ docstring states the rules). Pages, API handlers and the site builder go through
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db.models import Q, QuerySet
 
 from campaign.league.roles import User, organised_campaign_ids, player_faction_ids
-from factions.models import Faction, Fleet, Ship
+from factions.models import Commander, Faction, Fleet, Ship
 
 
 def organises_faction(user: User, faction: Faction) -> bool:
@@ -89,3 +91,37 @@ def visible_ships(user: User) -> QuerySet:
     """Ships ``user`` may see: those of the fleets returned by :func:`visible_fleets`."""
 
     return Ship.objects.filter(fleet__in=visible_fleets(user))
+
+
+def visible_commanders(user: User) -> QuerySet:
+    """Commanders ``user`` may see, scoped like what they command: the admiral of a
+    :func:`visible_fleets` fleet, the commander of one of its squadrons, the captain of
+    one of its ships; a commander without a place (relieved) only for who sees their
+    faction's secrets (staff: all)."""
+    qs = Commander.objects.all()
+    secret = _secret_faction_ids(user)
+    if secret is None:
+        return qs
+    fleets = visible_fleets(user)
+    return qs.filter(
+        Q(fleet__in=fleets)
+        | Q(squadron__fleet__in=fleets)
+        | Q(ship__fleet__in=fleets)
+        | Q(faction_id__in=secret)
+    )
+
+
+def commander_place(user: User, commander: Commander) -> Any:
+    """Where ``commander`` serves, if ``user`` may see it: the fleet (admiral), squadron
+    or ship (captain) whose fleet ``user`` sees (:func:`can_see_fleet`), else None (no
+    place, or one in a fleet hidden from ``user``: a captured captain's new fleet stays
+    hidden). Reads the place and its fleet (``select_related`` them to spare queries)."""
+    if commander.fleet_id:
+        place, fleet = commander.fleet, commander.fleet
+    elif commander.squadron_id:
+        place, fleet = commander.squadron, commander.squadron.fleet
+    elif commander.ship_id:
+        place, fleet = commander.ship, commander.ship.fleet
+    else:
+        return None
+    return place if can_see_fleet(user, fleet) else None

@@ -3,7 +3,17 @@ from django.contrib import admin
 from simple_history.admin import SimpleHistoryAdmin
 
 from factions.designs.schema import DesignInvalid
-from factions.models import Faction, Fleet, LightUnitGroup, Ship, ShipClass, Squadron, Territory
+from factions.models import (
+    Commander,
+    Faction,
+    Fleet,
+    LightUnitGroup,
+    RenownAward,
+    Ship,
+    ShipClass,
+    Squadron,
+    Territory,
+)
 
 
 class TerritoryInline(admin.TabularInline):
@@ -78,7 +88,7 @@ class SquadronInline(admin.TabularInline):
 
 @admin.register(Fleet)
 class FleetAdmin(SimpleHistoryAdmin):
-    list_display = ("name", "faction", "admiral", "hidden")
+    list_display = ("name", "faction", "hidden")
     list_filter = ("faction", "hidden")
     prepopulated_fields = {"slug": ("name",)}
     inlines = [SquadronInline]
@@ -86,7 +96,7 @@ class FleetAdmin(SimpleHistoryAdmin):
 
 @admin.register(Squadron)
 class SquadronAdmin(admin.ModelAdmin):
-    list_display = ("name", "fleet", "commander")
+    list_display = ("name", "fleet")
     list_filter = ("fleet",)
 
 
@@ -110,3 +120,25 @@ class ShipAdmin(SimpleHistoryAdmin):
 class LightUnitGroupAdmin(SimpleHistoryAdmin):
     list_display = ("name", "kind", "faction", "carrier", "location", "strength", "size")
     list_filter = ("faction", "kind")
+
+
+class RenownAwardInline(admin.TabularInline):
+    """A commander's awards, as battles wrote them (read only: reopen the battle to undo)."""
+
+    model = RenownAward
+    extra = 0
+    can_delete = False
+    fields = ("battle", "kind", "points")
+    readonly_fields = fields
+
+    def has_add_permission(self, request, obj=None) -> bool:  # noqa: ANN001 - admin API
+        return False
+
+
+@admin.register(Commander)
+class CommanderAdmin(SimpleHistoryAdmin):
+    list_display = ("name", "faction", "rank", "status", "fleet", "squadron", "ship")
+    list_filter = ("faction", "rank", "status")
+    search_fields = ("name",)
+    raw_id_fields = ("fleet", "squadron", "ship")
+    inlines = [RenownAwardInline]

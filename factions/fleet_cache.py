@@ -27,12 +27,13 @@ T = TypeVar("T")
 
 
 def visible_fleet(user: User, slug: str) -> Fleet:
-    """The fleet ``slug`` with its faction, if ``user`` may see it (else Http404), and
-    ``data_version``, the version read just *before* it (``read_version``'s rule)."""
+    """The fleet ``slug`` with its faction and admiral, if ``user`` may see it (else
+    Http404), and ``data_version``, the version read just *before* it (``read_version``'s
+    rule)."""
     version = read_version()
     # get(), not first(): no ORDER BY (the fleets' default order joins the factions).
     try:
-        fleet = Fleet.objects.select_related("faction").get(slug=slug)
+        fleet = Fleet.objects.select_related("faction", "admiral").get(slug=slug)
     except Fleet.DoesNotExist:
         raise Http404("No fleet matches the given query.") from None
     if not can_see_fleet(user, fleet):

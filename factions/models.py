@@ -14,9 +14,22 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from battles.rules.ships import crew_factors
+from factions.commanders.models import Commander, RenownAward
 from factions.designs.validation import design_figures
 from factions.type_words import type_label
 from factions.versioning import VersionedQuerySet
+
+__all__ = [
+    "Commander",
+    "Faction",
+    "Fleet",
+    "LightUnitGroup",
+    "RenownAward",
+    "Ship",
+    "ShipClass",
+    "Squadron",
+    "Territory",
+]
 
 
 class Faction(models.Model):
@@ -185,14 +198,14 @@ class ShipClass(models.Model):
 
 
 class Fleet(models.Model):
-    """A fleet of a faction, under an admiral; ``hidden`` fleets are never published."""
+    """A fleet of a faction; ``hidden`` fleets are never published. Its admiral is a
+    :class:`~factions.commanders.models.Commander` (``fleet.admiral``, absent: none)."""
 
     faction = models.ForeignKey(
         Faction, on_delete=models.CASCADE, related_name="fleets", verbose_name=_("faction")
     )
     name = models.CharField(_("name"), max_length=200)
     slug = models.SlugField(_("slug"), max_length=200, unique=True)
-    admiral = models.CharField(_("admiral"), max_length=200, blank=True)
     description = models.TextField(_("description (Markdown)"), blank=True)
     hidden = models.BooleanField(
         _("hidden"), default=False, help_text=_("Hidden fleets are seen only by their faction.")
@@ -223,13 +236,13 @@ class Fleet(models.Model):
 
 
 class Squadron(models.Model):
-    """A squadron (escadre) of a fleet, with its commander."""
+    """A squadron (escadre) of a fleet; its commander is a
+    :class:`~factions.commanders.models.Commander` (``squadron.commander``)."""
 
     fleet = models.ForeignKey(
         Fleet, on_delete=models.CASCADE, related_name="squadrons", verbose_name=_("fleet")
     )
     name = models.CharField(_("name"), max_length=200)
-    commander = models.CharField(_("commander"), max_length=200, blank=True)
     description = models.TextField(_("description (Markdown)"), blank=True)
 
     objects = VersionedQuerySet.as_manager()  # bulk writes change the fleet data version
@@ -248,7 +261,8 @@ class Ship(models.Model):
 
     ``hull_lost`` and ``armour_lost`` count boxes crossed off; ``crew_lost`` counts crew
     factors; ``systems_lost`` is a list of system ids from the class design
-    (rules §4, §11).
+    (rules §4, §11). Its captain is a :class:`~factions.commanders.models.Commander`
+    (``ship.captain``).
     """
 
     class Status(models.TextChoices):
@@ -272,7 +286,6 @@ class Ship(models.Model):
         related_name="ships",
         verbose_name=_("squadron"),
     )
-    captain = models.CharField(_("captain"), max_length=200, blank=True)
     status = models.CharField(
         _("status"), max_length=20, choices=Status.choices, default=Status.ACTIVE
     )

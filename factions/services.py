@@ -19,6 +19,7 @@ from django.utils.translation import ngettext
 from campaign.core.limits import FLEET_LIST_MAX_LINES, FLEET_MAX_SHIPS
 from campaign.core.validation import TextError, check_model_text, clean_text
 from factions.catalogue_loader import catalogue_files, catalogue_read
+from factions.commanders.records import commander_clean_name, commander_post
 from factions.fleetlists import (
     SQUADRON_SIZE,
     FleetList,
@@ -165,7 +166,9 @@ def fleet_import(
     ``text`` uses the seed's notation (``factions/fleetlists.py``); class names are matched
     against ``faction``'s ship classes. Creates one ``Ship`` per hull (unnamed, undamaged),
     one ``LightUnitGroup`` of ``SQUADRON_SIZE`` craft per squadron (attached to its carrier,
-    or based at the heading's place) and one per battery. The fleet's slug is
+    or based at the heading's place) and one per battery. ``admiral`` names the fleet's
+    admiral: the faction's commander of that name, or a new one
+    (``factions.commanders.records.commander_post``). The fleet's slug is
     ``slugify(fleet_name)``.
 
     Squadron names must be among :func:`faction_light_unit_names`; batteries are beam
@@ -181,9 +184,7 @@ def fleet_import(
         name = clean_text(
             fleet_name, field="name", max_length=Fleet._meta.get_field("name").max_length
         )
-        admiral = clean_text(
-            admiral, field="admiral", max_length=Fleet._meta.get_field("admiral").max_length
-        )
+        admiral = commander_clean_name(admiral, field="admiral")
         clean_text(text, field="text")
     except TextError as exc:
         raise FleetImportError(str(exc)) from exc
@@ -217,9 +218,9 @@ def fleet_import(
             raise FleetImportError(
                 _('a fleet with the slug "%(slug)s" already exists') % {"slug": slug}
             )
-        fleet = Fleet.objects.create(
-            faction=faction, name=name, slug=slug, admiral=admiral, hidden=hidden
-        )
+        fleet = Fleet.objects.create(faction=faction, name=name, slug=slug, hidden=hidden)
+        if admiral:  # the faction's commander of that name, or a new one
+            commander_post(faction=faction, name=admiral, fleet=fleet)
         hulls = [
             (entry, Ship(ship_class=classes[entry.class_name], fleet=fleet))
             for entry in fleet_list.ships

@@ -2,7 +2,7 @@
 caches apart (fast as fleets grow).
 
 Every write to a table those views read (:data:`WATCHED`: factions, territories, ship
-classes, fleets, squadrons, ships, light units, repair orders) gives the ``fleets``
+classes, fleets, squadrons, ships, light units, commanders, repair orders) gives the ``fleets``
 :class:`DataVersion` a new random token once its transaction commits:
 ``save()`` and ``delete()`` through signals (cascades included: Django sends them per
 object when a receiver listens), ``QuerySet.update`` (``bulk_update`` too)/``bulk_create``/
@@ -56,6 +56,7 @@ WATCHED = (
     "factions.Squadron",
     "factions.Ship",
     "factions.LightUnitGroup",
+    "factions.Commander",
     "turns.RepairOrder",
 )
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from battles.models import Battle, BattleSide, Participant
 from factions.catalogue_loader import CATALOGUE_DIR
-from factions.models import Fleet, LightUnitGroup, Ship, ShipClass, Squadron, Territory
+from factions.models import Commander, Fleet, LightUnitGroup, Ship, ShipClass, Squadron, Territory
 
 HOSTILE_MARKDOWN = (
     "Une **puissance** du secteur.\n\n"
@@ -93,9 +93,11 @@ def build_world(cast) -> World:
         hull_boxes=6, armour=0, thrust=6, design={},
     )  # fmt: skip
     public_fleet = Fleet.objects.create(
-        faction=qatzrin, name="5e flotte d'incursion", slug="qatzrin-5th", admiral="Yael Dor"
+        faction=qatzrin, name="5e flotte d'incursion", slug="qatzrin-5th"
     )
-    squadron = Squadron.objects.create(fleet=public_fleet, name="Escadre Nimrod", commander="Ari")
+    Commander.objects.create(faction=qatzrin, name="Yael Dor", rank="admiral", fleet=public_fleet)
+    squadron = Squadron.objects.create(fleet=public_fleet, name="Escadre Nimrod")
+    Commander.objects.create(faction=qatzrin, name="Ari", rank="commander", squadron=squadron)
     damaged = Ship.objects.create(
         name="Nimrod", ship_class=saar, fleet=public_fleet, squadron=squadron,
         status=Ship.Status.DAMAGED, hull_lost=2, armour_lost=1, crew_lost=0,

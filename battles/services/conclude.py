@@ -44,6 +44,7 @@ from battles.services.common import (
 )
 from battles.services.intel import intel_record_battle
 from battles.services.permissions import require_battle_player
+from battles.services.renown import award_renown, posts_before
 from battles.services.snapshot import SNAPSHOT_FORMAT, lock_units, unit_changes, unit_dump
 from battles.signals import battle_concluded
 from campaign.core.messages import StoredMessage, message_of, text_of
@@ -242,7 +243,8 @@ def battle_conclude(*, battle: Battle, conclusion: ConclusionSource, user: Any) 
     craft left, the log (``events``), winner, outcome, ``status=concluded``,
     ``concluded_at``, ``version + 1``; record the classes each side met
     (``battles.services.intel.intel_record_battle``) and which intel rows that created; add a
-    timeline entry; and queue the report for when the transaction commits
+    timeline entry; give its commanders renown and their fates
+    (``factions.commanders.renown``); and queue the report for when the transaction commits
     (:func:`on_concluded`). Nothing is written when it raises. ``user`` organises the
     campaign or plays one of its sides (:class:`~campaign.core.refusals.Refused`).
     """
@@ -287,6 +289,7 @@ def battle_conclude(*, battle: Battle, conclusion: ConclusionSource, user: Any) 
                 )
             },
         }
+        posts = posts_before(sides)  # before a captured ship joins its captor's fleet
         _apply(b, sides, result)
         # Only what the conclusion changed, before and after: a reopen puts back these
         # fields alone, and refuses when one was changed again since.
@@ -323,6 +326,7 @@ def battle_conclude(*, battle: Battle, conclusion: ConclusionSource, user: Any) 
                 % {"battle": battle_label(b)}
             )
         b.save(update_fields=["updated_at"])  # one history row with the concluded state
+        award_renown(b, sides, posts)
         intel_record_battle(battle=b)
         snapshot["intel"] = sorted(
             Intel.objects.filter(first_battle=b).values_list("pk", flat=True)

@@ -35,6 +35,7 @@ from campaign.core.messages import StoredMessage, message, message_of, text_of
 from campaign.core.signals import public_change
 from campaign.league.models import Intel
 from campaign.turns.repairs import RepairsBlockBattleReopen, repairs_release_for_battle
+from factions.commanders.renown import renown_revoke_battle
 
 __all__ = ["REOPEN_CHECKS", "battle_reopen", "reopen_blockers"]
 
@@ -115,7 +116,9 @@ def battle_reopen(*, battle: Battle, user: Any, reason: str = "") -> Battle:
     snapshot kept them (:func:`battle_conclude`); a field it did not change (a name, a
     captain, a squadron, a note set since) is left as it is. A snapshot of the first form
     (every field, before only) puts back the fields of :data:`LEGACY_FIELDS`. Deletes the
-    intel rows the conclusion created, the battle's log (``Event``) and its reports (rows
+    intel rows the conclusion created, its renown awards (commanders it killed or
+    captured are active again: ``factions.commanders.renown``), the battle's log
+    (``Event``) and its reports (rows
     and files), and adds a timeline entry. Ships and groups are locked as in
     :func:`battle_conclude`.
     Raises :class:`BattleActionError` when the battle is not concluded, has no snapshot
@@ -154,6 +157,7 @@ def battle_reopen(*, battle: Battle, user: Any, reason: str = "") -> Battle:
         else:
             restore_legacy(data)
         Intel.objects.filter(pk__in=data.get("intel", [])).delete()
+        renown_revoke_battle(battle_id=b.pk)
         Event.objects.filter(battle=b).delete()
         for report in Report.objects.filter(battle=b):
             if report.file:

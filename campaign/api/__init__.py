@@ -33,6 +33,7 @@ from campaign.turns.api.moves import router as moves_router
 from campaign.turns.api.orders import router as orders_router
 from campaign.turns.api.turn import router as turns_router
 from campaign.turns.errors import TurnActionError
+from factions.api.commanders import router as commanders_router
 from factions.api.designs import router as designs_router
 from factions.api.fleets import router as factions_router
 
@@ -200,6 +201,7 @@ def http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
 
 
 api.add_router("/", factions_router)
+api.add_router("/", commanders_router)
 api.add_router("/", turns_router)
 api.add_router("/", orders_router)
 api.add_router("/", moves_router)

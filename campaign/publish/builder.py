@@ -65,7 +65,7 @@ from campaign.publish.output import MARKER, SiteBuildError, Staging, prepare_out
 from campaign.publish.paths import assign_names
 from campaign.publish.rows import BattleRows, digest, load_rows
 from factions.access import visible_fleets
-from factions.models import Faction, Fleet, LightUnitGroup, Ship
+from factions.models import Faction, Fleet, LightUnitGroup, Ship, Squadron
 from factions.ssd.draw import ship_svg
 
 __all__ = ["MARKER", "PAGE_PRODUCERS", "Baker", "SiteBuildError", "SiteBuildResult", "site_build"]
@@ -290,13 +290,13 @@ class Baker:
         self.fleets = list(
             visible_fleets(None)
             .filter(faction__in=self.factions)
-            .select_related("faction")
+            .select_related("faction", "admiral")
             .prefetch_related(
-                "squadrons",
+                Prefetch("squadrons", queryset=Squadron.objects.select_related("commander")),
                 Prefetch(
                     "ships",
                     queryset=Ship.objects.select_related(
-                        "ship_class__faction", "squadron"
+                        "ship_class__faction", "squadron", "captain"
                     ).order_by("pk"),
                 ),
                 Prefetch(

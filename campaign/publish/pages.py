@@ -19,6 +19,7 @@ from campaign.publish.charts import standings_chart
 from campaign.publish.rows import instance_row
 from campaign.publish.standings import standings
 from campaign.turns.repairs import fleet_repairs
+from factions.commanders.records import commander_name
 from factions.fleet_totals import fleet_totals
 
 if TYPE_CHECKING:
@@ -100,6 +101,35 @@ def campaigns(baker: Baker) -> None:
             )
 
 
+def public_commanders(fleets: list[Any]) -> list[Any]:
+    """The commanders of ``fleets`` (public ones, read with their admiral, squadrons'
+    commanders and ships' captains): admirals first, then by name; no query."""
+    people = {}
+    for fleet in fleets:
+        for holder, post in (
+            [(fleet, "admiral")]
+            + [(sq, "commander") for sq in fleet.squadrons.all()]
+            + [(ship, "captain") for ship in fleet.ships.all()]
+        ):
+            person = getattr(holder, post, None)  # a missing one-to-one raises
+            # A captured captain aboard a ship now in the captor's fleet is not the
+            # captor's commander.
+            if person is not None and person.faction_id == fleet.faction_id:
+                people[person.pk] = person
+    return sorted(people.values(), key=lambda c: (c.rank != "admiral", c.name, c.pk))
+
+
+def _commander_rows(fleet: Any, squadrons: list[Any], ships: list[Any]) -> list[Any]:
+    """What a fleet page shows of its commanders (name and status by place), for its key."""
+    return [
+        (post, holder.pk, person.name, person.status)
+        for holder, post in [(fleet, "admiral")]
+        + [(sq, "commander") for sq in squadrons]
+        + [(s, "captain") for s in ships]
+        if (person := getattr(holder, post, None)) is not None
+    ]
+
+
 def factions(baker: Baker) -> None:
     for faction in baker.factions:
         battles = baker.battles_by_faction[faction.pk]
@@ -108,6 +138,7 @@ def factions(baker: Baker) -> None:
             "description_html": baker.md(faction.description, "../", "faction"),
             "territories": list(faction.territories.all()),
             "fleets": baker.fleets_by_faction[faction.pk],
+            "commanders": public_commanders(baker.fleets_by_faction[faction.pk]),
             "ship_classes": list(faction.ship_classes.all()),
             "battles": battles[-LATEST:][::-1],
             "battle_count": len(battles),
@@ -132,6 +163,7 @@ def fleets(baker: Baker) -> None:
             [(instance_row(g), g.carrier and (g.carrier.name, g.carrier.ship_class.name))
              for g in light_units],
             [instance_row(sq) for sq in squadrons],
+            _commander_rows(fleet, squadrons, ships),
             [(instance_row(o), o.yard.name, str(o.ship)) for o in repairs],
         )  # fmt: skip
         keys = {lang: baker.key(lang, *reads) for lang in baker.langs}
@@ -161,8 +193,8 @@ def ships(baker: Baker) -> None:
     all_ships = [s for fleet in baker.fleets for s in fleet.ships.all()]
     for ship in baker.progress(all_ships, len(all_ships), "ships"):
         reads = (
-            "ship", ship.pk, ship.name, ship.captain, ship.status, ship.hull_lost,
-            ship.armour_lost, ship.crew_lost, ship.systems_lost, ship.ship_class_id,
+            "ship", ship.pk, ship.name, commander_name(ship, "captain"), ship.status,
+            ship.hull_lost, ship.armour_lost, ship.crew_lost, ship.systems_lost, ship.ship_class_id,
             baker.rows.classes.get(ship.ship_class_id), ship.fleet.name,
             baker.fleet_paths.get(ship.fleet_id),
         )  # fmt: skip

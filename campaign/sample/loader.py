@@ -41,6 +41,7 @@ from battles.services import crew_lost_from_hull
 from battles.services.intel import intel_record_battle
 from campaign.league.models import Campaign
 from factions.catalogue_loader import catalogue_load
+from factions.commanders.records import commander_post
 from factions.designs.schema import design_system_ids
 from factions.models import Faction, Fleet, LightUnitGroup, Ship, ShipClass, Squadron, Territory
 
@@ -250,7 +251,6 @@ def _fleet_load(
     values = {
         "faction_id": faction.pk,
         "name": spec["name"],
-        "admiral": spec.get("admiral", ""),
         "description": spec.get("description", ""),
     }
     if "hidden" in spec:
@@ -260,14 +260,21 @@ def _fleet_load(
             raise SampleDataError(f"{where}.territory: unknown '{spec['territory']}'")
         values["territory_id"] = territories[spec["territory"]].pk
     fleet, _ = _upsert(Fleet, {"slug": spec["slug"]}, values)
+    # Commanders are records (the same name in the faction, the same person): posted
+    # again to the same place, nothing changes.
+    commander_post(faction=faction, name=spec.get("admiral", ""), fleet=fleet)
     squadrons = {
         sq["name"]: _upsert(
             Squadron,
             {"fleet_id": fleet.pk, "name": sq["name"]},
-            {"commander": sq.get("commander", ""), "description": sq.get("description", "")},
+            {"description": sq.get("description", "")},
         )[0]
         for sq in spec.get("squadrons", [])
     }
+    for sq in spec.get("squadrons", []):
+        commander_post(
+            faction=faction, name=sq.get("commander", ""), squadron=squadrons[sq["name"]]
+        )
     existing = list(fleet.ships.order_by("pk"))
     # Ships whose damage the engine wrote (a resolved battle) keep it: see module doc.
     engine_damaged = set(
@@ -293,7 +300,6 @@ def _fleet_load(
             "ship_class_id": ship_class.pk,
             "name": entry.get("name", ""),
             "squadron_id": squadrons[entry["squadron"]].pk if entry.get("squadron") else None,
-            "captain": entry.get("captain", ""),
             "notes": entry.get("notes", ""),
             **{f: damage[f] for f in ("hull_lost", "armour_lost", "crew_lost", "systems_lost")},
         }
@@ -316,6 +322,7 @@ def _fleet_load(
         else:
             existing.remove(match)
             ships[key] = _upsert(Ship, {"pk": match.pk}, values)[0]
+        commander_post(faction=faction, name=entry.get("captain", ""), ship=ships[key])
     lights: dict[str, LightUnitGroup] = {}
     for lu in spec.get("light_units", []):
         lwhere = f"{where}.light_units[{lu.get('name')}]"

@@ -29,7 +29,7 @@ class FleetRows:
 SHIP_VALUES = (
     "id",
     "name",
-    "captain",
+    "captain__name",
     "status",
     "hull_lost",
     "armour_lost",
@@ -74,7 +74,7 @@ def ship_rows(values: list[dict]) -> list[dict]:
                     "provisional": v["ship_class__provisional"],
                 },
                 "squadron": v["squadron__name"],
-                "captain": v["captain"],
+                "captain": v["captain__name"] or "",
                 "status": v["status"],
                 "hull_lost": v["hull_lost"],
                 "hull_left": max(0, v["ship_class__hull_boxes"] - v["hull_lost"]),
@@ -103,8 +103,10 @@ def fleet_rows(fleet: Fleet, *, light_unit_fields: tuple[str, ...]) -> FleetRows
     squadrons = list(
         Squadron.objects.filter(fleet=fleet)
         .order_by("name", "pk")
-        .values("id", "name", "commander")
+        .values("id", "name", "commander__name")
     )
+    for row in squadrons:  # the name, as when it was a text column
+        row["commander"] = row.pop("commander__name") or ""
     light_units = list(LightUnitGroup.objects.filter(fleet=fleet).values(*light_unit_fields))
     # Strength counts only ships afloat, from the rows above and each class's
     # design read once (bays' squadrons): one more query, whatever the size.

@@ -21,6 +21,7 @@ from campaign.league.roles import is_organiser
 from factions import fleet_cache
 from factions.access import fleet_scope, organises_faction, visible_fleets, visible_ships
 from factions.api import fleet_rows
+from factions.commanders.records import commander_name
 from factions.fleetlists import FleetListError
 from factions.models import Faction, Fleet, LightUnitGroup, Ship
 from factions.services import FleetImportError, UnknownFaction, faction_by_slug, fleet_import
@@ -57,6 +58,11 @@ class FleetSummaryOut(Schema):
     @staticmethod
     def resolve_faction(obj: Fleet) -> str:
         return obj.faction.slug
+
+    @staticmethod
+    def resolve_admiral(obj: Fleet) -> str:
+        # The name, as when it was a text column; the record is at /api/commanders/{id}.
+        return commander_name(obj, "admiral")
 
 
 class FactionDetailOut(FactionOut):
@@ -116,6 +122,10 @@ class ShipOut(Schema):
     @staticmethod
     def resolve_squadron(obj: Ship) -> str | None:
         return obj.squadron.name if obj.squadron_id else None
+
+    @staticmethod
+    def resolve_captain(obj: Ship) -> str:
+        return commander_name(obj, "captain")
 
 
 class ShipClassRow(BaseModel):
@@ -227,7 +237,9 @@ class FleetImportIn(Schema):
 def _fleets(request: HttpRequest):
     """Fleets the requesting user may see, with their faction and ship count."""
     return (
-        visible_fleets(request.user).select_related("faction").annotate(ship_count=Count("ships"))
+        visible_fleets(request.user)
+        .select_related("faction", "admiral")
+        .annotate(ship_count=Count("ships"))
     )
 
 
@@ -325,7 +337,7 @@ def ship_detail(request: HttpRequest, ship_id: int):
     """One ship the user may see, with the light units it carries."""
     return get_object_or_404(
         visible_ships(request.user)
-        .select_related("ship_class", "squadron", "fleet__faction")
+        .select_related("ship_class", "squadron", "fleet__faction", "captain")
         .prefetch_related(Prefetch("light_units", LightUnitGroup.objects.all())),
         pk=ship_id,
     )

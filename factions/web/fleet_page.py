@@ -21,7 +21,7 @@ from django.utils.safestring import SafeString
 from campaign.core.markdown import render_markdown
 from campaign.turns.repairs import fleet_repairs
 from factions.fleet_totals import fleet_totals
-from factions.models import Fleet, LightUnitGroup, Ship, ShipClass, Squadron
+from factions.models import Commander, Fleet, LightUnitGroup, Ship, ShipClass, Squadron
 from factions.templatetags.gauges import gauge_html
 
 
@@ -32,7 +32,7 @@ class ShipRow:
     status: str
     url: str
     label: str
-    captain: str
+    captain: Commander | None
     class_link: SafeString
     status_label: str
     hull: SafeString
@@ -52,8 +52,12 @@ class SquadronRows:
 
 def fleet_ships(fleet: Fleet) -> list[Ship]:
     """``fleet``'s ships in page order (squadron, heaviest class first, name), each
-    :class:`ShipClass` read once and shared by its ships; two queries."""
-    ships = list(fleet.ships.order_by("squadron__name", "-ship_class__mass", "name", "pk"))
+    :class:`ShipClass` read once and shared by its ships, with its captain; two queries."""
+    ships = list(
+        fleet.ships.select_related("captain").order_by(
+            "squadron__name", "-ship_class__mass", "name", "pk"
+        )
+    )
     classes = ShipClass.objects.order_by().in_bulk({s.ship_class_id for s in ships})
     for ship in ships:
         ship.ship_class = classes[ship.ship_class_id]
@@ -87,7 +91,7 @@ class _RowMaker:
             status=ship.status,
             url=ship.get_absolute_url(),
             label=ship.name or k.name,
-            captain=ship.captain,
+            captain=getattr(ship, "captain", None),  # read with the ship (select_related)
             class_link=self.class_links[k.pk],
             status_label=self.status_labels.get(ship.status, ship.status),
             hull=self.gauge(ship.hull_left, k.hull_boxes),
@@ -103,7 +107,8 @@ def body_context(fleet: Fleet) -> dict[str, Any]:
     ``squadrons`` ([:class:`SquadronRows`], then the ships outside any), ``light_units``,
     ``totals`` (``factions.fleet_totals``), ``repairs`` and the description's HTML."""
     ships = fleet_ships(fleet)
-    groups = {sq.pk: SquadronRows(sq) for sq in fleet.squadrons.order_by("name", "pk")}
+    squadrons_in_order = fleet.squadrons.select_related("commander").order_by("name", "pk")
+    groups = {sq.pk: SquadronRows(sq) for sq in squadrons_in_order}
     loose = SquadronRows(None)
     rows = _RowMaker()
     for ship in ships:

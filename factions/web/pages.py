@@ -27,7 +27,13 @@ from campaign.core.markdown import render_markdown
 from campaign.league.roles import User
 from campaign.turns.repairs import ship_repair_campaigns
 from factions import fleet_cache
-from factions.access import can_see_faction_secrets, fleet_scope, visible_fleets, visible_ships
+from factions.access import (
+    can_see_faction_secrets,
+    fleet_scope,
+    visible_commanders,
+    visible_fleets,
+    visible_ships,
+)
 from factions.designs.points import points_check
 from factions.fleet_totals import fleet_totals
 from factions.models import Faction, Ship, ShipClass
@@ -72,11 +78,13 @@ def design_diagram(ship_class: ShipClass) -> SafeString | None:
 
 
 def faction_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    """A faction: profile, territories, the fleets the user may see and its ship classes."""
+    """A faction: profile, territories, the fleets and commanders the user may see and
+    its ship classes."""
     faction = get_object_or_404(Faction, slug=slug)
     fleets = list(
         visible_fleets(request.user)
         .filter(faction=faction)
+        .select_related("admiral")
         .annotate(ship_count=Count("ships"))
         .prefetch_related(
             Prefetch("ships", queryset=Ship.objects.select_related("ship_class")), "light_units"
@@ -100,6 +108,14 @@ def faction_detail(request: HttpRequest, slug: str) -> HttpResponse:
         .distinct()
         .order_by("-date", "-pk")
     )
+    # Its commanders the viewer may see (scoped like what they command), renown summed
+    # in the same query: one query however many.
+    commanders = list(
+        visible_commanders(request.user)
+        .filter(faction=faction)
+        .with_renown()
+        .order_by("-renown", "name", "pk")
+    )
     ship_classes = list(faction.ship_classes.all())
     for k in ship_classes:  # stated points never silently trusted
         k.points_check = points_check(k)
@@ -117,6 +133,7 @@ def faction_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "territories": territories,
             "fleets": fleets,
             "battles": battles,
+            "commanders": commanders,
             "faction_points": faction_points,
             "faction_lost_points": faction_lost,
             "ship_classes": ship_classes,

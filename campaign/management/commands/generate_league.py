@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from battles.models import Battle, BattleSide, Event, Participant
 from campaign.league.models import Campaign
-from factions.models import Faction, Fleet, Ship, ShipClass
+from factions.models import Commander, Faction, Fleet, Ship, ShipClass
 
 FACTIONS = ("Aurora Compact", "Vesper Union", "Karst Dominion", "Ilex Free Worlds")
 CLASSES = (("Lance", "frégate", 14, 4, 60), ("Halberd", "croiseur", 48, 14, 180),
@@ -132,9 +132,12 @@ class Command(BaseCommand):
                 name=f"Fleet {i + 1}",
                 slug=f"{slug}-fleet-{i + 1}",
                 hidden=(i % 8 == 3),
-                admiral=f"Admiral {i + 1}",
             )
             for i in range(max(4, n_ships // 25))
+        )
+        Commander.objects.bulk_create(
+            Commander(faction=fleet.faction, name=f"Admiral {i + 1}", rank="admiral", fleet=fleet)
+            for i, fleet in enumerate(fleets)
         )
         ship_rows = []
         for i in range(n_ships):

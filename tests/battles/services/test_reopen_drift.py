@@ -10,7 +10,7 @@ import pytest
 from battles.models import Battle, BattleSnapshot, Participant
 from battles.services import BattleActionError, battle_reopen, battle_resolve
 from campaign.core.actors import SYSTEM
-from factions.models import LightUnitGroup, Ship, Squadron
+from factions.models import Commander, LightUnitGroup, Ship, Squadron
 from tests.battles.battle_fixtures import draft_skirmish
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
@@ -52,11 +52,12 @@ def test_a_rename_captain_and_squadron_set_after_the_battle_survive_the_reopen()
     ship = _damaged(battle)
     squadron = Squadron.objects.create(fleet=ship.fleet, name="Second")
     Ship.objects.filter(pk=ship.pk).update(
-        name="Tyr", captain="Cdr Hala", squadron=squadron, notes="refitted at Mieska"
+        name="Tyr", squadron=squadron, notes="refitted at Mieska"
     )
+    Commander.objects.create(faction=ship.fleet.faction, name="Cdr Hala", ship=ship)
     battle_reopen(user=SYSTEM, battle=battle)
     ship.refresh_from_db()
-    assert (ship.name, ship.captain, ship.squadron_id, ship.notes) == (
+    assert (ship.name, ship.captain.name, ship.squadron_id, ship.notes) == (
         "Tyr",
         "Cdr Hala",
         squadron.pk,
@@ -102,11 +103,12 @@ def test_a_snapshot_of_the_first_form_reopens_damage_only():
     snap.save()
     ship = _damaged(battle)
     assert ship.hull_lost > 0
-    Ship.objects.filter(pk=ship.pk).update(name="Tyr", captain="Cdr Hala", notes="a note")
+    Ship.objects.filter(pk=ship.pk).update(name="Tyr", notes="a note")
+    Commander.objects.create(faction=ship.fleet.faction, name="Cdr Hala", ship=ship)
 
     battle_reopen(user=SYSTEM, battle=battle)
     ship.refresh_from_db()
-    assert (ship.name, ship.captain, ship.notes) == ("Tyr", "Cdr Hala", "a note")
+    assert (ship.name, ship.captain.name, ship.notes) == ("Tyr", "Cdr Hala", "a note")
     assert (ship.hull_lost, ship.armour_lost, ship.crew_lost, ship.systems_lost) == (
         0,
         0,

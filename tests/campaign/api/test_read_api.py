@@ -4,7 +4,7 @@ import pytest
 from django.test import Client
 
 from battles.models import Battle, BattleSide, Participant
-from factions.models import Fleet, LightUnitGroup, Ship, ShipClass, Squadron, Territory
+from factions.models import Commander, Fleet, LightUnitGroup, Ship, ShipClass, Squadron, Territory
 
 
 def ship_class(faction, name, mass=16, hull=5):
@@ -22,7 +22,10 @@ def ship_class(faction, name, mass=16, hull=5):
 
 def fleet_with_ships(faction, slug, n, *, hidden=False, cls=None):
     fleet = Fleet.objects.create(faction=faction, name=slug.title(), slug=slug, hidden=hidden)
-    squadron = Squadron.objects.create(fleet=fleet, name="Saryat", commander="E. Seddia")
+    squadron = Squadron.objects.create(fleet=fleet, name="Saryat")
+    # One person in one place: each fleet's squadron has its own commander.
+    name = "E. Seddia" if slug == "steffen-konalson" else f"Commander of {slug}"
+    Commander.objects.create(faction=faction, name=name, squadron=squadron)
     cls = cls or ship_class(faction, f"Class {slug}")
     Ship.objects.bulk_create(
         Ship(ship_class=cls, fleet=fleet, squadron=squadron, name=f"S{i}") for i in range(n)

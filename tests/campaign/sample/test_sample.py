@@ -109,12 +109,15 @@ def test_the_four_factions_and_norges_profile_and_territories(sample):
 
 def test_qatzrin_5th_fleet_has_its_squadrons_commanders_and_named_ships(sample):
     fleet = Fleet.objects.get(faction__slug="qatzrin")
-    assert fleet.admiral == "Admiral Yoje Nesmer"
+    assert fleet.admiral.name == "Admiral Yoje Nesmer"
+    assert (fleet.admiral.rank, fleet.admiral.status) == ("admiral", "active")
     assert fleet.ships.count() == 13
-    assert dict(fleet.squadrons.values_list("name", "commander")) == {
+    # The admiral leads the Darmila squadron from his flagship: one place at a time, the
+    # fleet's, so the squadron has no commander of its own.
+    assert dict(fleet.squadrons.values_list("name", "commander__name")) == {
         "Saryat support squadron": "Commander Esther Seddia",
         "Konyet attack squadron": "Commandant Detter Gorion",
-        "Darmila attack squadron": "Admiral Yoje Nesmer",
+        "Darmila attack squadron": None,
     }
     named = {s.name: s for s in fleet.ships.exclude(name="").select_related("ship_class")}
     assert {n: s.ship_class.name for n, s in named.items()} == {
@@ -124,7 +127,8 @@ def test_qatzrin_5th_fleet_has_its_squadrons_commanders_and_named_ships(sample):
         "Nabra-Suleyman": "Kineret",
     }
     assert named["Nimrod"].squadron.name == "Konyet attack squadron"
-    assert named["Lydia"].captain == "Commandant Benjamin Lansky"
+    assert named["Lydia"].captain.name == "Commandant Benjamin Lansky"
+    assert named["Lydia"].captain.faction == fleet.faction
     assert named["Nabra-Suleyman"].light_units.filter(kind="long-range-fighter").count() == 4
     saryat = fleet.squadrons.get(name__startswith="Saryat")
     assert sorted(saryat.ships.values_list("ship_class__name", flat=True)) == [
