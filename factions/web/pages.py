@@ -182,7 +182,7 @@ def ship_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """A ship: its class, fleet, damage state, light units carried and its damaged SSD."""
     ship = get_object_or_404(
         visible_ships(request.user).select_related(
-            "ship_class__faction", "fleet__faction", "squadron"
+            "ship_class__faction", "fleet__faction", "squadron", "captain"
         ),
         pk=pk,
     )

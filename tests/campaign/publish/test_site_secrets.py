@@ -17,7 +17,7 @@ from battles.services import battle_resolve
 from campaign.core.actors import SYSTEM
 from campaign.publish import site_build
 from campaign.turns.models import CampaignTurn
-from factions.models import Faction, Fleet, Ship, ShipClass, Territory
+from factions.models import Commander, Faction, Fleet, Ship, ShipClass, Territory
 from tests.battles.battle_fixtures import draft_skirmish
 from tests.battles.reports.report_fixtures import make_battle
 from tests.campaign.publish.test_publish import all_text, make_league
@@ -35,6 +35,8 @@ SECRETS = (
     "ORGANISER-NOTE-SECRET",  # a ship's notes
     "Veiled Armada",  # a hidden fleet that fought an engine-resolved battle…
     "Veiled Striker",  # …its ships, never in the replay's JSON nor the map per turn
+    "Admiral Umbra",  # the hidden fleet's admiral
+    "Captain Veil",  # a hidden ship's captain
 )
 
 
@@ -60,8 +62,11 @@ def secret_site(django_db_setup, django_db_blocker, tmp_path_factory):
         shadow = Fleet.objects.create(
             faction=phalon, name="Shadow Flotilla", slug="shadow-flotilla", hidden=True
         )
-        Ship.objects.create(ship_class=silith, fleet=shadow, name="Hidden Lancer")
+        lancer = Ship.objects.create(ship_class=silith, fleet=shadow, name="Hidden Lancer")
+        Commander.objects.create(faction=phalon, name="Admiral Umbra", fleet=shadow)
+        Commander.objects.create(faction=phalon, name="Captain Veil", ship=lancer)
         public = Fleet.objects.get(slug="test-reprisal")
+        Commander.objects.create(faction=phalon, name="Admiral Loud " + XSS, fleet=public)
         public.description = "Fleet " + XSS
         public.save()
         Ship.objects.create(
@@ -135,3 +140,9 @@ def test_xss_payloads_are_inert_in_every_page_and_the_feed(secret_site):
             assert tag != "script" or attrs.get("src"), (page, "inline script")
     story = secret_site / "en" / "battles" / "test-league" / "colonisation-compromise.html"
     assert "Public story" in story.read_text()
+
+
+def test_the_faction_page_lists_its_public_commanders_only(secret_site):
+    page = (secret_site / "en" / "factions" / "phalon.html").read_text()
+    assert "Admiral Loud &lt;script&gt;" in page
+    assert "Admiral Umbra" not in page and "Captain Veil" not in page
