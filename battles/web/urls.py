@@ -4,9 +4,8 @@ from django.urls import path
 
 from battles.web import actions as views_actions
 from battles.web import battles as views
-from battles.web import desk, media
+from battles.web import desk, media, scoring
 from battles.web import play as views_turns
-from battles.web import scoring
 
 urlpatterns = [
     path("battles/<int:pk>/", views.battle_detail, name="battle-detail"),

@@ -86,7 +86,7 @@ def test_scoring_rules_edit_recomputes_awards(cast, rival, recorded):
         "destroyed_points": "2", "destroyed_per": "250"})  # fmt: skip
     assert response.status_code == 302
     # Qatzrin: 10 + 501 // 250 × 2 = 14; the Phalon: defeat 1 + 57 // 250 × 2 = 1.
-    totals = {f: 0 for f in ("qatzrin", "phalon")}
+    totals = dict.fromkeys(("qatzrin", "phalon"), 0)
     for slug, points in VictoryAward.objects.values_list("faction__slug", "points"):
         totals[slug] += points
     assert totals == {"qatzrin": 14, "phalon": 1}
