@@ -29,7 +29,7 @@ from battles.models import (
 from battles.scoring.rules import rules_for
 from battles.standings import LOST_FATES
 from campaign.league.models import Campaign, Membership
-from campaign.league.roles import User
+from campaign.league.roles import User, campaign_roles
 from factions.access import visible_fleets
 from factions.models import Faction
 
@@ -81,6 +81,7 @@ class Scoreboard:
 
     rules: ScoringRules
     factions: list[FactionScore]
+    #: Empty for who is not a member of the campaign (:func:`scoreboard`).
     players: list[PlayerScore]
     turns: list[int] = field(default_factory=list)
     vp_series: list[tuple[str, list[int]]] = field(default_factory=list)
@@ -91,8 +92,10 @@ class Scoreboard:
 
 def scoreboard(campaign: Campaign, *, user: User = None) -> Scoreboard:
     """``campaign``'s standings as ``user`` may read them (None: the public, as the site).
-    Nine queries whatever the number of battles, awards, players and turns (plus the
-    viewer's memberships)."""
+    The players' lines only for the campaign's members (and staff): user names are not
+    published (the members list is the organisers'), so the public and the site read the
+    factions' lines alone. Nine queries whatever the number of battles, awards, players
+    and turns (plus the viewer's memberships)."""
     rules = rules_for(campaign)
     factions = {f.pk: FactionScore(f) for f in campaign.factions.all()}
     awards = list(
@@ -116,7 +119,7 @@ def scoreboard(campaign: Campaign, *, user: User = None) -> Scoreboard:
     board = Scoreboard(
         rules,
         sorted(factions.values(), key=lambda r: (-r.vp, r.faction.name)),
-        _players(campaign, per_member, factions),
+        _players(campaign, per_member, factions) if campaign_roles(user, campaign) else [],
     )
     last = max((t for _f, _m, _r, t, _p in awards), default=0)
     strength: dict[int, dict[int, tuple[int, int]]] = defaultdict(dict)
@@ -171,8 +174,8 @@ def _tonnage(campaign: Campaign, factions: dict[int, FactionScore], seen: set[in
 def _players(
     campaign: Campaign, per_member: dict[int, int], factions: dict[int, FactionScore]
 ) -> list[PlayerScore]:
-    """A line per player of the campaign and per membership credited with points, by VP
-    then name (one query)."""
+    """A line per player of the campaign and per membership credited with points (its
+    user name), by VP then name (one query)."""
     members = Membership.objects.filter(
         Q(campaign=campaign, role=Membership.Role.PLAYER) | Q(pk__in=list(per_member))
     ).select_related("user")
