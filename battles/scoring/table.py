@@ -6,7 +6,9 @@ everyone (a battle's outcome is public once concluded). Tonnage and fleet streng
 the fleets the viewer may see (``factions.access.visible_fleets``): a hidden fleet's
 ships count neither in the mass destroyed or lost nor in the strength of its faction for
 those who may not see it (its own players and the organisers do see it), so the public
-pages and the site never add up a hidden fleet. Mass destroyed by a faction is the mass
+pages and the site never add up a hidden fleet. A unit's fleet is the one it is in now, as
+``battles.standings`` counts: a captured ship joins its captor's fleet, so it counts when
+that fleet may be seen. Mass destroyed by a faction is the mass
 of the ships lost by the other sides of its battles (``battles.scoring.awards``' reading of
 "destroyed").
 """
