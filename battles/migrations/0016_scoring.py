@@ -4,6 +4,16 @@ import django.db.models.deletion
 from django.db import migrations, models
 
 
+def rules_for_every_campaign(apps, schema_editor):
+    """Every campaign has its scoring rules, with the defaults."""
+    Campaign = apps.get_model("campaign", "Campaign")
+    ScoringRules = apps.get_model("battles", "ScoringRules")
+    ScoringRules.objects.bulk_create(
+        ScoringRules(campaign_id=pk)
+        for pk in Campaign.objects.exclude(scoring_rules__isnull=False).values_list("pk", flat=True)
+    )
+
+
 class Migration(migrations.Migration):
 
     dependencies = [
@@ -84,4 +94,5 @@ class Migration(migrations.Migration):
                 'indexes': [models.Index(fields=['campaign', 'turn'], name='victoryaward_campaign_turn')],
             },
         ),
+        migrations.RunPython(rules_for_every_campaign, migrations.RunPython.noop),
     ]

@@ -1,16 +1,18 @@
 """The scoring's receivers, connected when this module is imported (``battles/apps.py``):
-a battle concluded or recorded writes its awards, a battle reopened deletes them, a turn
-closed writes its holding awards and fleet strengths, a turn reopened deletes them. Each
-runs inside the sender's transaction: if it fails, nothing of the sender is written.
+a new campaign gets its scoring rules with the defaults; a battle concluded or recorded
+writes its awards, a battle reopened deletes them; a turn closed writes its holding awards
+and fleet strengths, a turn reopened deletes them. Each runs inside the sender's
+transaction: if it fails, nothing of the sender is written.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.db.models.signals import post_save
 from django.dispatch import receiver
 
-from battles.models import Battle
+from battles.models import Battle, ScoringRules
 from battles.scoring.awards import (
     battle_awards_remove,
     battle_awards_write,
@@ -21,6 +23,12 @@ from battles.scoring.strength import strength_remove, strength_write
 from battles.signals import battle_concluded, battle_reopened, battle_results_recorded
 from campaign.core.signals import turn_closed, turn_reopened
 from campaign.league.models import Campaign
+
+
+@receiver(post_save, sender=Campaign, dispatch_uid="scoring-new-campaign")
+def on_campaign_saved(sender: Any, instance: Campaign, created: bool, **kwargs: Any) -> None:
+    if created and not kwargs.get("raw"):
+        ScoringRules.objects.get_or_create(campaign=instance)
 
 
 @receiver(battle_concluded, dispatch_uid="scoring-concluded")

@@ -35,10 +35,11 @@ RULE_MAX = 1_000_000
 
 
 def rules_for(campaign: Campaign) -> ScoringRules:
-    """``campaign``'s :class:`ScoringRules`, created with the model's defaults when it has
-    none yet (one query; two more the first time)."""
-    rules, _created = ScoringRules.objects.get_or_create(campaign=campaign)
-    return rules
+    """``campaign``'s :class:`ScoringRules` (one query). Every campaign gets its row with
+    the defaults when it is created (``battles.scoring.receivers``; the migration gave one
+    to those before); should it be missing, the defaults are returned unsaved, so that a
+    page or a site build never writes."""
+    return ScoringRules.objects.filter(campaign=campaign).first() or ScoringRules(campaign=campaign)
 
 
 def points_for(rules: ScoringRules, reason: str, count: int) -> int:
@@ -137,8 +138,8 @@ def scoring_rules_update(
     require_organiser(user, campaign)
     clean = clean_rules(values)
     with transaction.atomic():
-        rules = rules_for(campaign)
-        rules = ScoringRules.objects.select_for_update().get(pk=rules.pk)
+        ScoringRules.objects.get_or_create(campaign=campaign)
+        rules = ScoringRules.objects.select_for_update().get(campaign=campaign)
         for name, value in clean.items():
             setattr(rules, name, value)
         rules.save()

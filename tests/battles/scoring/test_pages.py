@@ -35,7 +35,9 @@ def faction_row(html: str, name: str) -> list[str]:
 
 @pytest.mark.parametrize("who", ROLES)
 def test_standings_page_is_public(cast, rival, recorded, who):
-    response = client_for(cast, rival, who).get(f"/campaigns/{cast.campaign.slug}/standings/")
+    response = client_for(cast, rival, who, HTTP_ACCEPT_LANGUAGE="en").get(
+        f"/campaigns/{cast.campaign.slug}/standings/"
+    )
     assert response.status_code == 200
     html = response.content.decode()
     # VP, battles, objectives, destroyed, held, mass destroyed (58 + 70), mass lost (17).
@@ -47,7 +49,10 @@ def test_standings_page_is_public(cast, rival, recorded, who):
 
 def test_standings_page_of_no_campaign_is_404(cast, rival):
     assert (
-        client_for(cast, rival, "organiser").get("/campaigns/nowhere/standings/").status_code == 404
+        client_for(cast, rival, "organiser", HTTP_ACCEPT_LANGUAGE="en")
+        .get("/campaigns/nowhere/standings/")
+        .status_code
+        == 404
     )
 
 
@@ -56,7 +61,11 @@ def test_standings_page_of_no_campaign_is_404(cast, rival):
 def test_hidden_fleet_tonnage_only_for_who_may_see_it(cast, rival, recorded, who, lost):
     side = BattleSide.objects.get(battle=recorded, faction=cast.qatzrin)
     Fleet.objects.filter(pk=side.fleet_id).update(hidden=True)
-    html = client_for(cast, rival, who).get(f"/campaigns/{cast.campaign.slug}/standings/").content
+    html = (
+        client_for(cast, rival, who, HTTP_ACCEPT_LANGUAGE="en")
+        .get(f"/campaigns/{cast.campaign.slug}/standings/")
+        .content
+    )
     assert faction_row(html.decode(), "Qatzrin")[6] == lost  # mass lost
     assert faction_row(html.decode(), "Phalon")[5] == lost  # mass destroyed
     assert faction_row(html.decode(), "Qatzrin")[0] == "8"  # VP are public
@@ -68,7 +77,7 @@ def test_hidden_fleet_tonnage_only_for_who_may_see_it(cast, rival, recorded, who
      ("outsider", 404), ("other_org", 404), (None, 302)],
 )  # fmt: skip
 def test_scoring_rules_page_matrix(cast, rival, who, status):
-    client = client_for(cast, rival, who)
+    client = client_for(cast, rival, who, HTTP_ACCEPT_LANGUAGE="en")
     url = f"/campaigns/{cast.campaign.slug}/scoring/"
     assert client.get(url).status_code == status
     response = client.post(url, {"victory": "5", "draw": "2", "defeat": "0", "per_objective": "1",
@@ -80,7 +89,7 @@ def test_scoring_rules_page_matrix(cast, rival, who, status):
 
 
 def test_scoring_rules_edit_recomputes_awards(cast, rival, recorded):
-    client = client_for(cast, rival, "organiser")
+    client = client_for(cast, rival, "organiser", HTTP_ACCEPT_LANGUAGE="en")
     response = client.post(f"/campaigns/{cast.campaign.slug}/scoring/", {
         "victory": "10", "draw": "2", "defeat": "1", "per_objective": "1", "per_holding": "1",
         "destroyed_points": "2", "destroyed_per": "250"})  # fmt: skip
@@ -93,7 +102,7 @@ def test_scoring_rules_edit_recomputes_awards(cast, rival, recorded):
 
 
 def test_scoring_rules_bad_values_are_named_and_nothing_is_saved(cast, rival):
-    client = client_for(cast, rival, "organiser")
+    client = client_for(cast, rival, "organiser", HTTP_ACCEPT_LANGUAGE="en")
     response = client.post(f"/campaigns/{cast.campaign.slug}/scoring/", {
         "victory": "-1", "draw": "x", "defeat": "0", "per_objective": "1", "per_holding": "1",
         "destroyed_points": "1", "destroyed_per": "0"})  # fmt: skip
@@ -112,7 +121,7 @@ def test_scoring_rules_bad_values_are_named_and_nothing_is_saved(cast, rival):
      ("outsider", 404), ("other_org", 404), (None, 302)],
 )  # fmt: skip
 def test_objectives_form_matrix(cast, rival, recorded, who, status):
-    response = client_for(cast, rival, who).post(
+    response = client_for(cast, rival, who, HTTP_ACCEPT_LANGUAGE="en").post(
         f"/battles/{recorded.pk}/objectives/", {"objectives-qatzrin": "3"}
     )
     assert response.status_code == status
@@ -121,7 +130,7 @@ def test_objectives_form_matrix(cast, rival, recorded, who, status):
 
 
 def test_objectives_bad_value_is_named(cast, rival, recorded):
-    client = client_for(cast, rival, "organiser")
+    client = client_for(cast, rival, "organiser", HTTP_ACCEPT_LANGUAGE="en")
     response = client.post(f"/battles/{recorded.pk}/objectives/",
                            {"objectives-qatzrin": "many"}, follow=True)  # fmt: skip
     assert "objectives_met.qatzrin: a whole number from 0 to 100" in response.content.decode()
@@ -129,7 +138,7 @@ def test_objectives_bad_value_is_named(cast, rival, recorded):
 
 def test_standings_page_queries_flat_as_battles_grow(cast, rival, django_user_model):
     def queries() -> int:
-        client = client_for(cast, rival, "qatzrin_player")
+        client = client_for(cast, rival, "qatzrin_player", HTTP_ACCEPT_LANGUAGE="en")
         client.get(f"/campaigns/{cast.campaign.slug}/standings/")  # sessions, rules row
         with CaptureQueriesContext(connection) as ctx:
             assert client.get(f"/campaigns/{cast.campaign.slug}/standings/").status_code == 200

@@ -79,13 +79,13 @@ def test_own_player_sees_the_hidden_strength_on_the_page(closed, cast, rival):
     from tests.conftest import client_for
 
     html = (
-        client_for(cast, rival, "qatzrin_player")
+        client_for(cast, rival, "qatzrin_player", HTTP_ACCEPT_LANGUAGE="en")
         .get(f"/campaigns/{cast.campaign.slug}/standings/")
         .content.decode()
     )
     assert "Qatzrin, turn 1: 392" in html  # 57 + 95 × 2 + 145
     html = (
-        client_for(cast, rival, "norge_player")
+        client_for(cast, rival, "norge_player", HTTP_ACCEPT_LANGUAGE="en")
         .get(f"/campaigns/{cast.campaign.slug}/standings/")
         .content.decode()
     )
