@@ -10,6 +10,7 @@ from battles.models import StrengthSnapshot, VictoryAward
 from battles.scoring.awards import holdings_at_close, points_destroyed
 from battles.scoring.objectives import side_objectives_set
 from battles.services import battle_reopen, battle_resolve
+from battles.services.other_games import SideInput, UnitInput, other_battle_record
 from campaign.turns.closing import campaign_turn_close, campaign_turn_open, campaign_turn_reopen
 from tests.battles.scoring.scoring_fixtures import (
     record_qatzrin_victory,
@@ -132,3 +133,23 @@ def test_a_refused_close_writes_no_award(cast, recorded):
     with pytest.raises(Exception):  # noqa: B017, PT011 - no turn is open
         campaign_turn_close(campaign=cast.campaign, user=cast.organiser)
     assert not VictoryAward.objects.filter(reason="holdings").exists()
+
+
+def test_another_game_systems_battle_scores_its_outcome(cast):
+    battle = other_battle_record(
+        user=cast.organiser,
+        campaign=cast.campaign,
+        name="Battle of Endor",
+        game_system="sw-starship-battles",
+        campaign_turn=3,
+        sides=[
+            SideInput(cast.norge, [UnitInput("Falcon")], is_winner=True),
+            SideInput(cast.qatzrin, [UnitInput("Devastator", fate="destroyed")]),
+        ],
+    )
+    # Its units carry no construction points: the outcome alone (each faction's one player).
+    assert rows(cast.campaign) == [
+        ("kongeriket-norge", "norge_player", "victory", 1, 3, 3),
+        ("qatzrin", "qatzrin_player", "defeat", 1, 0, 3),
+    ]
+    assert VictoryAward.objects.filter(battle=battle).count() == 2
