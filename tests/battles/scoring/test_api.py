@@ -8,7 +8,11 @@ import json
 import pytest
 
 from battles.models import BattleSide, ScoringRules
-from tests.battles.scoring.scoring_fixtures import record_qatzrin_victory, scored_battle
+from tests.battles.scoring.scoring_fixtures import (
+    participant,
+    record_qatzrin_victory,
+    scored_battle,
+)
 from tests.conftest import client_for
 
 pytestmark = pytest.mark.usefixtures("english")
@@ -116,3 +120,20 @@ def test_objectives_of_no_side_is_422(cast, rival, recorded):
         "objectives_met.kongeriket-norge",
         "objectives_met.qatzrin",
     ]
+
+
+def test_record_api_takes_the_objectives_met(cast, rival, django_user_model):
+    battle = scored_battle(cast, django_user_model)
+    client = client_for(cast, rival, "organiser")
+    url = f"/api/battles/{battle.pk}/record"
+    body = {"results": [{"participant": 999999, "fate": "destroyed"}], "winner": "qatzrin",
+            "objectives_met": {"qatzrin": 2, "phalon": 1}}  # fmt: skip
+    assert client.post(url, body, content_type="application/json").status_code == 400
+    # Refused: the objectives were not kept either (one transaction).
+    assert list(battle.sides.values_list("objectives_met", flat=True)) == [0, 0]
+    body["results"] = [{"participant": participant(battle, "tsaara").pk, "fate": "destroyed"}]
+    assert client.post(url, body, content_type="application/json").status_code == 200
+    standings = client.get(f"/api/campaigns/{cast.campaign.slug}/standings").json()
+    vp = {r["faction"]: (r["vp"], r["objectives_vp"]) for r in standings["factions"]}
+    # Qatzrin: victory 3 + 2 objectives + 225 // 100 = 7; the Phalon: 1 objective.
+    assert vp == {"qatzrin": (7, 2), "phalon": (1, 1), "kongeriket-norge": (0, 0)}
