@@ -19,6 +19,7 @@ from tests.battles.scoring.scoring_fixtures import (
     scored_battle,
     territories,
 )
+from tests.conftest import client_for
 
 
 def test_line_chart_values():
@@ -76,8 +77,6 @@ def test_site_shows_public_victory_points_and_strength(closed, cast, tmp_path):
 
 
 def test_own_player_sees_the_hidden_strength_on_the_page(closed, cast, rival):
-    from tests.conftest import client_for
-
     html = (
         client_for(cast, rival, "qatzrin_player", HTTP_ACCEPT_LANGUAGE="en")
         .get(f"/campaigns/{cast.campaign.slug}/standings/")
