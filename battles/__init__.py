@@ -3,6 +3,7 @@
 - ``rules/``: the Full Thrust engine, pure; ``systems/``: the other game systems (seeds 001–004);
 - ``models/``, ``access``, ``log/``, ``readings``, ``signals``: the battle reads;
 - ``services/`` and ``standings``: set-up, fielding, resolve, record, conclude, reopen;
+  ``scoring/``: victory points, standings by points, fleet strength by turn;
 - ``play/``: a battle fought turn by turn; ``reports/``: after-action reports and the desk;
 - ``web/``, ``api/``, ``templatetags/``, ``management/``, ``admin``: pages, API, commands.
 

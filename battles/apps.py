@@ -28,6 +28,7 @@ class BattlesConfig(AppConfig):
         # the system checks of report rendering.
         import battles.reports.checks  # noqa: F401
         import battles.reports.receivers  # noqa: F401
+        import battles.scoring.receivers  # noqa: F401
         from battles.play.game_turns import turn_battle_replay
         from battles.services.resolve import SETUP_REPLAYS
 

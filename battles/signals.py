@@ -8,6 +8,8 @@ imported by it (README "Layout": arrows point down).
 - :data:`battle_results_recorded`: sent by ``other_battle_record`` (a battle of another
   game system) inside its transaction, with ``battle``: the report files are queued and
   the site refreshed.
+- :data:`battle_reopened`: sent by ``battle_reopen`` inside its transaction, with
+  ``battle``: ``battles.scoring.receivers`` deletes the battle's victory awards.
 - :data:`report_changed`: sent by the chroniclers' desk (``battles.reports.desk``) once a
   report's edit, publication or withdrawal has committed, with ``battle``.
   ``campaign.tasks`` queues the published site's refresh.
@@ -21,4 +23,5 @@ from django.dispatch import Signal
 
 battle_concluded = Signal()
 battle_results_recorded = Signal()
+battle_reopened = Signal()
 report_changed = Signal()

@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 
 import pydantic
+from django.db import transaction
 from django.db.models import Prefetch, QuerySet
 from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
@@ -30,6 +31,7 @@ from ninja.errors import HttpError
 from battles.access import actionable_battles, visible_battles
 from battles.models import Battle, BattleSide, Participant
 from battles.reports.narrative import narrative_for, reader_language
+from battles.scoring.objectives import side_objectives_set
 from battles.services import MAX_TURNS_LIMIT, battle_record, battle_resolve
 from battles.services.forecast import battle_forecast
 from battles.visibility import fleet_hidden, hidden_participants, may_read_draft, reader_for
@@ -217,6 +219,8 @@ class RecordIn(Schema):
     game_turns: int | None = Field(default=None, ge=0, le=MAX_TURNS_LIMIT)
     # Markdown; left out: the battle's narrative is kept. Limit: campaign.core.limits.
     narrative: str | None = Field(default=None, max_length=TEXT_MAX_CHARS)
+    # Objectives met per side's faction slug (0–100), counted in its victory points.
+    objectives_met: dict[str, int] = {}
 
 
 class BattleActionOut(Schema):
@@ -351,15 +355,19 @@ def battle_record_view(request: HttpRequest, battle_id: int, payload: RecordIn):
         detail = _('body: expected a JSON object such as {"results": []}, got %(type)s')
         return Status(422, {"detail": detail % {"type": kind}})
     results = [r.model_dump(exclude_none=True) for r in payload.results]
-    return battle_record(
-        battle=battle,
-        results=results,
-        outcome=payload.outcome,
-        winner=payload.winner,
-        game_turns=payload.game_turns,
-        narrative=payload.narrative,
-        user=request.user,
-    )
+    # One transaction: a refused record leaves the objectives as they were.
+    with transaction.atomic():
+        if payload.objectives_met:
+            side_objectives_set(battle=battle, user=request.user, values=payload.objectives_met)
+        return battle_record(
+            battle=battle,
+            results=results,
+            outcome=payload.outcome,
+            winner=payload.winner,
+            game_turns=payload.game_turns,
+            narrative=payload.narrative,
+            user=request.user,
+        )
 
 
 # ---- Monte-Carlo odds of a draft battle (organisers) -------------------------------------

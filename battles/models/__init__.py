@@ -1,5 +1,6 @@
 """The battles app's models: a battle, its sides and participants, the dice/event log and
-rendered reports (``battle``); turn-by-turn set-up and orders (``turn_orders``); units and
+rendered reports (``battle``); victory points, scoring rules and fleet strength by
+turn (``scoring``); turn-by-turn set-up and orders (``turn_orders``); units and
 results of the other game systems (``other_games``). Django registers models through this
 module, so every model of the app is imported here.
 
@@ -20,6 +21,7 @@ from battles.models.battle import (
     Report,
 )
 from battles.models.other_games import SystemParticipant, SystemUnit
+from battles.models.scoring import ScoringRules, StrengthSnapshot, VictoryAward
 from battles.models.turn_orders import TurnOrders, TurnPlay
 
 __all__ = [
@@ -31,8 +33,11 @@ __all__ = [
     "Participant",
     "RecordEntry",
     "Report",
+    "ScoringRules",
+    "StrengthSnapshot",
     "SystemParticipant",
     "SystemUnit",
     "TurnOrders",
     "TurnPlay",
+    "VictoryAward",
 ]

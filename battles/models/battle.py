@@ -158,6 +158,8 @@ class BattleSide(models.Model):
     )
     primary_objective = models.TextField(_("primary objective"), blank=True)
     secondary_objectives = models.TextField(_("secondary objectives"), blank=True)
+    # Set by the organiser (battles.scoring.objectives); worth ScoringRules.per_objective.
+    objectives_met = models.PositiveIntegerField(_("objectives met"), default=0)
     analysis = models.TextField(_("tactical analysis (Markdown)"), blank=True)
     order = models.PositiveSmallIntegerField(_("order"), default=0)
     history = HistoricalRecords()

@@ -31,6 +31,7 @@ from battles.services.snapshot import (
     restore_changes,
     restore_legacy,
 )
+from battles.signals import battle_reopened
 from campaign.core.messages import StoredMessage, message, message_of, text_of
 from campaign.core.signals import public_change
 from campaign.league.models import Intel
@@ -183,6 +184,8 @@ def battle_reopen(*, battle: Battle, user: Any, reason: str = "") -> Battle:
             summary=text_of(line),
             summary_message=message_of(line),
         )
+        # Its victory points go with it (battles.scoring.receivers).
+        battle_reopened.send(sender=Battle, battle=b)
         # The site shows it concluded until rebuilt (queued after the commit).
         public_change.send(sender=Battle, campaign=b.campaign, full=False)
     # The page tells the organiser what else the reopen undid (not stored: the timeline

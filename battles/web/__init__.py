@@ -5,10 +5,11 @@
 - ``play``: turn-by-turn pages and the replay viewer; ``desk``: the chroniclers' desk;
 - ``systems``, ``system_forms``, ``record_other``: the other game systems' helpers, records;
 - ``media``: report files served under the battle page's access rules;
+- ``scoring``: the standings page (victory points), the scoring rules, objectives met;
 - ``forms``, ``urls``, ``system_urls``: forms and URL patterns.
 
-Imports: any layer below the pages: battles.reports, battles.play, battles.services, battles'
-models, scoping and log, the battle template tags, factions, the league, campaign.core, the
-game systems and the rules engine; never the root API, the URLs or publishing (import-linter,
-pyproject.toml).
+Imports: any layer below the pages: battles.reports, battles.play, battles.services,
+battles.scoring, battles' models, scoping and log, the battle template tags, factions, the
+league, campaign.core, the game systems and the rules engine; never the root API, the URLs
+or publishing (import-linter, pyproject.toml).
 """

@@ -366,6 +366,7 @@ def battle_record_page(request: HttpRequest, pk: int) -> HttpResponse:
             "side": side,
             "pending": pending,
             "organiser": organiser,
+            "sides": sides,
             "briefing": battle_briefing(battle, request.user),
         },
     )

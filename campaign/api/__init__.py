@@ -23,6 +23,7 @@ from battles.api.battles import router as battles_router
 from battles.api.desk import router as reports_router
 from battles.api.play import router as battle_turns_router
 from battles.api.rules import router as rules_router
+from battles.api.scoring import router as scoring_router
 from battles.api.systems import router as systems_rules_router
 from battles.log.refusals import rules_error_text
 from battles.rules.errors import RulesError
@@ -209,6 +210,7 @@ api.add_router("/", battles_router)
 api.add_router("/", battle_actions_router)
 api.add_router("/", reports_router)
 api.add_router("/", battle_turns_router)
+api.add_router("/", scoring_router)  # standings, scoring rules, objectives met
 api.add_router("/", "campaign.api.members.router")  # members and invitations
 api.add_router("/designs", designs_router)
 api.add_router("/rules", rules_router)

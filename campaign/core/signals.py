@@ -6,6 +6,12 @@
   (True: build the site even where none was baked before). ``campaign.tasks`` queues one
   coalesced site refresh once the transaction commits; a rolled-back change queues none.
 
+- :data:`turn_closed` / :data:`turn_reopened`: a campaign turn was closed or reopened
+  (``campaign.turns.closing``), sent inside that transaction after its writes, with
+  ``campaign`` and ``turn`` (the turn's number). ``battles.scoring.receivers`` writes the
+  turn's holding awards and fleet strengths, or deletes them; a receiver that raises
+  aborts the close or reopen.
+
 A battle's conclusion and recording send ``battles.signals.battle_concluded`` and
 ``battle_results_recorded``, which ``campaign.tasks`` also receives.
 """
@@ -13,3 +19,5 @@ A battle's conclusion and recording send ``battles.signals.battle_concluded`` an
 from django.dispatch import Signal
 
 public_change = Signal()
+turn_closed = Signal()
+turn_reopened = Signal()

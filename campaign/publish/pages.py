@@ -14,10 +14,12 @@ from typing import TYPE_CHECKING, Any
 from django.utils import translation
 from django.utils.safestring import mark_safe
 
+from battles.scoring.charts import standings_charts
+from battles.scoring.rules import rules_in_words
 from campaign.publish import feeds, search
 from campaign.publish.charts import standings_chart
 from campaign.publish.rows import instance_row
-from campaign.publish.standings import standings
+from campaign.publish.standings import public_scoreboard, standings
 from campaign.turns.repairs import fleet_repairs
 from factions.commanders.records import commander_name
 from factions.fleet_totals import fleet_totals
@@ -82,9 +84,12 @@ def campaigns(baker: Baker) -> None:
         rows = standings(battles, baker.rows, baker.public_fleet_ids, baker.factions_by_pk)
         for row in rows:
             row["path"] = baker.faction_paths.get(row["faction"].pk)
+        board = public_scoreboard(campaign)
         for lang in baker.langs:
             with translation.override(lang):
                 chart = standings_chart(rows)
+                vp_charts = standings_charts(board)
+                rules_words = rules_in_words(board.rules)
             baker.page(
                 lang,
                 campaign.site_path,
@@ -97,6 +102,9 @@ def campaigns(baker: Baker) -> None:
                     "lists": _list_pages(_campaign_folder(campaign), battles),
                     "standings": rows,
                     "standings_chart": chart,
+                    "board": board,
+                    "charts": vp_charts,
+                    "rules_words": rules_words,
                 },
             )
 

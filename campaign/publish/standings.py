@@ -1,11 +1,13 @@
 """Standings of the baked site, counted from the battles it publishes (no query) by the
-campaign page's own count (``battles.standings.tally``)."""
+campaign page's own count (``battles.standings.tally``); its victory points, tonnage and
+charts per turn as the public reads them on the standings page (:func:`public_scoreboard`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from battles.models import Battle
+from battles.scoring.table import Scoreboard, scoreboard
 from battles.standings import StandingRows, standing_order, tally
 from campaign.publish.rows import BattleRows
 
@@ -34,3 +36,13 @@ def standings(
     for row in table:
         del row["faction_id"]
     return sorted(table, key=lambda r: standing_order(r["won"], r["lost"], r["faction"].name))
+
+
+def public_scoreboard(campaign: Any) -> Scoreboard:
+    """``campaign``'s standings by victory points as the public reads them
+    (``battles.scoring.table.scoreboard`` with no user): every award, the factions' lines
+    but no player's (user names are not published), and the tonnage and strength of public
+    fleets only — a hidden fleet's ships count neither in the mass its faction lost nor in
+    the mass its enemies destroyed nor in its faction's strength. About nine queries a
+    campaign, whatever its battles."""
+    return scoreboard(campaign, user=None)

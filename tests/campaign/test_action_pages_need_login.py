@@ -22,6 +22,7 @@ PUBLIC = {
     "invitation",  # the invitation page itself asks to log in or sign up
     "campaign-detail",
     "campaign-rules",
+    "campaign-standings",  # victory points, tonnage, charts (battles/web/scoring.py)
     "faction-detail",
     "fleet-detail",
     "ship-detail",
