@@ -48,6 +48,7 @@ from django.utils.translation import gettext as _
 
 from battles.log.refusals import rules_error_text
 from battles.models import Battle, BattleSide, Event
+from battles.signals import battle_turn_opened, battle_turn_played
 from battles.models.turn_orders import TurnOrders, TurnPlay
 from battles.play import engine_io, engine_state
 from battles.play.orders import TurnOrdersError, parse_side_orders
@@ -304,6 +305,7 @@ def turn_play_start(
             max_turns=max_turns,
             restarted=earlier is not None,
         )
+        battle_turn_opened.send(sender=Battle, battle=battle, turn=1, deadline=deadline)
     return play
 
 
@@ -411,11 +413,16 @@ def _advance(battle: Battle, play: TurnPlay, *, force: bool, user: Any = None) -
         game_turn=play.turns_played,
         auto_sides=auto,
     )
+    battle_turn_played.send(sender=Battle, battle=battle, turn=play.turns_played)
     if _over(state) or play.turns_played >= play.max_turns:
         _finish(battle, play, state, dice_base, replayed, ended_by_organiser=False, user=user)
     else:
         _store_turn(battle, play, state, dice_base, replayed)
     play.save(update_fields=["turns_played", "deadline", "ended", "state"])
+    if not play.ended:
+        battle_turn_opened.send(
+            sender=Battle, battle=battle, turn=play.turns_played + 1, deadline=play.deadline
+        )
     return True
 
 

@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from battles.models import Battle, BattleAction, BattleSide, Participant, RecordEntry
+from battles.signals import record_entry_submitted
 from battles.rules.ships import ShipState
 from battles.services.common import (
     DESIGN_ERRORS,
@@ -419,6 +420,7 @@ def record_submit(
             summary_message=line,
             data={"entry": entry.pk},
         )
+        record_entry_submitted.send(sender=RecordEntry, entry=entry)
     return entry
 
 

@@ -45,6 +45,7 @@ from campaign.league.roles import is_organiser
 from campaign.turns import rates as rates_mod
 from campaign.turns.errors import TurnActionError, TurnConflict, TurnPermissionError
 from campaign.turns.models import CampaignTurn, Construction, FleetMove, LedgerEntry, RepairOrder
+from campaign.turns.signals import turn_opened
 from campaign.turns.moves import moves_carry_out, moves_undo, queued_moves
 from campaign.turns.repairs import repairs_first_turn, yard_reschedule
 from campaign.turns.schedule import Left
@@ -134,6 +135,7 @@ def campaign_turn_open(
         if campaign.current_turn != number:
             campaign.current_turn = number
             campaign.save(update_fields=["current_turn"])
+        turn_opened.send(sender=CampaignTurn, campaign=campaign, turn=turn)
         return turn
 
 
