@@ -7,7 +7,6 @@ from django.core.exceptions import ValidationError
 
 from campaign.core.refusals import Refused
 from campaign.notify.addresses import webhook_url_check
-
 from campaign.notify.models import (
     CampaignWebhook,
     Delivery,
@@ -29,6 +28,8 @@ class DeliveryAdmin(admin.ModelAdmin):
 
 class CampaignWebhookForm(forms.ModelForm):
     """The admin checks the address as the organisers' page does."""
+
+    url = forms.URLField(max_length=500, assume_scheme="https")
 
     class Meta:
         model = CampaignWebhook

@@ -5,14 +5,14 @@ are written with it and sent once it commits (``campaign.notify.events``).
 A notification must never undo the event it tells of: a receiver's own failure is rolled
 back to a savepoint and logged with its traceback, and the event stands.
 
-| signal | kind | told |
-|---|---|---|
-| ``campaign.turns.signals.turn_opened`` | turn opened | every member |
-| ``battles.signals.battle_turn_opened`` | orders due | the sides' players |
-| ``battles.signals.battle_turn_played`` | turn played | the sides' players |
-| ``battles.signals.record_entry_submitted`` | entry awaiting | the other sides' players (an organiser's entry for every side: the other organisers) |
-| ``battles.signals.battle_concluded``, ``battle_results_recorded`` | battle concluded | the sides' players |
-| ``battles.signals.report_published`` | report published | every member |
+- ``campaign.turns.signals.turn_opened``: turn opened, every member;
+- ``battles.signals.battle_turn_opened``: orders due, the sides' players;
+- ``battles.signals.battle_turn_played``: turn played, the sides' players;
+- ``battles.signals.record_entry_submitted``: entry awaiting, the other sides' players (an
+  organiser's entry for every side: the other organisers);
+- ``battles.signals.battle_concluded``, ``battle_results_recorded``: battle concluded, the
+  sides' players;
+- ``battles.signals.report_published``: report published, every member.
 """
 
 from __future__ import annotations

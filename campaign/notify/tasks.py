@@ -19,7 +19,9 @@ MAX_RETRIES = 3
 RETRY_BACKOFF = 60
 
 
-@shared_task(bind=True, name="notify.deliver", max_retries=MAX_RETRIES, time_limit=60)
+@shared_task(
+    bind=True, name="notify.deliver", max_retries=MAX_RETRIES, soft_time_limit=45, time_limit=60
+)
 def deliver(self, delivery_id: int) -> str | None:
     """Send delivery ``delivery_id`` (``campaign.notify.sending.delivery_attempt``);
     returns its status. Idempotent: a delivery already sent or failed is left alone."""

@@ -57,7 +57,8 @@ def _sentences(kind: str, p: dict[str, object]) -> tuple[str, str]:
         subject = _("%(battle)s: your orders for turn %(n)s") % p
         body = (
             _(
-                "Turn %(n)s of the battle %(battle)s waits for your side's orders until %(deadline)s."
+                "Turn %(n)s of the battle %(battle)s waits for your side's orders until "
+                "%(deadline)s."
             )
             % p
             if p.get("deadline")
