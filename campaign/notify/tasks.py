@@ -29,5 +29,9 @@ def deliver(self, delivery_id: int) -> str | None:
     try:
         delivery = delivery_attempt(delivery_id=delivery_id, last=last)
     except DeliveryFailed as exc:
+        if self.request.is_eager:
+            # No broker (the development default): no worker will come back later, so the
+            # tries follow at once, in-process; Celery's eager retry would raise instead.
+            return self.apply(args=(delivery_id,), retries=self.request.retries + 1).get()
         raise self.retry(exc=exc, countdown=RETRY_BACKOFF * 2**self.request.retries) from exc
     return delivery.status if delivery else None

@@ -28,6 +28,7 @@ class Receiver:
     def __init__(self) -> None:
         self.posts: list[tuple[str, dict]] = []
         self.status = 204
+        self.then: int | None = None  # the status answered after the first post
         self.url = ""
 
 
@@ -43,6 +44,8 @@ def receiver(settings):
             body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
             got.posts.append((self.path, json.loads(body or b"{}")))
             self.send_response(got.status)
+            if got.then is not None:
+                got.status = got.then
             self.end_headers()
 
         def log_message(self, *args):  # quiet

@@ -59,10 +59,13 @@ def test_a_turn_opened_tells_every_member_by_mail_after_the_commit(
 
 
 def test_a_rolled_back_event_tells_nobody(mailed, django_capture_on_commit_callbacks):
-    with django_capture_on_commit_callbacks(execute=True):
-        with pytest.raises(RuntimeError), transaction.atomic():
-            campaign_turn_open(campaign=mailed.campaign, user=mailed.organiser)
-            raise RuntimeError("undone")
+    with (
+        django_capture_on_commit_callbacks(execute=True),
+        pytest.raises(RuntimeError),
+        transaction.atomic(),
+    ):
+        campaign_turn_open(campaign=mailed.campaign, user=mailed.organiser)
+        raise RuntimeError("undone")
     assert not Delivery.objects.exists() and mail.outbox == []
 
 
