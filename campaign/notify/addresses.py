@@ -23,6 +23,7 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 
 from campaign.core.refusals import Kind, Refused
+from campaign.core.validation import TextError, clean_text
 
 #: The longest address kept (``CampaignWebhook.url``).
 URL_MAX_LENGTH = 500
@@ -50,8 +51,11 @@ def webhook_url_check(url: str, *, field: str = "url") -> str:
     :class:`WebhookAddressRefused` (422) naming ``field``: not an http(s) address, a user
     name or password in it, longer than 500 characters, a host that does not resolve, or
     one that resolves to any loopback, private, link-local, reserved, multicast or
-    unspecified address (IPv4 or IPv6)."""
-    url = (url or "").strip()
+    unspecified address (IPv4 or IPv6), or a NUL or lone surrogate in it."""
+    try:
+        url = clean_text(url or "", field=field)  # no NUL, no lone surrogate
+    except TextError as exc:
+        raise _refuse(field, str(exc)) from None
     if not url:
         raise _refuse(field, _("%(field)s: give the webhook's address") % {"field": field})
     if len(url) > URL_MAX_LENGTH:
@@ -78,7 +82,7 @@ def webhook_url_check(url: str, *, field: str = "url") -> str:
     host = parts.hostname
     try:
         infos = socket.getaddrinfo(host, port or 443, type=socket.SOCK_STREAM)
-    except (OSError, UnicodeError):
+    except (OSError, UnicodeError, ValueError):  # ValueError: a name getaddrinfo cannot take
         raise _refuse(
             field,
             _("%(field)s: the host %(host)s cannot be found") % {"field": field, "host": host},

@@ -17,7 +17,7 @@ from datetime import datetime
 
 from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
-from ninja import Router, Schema
+from ninja import Router, Schema, Status
 
 from campaign.league.api_auth import api_auth
 from campaign.league.models import Campaign
@@ -133,7 +133,7 @@ def webhook_set(request: HttpRequest, slug: str, payload: WebhookIn):
 def webhook_test(request: HttpRequest, slug: str):
     """Queue a test message to the campaign's webhook (409 when it has none turned on)."""
     campaign = _organised(request, slug)
-    return 202, _delivery(campaign_webhook_test(campaign=campaign, user=request.user))
+    return Status(202, _delivery(campaign_webhook_test(campaign=campaign, user=request.user)))
 
 
 def _delivery(d: Delivery) -> dict:
