@@ -142,7 +142,8 @@ def _delivery(d: Delivery) -> dict:
         "kind": d.kind,
         "channel": d.channel,
         "recipient": d.user.get_username() if d.user_id else None,
-        "address": d.address,
+        # A member's e-mail address is theirs: the organisers see the user name only.
+        "address": d.address if d.channel == Delivery.Channel.WEBHOOK else "",
         "subject": d.subject,
         "status": d.status,
         "attempts": d.attempts,

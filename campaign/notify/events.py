@@ -66,16 +66,21 @@ def _queue(delivery_ids: list[int]) -> None:
     transaction.on_commit(send, robust=True)
 
 
-def _create(delivery: Delivery, *, once: bool) -> Delivery | None:
+def _save(rows: list[Delivery], *, once: bool) -> list[Delivery]:
+    """Write ``rows``: at once (one query), or for a reminder (``once``) each in its own
+    savepoint, leaving out any the unique constraint refuses (told already, by a run at
+    the same time)."""
     if not once:
-        delivery.save()
-        return delivery
-    try:
-        with transaction.atomic():  # a savepoint: a second reminder must not end the caller's
-            delivery.save()
-    except IntegrityError:
-        return None
-    return delivery
+        return Delivery.objects.bulk_create(rows)
+    saved = []
+    for row in rows:
+        try:
+            with transaction.atomic():  # a refused row must not end the caller's transaction
+                row.save()
+        except IntegrityError:
+            continue
+        saved.append(row)
+    return saved
 
 
 def notify_event(
@@ -114,14 +119,14 @@ def notify_event(
         .exclude(language="")
         .values_list("user_id", "language")
     )
-    written: list[Delivery] = []
+    rows: list[Delivery] = []
     for user in people:
         if user.pk in off:
             continue
         language = languages.get(user.pk, campaign.language)
         extra = user_params(user) if user_params else {}
         text = compose(kind, language, link, campaign=campaign.name, **params, **extra)
-        row = _create(
+        rows.append(
             Delivery(
                 campaign=campaign,
                 kind=kind,
@@ -133,11 +138,8 @@ def notify_event(
                 subject=text.subject,
                 body=text.body,
                 link=link,
-            ),
-            once=turn is not None,
+            )
         )
-        if row is not None:
-            written.append(row)
     hook = CampaignWebhook.objects.filter(campaign=campaign, enabled=True).first()
     if (
         webhook
@@ -150,7 +152,7 @@ def notify_event(
         )
     ):
         text = compose(kind, campaign.language, link, campaign=campaign.name, **params)
-        row = _create(
+        rows.append(
             Delivery(
                 campaign=campaign,
                 kind=kind,
@@ -162,11 +164,9 @@ def notify_event(
                 subject=text.subject,
                 body=text.body,
                 link=link,
-            ),
-            once=turn is not None,
+            )
         )
-        if row is not None:
-            written.append(row)
+    written = _save(rows, once=turn is not None)
     if written:
         _queue([d.pk for d in written])
     return written

@@ -9,6 +9,8 @@ from campaign.notify.models import CampaignWebhook, Delivery
 from campaign.notify.sending import DeliveryFailed, webhook_post
 from campaign.notify.webhooks import campaign_webhook_save
 
+pytestmark = pytest.mark.usefixtures("english")
+
 PRIVATE = [
     ("http://127.0.0.1/hook", "127.0.0.1"),
     ("https://10.0.0.1/hook", "10.0.0.1"),
