@@ -311,6 +311,8 @@ CELERY_BEAT_SCHEDULE = {
     "play-due-battle-turns": {"task": "battles.play_due_turns", "schedule": 60.0},
     # The "deadline 24 h away" reminder, once per turn and member (campaign.notify.reminders).
     "notify-deadline-reminders": {"task": "notify.remind_deadlines", "schedule": 900.0},
+    # Deliveries left queued (the broker refused them, a worker was lost) are queued again.
+    "notify-requeue-stale": {"task": "notify.requeue_stale", "schedule": 900.0},
 }
 
 # Notifications (campaign.notify): the links they carry start with the app's address;

@@ -9,8 +9,9 @@ concerned and by webhook (Discord-compatible) to the campaign's channel.
 - ``events``: who is told of an event, one ``Delivery`` per message, queued after commit;
 - ``receivers``: the lower layers' signals, connected in ``NotifyConfig.ready``;
 - ``sending``: one attempt at a delivery (Django's mail, apprise for webhooks);
-- ``tasks``: ``notify.deliver`` (retried, then marked failed) and the deadline reminder
-  beat runs; ``management/``: the reminder's command for cron;
+- ``tasks``: ``notify.deliver`` (retried, then marked failed); ``reminders``: the deadline
+  reminder beat runs; ``requeue``: deliveries left queued, queued again by beat;
+  ``management/``: the reminder's command for cron;
 - ``preferences``, ``webhooks``: the services of the account and campaign settings;
 - ``web``, ``api``: their pages and API (pages layer); ``admin``, ``checks``.
 

@@ -15,3 +15,4 @@ class NotifyConfig(AppConfig):
         import campaign.notify.checks  # noqa: F401
         import campaign.notify.receivers  # noqa: F401
         import campaign.notify.reminders  # noqa: F401  (its beat task)
+        import campaign.notify.requeue  # noqa: F401  (its beat task)

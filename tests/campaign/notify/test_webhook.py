@@ -1,10 +1,14 @@
 """The campaign's webhook: a Discord-shaped JSON post received by a local receiver; a
 failing receiver is retried, then the delivery is marked failed with its error."""
 
+from datetime import timedelta
+
 import pytest
 from django.core import mail
+from django.utils import timezone
 
 from campaign.notify.models import CampaignWebhook, Delivery
+from campaign.notify.requeue import stale_deliveries_requeue
 from campaign.notify.sending import apprise_url
 from campaign.notify.tasks import MAX_RETRIES
 from campaign.notify.webhooks import campaign_webhook_save, campaign_webhook_test
@@ -120,3 +124,22 @@ def test_a_failing_mail_server_is_retried_then_failed(
         ("failed", 4, "ConnectionRefusedError: SMTP server down")
     }
     assert len(calls) == 16
+
+
+def test_a_delivery_left_queued_is_queued_again(
+    mailed, django_capture_on_commit_callbacks, monkeypatch
+):
+    # The broker refuses the task after the commit: the row stays queued, the error logged.
+    def refused(pk):
+        raise ConnectionError("broker down")
+
+    monkeypatch.setattr("campaign.notify.events.deliver.delay", refused)
+    with django_capture_on_commit_callbacks(execute=True):
+        campaign_turn_open(campaign=mailed.campaign, user=mailed.organiser)
+    assert set(Delivery.objects.values_list("status", flat=True)) == {"queued"}
+    monkeypatch.undo()
+    assert stale_deliveries_requeue() == []  # too recent: a retry may be on its way
+    later = timezone.now() + timedelta(minutes=31)
+    again = stale_deliveries_requeue(now=later)
+    assert len(again) == 4 and len(mail.outbox) == 4
+    assert set(Delivery.objects.values_list("status", "attempts")) == {("sent", 1)}
