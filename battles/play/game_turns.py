@@ -48,7 +48,6 @@ from django.utils.translation import gettext as _
 
 from battles.log.refusals import rules_error_text
 from battles.models import Battle, BattleSide, Event
-from battles.signals import battle_turn_opened, battle_turn_played
 from battles.models.turn_orders import TurnOrders, TurnPlay
 from battles.play import engine_io, engine_state
 from battles.play.orders import TurnOrdersError, parse_side_orders
@@ -65,6 +64,7 @@ from battles.services import MAX_TURNS_LIMIT, BattleActionError
 from battles.services.common import battle_label
 from battles.services.intel import intel_known_classes
 from battles.services.permissions import require_battle_organiser, require_side_or_organiser
+from battles.signals import battle_turn_opened, battle_turn_played
 from campaign.core.actors import SYSTEM
 from campaign.core.messages import message
 

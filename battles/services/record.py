@@ -18,7 +18,6 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from battles.models import Battle, BattleAction, BattleSide, Participant, RecordEntry
-from battles.signals import record_entry_submitted
 from battles.rules.ships import ShipState
 from battles.services.common import (
     DESIGN_ERRORS,
@@ -38,6 +37,7 @@ from battles.services.permissions import (
     require_confirmer,
     require_side_or_organiser,
 )
+from battles.signals import record_entry_submitted
 from campaign.core.messages import message, message_of, text_of
 from factions.models import Ship
 

@@ -45,10 +45,10 @@ from campaign.league.roles import is_organiser
 from campaign.turns import rates as rates_mod
 from campaign.turns.errors import TurnActionError, TurnConflict, TurnPermissionError
 from campaign.turns.models import CampaignTurn, Construction, FleetMove, LedgerEntry, RepairOrder
-from campaign.turns.signals import turn_opened
 from campaign.turns.moves import moves_carry_out, moves_undo, queued_moves
 from campaign.turns.repairs import repairs_first_turn, yard_reschedule
 from campaign.turns.schedule import Left
+from campaign.turns.signals import turn_opened
 from campaign.turns.treasury import Balance, income_capped, treasury_balances
 from factions.models import LightUnitGroup, Ship, Territory
 
