@@ -5,7 +5,8 @@ from datetime import timedelta
 
 import pytest
 from django.core import mail
-from django.db import transaction
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from battles.play.game_turns import turn_orders_submit, turn_play_start
@@ -17,6 +18,7 @@ from campaign.league.models import Membership
 from campaign.notify.models import Delivery, NotificationPreference, NotificationProfile
 from campaign.notify.preferences import preferences_set
 from campaign.turns.closing import campaign_turn_open
+from campaign.turns.models import CampaignTurn
 
 
 def _told(kind):
@@ -178,3 +180,19 @@ def test_a_failing_receiver_never_undoes_the_event(
         turn = campaign_turn_open(campaign=mailed.campaign, user=mailed.organiser)
     turn.refresh_from_db()
     assert turn.number == 1 and not Delivery.objects.exists()
+
+
+def test_telling_more_members_costs_no_more_queries(mailed, django_user_model):
+    def opened() -> int:
+        connection.queries_log.clear()
+        with CaptureQueriesContext(connection) as ctx:
+            campaign_turn_open(campaign=mailed.campaign, user=mailed.organiser)
+        CampaignTurn.objects.filter(campaign=mailed.campaign).delete()
+        return len(ctx.captured_queries)
+
+    few = opened()
+    for i in range(20):
+        user = django_user_model.objects.create_user(f"reader{i}", email=f"r{i}@example.org")
+        Membership.objects.create(campaign=mailed.campaign, user=user, role="chronicler")
+    assert opened() == few
+    assert Delivery.objects.filter(kind="turn_opened").count() == 4 + 24
