@@ -14,6 +14,20 @@ imported by it (README "Layout": arrows point down).
   report's edit, publication or withdrawal has committed, with ``battle``.
   ``campaign.tasks`` queues the published site's refresh.
 
+- :data:`record_entry_submitted`: sent by ``record_submit`` inside its transaction, with
+  ``entry`` (a ``RecordEntry`` waiting for the other side's, or the organisers',
+  confirmation). ``campaign.notify`` tells those who may confirm it.
+- :data:`battle_turn_opened`: sent inside the transaction that opens a turn of a battle
+  fought turn by turn (``turn_play_start``: turn 1; a turn played that does not end the
+  battle: the next), with ``battle``, ``turn`` (its number) and ``deadline`` (or None):
+  the sides' orders are due. ``campaign.notify`` tells the sides' players.
+- :data:`battle_turn_played`: sent inside the transaction that plays a turn of such a
+  battle, with ``battle`` and ``turn`` (the number played). ``campaign.notify`` tells the
+  sides' players.
+- :data:`report_published`: sent by the chroniclers' desk inside the transaction that
+  publishes a report (not on a second click), with ``battle``. ``campaign.notify`` tells
+  the campaign's members.
+
 Receivers are connected in their app's ``ready`` (``battles/apps.py``,
 ``campaign/apps.py``). A receiver that raises aborts the sender's transaction: nothing is
 written (Django's ``Signal.send``).
@@ -25,3 +39,7 @@ battle_concluded = Signal()
 battle_results_recorded = Signal()
 battle_reopened = Signal()
 report_changed = Signal()
+record_entry_submitted = Signal()
+battle_turn_opened = Signal()
+battle_turn_played = Signal()
+report_published = Signal()

@@ -26,6 +26,10 @@ Environment variables:
     STATIC_ROOT           where collectstatic puts static files (served by whitenoise).
     DJANGO_STATIC_COMPRESS "0" skips pre-compressing static files (default "1").
     AXES_FAILURE_LIMIT, AXES_COOLOFF_HOURS  log-in rate limit; default 5 failures, 0.25 h.
+    APP_BASE_URL          the app's address, for the links notifications carry;
+                          default http://127.0.0.1:8000.
+    NOTIFY_ALLOW_PRIVATE_WEBHOOKS  "1" lets webhooks post to loopback or private
+                          addresses (tests only); refused when DJANGO_DEBUG=0.
     EMAIL_HOST            SMTP server for invitations and password resets; unset → e-mails
                           are printed on the console. EMAIL_PORT (587), EMAIL_HOST_USER,
                           EMAIL_HOST_PASSWORD, EMAIL_USE_TLS (1), DEFAULT_FROM_EMAIL;
@@ -101,6 +105,7 @@ INSTALLED_APPS = [
     "factions",
     "battles",
     "campaign.turns",  # label "turns"
+    "campaign.notify",  # label "notify": e-mail and webhook notifications
 ]
 
 MIDDLEWARE = [
@@ -304,7 +309,23 @@ CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE = {
     "close-due-turns": {"task": "turns.close_due_turns", "schedule": 300.0},
     "play-due-battle-turns": {"task": "battles.play_due_turns", "schedule": 60.0},
+    # The "deadline 24 h away" reminder, once per turn and member (campaign.notify.reminders).
+    "notify-deadline-reminders": {"task": "notify.remind_deadlines", "schedule": 900.0},
+    # Deliveries left queued (the broker refused them, a worker was lost) are queued again.
+    "notify-requeue-stale": {"task": "notify.requeue_stale", "schedule": 900.0},
 }
+
+# Notifications (campaign.notify): the links they carry start with the app's address;
+# webhooks never post to loopback, private or link-local addresses unless
+# NOTIFY_ALLOW_PRIVATE_WEBHOOKS, which is for the tests' local receiver only: refused with
+# DJANGO_DEBUG=0 and by `check --deploy` (notify.E001).
+APP_BASE_URL = env_str("APP_BASE_URL", "http://127.0.0.1:8000")
+NOTIFY_ALLOW_PRIVATE_WEBHOOKS = env_bool("NOTIFY_ALLOW_PRIVATE_WEBHOOKS", False)
+if NOTIFY_ALLOW_PRIVATE_WEBHOOKS and not DEBUG:
+    raise ImproperlyConfigured(
+        "NOTIFY_ALLOW_PRIVATE_WEBHOOKS must not be set when DJANGO_DEBUG=0: webhooks would "
+        "reach the server's own network"
+    )
 
 if not DEBUG:
     SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", True)

@@ -64,6 +64,7 @@ from battles.services import MAX_TURNS_LIMIT, BattleActionError
 from battles.services.common import battle_label
 from battles.services.intel import intel_known_classes
 from battles.services.permissions import require_battle_organiser, require_side_or_organiser
+from battles.signals import battle_turn_opened, battle_turn_played
 from campaign.core.actors import SYSTEM
 from campaign.core.messages import message
 
@@ -304,6 +305,7 @@ def turn_play_start(
             max_turns=max_turns,
             restarted=earlier is not None,
         )
+        battle_turn_opened.send(sender=Battle, battle=battle, turn=1, deadline=deadline)
     return play
 
 
@@ -411,11 +413,16 @@ def _advance(battle: Battle, play: TurnPlay, *, force: bool, user: Any = None) -
         game_turn=play.turns_played,
         auto_sides=auto,
     )
+    battle_turn_played.send(sender=Battle, battle=battle, turn=play.turns_played)
     if _over(state) or play.turns_played >= play.max_turns:
         _finish(battle, play, state, dice_base, replayed, ended_by_organiser=False, user=user)
     else:
         _store_turn(battle, play, state, dice_base, replayed)
     play.save(update_fields=["turns_played", "deadline", "ended", "state"])
+    if not play.ended:
+        battle_turn_opened.send(
+            sender=Battle, battle=battle, turn=play.turns_played + 1, deadline=play.deadline
+        )
     return True
 
 

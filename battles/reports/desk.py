@@ -22,7 +22,7 @@ from battles.models import Battle, BattleSide
 from battles.reports.draft import report_draft_markdown, report_drafts
 from battles.reports.narrative import is_draft, writer_language
 from battles.reports.queue import report_request
-from battles.signals import report_changed
+from battles.signals import report_changed, report_published
 from campaign.core.markdown import MAX_MARKDOWN_CHARS
 
 logger = logging.getLogger(__name__)
@@ -141,6 +141,8 @@ def _set_state(battle: Battle, state: str) -> Battle:
         battle.version += 1
         battle.save(update_fields=["report_state", "report_published_at", "version", "updated_at"])
         transaction.on_commit(functools.partial(_after_commit, battle))
+        if state == Battle.ReportState.PUBLISHED:
+            report_published.send(sender=Battle, battle=battle)
     return battle
 
 

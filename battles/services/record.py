@@ -37,6 +37,7 @@ from battles.services.permissions import (
     require_confirmer,
     require_side_or_organiser,
 )
+from battles.signals import record_entry_submitted
 from campaign.core.messages import message, message_of, text_of
 from factions.models import Ship
 
@@ -419,6 +420,7 @@ def record_submit(
             summary_message=line,
             data={"entry": entry.pk},
         )
+        record_entry_submitted.send(sender=RecordEntry, entry=entry)
     return entry
 
 

@@ -212,6 +212,7 @@ api.add_router("/", reports_router)
 api.add_router("/", battle_turns_router)
 api.add_router("/", scoring_router)  # standings, scoring rules, objectives met
 api.add_router("/", "campaign.api.members.router")  # members and invitations
+api.add_router("/", "campaign.notify.api.router")  # notification preferences, webhooks
 api.add_router("/designs", designs_router)
 api.add_router("/rules", rules_router)
 api.add_router("/rules", systems_rules_router)  # seeds 001–004

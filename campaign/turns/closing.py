@@ -48,6 +48,7 @@ from campaign.turns.models import CampaignTurn, Construction, FleetMove, LedgerE
 from campaign.turns.moves import moves_carry_out, moves_undo, queued_moves
 from campaign.turns.repairs import repairs_first_turn, yard_reschedule
 from campaign.turns.schedule import Left
+from campaign.turns.signals import turn_opened
 from campaign.turns.treasury import Balance, income_capped, treasury_balances
 from factions.models import LightUnitGroup, Ship, Territory
 
@@ -134,6 +135,7 @@ def campaign_turn_open(
         if campaign.current_turn != number:
             campaign.current_turn = number
             campaign.save(update_fields=["current_turn"])
+        turn_opened.send(sender=CampaignTurn, campaign=campaign, turn=turn)
         return turn
 
 

@@ -1,5 +1,6 @@
-"""The user's own account page (``/account/``): their roles, and their personal API
-tokens, created and revoked here (``campaign.league.api_auth``). A new token is shown once."""
+"""The user's own account page (``/account/``): their roles, the notifications they are
+e-mailed (``campaign.notify.web``: saved there), and their personal API tokens, created and
+revoked here (``campaign.league.api_auth``). A new token is shown once."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from django.views.decorators.http import require_POST
 from campaign.core.validation import TextError, clean_text
 from campaign.league.api_auth import api_token_create, api_token_revoke
 from campaign.league.models import ApiToken
+from campaign.notify.web import preferences_context
 
 MAX_TOKENS = 20
 
@@ -35,6 +37,7 @@ def _page(request: HttpRequest, password_form: PasswordChangeForm, status: int =
             "tokens": list(ApiToken.objects.filter(user=request.user)),
             "new_token": request.session.pop("new_api_token", None),
             "password_form": password_form,
+            **preferences_context(request.user),
         },
         status=status,
     )
