@@ -425,3 +425,45 @@ def test_publishing_a_published_report_again_does_nothing(
     with django_capture_on_commit_callbacks(execute=True):
         client.post(f"/api/battles/{drafted.pk}/report/withdraw")
         assert client.post(url).json()["version"] == version + 2
+
+
+def test_an_unchanged_report_edit_changes_nothing(
+    client, cast, drafted, django_capture_on_commit_callbacks
+):
+    """A PUT of the texts as stored raised the version, wrote a history row and queued the
+    PDF and the site again; now it answers 200 with the current version and does nothing."""
+    client.force_login(cast.chronicler)
+    url = f"/api/battles/{drafted.pk}/report"
+    side = drafted.sides.order_by("pk").first()
+    client.put(
+        url,
+        {"analysis": "Close run.", "side_analyses": {str(side.pk): "Held."}},
+        content_type="application/json",
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(f"{url}/publish")
+    stored = client.get(url).json()
+    history = drafted.history.count()
+    renders = list(Report.objects.filter(battle=drafted).values_list("pk", "version", "file"))
+    body = {
+        "narrative": stored["narrative"],  # the draft, in the reader's language
+        "analysis": "Close run.",
+        "side_analyses": {str(side.pk): "Held."},
+    }
+    with django_capture_on_commit_callbacks(execute=True) as queued:
+        response = client.put(url, body, content_type="application/json")
+    assert response.status_code == 200
+    assert response.json()["version"] == stored["version"]
+    assert response.json()["state"] == "published"
+    assert queued == []  # no PDF, no site refresh
+    assert drafted.history.count() == history
+    drafted.refresh_from_db()
+    assert drafted.version == stored["version"] and drafted.narrative_language == ""
+    assert (
+        list(Report.objects.filter(battle=drafted).values_list("pk", "version", "file")) == renders
+    )
+    # One text changed is a new version again.
+    with django_capture_on_commit_callbacks(execute=True) as queued:
+        changed = client.put(url, {"analysis": "Closer."}, content_type="application/json")
+    assert changed.json()["version"] == stored["version"] + 1
+    assert queued and drafted.history.count() == history + 1
