@@ -20,6 +20,8 @@ from the data files in this folder (restated from seed 000):
   the engine (``manage.py demo`` resolves it, ``battles.services.battle_resolve``). Once
   the engine has concluded it, loading again leaves that battle, its participants and the
   damage of its ships as the engine wrote them: the file only describes the set-up.
+- A concluded battle's report is published with it: ``report_published_at`` is set to its
+  ``concluded_at`` when empty.
 
 Ship classes come from the designs catalogue (``factions.catalogue_loader.catalogue_load``).
 Rows are matched by their natural keys and saved only when a value differs, so running the
@@ -420,6 +422,14 @@ def _battle_load(
                 changed.append("concluded_at")
             battle.version += 1
             battle.save(update_fields=[*changed, "version", "updated_at"])
+    # A report recorded with its battle is published with it: its date is the conclusion's
+    # (set once; the desk shows it, "Published 2026-…").
+    Battle.objects.filter(
+        pk=battle.pk,
+        status=Battle.Status.CONCLUDED,
+        report_state=Battle.ReportState.PUBLISHED,
+        report_published_at__isnull=True,
+    ).update(report_published_at=models.F("concluded_at"))
     for i, side_spec in enumerate(spec["sides"]):
         swhere = f"{where}.sides[{i}]"
         faction = factions.get(side_spec.get("faction", ""))

@@ -3,8 +3,11 @@ with the permission matrix of its pages."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from battles.models import Battle, Report
 from battles.reports import desk as chronicle
@@ -467,3 +470,17 @@ def test_an_unchanged_report_edit_changes_nothing(
         changed = client.put(url, {"analysis": "Closer."}, content_type="application/json")
     assert changed.json()["version"] == stored["version"] + 1
     assert queued and drafted.history.count() == history + 1
+
+
+def test_the_desk_never_prints_the_published_label_without_a_date(client, cast, drafted):
+    """A published report with no publication date (recorded before dates were kept)
+    read "Publié le  : tout le monde…"; with one, the date is printed."""
+    client.force_login(cast.chronicler)
+    Battle.objects.filter(pk=drafted.pk).update(report_state="published", report_published_at=None)
+    html = client.get(reverse("report-edit", args=[drafted.pk])).content.decode()
+    assert "Publié\u202f: tout le monde le lit, ici, dans le PDF et sur le site public." in html
+    assert "Publié le" not in html
+    when = timezone.make_aware(datetime(2026, 11, 30, 18, 5))
+    Battle.objects.filter(pk=drafted.pk).update(report_published_at=when)
+    html = client.get(reverse("report-edit", args=[drafted.pk])).content.decode()
+    assert "Publié le 2026-11-30 18:05\u202f: tout le monde le lit" in html

@@ -184,6 +184,9 @@ def test_the_miranda_battle_is_concluded_with_a_phalon_victory(sample):
     assert "colonies" in g_plus.secondary_objectives
     assert "carrier" in phalon.analysis and "graser" in g_plus.analysis
     assert phalon.participants.count() == 18 and g_plus.participants.count() == 18
+    # Its report is published with it, dated: the desk prints "Published <date>".
+    assert battle.report_state == "published"
+    assert battle.report_published_at == battle.concluded_at is not None
 
 
 @pytest.mark.parametrize(
