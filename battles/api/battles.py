@@ -6,8 +6,8 @@ Monte-Carlo odds of who wins a draft battle, ``GET /api/battles/{id}/forecast`` 
 Scoping goes through the ``access`` helpers: draft battles are for their campaign's
 organisers, and a player of one of a draft's sides reads its briefing
 (``battles.api.briefing``, the battle page's); in a concluded battle, a side's fleet and
-the participants from fleets the user may not see (hidden fleets of other factions) are left out, exactly as
-``/api/fleets`` leaves those fleets out. The actions answer 401 without a user
+the participants from fleets the user may not see (hidden fleets of other factions) are
+left out, exactly as ``/api/fleets`` leaves those fleets out. The actions answer 401 without a user
 (``campaign.league.api_auth.api_auth``: a bearer API token, or the session and its CSRF token),
 403 for the campaign's members who do not organise it (``require_organiser``), 404 for an
 unknown battle, another campaign's draft and anyone outside the battle's campaign (no
