@@ -2,9 +2,16 @@
 from the data files in this folder (restated from seed 000):
 
 - ``factions.json``: the campaign ``sample`` and the four factions with their profile fields
-  and territories;
+  and territories. Every faction has a yard (``shipyard_capacity``) so each can repair and
+  build on turn 1; two are readings of seed 000 (README *The sample's yards*): Qatzrin's
+  home port, named after the community (the seed names no world of it; it sold
+  transports to Barn Kalmar, so it builds ships), and a small drone-run yard at the G+
+  *Miranda colony A* (the Miranda report: drones build the colonies' automated
+  infrastructure in an ore-rich belt);
 - ``fleets.json``: fleets (``territory``: the slug of where the fleet is, absent while in
-  transit), squadrons, ships and light-unit groups. A ship entry is
+  transit; Qatzrin's 5th fleet, which the seed places nowhere, is read as mustered at its
+  home port on turn 1, before the Skirmish at Mieska of turn 2), squadrons, ships and
+  light-unit groups. A ship entry is
   ``{"class", "count"?, "name"?, "squadron"?, "captain"?, "notes"?}``; each hull gets a key:
   ``slugify(name)`` for a named ship, ``<class slug>-<n>`` (1-based, per class) otherwise.
   A light unit is ``{"name", "kind", "unit_type", "carrier"? (ship key), "territory"?

@@ -109,7 +109,13 @@ def test_demo_console_speaks_english_only(settings, tmp_path, capsys, monkeypatc
 
     out = capsys.readouterr().out
     turn = [line for line in out.splitlines() if line.startswith("  turn: ")]
-    assert any("no repair: ship" in line and "has no shipyard" in line for line in turn)
+    # Every faction repairs at a yard now; the crippled Dreda overflows the small yard of
+    # Miranda colony A (README *The sample's yards*): refused, in English.
+    assert any(line.startswith("  turn: repair of Tzayad") for line in turn)
+    assert (
+        "  turn: no repair: yard Miranda colony A: 39 work units ordered, 0 already queued, "
+        "the yard holds 16 (4 a turn × 4 turns)"
+    ) in turn
     assert turn[-1] == "  turn: turn 1 closed"
     for word in ("vaisseau", "n’a pas", "\u202f:", "chantier"):
         assert word not in out, word
