@@ -27,6 +27,8 @@ from the data files in this folder (restated from seed 000):
   the engine (``manage.py demo`` resolves it, ``battles.services.battle_resolve``). Once
   the engine has concluded it, loading again leaves that battle, its participants and the
   damage of its ships as the engine wrote them: the file only describes the set-up.
+- ``narrative_language``: the language a battle's narrative is written in (the sample's
+  are English restatements of the French seed): a French reader is told so.
 - A concluded battle's report is published with it: ``report_published_at`` is set to its
   ``concluded_at`` when empty.
 
@@ -395,6 +397,9 @@ def _battle_load(
             ("scenario", ""),
             ("outcome", ""),
             ("narrative", ""),
+            # the language the narrative was written in ("" unknown): a reader of another
+            # one is told so (battles.reports.narrative)
+            ("narrative_language", ""),
             ("analysis", ""),
             ("mode", Battle.Mode.RECORDED),
             ("status", Battle.Status.DRAFT),
