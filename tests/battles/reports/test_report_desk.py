@@ -458,6 +458,7 @@ def test_an_unchanged_report_edit_changes_nothing(
     assert response.status_code == 200
     assert response.json()["version"] == stored["version"]
     assert response.json()["state"] == "published"
+    assert response.json()["detail"] == "Les textes sont inchangés\u202f; rien n'a été enregistré."
     assert queued == []  # no PDF, no site refresh
     assert drafted.history.count() == history
     drafted.refresh_from_db()
@@ -465,6 +466,16 @@ def test_an_unchanged_report_edit_changes_nothing(
     assert (
         list(Report.objects.filter(battle=drafted).values_list("pk", "version", "file")) == renders
     )
+    # The desk's form saved unchanged says so, and does nothing either.
+    with django_capture_on_commit_callbacks(execute=True) as queued:
+        page = client.post(
+            reverse("report-edit", args=[drafted.pk]),
+            {"narrative": stored["narrative"], "analysis": "Close run.", f"side_{side.pk}": "Held."}
+            | {f"side_{s.pk}": s.analysis for s in drafted.sides.exclude(pk=side.pk)},
+            follow=True,
+        )
+    assert queued == [] and drafted.history.count() == history
+    assert "Les textes sont inchangés\u202f; rien n&#x27;a été enregistré." in page.content.decode()
     # One text changed is a new version again.
     with django_capture_on_commit_callbacks(execute=True) as queued:
         changed = client.put(url, {"analysis": "Closer."}, content_type="application/json")
