@@ -4,9 +4,10 @@ engine) and ``POST /api/battles/{id}/record`` (a game played on the table); and 
 Monte-Carlo odds of who wins a draft battle, ``GET /api/battles/{id}/forecast`` (organisers).
 
 Scoping goes through the ``access`` helpers: draft battles are for their campaign's
-organisers; in a concluded battle, a side's fleet and the participants from fleets the
-user may not see (hidden fleets of other factions) are left out, exactly as
-``/api/fleets`` leaves those fleets out. The actions answer 401 without a user
+organisers, and a player of one of a draft's sides reads its briefing
+(``battles.api.briefing``, the battle page's); in a concluded battle, a side's fleet and
+the participants from fleets the user may not see (hidden fleets of other factions) are
+left out, exactly as ``/api/fleets`` leaves those fleets out. The actions answer 401 without a user
 (``campaign.league.api_auth.api_auth``: a bearer API token, or the session and its CSRF token),
 403 for the campaign's members who do not organise it (``require_organiser``), 404 for an
 unknown battle, another campaign's draft and anyone outside the battle's campaign (no
@@ -21,7 +22,7 @@ import json
 import pydantic
 from django.db import transaction
 from django.db.models import Prefetch, QuerySet
-from django.http import HttpRequest
+from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -29,6 +30,8 @@ from ninja import Field, Query, Router, Schema, Status
 from ninja.errors import HttpError
 
 from battles.access import actionable_battles, visible_battles
+from battles.api.briefing import BattleBriefingOut, briefing_out
+from battles.briefing import battle_briefing
 from battles.models import Battle, BattleSide, Participant
 from battles.reports.narrative import narrative_for, reader_language
 from battles.scoring.objectives import side_objectives_set
@@ -167,12 +170,24 @@ def battle_list(request: HttpRequest):
     return _scope_sides(request, list(_battles(request, detail=False)))
 
 
-@router.get("/battles/{battle_id}", response=BattleDetailOut)
+@router.get("/battles/{battle_id}", response=BattleDetailOut | BattleBriefingOut)
 def battle_detail(request: HttpRequest, battle_id: int):
     """A battle with objectives, participants and their fate, narrative and analyses.
     The people's texts of an unpublished report are empty for whoever may not edit it,
-    as on the battle page (``battles.reports.context.report_context``)."""
-    battle = get_object_or_404(_battles(request, detail=True), pk=battle_id)
+    as on the battle page (``battles.reports.context.report_context``). A player of one
+    of a draft's sides gets its briefing instead, as on the battle page
+    (``BattleBriefingOut``: their own side's objectives, the others' factions only);
+    anyone else 404 for a draft."""
+    battle = _battles(request, detail=True).filter(pk=battle_id).first()
+    if battle is None:
+        draft = get_object_or_404(
+            actionable_battles(request.user).select_related("campaign", "territory"),
+            pk=battle_id,
+        )
+        briefing = battle_briefing(draft, request.user)
+        if briefing is None:  # actionable_battles lets no one else reach a draft
+            raise Http404
+        return briefing_out(draft, briefing)
     battle = _scope_sides(request, [battle])[0]
     if not may_read_draft(battle, battle.reader):
         battle.narrative = battle.analysis = ""  # in memory only: never saved

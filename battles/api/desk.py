@@ -88,8 +88,11 @@ def report_read(request: HttpRequest, battle_id: int):
 
 @router.put("/battles/{battle_id}/report", response=_RESPONSES, auth=api_auth)
 def report_write(request: HttpRequest, battle_id: int, payload: ReportIn):
-    """Save the report's texts (``battles.reports.desk.report_edit``)."""
+    """Save the report's texts (``battles.reports.desk.report_edit``). Texts equal to the
+    stored ones answer 200 with the current version and a ``detail`` saying nothing was
+    saved (no new version, nothing re-rendered)."""
     battle = _editable(request, battle_id)
+    version = battle.version
     try:
         battle = desk_services.report_edit(
             battle=battle,
@@ -99,6 +102,8 @@ def report_write(request: HttpRequest, battle_id: int, payload: ReportIn):
         )
     except desk_services.ReportEditError as exc:
         return Status(400, {"detail": str(exc)})
+    if battle.version == version:
+        return _out(battle, _("The texts are unchanged; nothing was saved."))
     return _out(battle)
 
 

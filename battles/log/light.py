@@ -14,7 +14,14 @@ from typing import Any
 
 from django.utils.translation import gettext, ngettext
 
-from battles.log.names import LogNames, UnknownShape, as_int, match_summary, volley_effect
+from battles.log.names import (
+    LogNames,
+    UnknownShape,
+    as_int,
+    distance,
+    match_summary,
+    volley_effect,
+)
 
 _CRAFT = r"\S+ \((?P<weapon>\S+) ×(?P<craft>\d+)\)"
 
@@ -59,7 +66,7 @@ def _light_unit_move(data: dict, names: LogNames, event: Any) -> str:
         event.summary,
     )
     # The ship is named as the engine named it (the data keeps only the position).
-    values = {"unit": names.unit(data.get("unit")), "mu": found["mu"], "to": found["to"]}
+    values = {"unit": names.unit(data.get("unit")), "mu": distance(found["mu"]), "to": found["to"]}
     if found["way"] == "back to":
         return gettext("%(unit)s flies %(mu)s mu back to %(to)s") % values
     if found["on"]:

@@ -22,7 +22,9 @@ from battles.log.names import (
     LogNames,
     UnknownShape,
     as_int,
+    distance,
     match_summary,
+    position,
     volley_effect,
 )
 from battles.log.rolls import roll_purpose
@@ -85,7 +87,7 @@ def _fire(data: dict, names: LogNames, event: Any) -> str:
         "system": data.get("system") or "?",
         "weapon": data.get("weapon") or "?",
         "target": names.unit(data.get("target")),
-        "range": f"{range_mu:.1f}",
+        "range": distance(range_mu),
         "result": volley_effect(event.summary),
     }
 
@@ -106,11 +108,10 @@ def _move(data: dict, names: LogNames, event: Any) -> str:
     orders = data.get("orders")
     if not isinstance(orders, str):
         raise UnknownShape
-    return gettext("%(ship)s %(orders)s: to (%(x)s, %(y)s), heading %(heading)s") % {
+    return gettext("%(ship)s %(orders)s: to %(position)s, heading %(heading)s") % {
         "ship": names.ship(data.get("ship")),
         "orders": orders,
-        "x": found[1],
-        "y": found[2],
+        "position": position(found[1], found[2]),
         "heading": found[3],
     }
 

@@ -11,13 +11,40 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.utils.translation import gettext, ngettext
+from django.utils.formats import number_format
+from django.utils.translation import gettext, ngettext, pgettext
 
 from battles.refs import SHIP_REF_IN_TEXT
 
 
 class UnknownShape(Exception):
     """A data shape this module does not know: use the stored summary."""
+
+
+def distance(value: Any) -> str:
+    """A distance or coordinate in mu (an engine float, or the digits of one in a stored
+    summary) for a log line in the active language: rounded to a tenth as the engine
+    writes it, without a needless ``.0``, with the language's decimal mark (``10``,
+    ``7.5`` in English, ``7,5`` in French; Django's ``number_format``). Raises
+    :class:`UnknownShape` for anything that is not a number."""
+    if isinstance(value, bool):
+        raise UnknownShape
+    try:
+        tenths = round(float(value), 1)
+    except (TypeError, ValueError):
+        raise UnknownShape from None
+    if tenths == int(tenths):
+        return number_format(int(tenths))
+    return number_format(tenths, decimal_pos=1)
+
+
+def position(x: Any, y: Any) -> str:
+    """A point ``(x, y)`` in mu for a log line: ``(12.5, -4)``, in French ``(12,5 ; -4)``
+    (a comma is the decimal mark there, so the coordinates are parted by a semicolon)."""
+    return pgettext("a point on the board", "(%(x)s, %(y)s)") % {
+        "x": distance(x),
+        "y": distance(y),
+    }
 
 
 @dataclass

@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable
 from typing import Protocol
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, npgettext
 
 
 class Names(Protocol):
@@ -74,7 +74,15 @@ _BASES: tuple[tuple[re.Pattern[str], Callable[[Groups], str]], ...] = (
             r"(?P<ship>\S+) damage control (?P<system>\S+) "
             r"\((?P<crew>\d+) crew, (?P<need>\d+)\+\)"
         ),
-        lambda g: gettext("%(ship)s damage control on %(system)s (%(crew)s crew, %(need)s+)") % g,
+        lambda g: (
+            npgettext(
+                "a die's purpose",
+                "%(ship)s damage control on %(system)s (%(crew)s crew, %(need)s+)",
+                "%(ship)s damage control on %(system)s (%(crew)s crew, %(need)s+)",
+                int(g["crew"]),
+            )
+            % g
+        ),
     ),
     (
         re.compile(

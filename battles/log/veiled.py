@@ -15,7 +15,7 @@ from typing import Any
 
 from django.utils.translation import gettext, ngettext
 
-from battles.log.names import LogNames, UnknownShape, as_int, volley_effect
+from battles.log.names import LogNames, UnknownShape, as_int, distance, volley_effect
 
 __all__ = ["VEILED_KINDS", "veiled_line"]
 
@@ -27,7 +27,7 @@ def _fire(data: dict, names: LogNames, event: Any) -> str:
     return gettext("%(ship)s fires at %(target)s, %(range)s mu: %(result)s") % {
         "ship": names.ship(data.get("ship")),
         "target": names.unit(data.get("target")),
-        "range": f"{range_mu:.1f}",
+        "range": distance(range_mu),
         "result": volley_effect(event.summary),
     }
 

@@ -52,6 +52,7 @@ from campaign.core.markdown import (
 from campaign.core.messages import is_message, message
 from campaign.core.stored_text import end_reason_label, stored_text
 from factions.models import ShipClass
+from factions.ship_names import names_told_apart
 from factions.ssd import draw as ssd
 from factions.type_words import light_unit_label
 
@@ -219,7 +220,9 @@ def report_rows(battles: list[Battle], *, user: Any = None) -> dict[int, ReportR
     five queries whatever their number (a site build loads its battles in chunks)."""
 
     ids = [b.pk for b in battles]
-    participants = Participant.objects.select_related("ship", "light_units__carrier").order_by("pk")
+    participants = Participant.objects.select_related(
+        "ship__squadron", "light_units__carrier"
+    ).order_by("pk")
     # A fresh queryset, not ``battle.sides``: the caller may have prefetched that already.
     sides_qs = (
         BattleSide.objects.filter(battle_id__in=ids)
@@ -366,6 +369,11 @@ def report_context(
                 "points": sum(r.get("points") or 0 for r in rows),
             }
         )
+    # Same-named ships are told apart as the set-up tells them (number, squadron).
+    shown_ships = [r["ship"] for side in sides for r in side["participants"] if r.get("ship")]
+    told_apart = names_told_apart(shown_ships)
+    for row in (r for side in sides for r in side["participants"] if r.get("ship")):
+        row["name"] = told_apart.get(row["ship"].pk, row["name"])
     diagrams = _damage_diagrams(
         [r["ship"] for side in sides for r in side["participants"] if r["fate"] == "damaged"],
         draw_ship,

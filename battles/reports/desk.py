@@ -78,6 +78,30 @@ def _after_commit(battle: Battle) -> None:
     report_changed.send(sender=Battle, battle=battle)
 
 
+def _unchanged(
+    battle: Battle,
+    sides: Mapping[int, BattleSide],
+    narrative: str | None,
+    analysis: str | None,
+    side_analyses: Mapping[int, str],
+) -> bool:
+    """True when saving these texts would store what ``battle`` holds already. A draft
+    sent back in any language (the API and the desk show the reader's) is the stored draft."""
+    if narrative is not None:
+        text = narrative.replace("\r\n", "\n")
+        if is_draft(battle, text):
+            if battle.narrative_language or not is_draft(battle, battle.narrative):
+                return False
+        elif text != battle.narrative or battle.narrative_language != writer_language():
+            return False
+    if analysis is not None and analysis.replace("\r\n", "\n") != battle.analysis:
+        return False
+    return all(
+        text.replace("\r\n", "\n") == sides[side_id].analysis
+        for side_id, text in side_analyses.items()
+    )
+
+
 def report_edit(
     *,
     battle: Battle,
@@ -90,6 +114,8 @@ def report_edit(
     of this battle only). Raises ``Battle.version``; a published report's files and site
     pages are refreshed after commit. Raises ``ReportEditError`` naming the field for a
     text over ``MAX_MARKDOWN_CHARS`` or a side of another battle; nothing is saved then.
+    Texts equal to the stored ones change nothing: the same ``version``, no history row,
+    nothing re-rendered (a caller tells a no-op by the unchanged version).
     A ``narrative`` other than its draft is recorded as written in the active language
     (the chronicler's, ``Battle.narrative_language``).
     """
@@ -102,6 +128,10 @@ def report_edit(
             )
     with transaction.atomic():
         battle = Battle.objects.select_for_update().select_related("campaign").get(pk=battle.pk)
+        if _unchanged(battle, sides, narrative, analysis, side_analyses):
+            # Saving what is stored changes nothing: same version, no history row, no
+            # re-render, no site rebuild.
+            return battle
         fields = ["version", "updated_at"]
         if narrative is not None:
             battle.narrative = _check_length(_("Narrative"), narrative)

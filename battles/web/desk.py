@@ -104,7 +104,7 @@ def report_edit(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         texts = form.texts()
         try:
-            desk_services.report_edit(
+            saved = desk_services.report_edit(
                 battle=battle,
                 narrative=texts["narrative"],
                 analysis=texts["analysis"],
@@ -113,7 +113,10 @@ def report_edit(request: HttpRequest, pk: int) -> HttpResponse:
         except desk_services.ReportEditError as exc:
             form.add_error(None, str(exc))
         else:
-            messages.success(request, _("Report saved."))
+            if saved.version == battle.version:  # the texts as stored: nothing was done
+                messages.info(request, _("The texts are unchanged; nothing was saved."))
+            else:
+                messages.success(request, _("Report saved."))
             return redirect("report-edit", pk=battle.pk)
     if not form.is_bound:
         texts = {**form.initial, "sides": {s.pk: s.analysis for s in form.sides}}

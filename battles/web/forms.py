@@ -14,6 +14,7 @@ from battles.services import MAX_TURNS_LIMIT, eligible_light_units, eligible_shi
 from campaign.core import limits
 from campaign.league.models import Campaign
 from factions.models import Faction, LightUnitGroup, Ship, Territory
+from factions.ship_names import ship_name, told_apart
 from factions.ssd.draw import system_labels
 
 
@@ -21,9 +22,7 @@ def ship_label(ship: Ship, *, distinguish: bool = False) -> str:
     """``Garuda (Garuda, fleet X) — hull 3/20 lost, armour 1 lost, 2 systems lost``;
     ``distinguish``: the name also carries the ship's number and squadron (``Tyr #12
     (2nd squadron) (Tyr)``), for a list where another ship has the same name."""
-    name = ship.name or ship.ship_class.name
-    if distinguish:
-        name = f"{name} #{ship.pk}" + (f" ({ship.squadron.name})" if ship.squadron_id else "")
+    name = told_apart(ship) if distinguish else ship_name(ship)
     bits = []
     if ship.hull_lost:
         bits.append(
@@ -61,8 +60,7 @@ class ShipChoiceField(forms.ModelMultipleChoiceField):
     shared_names: frozenset[str] = frozenset()
 
     def label_from_instance(self, obj: Ship) -> str:
-        name = obj.name or obj.ship_class.name
-        return ship_label(obj, distinguish=name in self.shared_names)
+        return ship_label(obj, distinguish=ship_name(obj) in self.shared_names)
 
 
 class GroupChoiceField(forms.ModelMultipleChoiceField):

@@ -2,9 +2,16 @@
 from the data files in this folder (restated from seed 000):
 
 - ``factions.json``: the campaign ``sample`` and the four factions with their profile fields
-  and territories;
+  and territories. Every faction has a yard (``shipyard_capacity``) so each can repair and
+  build on turn 1; two are readings of seed 000 (README *The sample's yards*): Qatzrin's
+  home port, named after the community (the seed names no world of it; it sold
+  transports to Barn Kalmar, so it builds ships), and a small drone-run yard at the G+
+  *Miranda colony A* (the Miranda report: drones build the colonies' automated
+  infrastructure in an ore-rich belt);
 - ``fleets.json``: fleets (``territory``: the slug of where the fleet is, absent while in
-  transit), squadrons, ships and light-unit groups. A ship entry is
+  transit; Qatzrin's 5th fleet, which the seed places nowhere, is read as mustered at its
+  home port on turn 1, before the Skirmish at Mieska of turn 2), squadrons, ships and
+  light-unit groups. A ship entry is
   ``{"class", "count"?, "name"?, "squadron"?, "captain"?, "notes"?}``; each hull gets a key:
   ``slugify(name)`` for a named ship, ``<class slug>-<n>`` (1-based, per class) otherwise.
   A light unit is ``{"name", "kind", "unit_type", "carrier"? (ship key), "territory"?
@@ -20,6 +27,10 @@ from the data files in this folder (restated from seed 000):
   the engine (``manage.py demo`` resolves it, ``battles.services.battle_resolve``). Once
   the engine has concluded it, loading again leaves that battle, its participants and the
   damage of its ships as the engine wrote them: the file only describes the set-up.
+- ``narrative_language``: the language a battle's narrative is written in (the sample's
+  are English restatements of the French seed): a French reader is told so.
+- A concluded battle's report is published with it: ``report_published_at`` is set to its
+  ``concluded_at`` when empty.
 
 Ship classes come from the designs catalogue (``factions.catalogue_loader.catalogue_load``).
 Rows are matched by their natural keys and saved only when a value differs, so running the
@@ -393,6 +404,9 @@ def _battle_load(
             ("scenario", ""),
             ("outcome", ""),
             ("narrative", ""),
+            # the language the narrative was written in ("" unknown): a reader of another
+            # one is told so (battles.reports.narrative)
+            ("narrative_language", ""),
             ("analysis", ""),
             ("mode", Battle.Mode.RECORDED),
             ("status", Battle.Status.DRAFT),
@@ -427,6 +441,14 @@ def _battle_load(
                 changed.append("concluded_at")
             battle.version += 1
             battle.save(update_fields=[*changed, "version", "updated_at"])
+    # A report recorded with its battle is published with it: its date is the conclusion's
+    # (set once; the desk shows it, "Published 2026-…").
+    Battle.objects.filter(
+        pk=battle.pk,
+        status=Battle.Status.CONCLUDED,
+        report_state=Battle.ReportState.PUBLISHED,
+        report_published_at__isnull=True,
+    ).update(report_published_at=models.F("concluded_at"))
     for i, side_spec in enumerate(spec["sides"]):
         swhere = f"{where}.sides[{i}]"
         faction = factions.get(side_spec.get("faction", ""))

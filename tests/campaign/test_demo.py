@@ -8,6 +8,8 @@ from pypdf import PdfReader
 
 from battles.models import Battle, Report
 from battles.reports import context as reports
+from campaign.league.models import SiteBuild
+from campaign.league.site_builds import site_build_state
 from tests.battles.battle_fixtures import draft_skirmish
 from tests.battles.reports.report_fixtures import make_battle
 
@@ -39,6 +41,11 @@ def test_demo_renders_reports_and_bakes_the_site(settings, tmp_path, capsys, mon
     assert str(site / "index.html") in out
     assert Report.objects.count() == 2
     assert renders == [1, 1]  # the site reused the cached French PDF, rendered the English
+    # Recorded like the Rebuild button: the campaign page shows when the site was built.
+    last = site_build_state()["last"]
+    assert (last.status, last.full, last.requested_by, last.error) == ("succeeded", True, None, "")
+    assert last.written > 0 and last.finished_at is not None
+    assert SiteBuild.objects.count() == 1
 
     call_command("demo", "--site", str(site))  # safe to run twice: nothing re-rendered
     assert renders == [1, 1]
@@ -93,14 +100,22 @@ def test_demo_console_speaks_english_only(settings, tmp_path, capsys, monkeypatc
     monkeypatch.setattr(
         demo,
         "site_build",
-        lambda out_dir: SimpleNamespace(warnings=[], pages=[], pdfs=[], out_dir=out_dir),
+        lambda out_dir: SimpleNamespace(
+            warnings=[], pages=[], pdfs=[], written=[], out_dir=out_dir
+        ),
     )
 
     call_command("demo", "--site", str(tmp_path / "site"))
 
     out = capsys.readouterr().out
     turn = [line for line in out.splitlines() if line.startswith("  turn: ")]
-    assert any("no repair: ship" in line and "has no shipyard" in line for line in turn)
+    # Every faction repairs at a yard now; the crippled Dreda overflows the small yard of
+    # Miranda colony A (README *The sample's yards*): refused, in English.
+    assert any(line.startswith("  turn: repair of Tzayad") for line in turn)
+    assert (
+        "  turn: no repair: yard Miranda colony A: 39 work units ordered, 0 already queued, "
+        "the yard holds 16 (4 a turn × 4 turns)"
+    ) in turn
     assert turn[-1] == "  turn: turn 1 closed"
     for word in ("vaisseau", "n’a pas", "\u202f:", "chantier"):
         assert word not in out, word

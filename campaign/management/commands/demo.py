@@ -1,6 +1,7 @@
 """``python manage.py demo --site DIR``: resolve the battles left for the engine, render every
 concluded battle's report, play the sample's first campaign turn (``campaign.turns.demo``: repairs
-ordered at the yards, turn 1 closed), bake the site.
+ordered at the yards, turn 1 closed), bake the site (recorded as a ``SiteBuild``, like the
+organisers' *Rebuild the site*).
 
 Run by ``make demo`` after ``migrate`` and ``load_sample``; its console is in English. A
 draft battle in ``resolved`` mode with a stored seed (the sample's Skirmish at Mieska) is
@@ -23,6 +24,7 @@ from battles.reports.files import REPORT_FORMATS
 from battles.reports.tasks import render_report
 from battles.services import BattleActionError, battle_resolve
 from campaign.core.actors import SYSTEM
+from campaign.league import site_builds
 from campaign.league.models import Campaign
 from campaign.publish import SiteBuildError, site_build
 from campaign.turns.demo import sample_turn_demo
@@ -88,10 +90,15 @@ class Command(BaseCommand):
                     f"  report [{mode}] {battle.campaign.slug}/{battle.name} "
                     f"v{info['version']} {fmt}: {media / info['file']}"
                 )
+        # Recorded like the organisers' *Rebuild the site* (a full build, asked for by no
+        # one): the campaign page then shows when the site was last built.
+        build = site_builds.build_start(full=True)
         try:
             result = site_build(out_dir=site)
         except SiteBuildError as exc:
+            site_builds.build_finish(build, error=str(exc))
             raise CommandError(str(exc)) from exc
+        site_builds.build_finish(build, written=len(result.written))
         for warning in result.warnings:  # e.g. no base URL: no sitemap
             self.stderr.write(f"warning: {warning}")
         self.stdout.write(

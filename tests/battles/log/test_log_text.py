@@ -105,11 +105,11 @@ def test_known_lines_in_french():
              "range": 4.0},
         )  # fmt: skip
         assert event_line(fire, NAMES) == (
-            "Silith 1 tire beam-a (beam-2) sur Kashat-E 1, à 4.0 mu\u202f: 2 dégâts"
+            "Silith 1 tire beam-a (beam-2) sur Kashat-E 1, à 4 mu\u202f: 2 dégâts"
         )
         fire.summary = fire.summary.replace("2 damage", "1 damage")
         assert event_line(fire, NAMES) == (
-            "Silith 1 tire beam-a (beam-2) sur Kashat-E 1, à 4.0 mu\u202f: 1 dégât"
+            "Silith 1 tire beam-a (beam-2) sur Kashat-E 1, à 4 mu\u202f: 1 dégât"
         )
         row = _event(
             "damage-row", "x", {"ship": "ship-2", "detail": "hull row 1 completed, -0 armour"}

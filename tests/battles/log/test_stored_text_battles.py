@@ -163,7 +163,7 @@ def test_light_unit_and_rarer_lines_read_in_french():
             "light-unit-move",
             f"{unit} (fighter-long-range ×6) flies 24.0 mu towards Dinth 1, attaches",
             unit=unit,
-        ) == ("Kineret 1 bay-a-1 vole 24.0 mu vers Dinth 1 et s’y arrime")
+        ) == ("Kineret 1 bay-a-1 vole 24 mu vers Dinth 1 et s’y arrime")
         landed = line(
             "land",
             f"{unit} (fighter-long-range ×6) lands on Kineret 1 (bay-a), rearms until turn 4",

@@ -89,7 +89,7 @@ def test_a_blips_shots_are_told_without_its_weapons_and_its_refusals_not_at_all(
     blip = shots[0].split(" tire ")[0]
     assert blip.startswith("écho ")
     assert sorted(shots) == [
-        f"{blip} tire sur Sa'ar 1, à 34.2 mu\u202f: {result}"
+        f"{blip} tire sur Sa'ar 1, à 34,2 mu\u202f: {result}"
         for result in ("3 dégâts", "3 dégâts", "sans effet")
     ]
     assert {"damage-hull", "damage-destroyed"} <= {line["kind"] for line in log}

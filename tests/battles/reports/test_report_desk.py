@@ -3,8 +3,11 @@ with the permission matrix of its pages."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from battles.models import Battle, Report
 from battles.reports import desk as chronicle
@@ -425,3 +428,70 @@ def test_publishing_a_published_report_again_does_nothing(
     with django_capture_on_commit_callbacks(execute=True):
         client.post(f"/api/battles/{drafted.pk}/report/withdraw")
         assert client.post(url).json()["version"] == version + 2
+
+
+def test_an_unchanged_report_edit_changes_nothing(
+    client, cast, drafted, django_capture_on_commit_callbacks
+):
+    """A PUT of the texts as stored raised the version, wrote a history row and queued the
+    PDF and the site again; now it answers 200 with the current version and does nothing."""
+    client.force_login(cast.chronicler)
+    url = f"/api/battles/{drafted.pk}/report"
+    side = drafted.sides.order_by("pk").first()
+    client.put(
+        url,
+        {"analysis": "Close run.", "side_analyses": {str(side.pk): "Held."}},
+        content_type="application/json",
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(f"{url}/publish")
+    stored = client.get(url).json()
+    history = drafted.history.count()
+    renders = list(Report.objects.filter(battle=drafted).values_list("pk", "version", "file"))
+    body = {
+        "narrative": stored["narrative"],  # the draft, in the reader's language
+        "analysis": "Close run.",
+        "side_analyses": {str(side.pk): "Held."},
+    }
+    with django_capture_on_commit_callbacks(execute=True) as queued:
+        response = client.put(url, body, content_type="application/json")
+    assert response.status_code == 200
+    assert response.json()["version"] == stored["version"]
+    assert response.json()["state"] == "published"
+    assert response.json()["detail"] == "Les textes sont inchangés\u202f; rien n'a été enregistré."
+    assert queued == []  # no PDF, no site refresh
+    assert drafted.history.count() == history
+    drafted.refresh_from_db()
+    assert drafted.version == stored["version"] and drafted.narrative_language == ""
+    assert (
+        list(Report.objects.filter(battle=drafted).values_list("pk", "version", "file")) == renders
+    )
+    # The desk's form saved unchanged says so, and does nothing either.
+    with django_capture_on_commit_callbacks(execute=True) as queued:
+        page = client.post(
+            reverse("report-edit", args=[drafted.pk]),
+            {"narrative": stored["narrative"], "analysis": "Close run.", f"side_{side.pk}": "Held."}
+            | {f"side_{s.pk}": s.analysis for s in drafted.sides.exclude(pk=side.pk)},
+            follow=True,
+        )
+    assert queued == [] and drafted.history.count() == history
+    assert "Les textes sont inchangés\u202f; rien n&#x27;a été enregistré." in page.content.decode()
+    # One text changed is a new version again.
+    with django_capture_on_commit_callbacks(execute=True) as queued:
+        changed = client.put(url, {"analysis": "Closer."}, content_type="application/json")
+    assert changed.json()["version"] == stored["version"] + 1
+    assert queued and drafted.history.count() == history + 1
+
+
+def test_the_desk_never_prints_the_published_label_without_a_date(client, cast, drafted):
+    """A published report with no publication date (recorded before dates were kept)
+    read "Publié le  : tout le monde…"; with one, the date is printed."""
+    client.force_login(cast.chronicler)
+    Battle.objects.filter(pk=drafted.pk).update(report_state="published", report_published_at=None)
+    html = client.get(reverse("report-edit", args=[drafted.pk])).content.decode()
+    assert "Publié\u202f: tout le monde le lit, ici, dans le PDF et sur le site public." in html
+    assert "Publié le" not in html
+    when = timezone.make_aware(datetime(2026, 11, 30, 18, 5))
+    Battle.objects.filter(pk=drafted.pk).update(report_published_at=when)
+    html = client.get(reverse("report-edit", args=[drafted.pk])).content.decode()
+    assert "Publié le 2026-11-30 18:05\u202f: tout le monde le lit" in html

@@ -99,3 +99,27 @@ def test_no_record_form_for_a_battle_fought_turn_by_turn(duel):
         f"battle {duel.battle.pk} (Skirmish skirmish) is being fought turn by turn (turn 1 of "
         "at most 5): end its turn-by-turn play first; nothing changed"
     )
+
+
+def test_a_battle_set_up_turn_by_turn_says_so_until_it_starts(league):
+    """Right after a turn-by-turn set-up the page said "not being fought turn by turn"."""
+    Battle.objects.filter(pk=league.battle.pk).update(mode=Battle.Mode.TURNS)
+    url = reverse("battle-turns", args=[league.battle.pk])
+    start = reverse("battle-turns-start", args=[league.battle.pk])
+    organiser = _organiser(league).get(url).content.decode()
+    assert "Set up to be fought turn by turn, not started yet: start it below." in organiser
+    assert f'action="{start}"' in organiser
+    assert "not being fought turn by turn" not in organiser
+    player = Client(HTTP_ACCEPT_LANGUAGE="fr")
+    player.force_login(league.qatzrin_player)
+    page = player.get(url).content.decode()
+    assert (
+        "Prévue pour être livrée tour par tour, pas encore commencée\u202f: les organisateurs "
+        "la lancent, puis chaque camp donne ici ses ordres."
+    ) in page
+    assert start not in page and "pas jouée tour par tour" not in page
+    # Another mode still says it is not fought turn by turn.
+    Battle.objects.filter(pk=league.battle.pk).update(mode=Battle.Mode.RESOLVED)
+    other = _organiser(league).get(url).content.decode()
+    assert "This battle is not being fought turn by turn." in other
+    assert "not started yet" not in other

@@ -8,8 +8,10 @@ import pytest
 from django.core.management import call_command
 from django.db import transaction
 from django.forms.models import model_to_dict
+from django.utils import translation
 
 from battles.models import Battle, BattleSide, Participant
+from battles.reports.context import report_context
 from battles.services import battle_resolve
 from campaign.core.actors import SYSTEM
 from campaign.league.models import Campaign
@@ -188,6 +190,19 @@ def test_the_miranda_battle_is_concluded_with_a_phalon_victory(sample):
     assert "colonies" in g_plus.secondary_objectives
     assert "carrier" in phalon.analysis and "graser" in g_plus.analysis
     assert phalon.participants.count() == 18 and g_plus.participants.count() == 18
+    # Its report is published with it, dated: the desk prints "Published <date>".
+    assert battle.report_state == "published"
+    assert battle.report_published_at == battle.concluded_at is not None
+
+
+def test_the_miranda_narrative_tells_a_french_reader_it_is_written_in_english(sample):
+    """The French page showed the sample's English narrative with no word of its language."""
+    battle = Battle.objects.get(slug="colonisation-compromise", campaign__slug="sample")
+    assert battle.narrative_language == "en"
+    with translation.override("fr"):
+        assert report_context(battle)["narrative_note"] == "Écrit en anglais par le chroniqueur."
+    with translation.override("en"):
+        assert report_context(battle)["narrative_note"] == ""
 
 
 @pytest.mark.parametrize(

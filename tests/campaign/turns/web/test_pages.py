@@ -11,7 +11,7 @@ from campaign.turns.closing import campaign_turn_close, campaign_turn_open
 from campaign.turns.models import CampaignTurn, Construction, LedgerEntry, RepairOrder
 from campaign.turns.repairs import repair_order
 from campaign.turns.treasury import treasury_adjust
-from factions.models import Faction, ShipClass
+from factions.models import Faction, ShipClass, Territory
 from tests.campaign.turns.conftest import norway_battle
 
 pytestmark = pytest.mark.django_db
@@ -431,9 +431,11 @@ def test_a_closed_turns_summary_shows_a_player_only_their_factions_yards_and_inc
 
 
 def test_the_build_page_says_why_a_faction_without_a_yard_cannot_build(played):
-    """Qatzrin (no territory with a shipyard in the sample) got an
+    """Qatzrin (then with no territory with a shipyard) got an
     empty shipyard list and "choose a shipyard and a fleet"; now the page says why."""
     s = played
+    # The sample gives every faction a yard now: take Qatzrin's away.
+    Territory.objects.filter(faction=s.qatzrin).update(has_shipyard=False, shipyard_capacity=0)
     reason = "Qatzrin cannot build: none of its territories has a shipyard."
     qatzrin = client_for(s, "qatzrin_player")
     page = qatzrin.get("/campaigns/sample/build/").content.decode()
