@@ -5,7 +5,8 @@ turn), a report's narrative written, a construction and a fleet move ordered in 
 from __future__ import annotations
 
 import pytest
-from django.core.management import call_command
+from django.core.management.color import no_style
+from django.db import connection
 
 from battles.models import Battle
 from battles.services import battle_resolve
@@ -17,7 +18,9 @@ from factions.models import Territory
 
 
 @pytest.fixture
-def played(sample):
+def turn_closed(sample):
+    """The sample with the Skirmish at Mieska resolved, a narrative written and turn 1
+    closed (repairs, income, the opening treasury), turn 2 open."""
     s = sample
     mieska = Battle.objects.get(campaign=s.campaign, slug="skirmish-at-mieska")
     battle_resolve(battle=mieska, seed=mieska.seed, user=SYSTEM)
@@ -25,6 +28,14 @@ def played(sample):
         narrative="Les *Phalon* ont tenu Miranda.", analysis="Une leçon : ship-1 n'est pas un id."
     )
     sample_turn_demo(campaign=s.campaign)
+    s.mieska = mieska
+    return s
+
+
+@pytest.fixture
+def played(turn_closed):
+    """:func:`turn_closed`, and in turn 2 a construction ordered and a fleet move."""
+    s = turn_closed
     construction_order(
         campaign=s.campaign,
         user=s.norge_player,
@@ -41,10 +52,12 @@ def played(sample):
         destination=Territory.objects.get(slug="kristiansand"),
         user=s.norge_player,
     )
-    s.mieska = mieska
     return s
 
 
 def empty_instance() -> None:
-    """Delete every row of every table (inside the test's transaction): a new instance."""
-    call_command("flush", interactive=False, inhibit_post_migrate=True, verbosity=0)
+    """Delete every row of every table (inside the test's transaction): a new instance.
+    Id sequences go on (no reset), so the import's rows get other ids than the export's."""
+    tables = connection.introspection.django_table_names(only_existing=True)
+    statements = connection.ops.sql_flush(no_style(), tables, reset_sequences=False)
+    connection.ops.execute_sql_flush(statements)
