@@ -17,7 +17,7 @@ from campaign.turns.models import LedgerEntry, RepairOrder
 from factions.models import Ship
 from tests.campaign.exchange.conftest import empty_instance
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 
 
 def _move(campaign):
