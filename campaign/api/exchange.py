@@ -16,7 +16,7 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
-from ninja import Router, Schema
+from ninja import Router, Schema, Status
 from ninja.errors import HttpError
 
 from campaign.core.json_body import BodyShapeError, parse_object
@@ -71,8 +71,11 @@ def campaign_import_view(request: HttpRequest):
     except BodyShapeError as exc:
         raise HttpError(422, str(exc)) from exc
     result = campaign_import(document=document, user=request.user)
-    return 201, {
-        "slug": result.campaign.slug,
-        "rows": result.rows,
-        "users_created": result.users_created,
-    }
+    return Status(
+        201,
+        {
+            "slug": result.campaign.slug,
+            "rows": result.rows,
+            "users_created": result.users_created,
+        },
+    )
