@@ -9,6 +9,7 @@ from 0, as JSON arrays; references count rows from 1, as ``ship-1`` is the first
 
 from __future__ import annotations
 
+import json
 from datetime import date, datetime, timedelta
 from functools import cache
 from typing import Annotated, Any, Literal
@@ -65,6 +66,15 @@ def _text_check(max_length: int | None):
 
 
 def _json_check(value: Any) -> Any:
+    # json.dumps (in C) escapes a NUL as \u0000 and cannot encode a lone surrogate: only
+    # then is the value walked for the problem's path and words.
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+        text.encode("utf-8")
+        if "\\u0000" not in text:
+            return value
+    except UnicodeEncodeError:
+        pass
     problem = json_text_problem(value)
     if problem:
         raise ValueError(f"{problem[0]}: {problem[1]}" if problem[0] else problem[1])
@@ -85,9 +95,12 @@ def _choice_check(choices: tuple[str, ...]):
 
 def reference_target(f: models.Field) -> Table | str:
     """The table a foreign key points to, or :data:`USER`."""
-    if f.related_model is user_model():
-        return USER
-    return TABLE_OF_MODEL[f.related_model]
+    return _targets()[f.related_model]
+
+
+@cache
+def _targets() -> dict[type[models.Model], Table | str]:
+    return {**TABLE_OF_MODEL, user_model(): USER}
 
 
 def _annotation(f: models.Field) -> Any:

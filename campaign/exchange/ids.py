@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 #: ``ship-12``, ``lu-6`` and a launched unit's ``ship-3.bay-1-2`` (the owner's id), in text.
-_REF = re.compile(r"(?<![\w-])(ship|lu)-([0-9]+)(?![0-9])")
+_REF = re.compile(r"(?<![\w-])(ship|lu)-([0-9]+)(?!\w)")
 
 #: Object keys whose whole-number value is a row id in engine JSON: the kind each names.
 ROW_ID_KEYS = {"participant": "participant", "ship": "ship"}
@@ -60,26 +60,64 @@ def _text(value: str, mapper: Mapper, path: str) -> str:
     return _REF.sub(swap, value)
 
 
-def engine_translate(value: Any, mapper: Mapper, path: str = "") -> Any:
-    """``value`` (JSON) with every engine id in strings and object keys, and every number
-    under a ``"participant"`` or ``"ship"`` key, passed through ``mapper``; a new value.
-    Raises :class:`UnknownRef` naming the path of an id ``mapper`` does not know."""
+class _Miss(Exception):
+    """An unknown id met on the fast walk; the slow walk then finds its path."""
+
+
+def _fast(value: Any, mapper: Mapper) -> Any:
+    # The walk without paths (a campaign's log has hundreds of thousands of rows).
+    if isinstance(value, str):
+        if "ship-" not in value and "lu-" not in value:
+            return value
+        try:
+            return _REF.sub(lambda m: f"{m.group(1)}-{mapper(m.group(1), int(m.group(2)))}", value)
+        except (KeyError, IndexError, TypeError, ValueError):
+            raise _Miss from None
+    if isinstance(value, dict):
+        out = {}
+        for k, v in value.items():
+            kind = ROW_ID_KEYS.get(k)
+            if kind is not None and type(v) is int:
+                try:
+                    v = mapper(kind, v)
+                except (KeyError, IndexError, TypeError, ValueError):
+                    raise _Miss from None
+            else:
+                v = _fast(v, mapper)
+            out[_fast(k, mapper) if isinstance(k, str) else k] = v
+        return out
+    if isinstance(value, list):
+        return [_fast(v, mapper) for v in value]
+    return value
+
+
+def _slow(value: Any, mapper: Mapper, path: str) -> Any:
     if isinstance(value, str):
         return _text(value, mapper, path)
     if isinstance(value, list):
-        return [engine_translate(v, mapper, f"{path}[{i}]") for i, v in enumerate(value)]
+        return [_slow(v, mapper, f"{path}[{i}]") for i, v in enumerate(value)]
     if isinstance(value, dict):
         out = {}
         for k, v in value.items():
             here = f"{path}.{k}" if path else str(k)
             key = _text(k, mapper, here) if isinstance(k, str) else k
             kind = ROW_ID_KEYS.get(k) if isinstance(k, str) else None
-            if kind is not None and isinstance(v, int) and not isinstance(v, bool):
+            if kind is not None and type(v) is int:
                 out[key] = _map(mapper, kind, v, here, f"{k} {v}")
             else:
-                out[key] = engine_translate(v, mapper, here)
+                out[key] = _slow(v, mapper, here)
         return out
     return value
+
+
+def engine_translate(value: Any, mapper: Mapper, path: str = "") -> Any:
+    """``value`` (JSON) with every engine id in strings and object keys, and every number
+    under a ``"participant"`` or ``"ship"`` key, passed through ``mapper``; a new value.
+    Raises :class:`UnknownRef` naming the path of an id ``mapper`` does not know."""
+    try:
+        return _fast(value, mapper)
+    except _Miss:
+        return _slow(value, mapper, path)
 
 
 def _walk(value: Any, steps: tuple[str, ...], kind: str, mapper: Mapper, path: str) -> Any:
