@@ -85,9 +85,7 @@ def main() -> None:
     from campaign.league.models import Campaign
 
     call_command("migrate", verbosity=0)
-    call_command(
-        "generate_league", ships=args.ships, battles=args.battles, seed=0, verbosity=0
-    )
+    call_command("generate_league", ships=args.ships, battles=args.battles, seed=0, verbosity=0)
     campaign = Campaign.objects.get(slug="generated-0")
     rolls = _logs(campaign, args.rolls)
 

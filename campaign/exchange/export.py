@@ -22,6 +22,7 @@ from campaign.exchange.tables import KIND_TABLES, TABLES, USER, user_model
 from campaign.league.models import Campaign
 from campaign.league.roles import require_organiser
 
+
 class ExportError(Refused):
     """The campaign holds a reference the document cannot name (a row outside the
     campaign); the message names the row and field."""

@@ -75,6 +75,4 @@ def campaign_import_page(request: HttpRequest) -> HttpResponse:
                 )
                 return redirect("campaign-detail", slug=result.campaign.slug)
     status = 422 if request.method == "POST" else 200
-    return render(
-        request, "campaign/import.html", {"form": form, "errors": errors}, status=status
-    )
+    return render(request, "campaign/import.html", {"form": form, "errors": errors}, status=status)

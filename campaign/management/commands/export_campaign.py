@@ -41,6 +41,4 @@ class Command(BaseCommand):
             f"{len(document[name])} {name.replace('_', ' ')}"
             for name in ("factions", "fleets", "ships", "battles", "events", "turns", "ledger")
         )
-        self.stdout.write(
-            self.style.SUCCESS(f"Campaign '{slug}' written to {out} ({counts}).")
-        )
+        self.stdout.write(self.style.SUCCESS(f"Campaign '{slug}' written to {out} ({counts})."))

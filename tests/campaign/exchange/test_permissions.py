@@ -70,15 +70,18 @@ def test_the_page_download(cast, rival, hidden):
     response = client_for(cast, rival, None).get(url)
     assert (response.status_code, response["Location"].split("?")[0]) == (302, "/login/")
     # Another campaign's slug: its organiser only.
-    assert client_for(cast, rival, "organiser").get(
-        "/campaigns/other-league/export.json"
-    ).status_code == 404
-    assert client_for(cast, rival, "other_org").get(
-        "/campaigns/other-league/export.json"
-    ).status_code == 200
-    assert client_for(cast, rival, "organiser").get(
-        "/campaigns/no-such/export.json"
-    ).status_code == 404
+    assert (
+        client_for(cast, rival, "organiser").get("/campaigns/other-league/export.json").status_code
+        == 404
+    )
+    assert (
+        client_for(cast, rival, "other_org").get("/campaigns/other-league/export.json").status_code
+        == 200
+    )
+    assert (
+        client_for(cast, rival, "organiser").get("/campaigns/no-such/export.json").status_code
+        == 404
+    )
 
 
 def test_the_download_link_is_for_organisers(cast, rival):
@@ -94,9 +97,10 @@ def test_the_api_export(cast, rival, hidden):
         assert response.status_code == status, who
         assert (b"shadow" in response.content) == (status == 200), who
     assert client_for(cast, rival, None).get(url).status_code == 401
-    assert client_for(cast, rival, "organiser").get(
-        "/api/campaigns/other-league/export"
-    ).status_code == 404
+    assert (
+        client_for(cast, rival, "organiser").get("/api/campaigns/other-league/export").status_code
+        == 404
+    )
 
 
 def test_the_import_page(cast, rival):
@@ -149,7 +153,7 @@ def test_the_api_import(cast, rival):
     assert response.status_code == 201
     assert response.json() == {
         "slug": "new-league",
-        "rows": {**{name: 0 for name in response.json()["rows"]}, "factions": 1, "fleets": 1},
+        "rows": {**dict.fromkeys(response.json()["rows"], 0), "factions": 1, "fleets": 1},
         "users_created": [],
     }
     again = staff.post(url, body, "application/json")
