@@ -14,6 +14,8 @@ from datetime import date, datetime, timedelta
 from functools import cache
 from typing import Annotated, Any, Literal
 
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.core.validators import MaxLengthValidator
 from django.db import models
 from django.utils.translation import gettext as _
 from pydantic import (
@@ -81,6 +83,18 @@ def _json_check(value: Any) -> Any:
     return value
 
 
+def _validators_check(validators: list):
+    def check(value: Any) -> Any:
+        for validator in validators:
+            try:
+                validator(value)
+            except DjangoValidationError as exc:
+                raise ValueError(" ".join(exc.messages)) from None
+        return value
+
+    return check
+
+
 def _choice_check(choices: tuple[str, ...]):
     def check(value: Any) -> Any:
         if value not in choices:
@@ -132,6 +146,10 @@ def _annotation(f: models.Field) -> Any:
         checks = [AfterValidator(_text_check(f.max_length))]
         if f.choices:
             checks.append(AfterValidator(_choice_check(tuple(str(c[0]) for c in f.flatchoices))))
+        # A slug's characters, a time zone's name (the length is checked above).
+        others = [v for v in f.validators if not isinstance(v, MaxLengthValidator)]
+        if others:
+            checks.append(AfterValidator(_validators_check(others)))
         return Annotated[StrictStr, *checks]
     raise TypeError(f"no document type for {f.model.__name__}.{f.name}")
 

@@ -133,3 +133,10 @@ def test_a_failure_half_way_leaves_the_database_unchanged(document):
 def test_not_an_object_is_refused(document):
     exc = refused([document])
     assert exc.status == 422
+
+
+def test_slugs_and_time_zones_are_checked_as_the_forms_do(document):
+    document["factions"][0]["slug"] = "a/b"
+    document["campaign"]["time_zone"] = "Mars/Olympus"
+    exc = refused(document)
+    assert [field for field, _ in exc.errors] == ["campaign.time_zone", "factions[0].slug"]
