@@ -259,7 +259,7 @@ def _write(data: dict[str, Any], result: ImportResult, users: dict[str, int]) ->
             kept.append({f.attname: values[f.attname] for f in times})
             if deferred:
                 later[table.name].append((obj, row))
-        model._base_manager.bulk_create(objs, batch_size=500)
+        model._default_manager.bulk_create(objs, batch_size=500)
         exported = {f.name for f in fields}
         restore = [f.attname for f in times if f.name in exported]
         if restore and objs:
@@ -267,7 +267,7 @@ def _write(data: dict[str, Any], result: ImportResult, users: dict[str, int]) ->
                 for name in restore:
                     if values[name] is not None:
                         setattr(obj, name, values[name])
-            model._base_manager.bulk_update(objs, restore, batch_size=500)
+            model._default_manager.bulk_update(objs, restore, batch_size=500)
         pks[table.name] = [o.pk for o in objs]
         if table.key:
             by_key[table.name] = {
@@ -284,6 +284,6 @@ def _write(data: dict[str, Any], result: ImportResult, users: dict[str, int]) ->
                     setattr(obj, name, value)
                 changed.append(obj)
         if changed:
-            table.model._base_manager.bulk_update(changed, list(table.ids), batch_size=500)
+            table.model._default_manager.bulk_update(changed, list(table.ids), batch_size=500)
     # Every exported faction takes part in the campaign (that is how the export chose them).
     campaign.factions.add(*pks["factions"])

@@ -140,3 +140,13 @@ def test_slugs_and_time_zones_are_checked_as_the_forms_do(document):
     document["campaign"]["time_zone"] = "Mars/Olympus"
     exc = refused(document)
     assert [field for field, _ in exc.errors] == ["campaign.time_zone", "factions[0].slug"]
+
+
+def test_text_no_database_can_store_is_refused_by_path(document):
+    document["events"][3]["data"]["note"] = "a\x00b"
+    document["ships"][2]["captain"] = "\ud800"
+    exc = refused(document)
+    assert sorted(field for field, _ in exc.errors) == ["events[3].data", "ships[2].captain"]
+    assert dict(exc.errors)["events[3].data"] == (
+        "Value error, note: contains a NUL character (\\x00)"
+    )
