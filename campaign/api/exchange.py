@@ -16,13 +16,14 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from ninja import Router, Schema, Status
 from ninja.errors import HttpError
 
 from campaign.core.json_body import BodyShapeError, parse_object
 from campaign.core.refusals import ErrorOut
 from campaign.exchange.export import campaign_export, document_dumps
-from campaign.exchange.load import campaign_import
+from campaign.exchange.load import campaign_import, require_importer
 from campaign.league.api_auth import api_auth
 from campaign.league.models import Campaign
 
@@ -66,10 +67,14 @@ def campaign_export_view(request: HttpRequest, slug: str):
 )
 def campaign_import_view(request: HttpRequest):
     """Create the campaign the body describes (a document written by an export)."""
+    require_importer(request.user)  # before reading the body: 403, whatever was sent
     try:
         document = parse_object(request.body)
     except BodyShapeError as exc:
         raise HttpError(422, str(exc)) from exc
+    except ValueError as exc:  # not JSON at all (an empty body too)
+        shape = BodyShapeError(_("body: not JSON (%(error)s)") % {"error": exc})
+        raise HttpError(422, str(shape)) from shape
     result = campaign_import(document=document, user=request.user)
     return Status(
         201,

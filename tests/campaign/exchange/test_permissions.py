@@ -127,13 +127,14 @@ def test_the_import_page(cast, rival):
 def test_the_import_page_lists_every_refused_path(cast, rival):
     document = small_document(slug="test-league")
     document["fleets"][0]["faction"] = "nobody"
+    staff = client_for(cast, rival, "staff", HTTP_ACCEPT_LANGUAGE="en")
     upload = SimpleUploadedFile("league.json", json.dumps(document).encode())
-    response = client_for(cast, rival, "staff").post("/campaign-import/", {"document": upload})
+    response = staff.post("/campaign-import/", {"document": upload})
     assert response.status_code == 422
     text = response.content.decode()
     assert "<code>fleets[0].faction</code> no row &#x27;nobody&#x27; in factions" in text
     upload = SimpleUploadedFile("league.json", b"{not json")
-    response = client_for(cast, rival, "staff").post("/campaign-import/", {"document": upload})
+    response = staff.post("/campaign-import/", {"document": upload})
     assert response.status_code == 422
     assert "not a JSON file (line 1)" in response.content.decode()
     assert Campaign.objects.count() == 2
@@ -148,7 +149,7 @@ def test_the_api_import(cast, rival):
             assert response.status_code == 403, who
     assert client_for(cast, rival, None).post(url, body, "application/json").status_code == 401
     assert not Campaign.objects.filter(slug="new-league").exists()
-    staff = client_for(cast, rival, "staff")
+    staff = client_for(cast, rival, "staff", HTTP_ACCEPT_LANGUAGE="en")
     response = staff.post(url, body, "application/json")
     assert response.status_code == 201
     assert response.json() == {
@@ -166,3 +167,14 @@ def test_the_api_import(cast, rival):
     assert wrong.status_code == 422
     assert [e["field"] for e in wrong.json()["errors"]] == ["version"]
     assert staff.post(url, "[1]", "application/json").status_code == 422
+
+
+def test_the_api_import_refuses_a_body_that_is_not_json(cast, rival):
+    staff = client_for(cast, rival, "staff", HTTP_ACCEPT_LANGUAGE="en")
+    for body in ("", "{not json"):
+        response = staff.post("/api/campaigns/import", body, "application/json")
+        assert response.status_code == 422
+        assert response.json()["errors"][0]["field"] == "body"
+        assert response.json()["detail"].startswith("body: not JSON (")
+    organiser = client_for(cast, rival, "organiser")
+    assert organiser.post("/api/campaigns/import", "", "application/json").status_code == 403
