@@ -7,8 +7,8 @@ text), empties the instance (every row deleted, ids going on), times ``campaign_
 of that text, exports again and checks the bytes are the same. Targets: export and import
 < 60 s each. Runs on a fresh SQLite file unless ``DATABASE_URL`` is set.
 
-Measured (2-core shared machine, SQLite, 2 000 battles, 200 000 log rows, 66 MB of JSON):
-see the README's *Moving a campaign* for the figures.
+Measured (2-core shared machine under a load average of 10, SQLite, 2 000 battles, 210 000
+log rows, 45 MB of JSON): export 4.2 s CPU (17.5 s wall), import 20.3 s CPU (145 s wall).
 """
 
 from __future__ import annotations
