@@ -64,6 +64,9 @@ def test_the_document_holds_the_whole_played_campaign(moved):
     narrative = [b["narrative"] for b in document["battles"] if b["narrative"].startswith("Les")]
     assert narrative == ["Les *Phalon* ont tenu Miranda."]
     assert Membership.objects.filter(campaign=result.campaign).count() == 4
+    # People come by user name; accounts made here have no usable password yet.
+    organiser = Membership.objects.get(campaign=result.campaign, role="organiser").user
+    assert (organiser.username, organiser.has_usable_password()) == ("organiser", False)
     assert Campaign.objects.get().factions.count() == 4
 
 
@@ -91,3 +94,26 @@ def test_the_imported_closed_turn_reopens(turn_closed):
     assert RepairOrder.objects.filter(campaign=campaign, hull_done__gt=0).count() == 0
     # The close's income entries (one a faction) are undone; the rest stays.
     assert LedgerEntry.objects.filter(campaign=campaign).count() == before - 4
+
+
+def test_people_here_are_reused_and_newcomers_get_an_account(django_user_model):
+    alice = django_user_model.objects.create_user("alice", password="pw-12345!")
+    document = {
+        "schema": "admiralty-campaign",
+        "version": 1,
+        "campaign": {"name": "New league", "slug": "new-league"},
+        "factions": [{"name": "Zeta", "slug": "zeta"}],
+        "memberships": [
+            {"user": "alice", "role": "organiser", "faction": None},
+            {"user": "bob", "role": "player", "faction": "zeta"},
+        ],
+    }
+    result = campaign_import(document=document, user=SYSTEM)
+    assert result.users_created == ["bob"]
+    members = Membership.objects.filter(campaign=result.campaign).order_by("pk")
+    assert [(m.user.username, m.role, m.faction and m.faction.slug) for m in members] == [
+        ("alice", "organiser", None),
+        ("bob", "player", "zeta"),
+    ]
+    assert members[0].user == alice and alice.has_usable_password()
+    assert not members[1].user.has_usable_password()
