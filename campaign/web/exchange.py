@@ -49,7 +49,7 @@ def campaign_import_page(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     require_importer(request.user)
-    form = ImportForm(request.POST or None, request.FILES or None)
+    form = ImportForm(request.POST, request.FILES) if request.method == "POST" else ImportForm()
     errors: list[tuple[str, str]] = []
     if request.method == "POST" and form.is_valid():
         try:

@@ -178,3 +178,10 @@ def test_the_api_import_refuses_a_body_that_is_not_json(cast, rival):
         assert response.json()["detail"].startswith("body: not JSON (")
     organiser = client_for(cast, rival, "organiser")
     assert organiser.post("/api/campaigns/import", "", "application/json").status_code == 403
+
+
+def test_the_import_page_asks_for_the_file(cast, rival):
+    staff = client_for(cast, rival, "staff", HTTP_ACCEPT_LANGUAGE="en")
+    response = staff.post("/campaign-import/", {})
+    assert response.status_code == 422
+    assert 'id="document-error">This field is required.' in response.content.decode()
