@@ -7,8 +7,9 @@ text), empties the instance (every row deleted, ids going on), times ``campaign_
 of that text, exports again and checks the bytes are the same. Targets: export and import
 < 60 s each. Runs on a fresh SQLite file unless ``DATABASE_URL`` is set.
 
-Measured (2-core shared machine under a load average of 10, SQLite, 2 000 battles, 210 000
-log rows, 45 MB of JSON): export 4.2 s CPU (17.5 s wall), import 20.3 s CPU (145 s wall).
+Measured (2-core shared machine, SQLite, 2 000 battles, 210 000 log rows, 45 MB of JSON):
+export 8.9 s wall (4.5 s CPU), import 21.1 s wall (17.2 s CPU) at a load average of 4; at
+a load of 10, import 145 s wall for 20 s of CPU.
 """
 
 from __future__ import annotations
