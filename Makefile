@@ -80,6 +80,7 @@ bench: venv rules-engine ## benchmarks: engine, other systems, turn close, repor
 	$(PY) -m bench.reports
 	$(PY) -m bench.web
 	$(PY) -m bench.turns
+	$(PY) -m bench.exchange
 
 messages: venv ## refresh both catalogues; English filled from the msgids, French spacing fixed (needs gettext)
 	$(MANAGE) makemessages -l fr -l en --no-obsolete --ignore=.venv --ignore=tests \

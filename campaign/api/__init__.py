@@ -1,6 +1,7 @@
 """The root django-ninja API at ``/api/`` (OpenAPI at ``/api/openapi.json``, docs at
 ``/api/docs``). Each app owns its router; rules errors map to HTTP 400 here, in one place.
-``members``: the membership and invitation endpoints.
+``members``: the membership and invitation endpoints; ``exchange``: a campaign's export
+and import.
 
 Imports: every app's routers and anything below them (the top layer); only ``campaign.urls``
 imports it (import-linter, pyproject.toml).
@@ -107,6 +108,7 @@ OPERATION_ID_MODULES = {
     "battles.api.rules": "battles.api_rules",
     "battles.api.systems": "battles.api_systems",
     "campaign.api.members": "campaign.api_members",
+    "campaign.api.exchange": "campaign.api_exchange",
     "campaign.turns.api.turn": "turns.api",
     "campaign.turns.api.moves": "turns.api_moves",
     "campaign.turns.api.orders": "turns.api_orders",
@@ -213,6 +215,7 @@ api.add_router("/", battle_turns_router)
 api.add_router("/", scoring_router)  # standings, scoring rules, objectives met
 api.add_router("/", "campaign.api.members.router")  # members and invitations
 api.add_router("/", "campaign.notify.api.router")  # notification preferences, webhooks
+api.add_router("/", "campaign.api.exchange.router")  # the whole campaign out and back in
 api.add_router("/designs", designs_router)
 api.add_router("/rules", rules_router)
 api.add_router("/rules", systems_rules_router)  # seeds 001–004

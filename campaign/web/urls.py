@@ -7,12 +7,18 @@ league has its own login page using Django's ``LoginView``.
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from campaign.web import account
+from campaign.web import account, exchange
 from campaign.web import league as views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("campaigns/<slug:slug>/", views.campaign_detail, name="campaign-detail"),
+    path(
+        "campaigns/<slug:slug>/export.json",
+        exchange.campaign_export_download,
+        name="campaign-export",
+    ),
+    path("campaign-import/", exchange.campaign_import_page, name="campaign-import"),
     path("campaigns/<slug:slug>/rules/", views.campaign_rules, name="campaign-rules"),
     path("campaigns/<slug:slug>/site/rebuild/", views.site_rebuild, name="site-rebuild"),
     path(

@@ -1,0 +1,20 @@
+"""An export that cannot name a row refuses, naming the row and field."""
+
+from __future__ import annotations
+
+import pytest
+
+from campaign.core.actors import SYSTEM
+from campaign.exchange.export import ExportError, campaign_export
+from factions.models import Faction
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
+
+
+def test_a_battle_side_of_a_faction_outside_the_campaign_is_named(sample):
+    # The Phalon leave the campaign while its battles still have a Phalon side.
+    sample.campaign.factions.remove(Faction.objects.get(slug="phalon"))
+    with pytest.raises(ExportError) as caught:
+        campaign_export(campaign=sample.campaign, user=SYSTEM)
+    assert caught.value.status == 409
+    assert str(caught.value) == "battles[0].winner names a row outside the campaign"
