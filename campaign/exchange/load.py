@@ -259,6 +259,8 @@ def _write(data: dict[str, Any], result: ImportResult, users: dict[str, int]) ->
             kept.append({f.attname: values[f.attname] for f in times})
             if deferred:
                 later[table.name].append((obj, row))
+        if table.replaces:
+            model._default_manager.filter(**{table.scope: campaign}).delete()
         model._default_manager.bulk_create(objs, batch_size=500)
         exported = {f.name for f in fields}
         restore = [f.attname for f in times if f.name in exported]

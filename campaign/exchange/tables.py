@@ -27,10 +27,13 @@ from battles.models import (
     Event,
     Participant,
     RecordEntry,
+    ScoringRules,
+    StrengthSnapshot,
     SystemParticipant,
     SystemUnit,
     TurnOrders,
     TurnPlay,
+    VictoryAward,
 )
 from campaign.exchange.ids import ENGINE, TURN_SUMMARY, TURN_UNDO, IdWalk
 from campaign.league.models import Campaign, Intel, Membership
@@ -41,6 +44,7 @@ from campaign.turns.models import (
     LedgerEntry,
     RepairOrder,
 )
+from factions.commanders.models import Commander, RenownAward
 from factions.models import (
     Faction,
     Fleet,
@@ -66,7 +70,8 @@ class Table:
     holds them already (factions are global rows, fleet slugs too); ``ids``: JSON or text
     fields holding row ids, each with the :class:`~campaign.exchange.ids.IdWalk` that
     finds them; ``exclude``: fields left out, each with its reason in a comment where the
-    table is built.
+    table is built; ``replaces``: the campaign's own row, made with defaults when the
+    campaign is saved (its scoring rules), which the imported row replaces.
     """
 
     name: str
@@ -76,6 +81,7 @@ class Table:
     unique: tuple[str, ...] = ()
     ids: dict[str, IdWalk] = field(default_factory=dict)
     exclude: tuple[str, ...] = ()
+    replaces: bool = False
 
     def fields(self) -> list[models.Field]:
         """The model's exported concrete fields, in model order: every one but the
@@ -100,6 +106,7 @@ TABLES: tuple[Table, ...] = (
     Table("squadrons", Squadron, "fleet__faction__campaigns"),
     Table("ships", Ship, "fleet__faction__campaigns"),
     Table("light_units", LightUnitGroup, "faction__campaigns"),
+    Table("commanders", Commander, "faction__campaigns"),
     Table("system_units", SystemUnit, "faction__campaigns"),
     Table("memberships", Membership, "campaign"),
     Table("battles", Battle, "campaign", key=("slug",)),
@@ -111,6 +118,7 @@ TABLES: tuple[Table, ...] = (
     Table("battle_actions", BattleAction, "battle__campaign", ids={"data": ENGINE}),
     Table("turn_plays", TurnPlay, "battle__campaign", ids={"setup": ENGINE, "state": ENGINE}),
     Table("turn_orders", TurnOrders, "battle__campaign", ids={"orders": ENGINE}),
+    Table("renown_awards", RenownAward, "commander__faction__campaigns"),
     Table("intel", Intel, "campaign"),
     # ``undo``: what reopening the last closed turn restores, so it reopens after an import.
     Table(
@@ -124,6 +132,9 @@ TABLES: tuple[Table, ...] = (
     Table("constructions", Construction, "campaign"),
     Table("ledger", LedgerEntry, "campaign"),
     Table("fleet_moves", FleetMove, "campaign"),
+    Table("scoring_rules", ScoringRules, "campaign", replaces=True),
+    Table("victory_awards", VictoryAward, "campaign"),
+    Table("strength_snapshots", StrengthSnapshot, "campaign"),
 )
 
 #: The table each kind of id in stored JSON names (:mod:`campaign.exchange.ids`).
@@ -156,6 +167,11 @@ EXCLUDED: dict[str, str] = {
     "battles.BattleSnapshot": "reopen data keyed by database ids",
     # The fleet cache's version counter: a new instance starts its own.
     "factions.DataVersion": "the fleet cache's version counter",
+    # Notifications: people's own settings and this instance's channels and sending log.
+    "notify.NotificationPreference": "a person's own choice on this instance",
+    "notify.NotificationProfile": "a person's own choice on this instance",
+    "notify.CampaignWebhook": "the channel's address is a secret of this instance; set it again",
+    "notify.Delivery": "this instance's log of messages sent",
 }
 
 

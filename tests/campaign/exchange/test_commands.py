@@ -18,7 +18,7 @@ def test_export_then_import_on_an_empty_instance(turn_closed, tmp_path, capsys):
     call_command("export_campaign", "sample", "--out", str(out))
     assert capsys.readouterr().out == (
         f"Campaign 'sample' written to {out} (4 factions, 4 fleets, 42 ships, 2 battles, "
-        "644 events, 2 turns, 11 ledger).\n"
+        "644 events, 2 turns, 15 ledger).\n"
     )
     assert json.loads(out.read_text())["campaign"]["slug"] == "sample"
     empty_instance()

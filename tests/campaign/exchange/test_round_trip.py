@@ -50,8 +50,8 @@ def test_the_document_holds_the_whole_played_campaign(moved):
     assert (result.rows["factions"], result.rows["ships"], result.rows["battles"]) == (4, 42, 2)
     assert (result.rows["turns"], result.rows["repair_orders"], result.rows["ledger"]) == (
         2,
-        3,
-        12,
+        7,
+        16,
     )
     assert (result.rows["constructions"], result.rows["fleet_moves"]) == (1, 1)
     assert result.rows["events"] == Event.objects.count() == 644
@@ -87,7 +87,7 @@ def test_the_imported_closed_turn_reopens(turn_closed):
     _, result, _ = _move(turn_closed.campaign)
     campaign = result.campaign
     repaired = RepairOrder.objects.filter(campaign=campaign, hull_done__gt=0).count()
-    assert repaired == 2
+    assert repaired == 4
     before = LedgerEntry.objects.filter(campaign=campaign).count()
     turn = campaign_turn_reopen(campaign=campaign, user=SYSTEM, turn=1)
     assert turn.status == "open"
