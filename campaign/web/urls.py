@@ -9,11 +9,13 @@ from django.urls import path
 
 from campaign.web import account
 from campaign.web import league as views
+from campaign.web.history import campaign_history_page
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("campaigns/<slug:slug>/", views.campaign_detail, name="campaign-detail"),
     path("campaigns/<slug:slug>/rules/", views.campaign_rules, name="campaign-rules"),
+    path("campaigns/<slug:slug>/history/", campaign_history_page, name="campaign-history"),
     path("campaigns/<slug:slug>/site/rebuild/", views.site_rebuild, name="site-rebuild"),
     path(
         "login/",
