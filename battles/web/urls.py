@@ -4,11 +4,12 @@ from django.urls import path
 
 from battles.web import actions as views_actions
 from battles.web import battles as views
-from battles.web import desk, media
+from battles.web import desk, exports, media
 from battles.web import play as views_turns
 
 urlpatterns = [
     path("battles/<int:pk>/", views.battle_detail, name="battle-detail"),
+    path("campaigns/<slug:slug>/standings.csv", exports.standings_csv, name="standings-csv"),
     path("campaigns/<slug:slug>/battles/new/", views_actions.battle_setup, name="battle-setup"),
     path("battles/<int:pk>/resolve/", views_actions.battle_resolve_page, name="battle-resolve"),
     path(
