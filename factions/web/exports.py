@@ -19,8 +19,8 @@ from campaign.core.csv_export import csv_response
 from campaign.league.models import Campaign
 from factions import fleet_cache
 from factions.access import visible_fleets, visible_ships
+from factions.filters import FleetFilter, ShipFilter
 from factions.models import Ship
-from factions.web.filters import FleetFilter, ShipFilter
 
 FLEET_HEADER = (
     "faction", "fleet", "slug", "admiral", "territory", "hidden", "ships", "ships_afloat",
