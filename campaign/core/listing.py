@@ -1,9 +1,9 @@
 """Pages of a long list: one page of rows and the links to the others.
 
 Every paginated page and the history page read their ``?page=`` here, so a bad number
-behaves the same everywhere: not a whole number (``?page=x``, ``?page=0``) gives the first
-page, a number past the last gives the last page (Django's ``Paginator.get_page``) — never
-an error page. The query string the links carry keeps the list's filters.
+behaves the same everywhere: anything but a whole number from 1 (``?page=x``, ``?page=0``,
+``?page=-4``) gives the first page, a number past the last gives the last page (Django's
+``Paginator.get_page``) — never an error page. The query string the links carry keeps the list's filters.
 
 Source: Django's pagination documentation (``Paginator.get_page``).
 """
@@ -43,7 +43,11 @@ def listing(
 
     Reads two queries for a queryset whatever its size (the count, then the page's rows).
     A missing or bad page number gives page 1; beyond the last, the last page."""
-    page = Paginator(items, per_page).get_page(request.GET.get(param))
+    raw = request.GET.get(param, "")
+    # Django's get_page sends 0 and negatives to the *last* page: they are not pages.
+    # A number too long to be a page is past the last one (and kept out of int()'s limit).
+    number = (max(1, int(raw)) if len(raw) <= 18 else 10**18) if raw.isascii() and raw.isdigit() else 1
+    page = Paginator(items, per_page).get_page(number)
     rest = request.GET.copy()
     rest.pop(param, None)
     query = rest.urlencode()
