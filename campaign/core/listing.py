@@ -3,7 +3,8 @@
 Every paginated page and the history page read their ``?page=`` here, so a bad number
 behaves the same everywhere: anything but a whole number from 1 (``?page=x``, ``?page=0``,
 ``?page=-4``) gives the first page, a number past the last gives the last page (Django's
-``Paginator.get_page``) — never an error page. The query string the links carry keeps the list's filters.
+``Paginator.get_page``) — never an error page. The query string the links carry keeps
+the list's filters.
 
 Source: Django's pagination documentation (``Paginator.get_page``).
 """
@@ -46,7 +47,9 @@ def listing(
     raw = request.GET.get(param, "")
     # Django's get_page sends 0 and negatives to the *last* page: they are not pages.
     # A number too long to be a page is past the last one (and kept out of int()'s limit).
-    number = (max(1, int(raw)) if len(raw) <= 18 else 10**18) if raw.isascii() and raw.isdigit() else 1
+    number = 1
+    if raw.isascii() and raw.isdigit():
+        number = max(1, int(raw)) if len(raw) <= 18 else 10**18
     page = Paginator(items, per_page).get_page(number)
     rest = request.GET.copy()
     rest.pop(param, None)
