@@ -103,3 +103,20 @@ def test_faction_and_design_lists_carry_their_totals(cast, rival):
     assert [f["slug"] for f in response.json()] == ["kongeriket-norge"]
     designs = client_for(cast, rival, None).get("/api/designs")
     assert designs.status_code == 200 and designs["X-Total-Count"] == "0"
+
+
+def test_a_campaigns_own_lists_page_too_and_keep_their_scope(cast, rival):
+    organiser = client_for(cast, rival, "organiser")
+    response = organiser.get("/api/campaigns/test-league/members?limit=2&offset=1")
+    assert response["X-Total-Count"] == "4"
+    assert [m["username"] for m in response.json()] == ["norge_player", "organiser"]
+    assert (
+        client_for(cast, rival, "norge_player")
+        .get("/api/campaigns/test-league/members?limit=2")
+        .status_code
+        == 403
+    )
+    for kind in ("moves", "repairs", "constructions"):
+        page = client_for(cast, rival, "norge_player").get(f"/api/campaigns/test-league/{kind}")
+        assert (page.status_code, page.json(), page["X-Total-Count"]) == (200, [], "0")
+        assert organiser.get(f"/api/campaigns/test-league/{kind}?limit=0").status_code == 422
