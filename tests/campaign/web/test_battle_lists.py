@@ -36,7 +36,7 @@ def test_the_campaign_page_shows_fifty_battles_a_page(cast):
     third = client.get(CAMPAIGN + "?page=3")
     assert names(third) == [f"Battle {i:03}" for i in range(19, -1, -1)]
     html = first.content.decode()
-    assert 'href="?page=2"' in html and "page 1 of 3" in html
+    assert 'href="?page=2"' in html and "page 1 sur 3" in html
 
 
 @pytest.mark.parametrize(

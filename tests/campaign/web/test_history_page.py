@@ -88,7 +88,7 @@ def test_a_change_names_who_made_it_and_what_it_became(world, rival):
         ("~", "destroyed", "organiser", "2"),
         ("+", "damaged", "", "2"),
     ]
-    assert "hull lost 2" in response.content.decode()
+    assert "2 cases de coque perdues" in response.content.decode()  # the page is in French
 
 
 def test_filters_by_kind_who_name_and_dates(world, rival):

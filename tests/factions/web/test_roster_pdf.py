@@ -3,10 +3,14 @@
 import io
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from pypdf import PdfReader
 
-from factions.models import Ship
+from factions.models import Fleet, Ship
+from factions.web.roster import roster_html
 from tests.conftest import client_for
+from tests.world import add_ships
 
 
 def pdf(response):
@@ -58,3 +62,16 @@ def test_the_fleet_page_links_the_sheet_and_the_ships_file(world):
     html = client_for(world.cast, None, None).get("/fleets/qatzrin-5th/").content.decode()
     assert 'href="/fleets/qatzrin-5th/roster.pdf"' in html
     assert 'href="/fleets/qatzrin-5th/ships.csv"' in html
+
+
+def test_the_sheets_page_reads_the_same_queries_for_3_and_100_ships(world):
+    fleet = Fleet.objects.create(faction=world.cast.qatzrin, name="Grown", slug="grown")
+    add_ships(fleet, world.saar, 3)
+    with CaptureQueriesContext(connection) as small:
+        html = roster_html(fleet)
+    assert html.count('class="roster-ship"') == 3
+    add_ships(fleet, world.saar, 97, prefix="More")
+    with CaptureQueriesContext(connection) as large:
+        html = roster_html(fleet)
+    assert html.count('class="roster-ship"') == 100
+    assert len(large) == len(small)
