@@ -9,10 +9,13 @@ Source: django-filter's documentation (``FilterSet`` with declared filters,
 from __future__ import annotations
 
 import django_filters
+from django import forms
 from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from campaign.history.events import history_arms, history_union
+
+_DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 
 KIND_CHOICES = [
     ("member", _("members")),
@@ -34,8 +37,13 @@ class HistoryFilter(django_filters.FilterSet):
         label=_("What"), choices=KIND_CHOICES, empty_label=_("everything"), method="_all"
     )
     who = django_filters.CharFilter(label=_("By"), field_name="ev_who", lookup_expr="iexact")
-    since = django_filters.DateFilter(label=_("From"), field_name="ev_at", lookup_expr="date__gte")
-    until = django_filters.DateFilter(label=_("To"), field_name="ev_at", lookup_expr="date__lte")
+    # A date picker on a phone; the value sent is ISO (2026-12-02) whatever the language.
+    since = django_filters.DateFilter(
+        label=_("From"), field_name="ev_at", lookup_expr="date__gte", widget=_DATE
+    )
+    until = django_filters.DateFilter(
+        label=_("To"), field_name="ev_at", lookup_expr="date__lte", widget=_DATE
+    )
     object = django_filters.CharFilter(
         label=_("Name"), field_name="ev_label", lookup_expr="icontains"
     )
