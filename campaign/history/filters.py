@@ -11,9 +11,11 @@ from __future__ import annotations
 import django_filters
 from django import forms
 from django.db.models import QuerySet
+from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
 
 from campaign.history.events import history_arms, history_union
+from campaign.league.models import Campaign
 
 _DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 
@@ -53,7 +55,7 @@ class HistoryFilter(django_filters.FilterSet):
         return queryset
 
 
-def campaign_history(campaign, data) -> tuple[HistoryFilter, QuerySet | None]:
+def campaign_history(campaign: Campaign, data: QueryDict) -> tuple[HistoryFilter, QuerySet | None]:
     """The filter form bound to ``data`` (a ``QueryDict``) and ``campaign``'s history it
     selects as one ordered queryset of dicts (``campaign.history.events.COLUMNS``); None
     when the form is invalid."""
