@@ -16,9 +16,11 @@ from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.safestring import SafeString
+from django.utils.translation import get_language
 
 from battles.reports.context import pdf_from_html
 from factions import fleet_cache
+from factions.access import fleet_scope
 from factions.models import Fleet, Ship
 from factions.web.fleet_page import fleet_ships
 from factions.web.pages import ship_diagram
@@ -65,8 +67,19 @@ def roster_html(fleet: Fleet) -> str:
 
 
 def fleet_roster_pdf(request: HttpRequest, slug: str) -> HttpResponse:
-    """The roster sheet of the fleet ``slug`` (application/pdf, shown inline)."""
+    """The roster sheet of the fleet ``slug`` (application/pdf, shown inline).
+
+    Rendered once per version of the fleet data and language, then served from the fleet
+    cache (``factions.fleet_cache``, as the fleet page): a 100-ship sheet is about a
+    hundred pages of diagrams, seconds of WeasyPrint, which a second reader must not wait
+    for again; any change to its ships gives the data a new version, so a new sheet."""
     fleet = fleet_cache.visible_fleet(request.user, slug)
-    response = HttpResponse(pdf_from_html(roster_html(fleet)), content_type="application/pdf")
+    pdf = fleet_cache.cached(
+        f"roster-{get_language()}",
+        fleet,
+        fleet_scope(request.user, fleet),
+        lambda: pdf_from_html(roster_html(fleet)),
+    )
+    response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="{fleet.slug}-roster.pdf"'
     return response

@@ -75,3 +75,19 @@ def test_the_sheets_page_reads_the_same_queries_for_3_and_100_ships(world):
         html = roster_html(fleet)
     assert html.count('class="roster-ship"') == 100
     assert len(large) == len(small)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_sheet_is_rendered_once_per_version_of_the_fleet(world):
+    client = client_for(world.cast, None, None)
+    url = "/fleets/qatzrin-5th/roster.pdf"
+    with CaptureQueriesContext(connection) as built:
+        first = client.get(url)
+    with CaptureQueriesContext(connection) as hit:
+        again = client.get(url)
+    assert again.content == first.content  # served from the fleet cache
+    assert len(hit) < len(built)
+    ship = Ship.objects.get(pk=world.damaged_ship.pk)
+    ship.hull_lost = 3
+    ship.save()  # a new version of the fleet data: a new sheet
+    assert "1/4" in text(pdf(client.get(url))) and "2/4" in text(pdf(first))
