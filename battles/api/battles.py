@@ -22,7 +22,7 @@ import json
 import pydantic
 from django.db import transaction
 from django.db.models import Prefetch, QuerySet
-from django.http import Http404, HttpRequest
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -32,14 +32,16 @@ from ninja.errors import HttpError
 from battles.access import actionable_battles, visible_battles
 from battles.api.briefing import BattleBriefingOut, briefing_out
 from battles.briefing import battle_briefing
+from battles.filters import BattleFilter
 from battles.models import Battle, BattleSide, Participant
 from battles.reports.narrative import narrative_for, reader_language
 from battles.scoring.objectives import side_objectives_set
 from battles.services import MAX_TURNS_LIMIT, battle_record, battle_resolve
 from battles.services.forecast import battle_forecast
 from battles.visibility import fleet_hidden, hidden_participants, may_read_draft, reader_for
+from campaign.core.api_pages import array_page, filtered
 from campaign.core.json_body import BodyShapeError, parse_object
-from campaign.core.limits import TEXT_MAX_CHARS
+from campaign.core.limits import NUMBER_MAX, TEXT_MAX_CHARS
 from campaign.core.refusals import ErrorOut
 from campaign.core.stored_text import stored_text
 from campaign.league.api_auth import api_auth
@@ -164,10 +166,26 @@ def _scope_sides(request: HttpRequest, battles: list[Battle]) -> list[Battle]:
     return battles
 
 
+class BattleFilterIn(Schema):
+    """``GET /api/battles`` filters (``battles.filters.BattleFilter``)."""
+
+    campaign: str | None = Field(None, description="campaign slug")
+    faction: str | None = Field(None, description="slug of a faction on either side")
+    status: str | None = Field(None, description="draft or concluded")
+    turn: int | None = Field(None, ge=0, le=NUMBER_MAX, description="campaign turn")
+    name: str | None = Field(None, description="part of the name, any case")
+
+
 @router.get("/battles", response=list[BattleOut])
-def battle_list(request: HttpRequest):
-    """Battles the user may see, with their sides and winner."""
-    return _scope_sides(request, list(_battles(request, detail=False)))
+@array_page(prepare=_scope_sides)
+def battle_list(request: HttpRequest, response: HttpResponse, filters: Query[BattleFilterIn]):
+    """Battles the user may see, with their sides and winner, in the order of their
+    campaign, turn, date and name; ``limit``/``offset`` (``X-Total-Count``: how many) and
+    the filters of :class:`BattleFilterIn`."""
+    battles = _battles(request, detail=False).order_by(
+        "campaign", "campaign_turn", "date", "name", "pk"
+    )
+    return filtered(BattleFilter(filters.model_dump(exclude_none=True), queryset=battles))
 
 
 @router.get("/battles/{battle_id}", response=BattleDetailOut | BattleBriefingOut)

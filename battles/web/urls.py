@@ -4,7 +4,7 @@ from django.urls import path
 
 from battles.web import actions as views_actions
 from battles.web import battles as views
-from battles.web import desk, media, scoring
+from battles.web import desk, exports, media, scoring
 from battles.web import play as views_turns
 
 urlpatterns = [
@@ -12,6 +12,7 @@ urlpatterns = [
     path("campaigns/<slug:slug>/standings/", scoring.standings_page, name="campaign-standings"),
     path("campaigns/<slug:slug>/scoring/", scoring.scoring_rules_page, name="scoring-rules"),
     path("battles/<int:pk>/objectives/", scoring.battle_objectives, name="battle-objectives"),
+    path("campaigns/<slug:slug>/standings.csv", exports.standings_csv, name="standings-csv"),
     path("campaigns/<slug:slug>/battles/new/", views_actions.battle_setup, name="battle-setup"),
     path("battles/<int:pk>/resolve/", views_actions.battle_resolve_page, name="battle-resolve"),
     path(

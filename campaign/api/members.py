@@ -12,12 +12,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
 
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from ninja import Router, Schema, Status
 from ninja.errors import HttpError
 
+from campaign.core.api_pages import array_page
 from campaign.core.validation import clean_text
 from campaign.league import invitations, members
 from campaign.league.api_auth import api_auth
@@ -124,8 +125,10 @@ def _invitation(i: Invitation, link: str | None = None) -> dict:
 
 
 @router.get("/campaigns/{slug}/members", response=list[MemberOut])
-def member_list(request: HttpRequest, slug: str):
-    """The campaign's members: user name, role, faction slug (players)."""
+@array_page()
+def member_list(request: HttpRequest, response: HttpResponse, slug: str):
+    """The campaign's members: user name, role, faction slug (players); ``limit``/``offset``
+    (``X-Total-Count``: how many)."""
     return [_member(m) for m in members.members_of(_organised(request, slug))]
 
 
@@ -176,8 +179,10 @@ def member_remove(request: HttpRequest, slug: str, member_id: int):
 
 
 @router.get("/campaigns/{slug}/invitations", response=list[InvitationOut])
-def invitation_list(request: HttpRequest, slug: str):
-    """The campaign's pending invitations (their links are not kept: only shown once)."""
+@array_page()
+def invitation_list(request: HttpRequest, response: HttpResponse, slug: str):
+    """The campaign's pending invitations (their links are not kept: only shown once);
+    ``limit``/``offset`` (``X-Total-Count``: how many)."""
     return [_invitation(i) for i in invitations.pending_invitations(_organised(request, slug))]
 
 

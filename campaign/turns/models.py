@@ -11,6 +11,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
 
 from factions.versioning import VersionedQuerySet
 
@@ -40,6 +41,9 @@ class CampaignTurn(models.Model):
     deadline = models.DateTimeField(_("deadline (UTC)"), null=True, blank=True)
     summary = models.JSONField(_("summary"), default=dict, blank=True)
     undo = models.JSONField(_("undo record"), default=dict, blank=True, editable=False)
+    # Who opened, closed or reopened it and when, for the organisers' history page; the
+    # summary and undo record are the turn's own and would only double the table.
+    history = HistoricalRecords(excluded_fields=["summary", "undo"])
 
     class Meta:
         ordering = ["campaign", "number"]

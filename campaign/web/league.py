@@ -11,9 +11,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from battles.access import actionable_battles, visible_battles
+from battles.filters import BattleFilter
 from battles.models import Battle
 from battles.readings import rules_in_force
 from battles.standings import campaign_standings
+from campaign.core.listing import listing
 from campaign.core.markdown import render_markdown
 from campaign.league.models import Campaign
 from campaign.league.roles import User, campaign_faction_ids_for, is_organiser
@@ -51,17 +53,24 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 def campaign_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    """A campaign: its factions, its battles and simple standings; for its organisers, the
-    published site's last build and *Rebuild the site*."""
+    """A campaign: its factions, its battles (a page at a time, filtered by status, turn,
+    faction and name: ``battles.filters.BattleFilter``) and simple standings; for its
+    organisers, the published site's last build and *Rebuild the site*."""
     campaign = get_object_or_404(Campaign, slug=slug)
     organiser = is_organiser(request.user, campaign)
+    # The battles a page at a time, filtered (battles.filters; a bad filter: its error, 400).
+    filters = BattleFilter(request.GET, queryset=recent_battles(request.user, campaign))
+    valid = filters.is_valid()
+    battles = listing(request, filters.qs if valid else Battle.objects.none())
     return render(
         request,
         "campaign/detail.html",
         {
             "campaign": campaign,
             "description_html": render_markdown(campaign.description),
-            "battles": recent_battles(request.user, campaign),
+            "battles": battles.rows,
+            "listing": battles,
+            "battle_filters": filters,
             "standings": campaign_standings(campaign, user=request.user),
             "open_turn": campaign.turns.filter(status="open").first(),
             "turn_member": campaign_faction_ids_for(request.user, campaign) != set(),
@@ -80,6 +89,7 @@ def campaign_detail(request: HttpRequest, slug: str) -> HttpResponse:
                 campaign=campaign, status=Battle.Status.DRAFT, turn_play__isnull=False
             ),
         },
+        status=200 if valid else 400,
     )
 
 

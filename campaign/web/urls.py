@@ -9,6 +9,7 @@ from django.urls import path
 
 from campaign.web import account, exchange
 from campaign.web import league as views
+from campaign.web.history import campaign_history_page
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -20,6 +21,7 @@ urlpatterns = [
     ),
     path("campaign-import/", exchange.campaign_import_page, name="campaign-import"),
     path("campaigns/<slug:slug>/rules/", views.campaign_rules, name="campaign-rules"),
+    path("campaigns/<slug:slug>/history/", campaign_history_page, name="campaign-history"),
     path("campaigns/<slug:slug>/site/rebuild/", views.site_rebuild, name="site-rebuild"),
     path(
         "login/",

@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from ninja import Body, Router, Schema, Status
 
+from campaign.core.api_pages import array_page
 from campaign.core.csp import nonce_styles
 from campaign.core.refusals import ErrorOut, FieldError, Refused
 from campaign.league.api_auth import api_auth
@@ -137,9 +138,13 @@ class ImportOut(Schema):
 
 
 @router.get("", response=list[DesignSummaryOut])
-def design_list(request: HttpRequest):
-    """Every ship class (designs are public: the published catalogue)."""
-    return ShipClass.objects.select_related("faction").order_by("faction__name", "mass", "name")
+@array_page()
+def design_list(request: HttpRequest, response: HttpResponse):
+    """Every ship class (designs are public: the published catalogue), by faction, mass and
+    name; ``limit``/``offset`` (``X-Total-Count``: how many)."""
+    return ShipClass.objects.select_related("faction").order_by(
+        "faction__name", "mass", "name", "pk"
+    )
 
 
 @router.get("/{int:design_id}", response=DesignDetailOut)

@@ -11,10 +11,11 @@ from django.db.models import Count, Prefetch
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
-from ninja import Router, Schema, Status
+from ninja import Field, Query, Router, Schema, Status
 from ninja.renderers import JSONRenderer
 from pydantic import BaseModel
 
+from campaign.core.api_pages import array_page, filtered
 from campaign.core.refusals import ErrorOut, Refused, error_body
 from campaign.league.api_auth import api_auth
 from campaign.league.roles import is_organiser
@@ -22,6 +23,7 @@ from factions import fleet_cache
 from factions.access import fleet_scope, organises_faction, visible_fleets, visible_ships
 from factions.api import fleet_rows
 from factions.commanders.records import commander_name
+from factions.filters import FleetFilter
 from factions.fleetlists import FleetListError
 from factions.models import Faction, Fleet, LightUnitGroup, Ship
 from factions.services import FleetImportError, UnknownFaction, faction_by_slug, fleet_import
@@ -262,9 +264,11 @@ def _fleet_json(fleet: Fleet) -> bytes:
 
 
 @router.get("/factions", response=list[FactionOut])
-def faction_list(request: HttpRequest):
-    """Every faction (profiles are public)."""
-    return Faction.objects.all()
+@array_page()
+def faction_list(request: HttpRequest, response: HttpResponse):
+    """Every faction (profiles are public), by name; ``limit``/``offset``
+    (``X-Total-Count``: how many)."""
+    return Faction.objects.order_by("name", "pk")
 
 
 @router.get("/factions/{slug}", response=FactionDetailOut)
@@ -275,10 +279,21 @@ def faction_detail(request: HttpRequest, slug: str):
     return faction
 
 
+class FleetFilterIn(Schema):
+    """``GET /api/fleets`` filters (``factions.filters.FleetFilter``)."""
+
+    faction: str | None = Field(None, description="faction slug")
+    name: str | None = Field(None, description="part of the name, any case")
+
+
 @router.get("/fleets", response=list[FleetSummaryOut])
-def fleet_list(request: HttpRequest):
-    """Fleets the user may see (hidden ones only for their faction and organisers)."""
-    return _fleets(request)
+@array_page()
+def fleet_list(request: HttpRequest, response: HttpResponse, filters: Query[FleetFilterIn]):
+    """Fleets the user may see (hidden ones only for their faction and organisers), by
+    faction then name; ``limit``/``offset`` (``X-Total-Count``: how many) and the filters
+    of :class:`FleetFilterIn`."""
+    fleets = _fleets(request).order_by("faction__name", "name", "pk")
+    return filtered(FleetFilter(filters.model_dump(exclude_none=True), queryset=fleets))
 
 
 # Registered before /fleets/{slug}, whose pattern would otherwise take this path.

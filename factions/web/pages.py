@@ -23,6 +23,7 @@ from django.utils.translation import get_language
 
 from battles.access import visible_battles
 from battles.services.intel import intel_for_faction
+from campaign.core.listing import listing
 from campaign.core.markdown import render_markdown
 from campaign.league.roles import User
 from campaign.turns.repairs import ship_repair_campaigns
@@ -78,8 +79,8 @@ def design_diagram(ship_class: ShipClass) -> SafeString | None:
 
 
 def faction_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    """A faction: profile, territories, the fleets and commanders the user may see and
-    its ship classes."""
+    """A faction: profile, territories, the fleets and commanders the user may see, its
+    ship classes and the battles it fought (a page at a time, ``?page=``)."""
     faction = get_object_or_404(Faction, slug=slug)
     fleets = list(
         visible_fleets(request.user)
@@ -101,12 +102,13 @@ def faction_detail(request: HttpRequest, slug: str) -> HttpResponse:
         territory.description_html = render_markdown(territory.description)
     can_see_intel = can_see_faction_secrets(request.user, faction)
     # The battles it fought that the viewer may see (a draft stays with its organisers).
-    battles = list(
+    battles = listing(
+        request,
         visible_battles(request.user)
         .filter(sides__faction=faction)
         .select_related("campaign", "winner")
         .distinct()
-        .order_by("-date", "-pk")
+        .order_by("-date", "-pk"),
     )
     # Its commanders the viewer may see (scoped like what they command), renown summed
     # in the same query: one query however many.
@@ -132,7 +134,8 @@ def faction_detail(request: HttpRequest, slug: str) -> HttpResponse:
             },
             "territories": territories,
             "fleets": fleets,
-            "battles": battles,
+            "battles": battles.rows,
+            "listing": battles,
             "commanders": commanders,
             "faction_points": faction_points,
             "faction_lost_points": faction_lost,
@@ -237,14 +240,16 @@ def _before_battle(request: HttpRequest, ship: Ship) -> dict[str, Any] | None:
 
 
 def shipclass_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    """A ship class: summary stats, systems, its SSD and the ships of it the user may see."""
+    """A ship class: summary stats, systems, its SSD and the ships of it the user may see
+    (a page at a time, ``?page=``)."""
     ship_class = get_object_or_404(ShipClass.objects.select_related("faction"), pk=pk)
     design = ship_class.design or {}
-    ships = (
+    ships = listing(
+        request,
         visible_ships(request.user)
         .filter(ship_class=ship_class)
         .select_related("fleet")
-        .order_by("fleet__name", "name", "pk")
+        .order_by("fleet__name", "name", "pk"),
     )
     return render(
         request,
@@ -256,7 +261,8 @@ def shipclass_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "systems": design.get("systems", []),
             "armour_layers": (design.get("armour") or {}).get("layers", []),
             "hull_rows": (design.get("hull") or {}).get("rows", []),
-            "ships": ships,
+            "ships": ships.rows,
+            "listing": ships,
             "ssd": design_diagram(ship_class),
             "points_check": points_check(ship_class),
         },

@@ -37,6 +37,12 @@ PUBLIC = {
     "rules-epic",
     "media-file",
     "battle-report-pdf-in",  # a battle's PDF in another language (battles/web/media.py)
+    # Downloads of what the public pages show, scoped like them (hidden fleets left out).
+    "campaign-fleets-csv",
+    "campaign-ships-csv",
+    "standings-csv",
+    "fleet-ships-csv",
+    "fleet-roster-pdf",
 }
 # Values for the URL's parameters naming objects that do not exist: the login check
 # must come before the lookup.

@@ -5,11 +5,12 @@ Same rules as ``campaign.turns.api.orders``: thin handlers, non-members and othe
 
 from __future__ import annotations
 
-from django.http import Http404, HttpRequest
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from ninja import Router, Schema, Status
 
+from campaign.core.api_pages import array_page
 from campaign.league.api_auth import api_auth
 from campaign.turns import moves
 from campaign.turns.api.turn import _campaign
@@ -46,8 +47,13 @@ def _out(m: FleetMove) -> dict:
     }
 
 
+def _outs(request: HttpRequest, rows: list[FleetMove]) -> list[dict]:
+    return [_out(m) for m in rows]
+
+
 @router.get("/campaigns/{slug}/moves", response=list[MoveOut])
-def move_list(request: HttpRequest, slug: str):
+@array_page(prepare=_outs)
+def move_list(request: HttpRequest, response: HttpResponse, slug: str):
     """Movement orders of the fleets of the factions the user may see in the campaign (a
     rival's queued orders are not among them)."""
     campaign, seen = _campaign(request, slug)
@@ -56,7 +62,7 @@ def move_list(request: HttpRequest, slug: str):
     )
     if seen is not None:
         qs = qs.filter(fleet__faction_id__in=seen)
-    return [_out(m) for m in qs]
+    return qs  # a page at a time: limit/offset, X-Total-Count (campaign.core.api_pages)
 
 
 @router.post("/campaigns/{slug}/moves", response={201: MoveOut})

@@ -5,11 +5,12 @@ errors 400/403)."""
 
 from __future__ import annotations
 
-from django.http import Http404, HttpRequest
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from ninja import Router, Schema, Status
 
+from campaign.core.api_pages import array_page
 from campaign.core.stored_text import stored_text
 from campaign.league.api_auth import api_auth
 from campaign.turns import building, repairs
@@ -98,14 +99,19 @@ def _repair_out(o: RepairOrder) -> dict:
     }
 
 
+def _repair_outs(request: HttpRequest, rows: list[RepairOrder]) -> list[dict]:
+    return [_repair_out(o) for o in rows]
+
+
 @router.get("/campaigns/{slug}/repairs", response=list[RepairOut])
-def repair_list(request: HttpRequest, slug: str):
+@array_page(prepare=_repair_outs)
+def repair_list(request: HttpRequest, response: HttpResponse, slug: str):
     """Repair orders of the factions the user may see in the campaign."""
     campaign, seen = _campaign(request, slug)
     qs = RepairOrder.objects.filter(campaign=campaign).select_related("yard")
     if seen is not None:
         qs = qs.filter(ship__fleet__faction_id__in=seen)
-    return [_repair_out(o) for o in qs]
+    return qs  # a page at a time: limit/offset, X-Total-Count (campaign.core.api_pages)
 
 
 @router.post("/campaigns/{slug}/repairs", response={200: RepairOut, 201: RepairOut})
@@ -175,8 +181,13 @@ def _build_out(c: Construction) -> dict:
     }
 
 
+def _build_outs(request: HttpRequest, rows: list[Construction]) -> list[dict]:
+    return [_build_out(c) for c in rows]
+
+
 @router.get("/campaigns/{slug}/constructions", response=list[BuildOut])
-def construction_list(request: HttpRequest, slug: str):
+@array_page(prepare=_build_outs)
+def construction_list(request: HttpRequest, response: HttpResponse, slug: str):
     """Constructions of the factions the user may see in the campaign."""
     campaign, seen = _campaign(request, slug)
     qs = Construction.objects.filter(campaign=campaign).select_related(
@@ -184,7 +195,7 @@ def construction_list(request: HttpRequest, slug: str):
     )
     if seen is not None:
         qs = qs.filter(faction_id__in=seen)
-    return [_build_out(c) for c in qs]
+    return qs  # a page at a time: limit/offset, X-Total-Count (campaign.core.api_pages)
 
 
 @router.post("/campaigns/{slug}/constructions", response={200: BuildOut, 201: BuildOut})

@@ -2,11 +2,13 @@
 
 from django.urls import path
 
+from campaign.turns.web import exports
 from campaign.turns.web import moves as views_moves
 from campaign.turns.web import turn as views
 
 urlpatterns = [
     path("campaigns/<slug:slug>/turn/", views.turn_page, name="turn-page"),
+    path("campaigns/<slug:slug>/ledger.csv", exports.ledger_csv, name="ledger-csv"),
     path("campaigns/<slug:slug>/turn/open/", views.turn_open, name="turn-open"),
     path("campaigns/<slug:slug>/turn/close/", views.turn_close, name="turn-close"),
     path("campaigns/<slug:slug>/turn/deadline/", views.turn_deadline, name="turn-deadline"),
