@@ -6,6 +6,13 @@
   (True: build the site even where none was baked before). ``campaign.tasks`` queues one
   coalesced site refresh once the transaction commits; a rolled-back change queues none.
 
+- :data:`fleets_met`: enemy fleets met on the star map at a turn close
+  (``campaign.starmap.advance``), sent once the close commits with ``campaign``,
+  ``system`` (a ``StarSystem``, or None for fleets crossing on a link), ``link`` (the
+  ``StarLink`` of a crossing, else None), ``turn`` (the closed turn's number) and
+  ``fleets`` (the ``Fleet`` rows, their faction loaded). ``battles.services.meetings``
+  drafts the battle.
+
 A battle's conclusion and recording send ``battles.signals.battle_concluded`` and
 ``battle_results_recorded``, which ``campaign.tasks`` also receives.
 """
@@ -13,3 +20,4 @@ A battle's conclusion and recording send ``battles.signals.battle_concluded`` an
 from django.dispatch import Signal
 
 public_change = Signal()
+fleets_met = Signal()
