@@ -171,15 +171,17 @@ def map_view(campaign: Campaign, user: User, *, turn: int | None = None) -> MapV
             TerritoryView(t.pk, t.name, t.kind, t.faction_id, t.faction.name, t.has_shipyard)
         )
     systems = []
-    for s in systems_qs:
-        terr = tuple(placements.get(s.pk, ()))
+    for pk, name, slug, x, y in systems_qs.values_list("pk", "name", "slug", "x", "y"):
+        terr = tuple(placements.get(pk, ()))
         holders = {(t.faction_id, t.faction_name) for t in terr}
         holder = holders.pop() if len(holders) == 1 else (None, "")
-        systems.append(SystemView(s.pk, s.name, s.slug, s.x, s.y, holder[0], holder[1], terr))
+        systems.append(SystemView(pk, name, slug, x, y, holder[0], holder[1], terr))
     names = {s.id: s.name for s in systems}
     links = [
-        LinkView(lk.pk, lk.a_id, lk.b_id, names[lk.a_id], names[lk.b_id], lk.travel_turns)
-        for lk in StarLink.objects.filter(campaign=campaign)
+        LinkView(pk, a, b, names[a], names[b], turns)
+        for pk, a, b, turns in StarLink.objects.filter(campaign=campaign).values_list(
+            "pk", "a_id", "b_id", "travel_turns"
+        )
     ]
     links.sort(key=lambda lk: (lk.a_name, lk.b_name))
 
@@ -189,27 +191,31 @@ def map_view(campaign: Campaign, user: User, *, turn: int | None = None) -> MapV
     if turn is not None:
         closed = campaign.turns.filter(number=turn, closed_at__isnull=False).first()
         turn_at = closed.closed_at if closed else None
+    columns = ("fleet_id", "system_id", "link_id", "heading_id", "departed_turn", "arrival_turn")
     if turn_at is not None:
-        positions = list(FleetPosition.history.as_of(turn_at).filter(campaign_id=campaign.pk))
+        positions = [
+            tuple(getattr(p, c) for c in columns)
+            for p in FleetPosition.history.as_of(turn_at).filter(campaign_id=campaign.pk)
+        ]
         sees_orders = False
     else:
-        positions = list(FleetPosition.objects.filter(campaign=campaign))
-    fleet_filter = Q(pk__in=[p.fleet_id for p in positions])
+        positions = list(FleetPosition.objects.filter(campaign=campaign).values_list(*columns))
+    fleet_filter = Q(pk__in=[p[0] for p in positions])
     if seen is not None:
         scope = Q(faction_id__in=seen)
         if public_too:
             scope |= Q(hidden=False)
         fleet_filter &= scope
     fleets_by_id = {
-        f.pk: f
-        for f in Fleet.objects.filter(fleet_filter)
-        .select_related("faction")
+        row[0]: row
+        for row in Fleet.objects.filter(fleet_filter)
         .annotate(
             afloat=Count(
                 "ships",
                 filter=~Q(ships__status__in=[Ship.Status.DESTROYED, Ship.Status.CAPTURED]),
             )
         )
+        .values_list("pk", "name", "slug", "faction_id", "faction__name", "hidden", "afloat")
     }
     destinations: dict[int, int] = {}
     if sees_orders and fleets_by_id:
@@ -220,25 +226,26 @@ def map_view(campaign: Campaign, user: User, *, turn: int | None = None) -> MapV
         ).values_list("fleet_id", "destination_id"):
             destinations[fleet_id] = dest
     fleets = []
-    for p in positions:
-        f = fleets_by_id.get(p.fleet_id)
+    for fleet_id, system_id, link_id, heading_id, departed, arrival in positions:
+        f = fleets_by_id.get(fleet_id)
         if f is None:
             continue
+        pk, name, slug, faction_id, faction_name, hidden, afloat = f
         fleets.append(
             FleetView(
-                id=f.pk,
-                name=f.name,
-                slug=f.slug,
-                faction_id=f.faction_id,
-                faction_name=f.faction.name,
-                hidden=f.hidden,
-                ships=f.afloat,
-                system_id=p.system_id,
-                link_id=p.link_id,
-                heading_id=p.heading_id,
-                departed_turn=p.departed_turn,
-                arrival_turn=p.arrival_turn,
-                destination_id=destinations.get(f.pk),
+                id=pk,
+                name=name,
+                slug=slug,
+                faction_id=faction_id,
+                faction_name=faction_name,
+                hidden=hidden,
+                ships=afloat,
+                system_id=system_id,
+                link_id=link_id,
+                heading_id=heading_id,
+                departed_turn=departed,
+                arrival_turn=arrival,
+                destination_id=destinations.get(pk),
             )
         )
     fleets.sort(key=lambda f: (f.name, f.id))
