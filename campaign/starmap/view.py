@@ -141,9 +141,11 @@ class MapView:
         return [f for f in self.fleets if f.system_id == system_id]
 
 
-def _seen_factions(user: User, campaign: Campaign) -> tuple[set[int] | None, bool]:
-    """``(factions whose every fleet and order is seen — None: all, public_too)``:
-    ``public_too`` adds every fleet that is not hidden (module docstring)."""
+def seen_factions(user: User, campaign: Campaign) -> tuple[set[int] | None, bool]:
+    """``(factions whose every fleet and order ``user`` sees on ``campaign``'s map — None:
+    all, public_too)``: ``public_too`` adds every fleet that is not hidden (module
+    docstring). Also what the turn summary's map moves follow
+    (``campaign.turns.access.turn_summary_for``)."""
     if user is None:
         return set(), True
     seen = campaign_faction_ids_for(user, campaign)
@@ -185,7 +187,7 @@ def map_view(campaign: Campaign, user: User, *, turn: int | None = None) -> MapV
     ]
     links.sort(key=lambda lk: (lk.a_name, lk.b_name))
 
-    seen, public_too = _seen_factions(user, campaign)
+    seen, public_too = seen_factions(user, campaign)
     sees_orders = seen is None or bool(seen)
     turn_at = None
     if turn is not None:
