@@ -6,7 +6,8 @@ import json
 import pytest
 
 from campaign.starmap.models import MapMove
-from campaign.turns.closing import campaign_turn_open
+from campaign.starmap.movement import map_move_order
+from campaign.turns.closing import campaign_turn_close, campaign_turn_open
 from tests.conftest import client_for
 
 pytestmark = pytest.mark.usefixtures("english")
@@ -150,3 +151,21 @@ def test_missing_field_is_422(turn, rival):
     )
     assert response.status_code == 422
     assert MapMove.objects.count() == 0
+
+
+def test_map_read_at_a_closed_turn_and_bad_turn(turn, rival, django_capture_on_commit_callbacks):
+    s = turn
+    s.shadow.delete()
+    map_move_order(campaign=s.campaign, fleet=s.home, destination=s.vega, user=s.organiser)
+    with django_capture_on_commit_callbacks(execute=True):
+        campaign_turn_close(campaign=s.campaign, user=s.organiser)
+    campaign_turn_open(campaign=s.campaign, user=s.organiser)
+    map_move_order(campaign=s.campaign, fleet=s.home, destination=s.sol, user=s.organiser)
+    with django_capture_on_commit_callbacks(execute=True):
+        campaign_turn_close(campaign=s.campaign, user=s.organiser)
+    client = client_for(s, rival, "norge_player")
+    at = {t: client.get(api(s), {"turn": t}).json() for t in (1, 2)}
+    assert [(f["name"], f["system"]) for f in at[1]["fleets"]] == [("Home Fleet", "vega")]
+    assert [(f["name"], f["system"]) for f in at[2]["fleets"]] == [("Home Fleet", "sol")]
+    assert client.get(api(s), {"turn": 0}).status_code == 422
+    assert client.get(api(s), {"turn": 10**30}).status_code == 422
