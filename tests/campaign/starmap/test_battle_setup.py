@@ -66,3 +66,15 @@ def test_api_setup_with_a_system(starmap, rival):
     assert response.status_code == 400
     assert "system: 'nowhere' is not a system of this campaign" in response.json()["detail"]
     assert Battle.objects.count() == 0
+
+
+def test_candidates_api_by_system(starmap, rival):
+    s = starmap
+    client = client_for(s, rival, "organiser", HTTP_ACCEPT_LANGUAGE="en")
+    url = f"/api/campaigns/{s.campaign.slug}/battle-candidates"
+    assert [c["name"] for c in client.get(url, {"system": "deneb"}).json()["ships"]] == [
+        "Shadow One"
+    ]
+    assert len(client.get(url).json()["ships"]) == 3
+    bad = client.get(url, {"system": "nowhere"})
+    assert bad.status_code == 400 and "system: 'nowhere'" in bad.json()["detail"]
