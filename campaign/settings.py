@@ -106,6 +106,7 @@ INSTALLED_APPS = [
     "battles",
     "campaign.turns",  # label "turns"
     "campaign.notify",  # label "notify": e-mail and webhook notifications
+    "campaign.starmap",  # label "starmap"
 ]
 
 MIDDLEWARE = [

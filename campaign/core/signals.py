@@ -11,6 +11,12 @@
   ``campaign`` and ``turn`` (the turn's number). ``battles.scoring.receivers`` writes the
   turn's holding awards and fleet strengths, or deletes them; a receiver that raises
   aborts the close or reopen.
+- :data:`fleets_met`: enemy fleets met on the star map at a turn close
+  (``campaign.starmap.advance``), sent once the close commits with ``campaign``,
+  ``system`` (a ``StarSystem``, or None for fleets crossing on a link), ``link`` (the
+  ``StarLink`` of a crossing, else None), ``turn`` (the closed turn's number) and
+  ``fleets`` (the ``Fleet`` rows, their faction loaded). ``battles.services.meetings``
+  drafts the battle.
 
 A battle's conclusion and recording send ``battles.signals.battle_concluded`` and
 ``battle_results_recorded``, which ``campaign.tasks`` also receives.
@@ -21,3 +27,4 @@ from django.dispatch import Signal
 public_change = Signal()
 turn_closed = Signal()
 turn_reopened = Signal()
+fleets_met = Signal()
