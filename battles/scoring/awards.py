@@ -25,6 +25,7 @@ from battles.models import Battle, BattleSide, Participant, ScoringRules, Victor
 from battles.scoring.rules import points_for, rules_for, share_of
 from battles.standings import LOST_FATES
 from campaign.league.models import Campaign, Membership
+from campaign.starmap.models import StarSystem, TerritoryPlacement
 from factions.models import Territory
 
 R = VictoryAward.Reason
@@ -134,10 +135,28 @@ def battle_awards_remove(battle: Battle) -> int:
 
 def holdings_at_close(campaign: Campaign, turn: int) -> dict[int, int]:
     """What each faction of ``campaign`` holds when turn ``turn`` closes: faction id →
-    number of territories (``Territory.faction``), factions holding none left out. Read
-    during the close itself (its signal), so the current holders are those at the close;
-    ``turn`` names the close for the callers and for a later reading of holdings that
-    keeps their history (star systems). One query."""
+    number of holdings, factions holding none left out.
+
+    A campaign with a star map counts **star systems**: a system is held by the faction
+    holding every territory placed in it (``campaign.starmap``; none when it has no
+    territory or several holders). A campaign without a map counts territories
+    (``Territory.faction``). Read during the close itself (its signal), so the current
+    holders are those at the close; ``turn`` names the close for the callers. Two queries
+    at most."""
+    placements = list(
+        TerritoryPlacement.objects.filter(campaign=campaign).values_list(
+            "system_id", "territory__faction_id"
+        )
+    )
+    if placements or StarSystem.objects.filter(campaign=campaign).exists():
+        holders: dict[int, set[int]] = defaultdict(set)
+        for system_id, faction_id in placements:
+            holders[system_id].add(faction_id)
+        held: dict[int, int] = defaultdict(int)
+        for factions in holders.values():
+            if len(factions) == 1:
+                held[next(iter(factions))] += 1
+        return dict(held)
     return dict(
         Territory.objects.filter(faction__in=campaign.factions.all())
         .values("faction_id")

@@ -71,7 +71,10 @@ def rules_in_words(rules: ScoringRules) -> list[str]:
             "l": vp("%(n)s VP", "%(n)s VP", rules.defeat) % {"n": rules.defeat},
         },
         _("Each objective a side meets earns %(n)s VP.") % {"n": rules.per_objective},
-        _("Each territory a faction holds when a campaign turn closes earns %(n)s VP.")
+        _(
+            "Each star system a faction holds when a campaign turn closes (each territory, "
+            "in a campaign without a star map) earns %(n)s VP."
+        )
         % {"n": rules.per_holding},
         _(
             "Every %(per)s construction points of enemy ships destroyed or captured in a "

@@ -11,7 +11,9 @@ from battles.scoring.awards import holdings_at_close, points_destroyed
 from battles.scoring.objectives import side_objectives_set
 from battles.services import battle_reopen, battle_resolve
 from battles.services.other_games import SideInput, UnitInput, other_battle_record
+from campaign.starmap.models import StarSystem, TerritoryPlacement
 from campaign.turns.closing import campaign_turn_close, campaign_turn_open, campaign_turn_reopen
+from factions.models import Territory
 from tests.battles.scoring.scoring_fixtures import (
     record_qatzrin_victory,
     scored_battle,
@@ -126,6 +128,24 @@ def test_turn_close_awards_holdings_and_snapshots_strength(cast, recorded):
     campaign_turn_reopen(campaign=cast.campaign, user=cast.organiser, turn=1)
     assert totals(cast.campaign) == {"qatzrin": 10, "phalon": 1}
     assert not StrengthSnapshot.objects.exists()
+
+
+def test_with_a_star_map_the_systems_held_are_counted(cast, recorded):
+    # Qatzrin's two worlds share one system, the Phalon's world and a Qatzrin outpost
+    # another (contested: nobody holds it), an empty system is held by nobody.
+    territories(cast)
+    phalon = recorded.sides.get(faction__slug="phalon").faction
+    home = StarSystem.objects.create(campaign=cast.campaign, name="Home", slug="home", x=1, y=1)
+    front = StarSystem.objects.create(campaign=cast.campaign, name="Front", slug="front", x=9, y=9)
+    StarSystem.objects.create(campaign=cast.campaign, name="Void", slug="void", x=5, y=5)
+    outpost = Territory.objects.create(faction=cast.qatzrin, name="Outpost", slug="outpost")
+    for slug, system in (("world-0", home), ("world-1", home), ("world-2", front)):
+        TerritoryPlacement.objects.create(
+            campaign=cast.campaign, system=system, territory=Territory.objects.get(slug=slug)
+        )
+    assert holdings_at_close(cast.campaign, 1) == {cast.qatzrin.pk: 1, phalon.pk: 1}
+    TerritoryPlacement.objects.create(campaign=cast.campaign, system=front, territory=outpost)
+    assert holdings_at_close(cast.campaign, 1) == {cast.qatzrin.pk: 1}
 
 
 def test_a_refused_close_writes_no_award(cast, recorded):

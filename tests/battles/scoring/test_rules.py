@@ -36,7 +36,8 @@ def test_rules_in_words_in_both_languages():
         "Une bataille gagnée rapporte 5 PV, un match nul 2 PV, une bataille perdue 1 PV."
     )
     assert words[2] == (
-        "Chaque territoire qu’une faction détient à la clôture d’un tour de campagne rapporte 2 PV."
+        "Chaque système stellaire qu’une faction détient à la clôture d’un tour de campagne "
+        "(chaque territoire, dans une campagne sans carte stellaire) rapporte 2 PV."
     )
 
 

@@ -18,9 +18,10 @@ def test_sample_map(db):
         ("Miranda", "", ["Miranda colony A", "Miranda colony B", "Petra IV"]),
         ("New Bergen", "Kongeriket Norge", ["Barn Kalmar Station", "New Bergen Station"]),
         ("Outer Belt", "", []),
+        ("Qatzrin", "Qatzrin", ["Qatzrin"]),
         ("Trøndelag", "Kongeriket Norge", ["Trøndelag"]),
     ]
-    assert StarLink.objects.filter(campaign=campaign).count() == 7
+    assert StarLink.objects.filter(campaign=campaign).count() == 9
     placed = {
         p.fleet.slug: (p.system.slug, p.fleet.territory.slug if p.fleet.territory else None)
         for p in FleetPosition.objects.filter(campaign=campaign).select_related(
@@ -31,7 +32,8 @@ def test_sample_map(db):
         "norge-steffen-konalson-deep-incursion-fleet": ("trondelag", "trondelag"),
         "phalon-68th-reprisal-fleet": ("miranda", "petra-iv"),
         "g-plus-ganesha-long-range-force": ("miranda", "miranda-colony-a"),
-        "qatzrin-5th-long-range-incursion-fleet": ("miranda", None),
+        # Mustered at its home port on turn 1 (README *The sample's yards*).
+        "qatzrin-5th-long-range-incursion-fleet": ("qatzrin", "qatzrin"),
     }
     assert set(Battle.objects.filter(campaign=campaign).values_list("system__slug", flat=True)) == {
         "miranda"
@@ -47,7 +49,7 @@ def test_sample_map_reload_changes_nothing_and_keeps_a_moved_fleet(db):
     sample_load()
     norge.refresh_from_db()
     assert (norge.position.system.slug, norge.territory) == ("outer-belt", None)
-    assert StarSystem.objects.filter(campaign=campaign).count() == 6
+    assert StarSystem.objects.filter(campaign=campaign).count() == 7
 
 
 def test_demo_turns_move_two_fleets_that_meet_at_the_outer_belt(
@@ -59,7 +61,7 @@ def test_demo_turns_move_two_fleets_that_meet_at_the_outer_belt(
     first = sample_turn_demo(campaign=campaign)
     assert first[-3:] == [
         "Ganesha long-range force ordered from Miranda to Outer Belt: 2 turns",
-        "5th long-range incursion fleet ordered from Miranda to Outer Belt: 2 turns",
+        "5th long-range incursion fleet ordered from Qatzrin to Outer Belt: 2 turns",
         "turn 1 closed",
     ]
     with django_capture_on_commit_callbacks(execute=True):
