@@ -6,6 +6,11 @@
   (True: build the site even where none was baked before). ``campaign.tasks`` queues one
   coalesced site refresh once the transaction commits; a rolled-back change queues none.
 
+- :data:`turn_closed`: a campaign turn closed (``campaign``, ``turn``: its number), sent
+  inside the close's transaction once every fleet has moved; :data:`turn_reopened`: the
+  closed turn ``turn`` of ``campaign`` reopened, inside its transaction. The fog of war
+  (``campaign.fog.sightings``) writes and deletes its sightings on them.
+
 A battle's conclusion and recording send ``battles.signals.battle_concluded`` and
 ``battle_results_recorded``, which ``campaign.tasks`` also receives.
 """
@@ -13,3 +18,5 @@ A battle's conclusion and recording send ``battles.signals.battle_concluded`` an
 from django.dispatch import Signal
 
 public_change = Signal()
+turn_closed = Signal()
+turn_reopened = Signal()

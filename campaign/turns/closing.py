@@ -39,7 +39,7 @@ from simple_history.utils import bulk_update_with_history
 from campaign.core import limits
 from campaign.core.actors import SYSTEM
 from campaign.core.messages import StoredMessage, history_reason, message, text_of
-from campaign.core.signals import public_change
+from campaign.core.signals import public_change, turn_closed, turn_reopened
 from campaign.league.models import Campaign
 from campaign.league.roles import is_organiser
 from campaign.turns import rates as rates_mod
@@ -351,6 +351,7 @@ def campaign_turn_close(*, campaign: Campaign, user, now: datetime | None = None
         turn.undo = undo
         turn.save(update_fields=["status", "closed_at", "summary", "undo"])
         _reschedule_all(campaign, why=message("turn.closed", n=n))
+        turn_closed.send(sender=CampaignTurn, campaign=campaign, turn=n)
         # Fleets, holders and the turn's map change on the site: refreshed after the commit.
         public_change.send(sender=CampaignTurn, campaign=campaign, full=False)
         return turn
@@ -511,6 +512,7 @@ def campaign_turn_reopen(*, campaign: Campaign, user, turn: int) -> CampaignTurn
         if campaign.current_turn != turn.number:
             campaign.current_turn = turn.number
             campaign.save(update_fields=["current_turn"])
+        turn_reopened.send(sender=CampaignTurn, campaign=campaign, turn=turn.number)
         public_change.send(sender=CampaignTurn, campaign=campaign, full=False)
         return turn
 
