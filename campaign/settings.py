@@ -101,6 +101,7 @@ INSTALLED_APPS = [
     "factions",
     "battles",
     "campaign.turns",  # label "turns"
+    "campaign.starmap",  # label "starmap"
 ]
 
 MIDDLEWARE = [

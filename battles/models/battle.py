@@ -51,6 +51,15 @@ class Battle(models.Model):
         verbose_name=_("territory"),
         help_text=_("Where it is fought; its based fighters and batteries may defend it."),
     )
+    system = models.ForeignKey(
+        "starmap.StarSystem",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="battles",
+        verbose_name=_("star system"),
+        help_text=_("The map's system it is fought in: set-up offers only the ships there."),
+    )
     date = models.DateField(_("date"), null=True, blank=True)
     campaign_turn = models.PositiveIntegerField(_("campaign turn"), null=True, blank=True)
     game_turns = models.PositiveIntegerField(_("game turns played"), null=True, blank=True)
