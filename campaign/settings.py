@@ -102,6 +102,7 @@ INSTALLED_APPS = [
     "battles",
     "campaign.turns",  # label "turns"
     "campaign.starmap",  # label "starmap"
+    "campaign.fog",  # label "fog"
 ]
 
 MIDDLEWARE = [

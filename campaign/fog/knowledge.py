@@ -28,8 +28,8 @@ from __future__ import annotations
 
 import hashlib
 from collections import defaultdict
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
 
 from django.conf import settings
 
@@ -74,51 +74,40 @@ class FleetFacts:
 
 @dataclass(frozen=True)
 class Contact:
-    """A hidden enemy fleet as a faction sees it: ``label``, ``blips``; where is in the
-    map view's fleet position (live) or in :class:`LastSeen`."""
-
-    label: str
-    blips: int
-
-
-@dataclass(frozen=True)
-class LastSeen:
-    """A hidden enemy fleet's last-known position: in ``system_id`` or on ``link_id`` at
-    the close of turn ``turn``, ``how`` seen (``Sighting.How``)."""
+    """A hidden enemy fleet as a faction sees it: ``label``, ``blips``, in ``system_id``
+    or on ``link_id``; ``how`` seen (``Sighting.How``). Live in :attr:`Fog.contacts`; at
+    the close of ``turn`` in :attr:`Fog.last_seen` (``turn`` None: seen now)."""
 
     label: str
     blips: int
     system_id: int | None
     link_id: int | None
-    turn: int
     how: str
+    turn: int | None = None
 
 
 @dataclass
 class Fog:
     """What a viewer may see (module docstring): ``scope``, the ``observers`` (faction
-    ids), the fleets shown named (``named``), the ``contacts`` (fleet id → :class:`Contact`,
-    where the fleet is now) and the ``last_seen`` of the rest."""
+    ids), the fleets shown named (``named``: ids), the ``contacts`` seen now (fleet id →
+    :class:`Contact`; the id is for the map view's joins, never shown) and the
+    ``last_seen`` of the hidden enemy fleets out of sight, latest first."""
 
     scope: str
     observers: frozenset[int] = frozenset()
     named: set[int] = field(default_factory=set)
     contacts: dict[int, Contact] = field(default_factory=dict)
-    last_seen: list[LastSeen] = field(default_factory=list)
-
-    def shows(self, fleet_id: int) -> bool:
-        """True if the fleet is drawn where it is (named or as a contact)."""
-        return fleet_id in self.named or fleet_id in self.contacts
+    last_seen: list[Contact] = field(default_factory=list)
 
 
 def fleet_facts(fleet_ids) -> dict[int, FleetFacts]:
     """:class:`FleetFacts` of ``fleet_ids`` (two queries)."""
-    fleets = dict(
-        (pk, (faction_id, hidden))
+    fleets = {
+        pk: (faction_id, hidden)
         for pk, faction_id, hidden in Fleet.objects.filter(pk__in=list(fleet_ids)).values_list(
             "pk", "faction_id", "hidden"
         )
-    )
+    }
     size: dict[int, int] = defaultdict(int)
     advanced: set[int] = set()
     ships = (
@@ -142,20 +131,39 @@ def fleet_facts(fleet_ids) -> dict[int, FleetFacts]:
     }
 
 
+#: ``{link id: (system id, system id)}``: a map's links.
+Links = Mapping[int, tuple[int, int]]
+#: ``[(faction id, system id, territory kind)]``: the territories placed on a map.
+Placements = Iterable[tuple[int, int, str]]
+
+
+def map_links(campaign: Campaign) -> dict[int, tuple[int, int]]:
+    """The :data:`Links` of ``campaign``'s map (one query)."""
+    rows = StarLink.objects.filter(campaign=campaign).values_list("pk", "a_id", "b_id")
+    return {pk: (a, b) for pk, a, b in rows}
+
+
+def map_placements(campaign: Campaign) -> list[tuple[int, int, str]]:
+    """The :data:`Placements` of ``campaign``'s map (one query)."""
+    return list(
+        TerritoryPlacement.objects.filter(campaign=campaign).values_list(
+            "territory__faction_id", "system_id", "territory__kind"
+        )
+    )
+
+
 def reaches(
-    campaign: Campaign, positions: Positions, facts: Mapping[int, FleetFacts], faction_ids
+    positions: Positions,
+    facts: Mapping[int, FleetFacts],
+    faction_ids,
+    *,
+    links: Links,
+    placements: Placements,
 ) -> dict[int, Reach]:
-    """Each of ``faction_ids``' :class:`Reach` with the fleets at ``positions`` (two
-    queries: the links and the placed territories)."""
-    links = {
-        pk: (a, b)
-        for pk, a, b in StarLink.objects.filter(campaign=campaign).values_list("pk", "a_id", "b_id")
-    }
+    """Each of ``faction_ids``' :class:`Reach` with the fleets at ``positions`` on a map
+    of ``links`` and ``placements`` (no query)."""
     territories: dict[int, list[tuple[int, bool]]] = defaultdict(list)
-    placed = TerritoryPlacement.objects.filter(
-        campaign=campaign, territory__faction_id__in=list(faction_ids)
-    ).values_list("territory__faction_id", "system_id", "territory__kind")
-    for faction_id, system_id, kind in placed:
+    for faction_id, system_id, kind in placements:
         territories[faction_id].append((system_id, kind == Territory.Kind.STATION))
     fleets: dict[int, list[tuple[int | None, int | None, bool]]] = defaultdict(list)
     for fleet_id, (system_id, link_id) in positions.items():
@@ -182,12 +190,25 @@ def live_reveals(campaign: Campaign, faction_ids) -> dict[int, set[int]]:
 
 
 def seen_by(
-    campaign: Campaign, positions: Positions, facts: Mapping[int, FleetFacts], faction_ids
+    campaign: Campaign,
+    positions: Positions,
+    facts: Mapping[int, FleetFacts],
+    faction_ids,
+    *,
+    links: Links | None = None,
+    placements: Placements | None = None,
 ) -> dict[int, dict[int, str]]:
     """``{faction id: {fleet id: how}}``: the enemy fleets each of ``faction_ids`` sees
     where they are — in its sensor reach (``"sensors"``) or revealed to it (``"reveal"``,
-    when not in reach) — whether public or hidden (three queries)."""
-    reach = reaches(campaign, positions, facts, faction_ids)
+    when not in reach) — whether public or hidden. One query, plus one each for
+    ``links`` and ``placements`` when not given (read from the campaign's map)."""
+    reach = reaches(
+        positions,
+        facts,
+        faction_ids,
+        links=map_links(campaign) if links is None else links,
+        placements=map_placements(campaign) if placements is None else placements,
+    )
     revealed = live_reveals(campaign, faction_ids)
     out: dict[int, dict[int, str]] = {}
     for faction_id in faction_ids:
@@ -215,10 +236,22 @@ def viewer_scope(user: User, campaign: Campaign) -> tuple[str, frozenset[int]]:
     return "factions", frozenset(seen)
 
 
-def fog_for(campaign: Campaign, user: User, positions: Positions, *, turn: int) -> Fog:
-    """The :class:`Fog` of ``user`` over the fleets at ``positions`` (the map of
-    ``turn``): who is named, which are contacts, and the last-known positions of the
-    hidden enemy fleets out of sight (sightings up to the close of ``turn``)."""
+def fog_for(
+    campaign: Campaign,
+    user: User,
+    positions: Positions,
+    *,
+    closed_turn: int | None = None,
+    links: Links | None = None,
+    placements: Placements | None = None,
+) -> Fog:
+    """The :class:`Fog` of ``user`` over the fleets at ``positions``: the map now
+    (``closed_turn`` None: contacts from the sensor rule and the live reveals) or at the
+    close of ``closed_turn`` (contacts as recorded then, ``Sighting`` rows of that turn).
+    Last-known positions: the latest sighting before (any, now) of each hidden enemy
+    fleet not seen. ``links`` and ``placements``: the map's, when the caller has read
+    them (else read here). A fixed number of queries: two for the roles, then two for
+    the fleets, one for the reveals, one for the sightings."""
     scope, observers = viewer_scope(user, campaign)
     if scope == "all":
         return Fog(scope, named=set(positions))
@@ -227,30 +260,41 @@ def fog_for(campaign: Campaign, user: User, positions: Positions, *, turn: int) 
     fog = Fog(scope, observers, named=named)
     if scope == "public":
         return fog
-    for seen in seen_by(campaign, positions, facts, observers).values():
-        for fleet_id in seen:
-            if fleet_id not in named:
-                f = facts[fleet_id]
-                fog.contacts[fleet_id] = Contact(contact_label(campaign.pk, fleet_id), f.blips)
-    fog.last_seen = _last_seen(campaign, observers, turn, exclude=named | set(fog.contacts))
-    return fog
-
-
-def _last_seen(campaign: Campaign, observers, turn: int, *, exclude: set[int]) -> list[LastSeen]:
-    """The latest sighting by any of ``observers`` up to ``turn`` of each hidden fleet not
-    in ``exclude`` (one query); a fleet public now is named, never a last-known contact."""
-    rows = (
+    sightings = (
         Sighting.objects.filter(
-            campaign=campaign, observer_id__in=list(observers), turn__lte=turn, fleet__hidden=True
+            campaign=campaign, observer_id__in=list(observers), fleet__hidden=True
         )
-        .exclude(fleet_id__in=list(exclude))
-        .order_by("fleet_id", "-turn", "observer_id")
+        .exclude(fleet__faction_id__in=list(observers))
+        .order_by("fleet_id", "-turn", "-how", "observer_id")
         .values_list("fleet_id", "turn", "system_id", "link_id", "blips", "how")
     )
-    latest: dict[int, LastSeen] = {}
-    for fleet_id, seen_turn, system_id, link_id, size, how in rows:
-        if fleet_id not in latest:
-            latest[fleet_id] = LastSeen(
-                contact_label(campaign.pk, fleet_id), size, system_id, link_id, seen_turn, how
-            )
-    return sorted(latest.values(), key=lambda s: (-s.turn, s.label))
+    if closed_turn is None:
+        seen_now = seen_by(
+            campaign, positions, facts, observers, links=links, placements=placements
+        )
+        for seen in seen_now.values():
+            for fleet_id, how in seen.items():
+                if fleet_id in named or fleet_id in fog.contacts:
+                    continue
+                system_id, link_id = positions[fleet_id]
+                fog.contacts[fleet_id] = Contact(
+                    contact_label(campaign.pk, fleet_id),
+                    facts[fleet_id].blips,
+                    system_id,
+                    link_id,
+                    how,
+                )
+    else:
+        sightings = sightings.filter(turn__lte=closed_turn)
+    done = named | set(fog.contacts)
+    for fleet_id, turn, system_id, link_id, size, how in sightings:
+        if fleet_id in done:
+            continue  # rows come latest first: the first of a fleet is the one kept
+        done.add(fleet_id)
+        contact = Contact(contact_label(campaign.pk, fleet_id), size, system_id, link_id, how)
+        if closed_turn is not None and turn == closed_turn:
+            fog.contacts[fleet_id] = contact  # seen at that close: where the map shows it
+        else:
+            fog.last_seen.append(replace(contact, turn=turn))
+    fog.last_seen.sort(key=lambda c: (-(c.turn or 0), c.label))
+    return fog
