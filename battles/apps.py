@@ -24,10 +24,11 @@ class BattlesConfig(AppConfig):
     def ready(self) -> None:
         # What the upper layers hook into the lower ones, connected once the app registry
         # is ready (Django docs, AppConfig.ready; these modules import models): the
-        # reports' receivers of battles.signals, the replay of turn-by-turn set-ups, and
-        # the system checks of report rendering.
+        # reports' receivers of battles.signals, the star map's meetings, the replay of
+        # turn-by-turn set-ups, and the system checks of report rendering.
         import battles.reports.checks  # noqa: F401
         import battles.reports.receivers  # noqa: F401
+        import battles.services.meetings  # noqa: F401  (drafts a battle where fleets meet)
         from battles.play.game_turns import turn_battle_replay
         from battles.services.resolve import SETUP_REPLAYS
 

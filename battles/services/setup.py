@@ -18,6 +18,7 @@ from battles.services.permissions import require_battle_organiser
 from campaign.core import limits
 from campaign.core.messages import message, text_of
 from campaign.league.models import Campaign
+from campaign.starmap.models import StarSystem
 from campaign.turns.repairs import ships_under_repair
 from factions.models import Faction, Fleet, LightUnitGroup, Ship, Territory
 
@@ -32,10 +33,15 @@ def _held(exclude_battle: Battle | None) -> QuerySet[Participant]:
 
 
 def eligible_ships(
-    *, campaign: Campaign, faction: Faction | None = None, exclude_battle: Battle | None = None
+    *,
+    campaign: Campaign,
+    faction: Faction | None = None,
+    exclude_battle: Battle | None = None,
+    system: StarSystem | None = None,
 ) -> QuerySet[Ship]:
     """Ships that may be set up in a battle of ``campaign``: of the fleets of its factions
-    (``faction`` only, if given), neither destroyed nor captured, and in no unconcluded
+    (``faction`` only, if given; only fleets in ``system`` of the star map, if given),
+    neither destroyed nor captured, and in no unconcluded
     battle (other than ``exclude_battle``). Ordered by faction, fleet, mass, name; class,
     fleet, its faction and squadron loaded. Ships with an open repair order are left out
     too (``campaign.turns.repairs``)."""
@@ -44,6 +50,8 @@ def eligible_ships(
     )
     if faction is not None:
         qs = qs.filter(fleet__faction=faction)
+    if system is not None:
+        qs = qs.filter(fleet__position__system=system)
     held = _held(exclude_battle).filter(ship__isnull=False).values("ship_id")
     # A ship under repair at a yard cannot join a battle (campaign.turns.repairs).
     under_repair = ships_under_repair(campaign=campaign).values("pk")
@@ -103,6 +111,7 @@ def battle_create(
     sides: Sequence[SideSpec],
     campaign_turn: int | None = None,
     territory: Territory | None = None,
+    system: StarSystem | None = None,
     scenario: str = "",
     user: Any,
 ) -> Battle:
@@ -111,7 +120,9 @@ def battle_create(
     Each side's ships and light units must be that faction's and eligible
     (:func:`eligible_ships`, :func:`eligible_light_units`); the eligible groups the chosen
     ships carry join too. ``territory``: where it is
-    fought (its name becomes ``location``). Raises :class:`BattleActionError` naming the
+    fought (its name becomes ``location``); ``system``: the star map's system it is fought
+    in (its name the ``location`` when no territory is given), whose fleets' ships only
+    may be fielded. Raises :class:`BattleActionError` naming the
     side, the ship (or group) and the field: fewer than two sides, a faction twice or not
     in the campaign, a unit not eligible, a side with no unit, an empty name, a turn < 1.
     One transaction; a timeline entry is added.
@@ -130,6 +141,10 @@ def battle_create(
     if len(sides) < 2:
         raise BattleActionError(
             _("sides: %(n)s given, a battle needs at least two") % {"n": len(sides)}
+        )
+    if system is not None and system.campaign_id != campaign.pk:
+        raise BattleActionError(
+            _("system: %(system)s is not a system of this campaign") % {"system": system.name}
         )
     in_campaign = set(campaign.factions.values_list("pk", flat=True))
     seen: set[int] = set()
@@ -156,7 +171,7 @@ def battle_create(
                     _("%(where)s: no ship or light unit chosen") % {"where": where}
                 )
             ok_ships = set(
-                eligible_ships(campaign=campaign, faction=spec.faction)
+                eligible_ships(campaign=campaign, faction=spec.faction, system=system)
                 .filter(pk__in=spec.ships)
                 .values_list("pk", flat=True)
             )
@@ -191,7 +206,8 @@ def battle_create(
             slug=_unique_slug(campaign, name),
             campaign_turn=campaign_turn,
             territory=territory,
-            location=territory.name if territory else "",
+            system=system,
+            location=territory.name if territory else (system.name if system else ""),
             scenario=scenario,
             mode=Battle.Mode.RESOLVED,
         )

@@ -10,6 +10,12 @@
   inside the close's transaction once every fleet has moved; :data:`turn_reopened`: the
   closed turn ``turn`` of ``campaign`` reopened, inside its transaction. The fog of war
   (``campaign.fog.sightings``) writes and deletes its sightings on them.
+- :data:`fleets_met`: enemy fleets met on the star map at a turn close
+  (``campaign.starmap.advance``), sent once the close commits with ``campaign``,
+  ``system`` (a ``StarSystem``, or None for fleets crossing on a link), ``link`` (the
+  ``StarLink`` of a crossing, else None), ``turn`` (the closed turn's number) and
+  ``fleets`` (the ``Fleet`` rows, their faction loaded). ``battles.services.meetings``
+  drafts the battle.
 
 A battle's conclusion and recording send ``battles.signals.battle_concluded`` and
 ``battle_results_recorded``, which ``campaign.tasks`` also receives.
@@ -20,3 +26,4 @@ from django.dispatch import Signal
 public_change = Signal()
 turn_closed = Signal()
 turn_reopened = Signal()
+fleets_met = Signal()

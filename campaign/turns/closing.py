@@ -6,7 +6,9 @@ joins its fleet: the turn's reinforcements), light units whose carrier was destr
 captured are lost, income is paid (capped so that no treasury passes
 ``campaign.core.limits.NUMBER_MAX``, the ledger line saying what was not credited:
 ``campaign.turns.treasury.income_capped``), fleets move (``campaign.turns.moves``), the
-summary is written.
+summary is written. Fleets on the star map advance along their routes and enemy fleets
+that meet are announced (``campaign.starmap.advance``); the older territory-to-territory
+moves (``campaign.turns.moves``) remain for a campaign without a map.
 Ships, orders and light units are written with bulk updates (history rows too,
 ``simple_history.utils``), so the query count does not grow with the ships repaired
 (``bench/turn_close.py``).
@@ -42,6 +44,8 @@ from campaign.core.messages import StoredMessage, history_reason, message, text_
 from campaign.core.signals import public_change, turn_closed, turn_reopened
 from campaign.league.models import Campaign
 from campaign.league.roles import is_organiser
+from campaign.starmap.advance import fleets_advance, fleets_advance_undo
+from campaign.starmap.models import MapMove
 from campaign.turns import rates as rates_mod
 from campaign.turns.errors import TurnActionError, TurnConflict, TurnPermissionError
 from campaign.turns.models import CampaignTurn, Construction, FleetMove, LedgerEntry, RepairOrder
@@ -78,6 +82,7 @@ class TurnPlan:
     #: Income not credited because the treasury is at its maximum: faction id -> (r, t).
     income_capped: dict[int, tuple[int, int]] = field(default_factory=dict)
     moves: list[FleetMove] = field(default_factory=list)
+    map_moves: list[MapMove] = field(default_factory=list)
 
 
 def _require_organiser(user, campaign: Campaign) -> None:
@@ -210,6 +215,11 @@ def turn_plan(*, campaign: Campaign) -> TurnPlan:
         if lost.resources or lost.technology:
             plan.income_capped[pk] = (lost.resources, lost.technology)
     plan.moves = queued_moves(campaign)
+    plan.map_moves = list(
+        MapMove.objects.filter(
+            campaign=campaign, status__in=[MapMove.Status.QUEUED, MapMove.Status.UNDER_WAY]
+        ).select_related("fleet", "origin", "destination")
+    )
     return plan
 
 
@@ -340,6 +350,9 @@ def campaign_turn_close(*, campaign: Campaign, user, now: datetime | None = None
         )
         undo["ledger"] = [e.pk for e in entries]
         summary["moves"], undo["moves"] = moves_carry_out(campaign=campaign, turn_number=n, now=now)
+        summary["map_moves"], undo["map"] = fleets_advance(
+            campaign=campaign, turn_number=n, now=now
+        )
         summary["income"] = [
             {"faction": name, "resources": r, "technology": t}
             | _capped_summary(plan.income_capped.get(pk))
@@ -502,6 +515,10 @@ def campaign_turn_reopen(*, campaign: Campaign, user, turn: int) -> CampaignTurn
             campaign=campaign, turn__gt=turn.number, status=FleetMove.Status.QUEUED
         ).update(status=FleetMove.Status.CANCELLED)
         moves_undo(undo.get("moves", {}), turn_number=turn.number)
+        MapMove.objects.filter(
+            campaign=campaign, turn__gt=turn.number, status=MapMove.Status.QUEUED
+        ).update(status=MapMove.Status.CANCELLED)
+        fleets_advance_undo(undo.get("map", {}), turn_number=turn.number)
         for t in later:
             t.delete()
         turn.status = CampaignTurn.Status.OPEN

@@ -2,7 +2,8 @@
 when it closes (``campaign.turns.closing``): each player moves their faction's fleets, the
 organiser any fleet of the campaign.
 
-The seed's campaign has no star map, distances nor movement allowance, so a fleet may be
+For a campaign without a star map (``campaign.starmap``: with one, moves go along its
+links, ``campaign.starmap.movement``, and these orders are refused), a fleet may be
 ordered to any territory of a faction playing the campaign, one order a fleet a turn (a
 new order replaces the previous one). A project reading: the league's map, when it has
 one, is the organiser's to enforce.
@@ -22,6 +23,7 @@ from simple_history.utils import bulk_update_with_history
 from campaign.core.messages import history_reason, message
 from campaign.league.models import Campaign
 from campaign.league.roles import can_act_for_faction
+from campaign.starmap.models import StarSystem
 from campaign.turns.errors import TurnActionError, TurnPermissionError
 from campaign.turns.models import CampaignTurn, FleetMove
 from factions.models import Fleet, Territory
@@ -61,6 +63,11 @@ def fleet_move_order(
         raise TurnActionError(
             _("destination: %(territory)s is not a territory of this campaign")
             % {"territory": destination.name}
+        )
+    if StarSystem.objects.filter(campaign=campaign).exists():
+        raise TurnActionError(
+            _("destination: %(campaign)s has a star map: order the move along its links")
+            % {"campaign": campaign.name}
         )
     if fleet.territory_id == destination.pk:
         raise TurnActionError(

@@ -27,6 +27,8 @@ What the defaults are based on (the seed gives no campaign economy, rules
 - **Income** per turn: ``income_per_territory`` (100) for each territory held,
   ``income_shipyard_bonus`` (50) more where there is a shipyard (the seed's Norwegian
   economy is its orbital yards and automated factories) and ``technology_per_turn`` (1).
+- **Movement**: one order may take a fleet at most ``move_reach_turns`` (4) turns of travel
+  along the star map's links (``campaign.starmap.movement``; the seed gives no allowance).
 """
 
 from __future__ import annotations
@@ -51,6 +53,7 @@ DEFAULTS: dict[str, int] = {
     "income_per_territory": 100,
     "income_shipyard_bonus": 50,
     "technology_per_turn": 1,
+    "move_reach_turns": 4,
 }
 COMMAND_SYSTEMS = ("bridge", "life-support", "core")
 
