@@ -19,8 +19,9 @@ if TYPE_CHECKING:
 
 def turn_summary_for(user: User, summary: dict, *, campaign: Campaign) -> dict:
     """A closed turn's ``summary`` (``turns.closing``: ``repairs`` with ``ship`` ids,
-    ``constructions`` with ``id``, ``squadrons_lost`` with ``id``, ``moves`` with ``fleet``,
-    ``income`` with the faction's ``name``) of ``campaign`` as ``user`` may read it.
+    ``constructions`` with ``id``, ``squadrons_lost`` with ``id``, ``moves`` and
+    ``map_moves`` with ``fleet``, ``income`` with the faction's ``name``) of ``campaign``
+    as ``user`` may read it.
 
     A faction's yard work and income are its private campaign data, read like its yard
     queue and treasury (:func:`campaign_faction_ids_for`): a player reads the repairs,
@@ -37,8 +38,10 @@ def turn_summary_for(user: User, summary: dict, *, campaign: Campaign) -> dict:
     builds = summary.get("constructions", [])
     lost = summary.get("squadrons_lost", [])
     moves = summary.get("moves", [])
+    map_moves = summary.get("map_moves", [])
     income = summary.get("income", [])
-    moved = set(fleets.filter(pk__in=[m.get("fleet") for m in moves]).values_list("pk", flat=True))
+    movers = [m.get("fleet") for m in moves + map_moves]
+    moved = set(fleets.filter(pk__in=movers).values_list("pk", flat=True))
     repaired = visible_ships(user).filter(pk__in=[r.get("ship") for r in repairs])
     built = Construction.objects.filter(pk__in=[c.get("id") for c in builds], fleet__in=fleets)
     names = None
@@ -54,7 +57,7 @@ def turn_summary_for(user: User, summary: dict, *, campaign: Campaign) -> dict:
             "pk", flat=True
         )
     )
-    return {
+    scoped = {
         **summary,
         "repairs": [r for r in repairs if r.get("ship") in ships],
         "constructions": [c for c in builds if c.get("id") in built_ids],
@@ -63,3 +66,6 @@ def turn_summary_for(user: User, summary: dict, *, campaign: Campaign) -> dict:
         # stored by faction name (names are unique, factions.Faction.name)
         "income": [i for i in income if names is None or i.get("faction") in names],
     }
+    if "map_moves" in summary:  # star-map moves: a hidden fleet's stay its faction's
+        scoped["map_moves"] = [m for m in map_moves if m.get("fleet") in moved]
+    return scoped

@@ -6,7 +6,9 @@ import pytest
 from campaign.fog.knowledge import blips, contact_label
 from campaign.fog.models import Sighting
 from campaign.starmap.models import FleetPosition
+from campaign.starmap.movement import map_move_order
 from campaign.starmap.view import map_view
+from campaign.turns.access import turn_summary_for
 from campaign.turns.closing import campaign_turn_close, campaign_turn_open, campaign_turn_reopen
 from factions.models import Fleet, Ship, ShipClass
 
@@ -175,3 +177,20 @@ def test_query_count_flat_as_fleets_grow(m, django_assert_max_num_queries):
         view = map_view(m.campaign, m.norge_player)
     # Deneb and Vega are in reach (the station), Far is not: 20 contacts + the Shadow.
     assert len(view.contacts) == 21 and len(view.sightings) == 10
+
+
+def test_the_turn_summary_keeps_a_hidden_fleets_map_move_to_its_faction(m):
+    campaign_turn_open(campaign=m.campaign, user=m.organiser)
+    map_move_order(campaign=m.campaign, fleet=m.shadow, destination=m.rigel, user=m.qatzrin_player)
+    map_move_order(campaign=m.campaign, fleet=m.home, destination=m.vega, user=m.norge_player)
+    summary = close(m).summary
+    assert sorted(line["fleet"] for line in summary["map_moves"]) == sorted(
+        [m.home.pk, m.shadow.pk]
+    )
+
+    def movers(user):
+        scoped = turn_summary_for(user, summary, campaign=m.campaign)
+        return sorted(line["fleet"] for line in scoped["map_moves"])
+
+    assert movers(m.organiser) == movers(m.qatzrin_player) == sorted([m.home.pk, m.shadow.pk])
+    assert movers(m.norge_player) == movers(m.chronicler) == movers(None) == [m.home.pk]

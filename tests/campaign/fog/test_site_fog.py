@@ -2,7 +2,6 @@
 a rival, revealed to it, recorded in its sightings — shows none of them: not on the maps
 per turn, not in the search index, nowhere; the public fleets are there."""
 
-import pytest
 from django.test import override_settings
 
 from campaign.fog import reveals
