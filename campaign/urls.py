@@ -17,6 +17,7 @@ urlpatterns = [
     path("", include("battles.web.urls")),
     path("", include("battles.web.system_urls")),  # other game systems (seeds 001–004)
     path("", include("campaign.turns.web.urls")),
+    path("", include("campaign.starmap.web.urls")),
     path("", include("campaign.fog.web.urls")),  # the organisers' reveals on the map
     # Report files, with the battle page's access rules, also with DEBUG=0 (battles.web.media).
     path(f"{settings.MEDIA_URL.strip('/')}/<path:name>", report_file, name="media-file"),

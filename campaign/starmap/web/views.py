@@ -1,0 +1,140 @@
+"""The campaign's star map page and its move forms. Thin: the map is drawn from
+``map_view`` (the one reading of who sees what), orders go to
+``campaign.starmap.movement``; refusals come back as messages naming the field.
+
+Who: anonymous users are sent to log in; non-members of the campaign get 404; every
+member reads the map as ``map_view`` shows it to them; orders need the fleet's player or
+an organiser (a chronicler: 403; a fleet or order the user does not see: 404).
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from campaign.league.models import Campaign
+from campaign.league.roles import require_faction_scope, require_member
+from campaign.starmap import movement
+from campaign.starmap.models import MapMove, StarSystem
+from campaign.starmap.svg import draw_map
+from campaign.starmap.view import map_view
+from campaign.turns.errors import TurnActionError
+from factions.models import Fleet
+
+
+def _members_only(view):
+    def wrapped(request: HttpRequest, *args, **kwargs):
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        return view(request, *args, **kwargs)
+
+    wrapped.__name__ = view.__name__
+    wrapped.__doc__ = view.__doc__
+    return wrapped
+
+
+def _turn_param(request: HttpRequest) -> int | None:
+    raw = request.GET.get("turn", "")
+    return int(raw) if raw.isdigit() and len(raw) < 10 else None
+
+
+@_members_only
+def map_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """The map (SVG), the systems with who holds them and the fleets there, the fleets in
+    transit, and for a player or organiser the move form of each fleet they order.
+    ``?turn=N``: the map at the close of turn N."""
+    campaign = get_object_or_404(Campaign, slug=slug)
+    require_member(request.user, campaign)
+    turn = _turn_param(request)
+    view = map_view(campaign, request.user, turn=turn)
+    names = {s.id: s.name for s in view.systems}
+    systems = [(s, view.fleets_in(s.id)) for s in view.systems]
+    transit = [
+        (f, view.link(f.link_id), names.get(f.heading_id, "")) for f in view.fleets if f.in_transit
+    ]
+    orders = {}
+    if view.sees_orders:
+        for m in MapMove.objects.filter(
+            campaign=campaign,
+            fleet_id__in=[f.id for f in view.fleets],
+            status__in=movement.ACTIVE,
+        ):
+            orders[m.fleet_id] = m
+    movable = [
+        (f, orders.get(f.id), names.get(f.destination_id, ""))
+        for f in view.fleets
+        if view.sees_orders
+    ]
+    return render(
+        request,
+        "starmap/map.html",
+        {
+            "campaign": campaign,
+            "view": view,
+            "svg": draw_map(view),
+            "systems": systems,
+            "transit": transit,
+            "movable": movable,
+            "turn": turn,
+            "reach": movement.move_reach(campaign),
+            "past_turns": list(
+                campaign.turns.filter(closed_at__isnull=False)
+                .order_by("number")
+                .values_list("number", flat=True)
+            ),
+        },
+    )
+
+
+def _pk(request: HttpRequest, name: str) -> int | None:
+    raw = request.POST.get(name, "")
+    return int(raw) if raw.isdigit() and len(raw) < 19 else None
+
+
+@require_POST
+@_members_only
+def move_order(request: HttpRequest, slug: str) -> HttpResponse:
+    """Order a fleet (``fleet`` id) to a system (``destination`` id) along the links."""
+    campaign = get_object_or_404(Campaign, slug=slug)
+    seen = require_faction_scope(request.user, campaign)
+    fleet = get_object_or_404(Fleet.objects.select_related("faction"), pk=_pk(request, "fleet"))
+    if seen is not None and fleet.faction_id not in seen:
+        raise Http404("not your faction's fleet")
+    try:
+        destination = StarSystem.objects.filter(
+            campaign=campaign, pk=_pk(request, "destination")
+        ).first()
+        if destination is None:
+            raise TurnActionError(_("destination: choose a system of the map"))
+        movement.map_move_order(
+            campaign=campaign, fleet=fleet, destination=destination, user=request.user
+        )
+    except TurnActionError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, _("Move ordered."))
+    return redirect("starmap", slug=campaign.slug)
+
+
+@require_POST
+@_members_only
+def move_cancel(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """Cancel a queued move order (its faction's player or an organiser)."""
+    campaign = get_object_or_404(Campaign, slug=slug)
+    seen = require_faction_scope(request.user, campaign)
+    move = get_object_or_404(
+        MapMove.objects.select_related("fleet__faction"), pk=pk, campaign=campaign
+    )
+    if seen is not None and move.fleet.faction_id not in seen:
+        raise Http404("not your faction's order")
+    try:
+        movement.map_move_cancel(move=move, user=request.user)
+    except TurnActionError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, _("Move cancelled."))
+    return redirect("starmap", slug=campaign.slug)

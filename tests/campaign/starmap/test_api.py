@@ -1,0 +1,152 @@
+"""The star map API: the permission matrix, what each reader reads, orders and refusals
+(400 naming the field, nothing written)."""
+
+import json
+
+import pytest
+
+from campaign.starmap.models import MapMove
+from campaign.turns.closing import campaign_turn_open
+from tests.conftest import client_for
+
+pytestmark = pytest.mark.usefixtures("english")
+
+
+@pytest.fixture
+def turn(starmap):
+    campaign_turn_open(campaign=starmap.campaign, user=starmap.organiser)
+    return starmap
+
+
+def api(s, suffix=""):
+    return f"/api/campaigns/{s.campaign.slug}/map{suffix}"
+
+
+@pytest.mark.parametrize(
+    ("who", "status", "fleets"),
+    [
+        ("organiser", 200, ["Home Fleet", "Raiders", "Shadow"]),
+        ("norge_player", 200, ["Home Fleet"]),
+        ("qatzrin_player", 200, ["Raiders", "Shadow"]),
+        ("chronicler", 200, ["Home Fleet", "Raiders"]),
+        ("outsider", 404, None),
+        ("other_org", 404, None),
+        ("staff", 200, ["Home Fleet", "Raiders", "Shadow"]),
+        (None, 401, None),
+    ],
+)
+def test_map_read_matrix(turn, rival, who, status, fleets):
+    response = client_for(turn, rival, who).get(api(turn))
+    assert response.status_code == status
+    if fleets is not None:
+        assert sorted(f["name"] for f in response.json()["fleets"]) == fleets
+
+
+def test_map_read_shape(turn, rival):
+    data = client_for(turn, rival, "norge_player").get(api(turn)).json()
+    sol = next(s for s in data["systems"] if s["slug"] == "sol")
+    assert sol == {
+        "id": turn.sol.pk,
+        "name": "Sol",
+        "slug": "sol",
+        "x": 100,
+        "y": 100,
+        "holder": "Kongeriket Norge",
+        "territories": [
+            {
+                "id": turn.oslo.pk,
+                "name": "Oslo Station",
+                "kind": "station",
+                "faction": "Kongeriket Norge",
+                "has_shipyard": True,
+            }
+        ],
+    }
+    assert {"id": turn.vega_rigel.pk, "a": "vega", "b": "rigel", "travel_turns": 2} in data["links"]
+    assert data["fleets"] == [
+        {
+            "id": turn.home.pk,
+            "name": "Home Fleet",
+            "slug": "home-fleet",
+            "faction": "Kongeriket Norge",
+            "ships": 1,
+            "system": "sol",
+            "link": None,
+            "heading": None,
+            "arrival_turn": None,
+            "destination": None,
+        }
+    ]
+
+
+def post(client, url, body):
+    return client.post(url, json.dumps(body), content_type="application/json")
+
+
+@pytest.mark.parametrize(
+    ("who", "fleet", "status"),
+    [
+        ("organiser", "raiders", 201),
+        ("norge_player", "home-fleet", 201),
+        ("qatzrin_player", "home-fleet", 404),
+        ("chronicler", "home-fleet", 403),
+        ("outsider", "home-fleet", 404),
+        ("other_org", "home-fleet", 404),
+        (None, "home-fleet", 401),
+    ],
+)
+def test_move_create_matrix(turn, rival, who, fleet, status):
+    client = client_for(turn, rival, who)
+    response = post(client, api(turn, "/moves"), {"fleet": fleet, "destination": "vega"})
+    assert response.status_code == status
+    assert MapMove.objects.count() == (1 if status == 201 else 0)
+
+
+def test_move_create_answer_and_cancel(turn, rival):
+    client = client_for(turn, rival, "norge_player")
+    response = post(client, api(turn, "/moves"), {"fleet": "home-fleet", "destination": "rigel"})
+    body = response.json()
+    assert {k: body[k] for k in ("turn", "fleet", "origin", "destination", "route")} == {
+        "turn": 1,
+        "fleet": "home-fleet",
+        "origin": "sol",
+        "destination": "rigel",
+        "route": ["sol", "deneb", "rigel"],
+    }
+    assert (body["travel_turns"], body["status"]) == (2, "queued")
+    cancel = api(turn, f"/moves/{body['id']}/cancel")
+    assert client_for(turn, rival, "qatzrin_player").post(cancel).status_code == 404
+    assert client.post(cancel).json()["status"] == "cancelled"
+    assert client.post(cancel).status_code == 400
+
+
+@pytest.mark.parametrize(
+    ("body", "detail"),
+    [
+        (
+            {"fleet": "home-fleet", "destination": "far"},
+            "destination: no link leads from Sol to Far",
+        ),
+        (
+            {"fleet": "home-fleet", "destination": "nowhere"},
+            "destination: no system 'nowhere' on this map",
+        ),
+        (
+            {"fleet": "home-fleet", "destination": "sol"},
+            "destination: Home Fleet is in Sol already",
+        ),
+    ],
+)
+def test_bad_move_is_400_naming_the_field(turn, rival, body, detail):
+    response = post(client_for(turn, rival, "norge_player"), api(turn, "/moves"), body)
+    assert response.status_code == 400
+    assert detail in json.dumps(response.json(), ensure_ascii=False)
+    assert MapMove.objects.count() == 0
+
+
+def test_missing_field_is_422(turn, rival):
+    response = post(
+        client_for(turn, rival, "norge_player"), api(turn, "/moves"), {"fleet": "home-fleet"}
+    )
+    assert response.status_code == 422
+    assert MapMove.objects.count() == 0

@@ -1,0 +1,119 @@
+"""The map page and its move forms: the permission matrix, what each reader sees, bad
+input refused with nothing written, query count flat as systems grow."""
+
+import pytest
+
+from campaign.starmap.models import MapMove, StarSystem
+from campaign.turns.closing import campaign_turn_open
+from tests.conftest import client_for
+
+pytestmark = pytest.mark.usefixtures("english")
+
+
+@pytest.fixture
+def turn(starmap):
+    campaign_turn_open(campaign=starmap.campaign, user=starmap.organiser)
+    return starmap
+
+
+def url(s, suffix=""):
+    return f"/campaigns/{s.campaign.slug}/map/{suffix}"
+
+
+@pytest.mark.parametrize(
+    ("who", "status", "seen", "hidden"),
+    [
+        ("organiser", 200, ["Home Fleet", "Raiders", "Shadow"], []),
+        ("norge_player", 200, ["Home Fleet"], ["Raiders", "Shadow"]),
+        ("qatzrin_player", 200, ["Raiders", "Shadow"], ["Home Fleet"]),
+        ("chronicler", 200, ["Home Fleet", "Raiders"], ["Shadow"]),
+        ("outsider", 404, [], []),
+        ("other_org", 404, [], []),
+        (None, 302, [], []),
+    ],
+)
+def test_map_page_matrix(turn, rival, who, status, seen, hidden):
+    response = client_for(turn, rival, who).get(url(turn))
+    assert response.status_code == status
+    body = response.content.decode()
+    for name in seen:
+        assert name in body
+    for name in hidden:
+        assert name not in body
+    if status == 200:
+        assert "<svg" in body and "style=" not in body.split("<svg", 1)[1].split("</svg>")[0]
+
+
+def test_player_sees_only_own_move_forms(turn, rival):
+    body = client_for(turn, rival, "norge_player").get(url(turn)).content.decode()
+    assert f'name="fleet" value="{turn.home.pk}"' in body
+    assert f'name="fleet" value="{turn.raiders.pk}"' not in body
+    body = client_for(turn, rival, "chronicler").get(url(turn)).content.decode()
+    assert 'name="fleet"' not in body
+
+
+@pytest.mark.parametrize(
+    ("who", "fleet", "status", "written"),
+    [
+        ("organiser", "raiders", 302, True),
+        ("norge_player", "home", 302, True),
+        ("qatzrin_player", "home", 404, False),
+        ("chronicler", "home", 403, False),
+        ("outsider", "home", 404, False),
+        ("other_org", "home", 404, False),
+        (None, "home", 302, False),
+    ],
+)
+def test_move_order_matrix(turn, rival, who, fleet, status, written):
+    fleet = getattr(turn, fleet)
+    response = client_for(turn, rival, who).post(
+        url(turn, "moves/"), {"fleet": fleet.pk, "destination": turn.vega.pk}
+    )
+    assert response.status_code == status
+    assert MapMove.objects.filter(fleet=fleet).exists() is written
+
+
+def test_bad_move_shows_the_error_and_writes_nothing(turn, rival):
+    client = client_for(turn, rival, "norge_player")
+    response = client.post(
+        url(turn, "moves/"), {"fleet": turn.home.pk, "destination": turn.far.pk}, follow=True
+    )
+    assert "destination: no link leads from Sol to Far" in response.content.decode()
+    response = client.post(
+        url(turn, "moves/"), {"fleet": turn.home.pk, "destination": "x"}, follow=True
+    )
+    assert "destination: choose a system of the map" in response.content.decode()
+    assert MapMove.objects.count() == 0
+
+
+def test_cancel_matrix(turn, rival):
+    client = client_for(turn, rival, "norge_player")
+    client.post(url(turn, "moves/"), {"fleet": turn.home.pk, "destination": turn.vega.pk})
+    move = MapMove.objects.get()
+    assert (
+        client_for(turn, rival, "qatzrin_player")
+        .post(url(turn, f"moves/{move.pk}/cancel/"))
+        .status_code
+        == 404
+    )
+    assert (
+        client_for(turn, rival, "chronicler")
+        .post(url(turn, f"moves/{move.pk}/cancel/"))
+        .status_code
+        == 403
+    )
+    assert client.post(url(turn, f"moves/{move.pk}/cancel/")).status_code == 302
+    move.refresh_from_db()
+    assert move.status == "cancelled"
+
+
+def test_map_page_queries_flat_as_systems_grow(turn, rival, django_assert_max_num_queries):
+    client = client_for(turn, rival, "norge_player")
+    with django_assert_max_num_queries(40) as small:
+        client.get(url(turn))
+    StarSystem.objects.bulk_create(
+        StarSystem(campaign=turn.campaign, name=f"S{i}", slug=f"s{i}", x=i, y=i) for i in range(60)
+    )
+    with django_assert_max_num_queries(len(small.captured_queries)):
+        response = client.get(url(turn))
+    assert response.content.decode().count('id="system-') == 65
