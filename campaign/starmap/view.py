@@ -147,6 +147,9 @@ class MapView:
     contacts: list[ContactView] = field(default_factory=list)
     #: The reader's fog scope: ``"all"``, ``"factions"`` or ``"public"`` (``campaign.fog``).
     fog: str = "public"
+    #: Ids of the fleets whose orders the reader sees and gives (organisers: all; a
+    #: player: their factions'; empty on a closed turn's map and for everyone else).
+    commands: frozenset[int] = frozenset()
 
     def system(self, system_id: int | None) -> SystemView | None:
         """The system of that id, or None."""
@@ -268,5 +271,14 @@ def map_view(campaign: Campaign, user: User, *, turn: int | None = None) -> MapV
         for c in fog.last_seen
     ]
     return MapView(
-        campaign.pk, turn, systems, links, fleets, sightings, sees_orders, contacts, fog.scope
+        campaign.pk,
+        turn,
+        systems,
+        links,
+        fleets,
+        sightings,
+        sees_orders,
+        contacts,
+        fog.scope,
+        frozenset(ordered) if sees_orders else frozenset(),
     )

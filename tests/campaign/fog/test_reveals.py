@@ -118,7 +118,7 @@ def test_refusals_write_nothing(m, rival):
 
 @pytest.mark.parametrize("who", WHO)
 def test_page_permission_matrix(m, rival, who):
-    client = client_for(m, rival, who)
+    client = client_for(m, rival, who, HTTP_ACCEPT_LANGUAGE="en")
     slug = m.campaign.slug
     page = client.get(f"/campaigns/{slug}/map/reveals/")
     post = client.post(
@@ -154,7 +154,7 @@ def test_page_permission_matrix(m, rival, who):
 
 
 def test_page_refusal_names_the_field(m):
-    client = client_for(m, None, "organiser")
+    client = client_for(m, None, "organiser", HTTP_ACCEPT_LANGUAGE="en")
     answer = client.post(
         f"/campaigns/{m.campaign.slug}/map/reveals/new/",
         {"fleet": m.shadow.pk, "faction": m.qatzrin.pk},
