@@ -23,6 +23,11 @@ Only fleets that are public now (``factions.access.visible_fleets(None)``, the b
 ``fleets``) *and* were public then are shown; holders are today's (the league keeps no
 record of past holders, which the page says). Battles are the builder's (concluded).
 
+A campaign with a star map (``campaign.starmap``) also gets the map drawn as SVG above the
+table on each turn page (``campaign.starmap.svg.draw_map``) from the public's
+``map_view(campaign, None, turn=…)`` — the one reading of who sees what on the map: at the
+close of a closed turn, now for the open one, none for a turn not recorded.
+
 Builder hook (``campaign.publish.builder``): :func:`prepare` once after the data is loaded
 (``campaign.site_map``, ``battle.site_map``: paths relative to a language folder, or
 None), :func:`bake` once per language (pages written only when their bytes change).
@@ -39,8 +44,12 @@ from pathlib import Path
 from typing import Any
 
 from django.utils import translation
+from django.utils.translation import gettext as _
 
 from campaign.league.models import Campaign
+from campaign.starmap.models import StarSystem
+from campaign.starmap.svg import draw_map
+from campaign.starmap.view import MapView, map_view
 from campaign.turns.models import CampaignTurn
 from factions.models import Fleet
 
@@ -76,6 +85,12 @@ def prepare(baker) -> None:
         fleet_id, date, territory_id, hidden, kind = row
         baker.map_history[fleet_id].append((date, territory_id, not hidden and kind != "-"))
     baker.map_turns = {}
+    baker.starmap_campaigns = set(
+        StarSystem.objects.filter(campaign__in=campaign_ids)
+        .values_list("campaign_id", flat=True)
+        .distinct()
+    )
+    baker.starmap_views = {}
     for campaign in baker.campaigns:
         name = baker.campaign_names[campaign.pk]
         by_number: dict[int, _Turn] = {}
@@ -157,6 +172,18 @@ def _rows(baker, campaign: Campaign, turn: _Turn) -> dict[str, Any]:
     }
 
 
+def _public_map(baker, campaign: Campaign, turn: _Turn) -> MapView | None:
+    """The public's star map of ``turn`` (once for every language), or None: no map, or
+    a turn whose positions were not recorded."""
+    if campaign.pk not in baker.starmap_campaigns or turn.state not in ("open", "closed"):
+        return None
+    key = (campaign.pk, turn.number)
+    if key not in baker.starmap_views:
+        at = turn.number if turn.state == "closed" else None
+        baker.starmap_views[key] = map_view(campaign, None, turn=at)
+    return baker.starmap_views[key]
+
+
 def _key(baker, lang: str, campaign: Campaign, turn: _Turn, neighbours, rows) -> str:
     """What a turn page shows (names and paths, not objects): the page is not rendered
     again while this is unchanged. A rebuild of a generated 1 000-battle league (20
@@ -193,6 +220,7 @@ def _key(baker, lang: str, campaign: Campaign, turn: _Turn, neighbours, rows) ->
             for r in rows["rows"]
         ],
         rows["positions_known"],
+        rows["starmap"],
         fleets(rows["transit"]),
         battles(rows["elsewhere"]),
     ]
@@ -217,6 +245,12 @@ def bake(baker, lang: str) -> None:
             previous = turns[i - 1] if i else None
             following = turns[i + 1] if i + 1 < len(turns) else None
             rows = _rows(baker, campaign, turn)
+            view = _public_map(baker, campaign, turn)
+            rows["starmap"] = (
+                draw_map(view, title=_("Star map at turn %(n)s") % {"n": turn.number})
+                if view is not None
+                else None
+            )
             baker.page(
                 lang,
                 turn.path,

@@ -16,6 +16,10 @@ from the data files in this folder (restated from seed 000):
   ``craft_lost``). Unlisted units are unharmed. The fates also set each ship's state (a
   destroyed ship has every hull and armour box and all crew lost; crew lost otherwise
   follows hull lost, D-9).
+- ``starmap.json``: the star map (``_starmap_load``): systems (map units 0–1 000) with
+  the territories placed in them (slugs), links ``[a, b, travel turns]``, the system each
+  fleet starts in (placed once: a reload leaves a fleet that has moved where it is) and
+  the system of each battle (by slug).
 - A battle with ``"mode": "resolved"``, ``"status": "draft"`` and a ``seed`` is left for
   the engine (``manage.py demo`` resolves it, ``battles.services.battle_resolve``). Once
   the engine has concluded it, loading again leaves that battle, its participants and the
@@ -40,6 +44,8 @@ from battles.models import Battle, BattleSide, Participant
 from battles.services import crew_lost_from_hull
 from battles.services.intel import intel_record_battle
 from campaign.league.models import Campaign
+from campaign.starmap.models import FleetPosition, StarLink, StarSystem, TerritoryPlacement
+from campaign.starmap.movement import berths_sync, fleet_place
 from factions.catalogue_loader import catalogue_load
 from factions.designs.schema import design_system_ids
 from factions.models import Faction, Fleet, LightUnitGroup, Ship, ShipClass, Squadron, Territory
@@ -503,6 +509,9 @@ def sample_load(*, directory: Path = SAMPLE_DIR) -> SampleSummary:
             _battle_load(name, spec, campaign=campaign, factions=factions, fleets=fleets)
             for name, spec in battles_data
         ]
+        _starmap_load(
+            _read(directory / "starmap.json"), campaign=campaign, fleets=fleets, battles=battles
+        )
         for battle in battles:  # classes met (rules §5); idempotent on a reload
             if battle.status == Battle.Status.CONCLUDED:
                 intel_record_battle(battle=battle)
@@ -517,3 +526,54 @@ def sample_load(*, directory: Path = SAMPLE_DIR) -> SampleSummary:
             battles=len(battles),
             participants=Participant.objects.filter(side__battle__in=battles).count(),
         )
+
+
+def _starmap_load(
+    data: dict[str, Any],
+    *,
+    campaign: Campaign,
+    fleets: dict[str, tuple[Fleet, Any, Any]],
+    battles: list[Battle],
+) -> None:
+    """The sample's star map from ``starmap.json`` (module docstring); idempotent. Raises
+    :class:`SampleDataError` naming the entry for an unknown system, territory or fleet."""
+    systems: dict[str, StarSystem] = {}
+    territories = {t.slug: t for t in Territory.objects.filter(faction__in=campaign.factions.all())}
+    for i, spec in enumerate(data["systems"]):
+        system, _ = _upsert(
+            StarSystem,
+            {"campaign": campaign, "slug": spec["slug"]},
+            {"name": spec["name"], "x": spec["x"], "y": spec["y"]},
+        )
+        systems[spec["slug"]] = system
+        for slug in spec["territories"]:
+            if slug not in territories:
+                raise SampleDataError(f"starmap.json: systems[{i}]: no territory {slug!r}")
+            _upsert(
+                TerritoryPlacement,
+                {"campaign": campaign, "territory": territories[slug]},
+                {"system_id": system.pk},
+            )
+    for i, (a, b, turns) in enumerate(data["links"]):
+        if a not in systems or b not in systems:
+            raise SampleDataError(f"starmap.json: links[{i}]: unknown system")
+        first, second = sorted([systems[a], systems[b]], key=lambda s: s.pk)
+        _upsert(
+            StarLink,
+            {"a": first, "b": second},
+            {"campaign_id": campaign.pk, "travel_turns": turns},
+        )
+    placed = set(FleetPosition.objects.filter(campaign=campaign).values_list("fleet_id", flat=True))
+    for slug, system_slug in data["fleets"].items():
+        if slug not in fleets or system_slug not in systems:
+            raise SampleDataError(f"starmap.json: fleets.{slug}: unknown fleet or system")
+        fleet = fleets[slug][0]
+        if fleet.pk not in placed:  # a fleet that has moved since stays where it is
+            fleet_place(campaign=campaign, fleet=fleet, system=systems[system_slug])
+    # fleets.json wrote each fleet's territory; the map's position is the source of it.
+    berths_sync(campaign=campaign, fleets=[f for f, _s, _l in fleets.values()])
+    for battle in battles:
+        system_slug = data["battles"].get(battle.slug)
+        if system_slug and battle.system_id != systems[system_slug].pk:
+            battle.system = systems[system_slug]
+            battle.save(update_fields=["system"])

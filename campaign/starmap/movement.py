@@ -94,6 +94,29 @@ def fleet_place(*, campaign: Campaign, fleet: Fleet, system: StarSystem) -> Flee
         return position
 
 
+def berths_sync(*, campaign: Campaign, fleets: list[Fleet]) -> int:
+    """Write each of ``fleets``' ``territory`` from its position on ``campaign``'s map
+    (:func:`berth_for`; on a link: none), for a writer that set it otherwise (the sample
+    loader's reload). Fleets not on the map are left alone. Returns how many changed."""
+    positions = {
+        p.fleet_id: p for p in FleetPosition.objects.filter(campaign=campaign, fleet__in=fleets)
+    }
+    territories = system_territories(campaign)
+    changed = 0
+    for fleet in fleets:
+        p = positions.get(fleet.pk)
+        if p is None:
+            continue
+        berth = (
+            berth_for(fleet.faction_id, territories.get(p.system_id, [])) if p.system_id else None
+        )
+        if fleet.territory_id != berth:
+            fleet.territory_id = berth
+            fleet.save(update_fields=["territory"])
+            changed += 1
+    return changed
+
+
 def move_reach(campaign: Campaign) -> int:
     """The most turns of travel one order may cover (``move_reach_turns``)."""
     return turn_rates(campaign.turn_settings)["move_reach_turns"]

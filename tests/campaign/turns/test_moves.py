@@ -12,6 +12,7 @@ from django.utils import translation
 
 from campaign.core.messages import decode
 from campaign.publish.builder import site_build
+from campaign.starmap.models import FleetPosition, StarSystem
 from campaign.turns.access import turn_summary_for
 from campaign.turns.closing import campaign_turn_close, campaign_turn_open, campaign_turn_reopen
 from campaign.turns.errors import TurnActionError, TurnPermissionError
@@ -25,7 +26,11 @@ WHO = ["organiser", "norge_player", "qatzrin_player", "chronicler", "outsider", 
 
 @pytest.fixture
 def moving(sample):
+    """The sample without its star map: territory-to-territory moves are those of a
+    campaign with no map (with one, moves go along its links: tests/campaign/starmap)."""
     s = sample
+    FleetPosition.objects.filter(campaign=s.campaign).delete()
+    StarSystem.objects.filter(campaign=s.campaign).delete()
     campaign_turn_open(campaign=s.campaign, user=s.organiser)
     s.kristiansand = Territory.objects.get(slug="kristiansand")
     s.petra = Territory.objects.get(slug="petra-iv")
