@@ -38,7 +38,12 @@ def test_no_hidden_fleet_reaches_the_site(starmap, tmp_path):
     with override_settings(MEDIA_ROOT=tmp_path / "media"):
         site_build(out_dir=out, pdfs=False)
     text = all_text(out)
-    assert list((out / "en" / "maps" / "test-league").glob("turn-*.html"))
+    turn_pages = list((out / "en" / "maps" / "test-league").glob("turn-*.html"))
+    assert turn_pages
+    for page in turn_pages:  # each draws the public's star map
+        html = page.read_text()
+        svg = html[html.index("<svg") : html.index("</svg>")]
+        assert "Home Fleet" in svg and "Contact" not in svg and "last seen" not in svg
     assert list((out / "pagefind" / "fragment").glob("*.pf_fragment"))
     assert "Home Fleet" in text and "Raiders" in text  # public fleets are published
     for secret in ["Nocturne Veil", "nocturne-veil", "Ghost Wing", "ghost-wing", "Phantom Hull"]:
