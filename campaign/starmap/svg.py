@@ -137,18 +137,18 @@ def _diamond(svg: ET.Element, x: float, y: float, f: FleetView) -> None:
 def _ring(svg: ET.Element, x: float, y: float, c: ContactView | SightingView) -> None:
     """A contact (amber ring) or a last-known position (dashed grey ring)."""
     blips = ngettext("%(n)s blip", "%(n)s blips", c.blips) % {"n": c.blips}
-    last = isinstance(c, SightingView)
     attrib = {"stroke-width": "4"}
-    if last:
+    if isinstance(c, SightingView):
         attrib["stroke-dasharray"] = "6 4"
-    shape = ET.SubElement(svg, "circle", cx=f"{x:.0f}", cy=f"{y:.0f}", r="11", fill="none",
-                          stroke=NEUTRAL if last else "rgb(255,190,60)", attrib=attrib)  # fmt: skip
-    if last:
+        stroke = NEUTRAL
         title = _("%(label)s (%(blips)s), last seen at the close of turn %(turn)s") % {
             "label": c.label,
             "blips": blips,
             "turn": c.turn,
         }
     else:
+        stroke = "rgb(255,190,60)"
         title = _("Contact %(label)s (%(blips)s)") % {"label": c.label, "blips": blips}
+    shape = ET.SubElement(svg, "circle", cx=f"{x:.0f}", cy=f"{y:.0f}", r="11", fill="none",
+                          stroke=stroke, attrib=attrib)  # fmt: skip
     ET.SubElement(shape, "title").text = title

@@ -9,9 +9,10 @@ from campaign.core.refusals import Kind, Refused
 from campaign.fog import reveals
 from campaign.fog.knowledge import contact_label
 from campaign.fog.models import Reveal, Sighting
+from campaign.starmap.models import FleetPosition
 from campaign.starmap.view import map_view
 from campaign.turns.closing import campaign_turn_close, campaign_turn_open
-from factions.models import Fleet
+from factions.models import Fleet, Ship
 from tests.conftest import client_for
 
 WHO = [
@@ -207,3 +208,29 @@ def test_api_bad_input_names_the_field(m):
         assert answer.status_code == 422, payload
         assert [e["field"] for e in answer.json()["errors"]] == [field]
     assert Reveal.objects.count() == 0
+
+
+def test_reveals_page_queries_flat_as_reveals_grow(m, django_assert_max_num_queries):
+    client = client_for(m, None, "organiser")
+    url = f"/campaigns/{m.campaign.slug}/map/reveals/"
+    client.get(url)
+    with django_assert_max_num_queries(30) as small:
+        client.get(url)
+    cls = m.shadow.ships.get().ship_class
+    for i in range(15):
+        fleet = Fleet.objects.create(
+            faction=m.qatzrin, name=f"Ghost {i}", slug=f"ghost-{i}", hidden=True
+        )
+        Ship.objects.create(fleet=fleet, ship_class=cls, name=f"G{i}")
+        FleetPosition.objects.create(campaign=m.campaign, fleet=fleet, system=m.far)
+        reveal = reveals.reveal_fleet(
+            campaign=m.campaign, fleet=fleet, faction=m.norge, user=m.organiser
+        )
+        if i % 2:
+            reveals.reveal_revoke(reveal=reveal, user=m.organiser)
+    with django_assert_max_num_queries(len(small.captured_queries)):
+        body = client.get(url).content.decode()
+    assert (
+        body.count("Ghost 14 (Qatzrin)") == 1
+        and body.count('class="member-card" id="reveal-') == 15
+    )
