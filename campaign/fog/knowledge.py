@@ -32,6 +32,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
 from django.conf import settings
+from django.db.models import OuterRef, Subquery
 
 from campaign.fog.models import Reveal, Sighting
 from campaign.fog.reach import Reach, presence_of, sensor_reach
@@ -260,12 +261,15 @@ def fog_for(
     fog = Fog(scope, observers, named=named)
     if scope == "public":
         return fog
+    mine = Sighting.objects.filter(campaign=campaign, observer_id__in=list(observers))
+    if closed_turn is not None:
+        mine = mine.filter(turn__lte=closed_turn)
+    # Only each fleet's latest sighting is read (a long campaign keeps one row a turn).
+    latest = mine.filter(fleet_id=OuterRef("fleet_id")).order_by("-turn").values("turn")[:1]
     sightings = (
-        Sighting.objects.filter(
-            campaign=campaign, observer_id__in=list(observers), fleet__hidden=True
-        )
+        mine.filter(fleet__hidden=True, turn=Subquery(latest))
         .exclude(fleet__faction_id__in=list(observers))
-        .order_by("fleet_id", "-turn", "-how", "observer_id")
+        .order_by("fleet_id", "-how", "observer_id")
         .values_list("fleet_id", "turn", "system_id", "link_id", "blips", "how")
     )
     if closed_turn is None:
@@ -284,12 +288,10 @@ def fog_for(
                     link_id,
                     how,
                 )
-    else:
-        sightings = sightings.filter(turn__lte=closed_turn)
     done = named | set(fog.contacts)
     for fleet_id, turn, system_id, link_id, size, how in sightings:
         if fleet_id in done:
-            continue  # rows come latest first: the first of a fleet is the one kept
+            continue  # several observers saw it at that turn: the first row is kept
         done.add(fleet_id)
         contact = Contact(contact_label(campaign.pk, fleet_id), size, system_id, link_id, how)
         if closed_turn is not None and turn == closed_turn:

@@ -194,3 +194,16 @@ def test_the_turn_summary_keeps_a_hidden_fleets_map_move_to_its_faction(m):
 
     assert movers(m.organiser) == movers(m.qatzrin_player) == sorted([m.home.pk, m.shadow.pk])
     assert movers(m.norge_player) == movers(m.chronicler) == movers(None) == [m.home.pk]
+
+
+def test_the_latest_sighting_is_the_last_known_position(m):
+    FleetPosition.objects.filter(fleet=m.shadow).update(system=m.far)  # out of reach now
+    for turn, system in [(1, m.deneb), (3, m.vega), (2, m.sol)]:
+        Sighting.objects.create(
+            campaign=m.campaign, observer=m.norge, fleet=m.shadow, turn=turn, system=system,
+            blips=turn, how="sensors",
+        )  # fmt: skip
+    view = map_view(m.campaign, m.norge_player)
+    assert [(view.system(s.system_id).name, s.turn, s.blips) for s in view.sightings] == [
+        ("Vega", 3, 3)
+    ]
