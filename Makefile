@@ -77,6 +77,7 @@ bench: venv rules-engine ## benchmarks: engine, other systems, turn close, repor
 	$(PY) -m bench
 	$(PY) -m bench.other_systems
 	$(PY) -m bench.turn_close
+	$(PY) -m bench.starmap
 	$(PY) -m bench.reports
 	$(PY) -m bench.web
 	$(PY) -m bench.turns

@@ -42,6 +42,7 @@ from campaign.core.stored_text import stored_text
 from campaign.league.api_auth import api_auth
 from campaign.league.models import Campaign
 from campaign.league.roles import require_member, require_organiser
+from campaign.starmap.models import StarSystem
 from factions.models import Fleet, Territory
 
 router = Router(tags=["battle actions"], auth=api_auth)
@@ -152,6 +153,9 @@ class BattleCreateIn(Schema):
     name: str = Field(min_length=1, max_length=200)
     campaign_turn: int | None = Field(default=None, ge=1, le=limits.NUMBER_MAX)
     territory: str | None = Field(default=None, description="territory slug")
+    system: str | None = Field(
+        default=None, description="star system slug: only the ships of the fleets there"
+    )
     scenario: str = Field(default="", max_length=100_000)
     sides: list[SideIn] = Field(min_length=2)
 
@@ -207,11 +211,20 @@ def battle_create_view(request: HttpRequest, slug: str, payload: BattleCreateIn)
                 400,
                 _("territory: %(value)r is not in the campaign") % {"value": payload.territory},
             )
+    system = None
+    if payload.system:
+        system = StarSystem.objects.filter(campaign=campaign, slug=payload.system).first()
+        if system is None:
+            raise HttpError(
+                400,
+                _("system: %(value)r is not a system of this campaign") % {"value": payload.system},
+            )
     battle = battle_create(
         campaign=campaign,
         name=payload.name,
         campaign_turn=payload.campaign_turn,
         territory=territory,
+        system=system,
         scenario=payload.scenario,
         sides=sides,
         user=request.user,

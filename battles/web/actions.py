@@ -129,6 +129,7 @@ def battle_setup(request: HttpRequest, slug: str) -> HttpResponse:
                 name=d["name"],
                 campaign_turn=d["campaign_turn"],
                 territory=d["territory"],
+                system=d["system"],
                 scenario=d["scenario"],
                 sides=sides,
                 user=request.user,

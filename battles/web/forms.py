@@ -13,6 +13,7 @@ from battles.models import Battle, Participant
 from battles.services import MAX_TURNS_LIMIT, eligible_light_units, eligible_ships, ship_system_ids
 from campaign.core import limits
 from campaign.league.models import Campaign
+from campaign.starmap.models import StarSystem
 from factions.models import Faction, LightUnitGroup, Ship, Territory
 from factions.ssd.draw import system_labels
 
@@ -80,6 +81,12 @@ class BattleSetupForm(forms.Form):
     territory = forms.ModelChoiceField(
         label=_("Location (territory)"), queryset=Territory.objects.none(), required=False
     )
+    system = forms.ModelChoiceField(
+        label=_("Star system"),
+        queryset=StarSystem.objects.none(),
+        required=False,
+        help_text=_("Once a system is chosen, only the ships of the fleets there are offered."),
+    )
     scenario = forms.CharField(
         label=_("Scenario (Markdown)"), widget=forms.Textarea(attrs={"rows": 3}), required=False
     )
@@ -125,7 +132,10 @@ class BattleSetupForm(forms.Form):
         self.fields["territory"].queryset = Territory.objects.filter(
             faction__in=campaign.factions.all()
         ).order_by("name")
-        ships = eligible_ships(campaign=campaign)
+        self.fields["system"].queryset = StarSystem.objects.filter(campaign=campaign).order_by(
+            "name"
+        )
+        ships = eligible_ships(campaign=campaign, system=self.chosen_system())
         groups = eligible_light_units(campaign=campaign)
         # Once the sides are chosen only their units are offered (and accepted).
         sides = self.chosen_sides()
@@ -136,6 +146,19 @@ class BattleSetupForm(forms.Form):
         self.fields["ships"].shared_names = _shared_names(ships)
         self.fields["light_units"].queryset = groups
         self.fields["campaign_turn"].initial = campaign.current_turn
+
+    def chosen_system(self) -> StarSystem | None:
+        """The campaign's star system chosen so far (submitted data, else initial), or
+        None (none chosen, unknown or malformed)."""
+        raw = (
+            self.data.get(self.add_prefix("system"))
+            if self.is_bound
+            else self.initial.get("system")
+        )
+        raw = str(getattr(raw, "pk", raw) or "")
+        if not raw.isdigit() or len(raw) >= 19:
+            return None
+        return StarSystem.objects.filter(campaign=self.campaign, pk=int(raw)).first()
 
     def chosen_sides(self) -> list[int]:
         """The ids of the campaign's factions chosen as sides so far (from the submitted

@@ -96,11 +96,12 @@ def draw_map(view: MapView, *, title: str = "", current: int | None = None) -> S
         ET.SubElement(group, "text", x=str(s.x), y=str(s.y + 56), fill="white",
                       attrib={"text-anchor": "middle"}).text = s.name  # fmt: skip
     by_system: dict[int, list[FleetView]] = {}
+    links = {lk.id: lk for lk in view.links}
     for f in view.fleets:
         if f.system_id is not None:
             by_system.setdefault(f.system_id, []).append(f)
             continue
-        link = view.link(f.link_id)
+        link = links.get(f.link_id)
         if link is None or f.heading_id not in where:
             continue
         start = where[link.a_id if f.heading_id == link.b_id else link.b_id]

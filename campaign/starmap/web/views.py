@@ -52,9 +52,14 @@ def map_page(request: HttpRequest, slug: str) -> HttpResponse:
     turn = _turn_param(request)
     view = map_view(campaign, request.user, turn=turn)
     names = {s.id: s.name for s in view.systems}
-    systems = [(s, view.fleets_in(s.id)) for s in view.systems]
+    by_system: dict[int, list] = {}
+    for f in view.fleets:
+        if f.system_id is not None:
+            by_system.setdefault(f.system_id, []).append(f)
+    systems = [(s, by_system.get(s.id, [])) for s in view.systems]
+    links = {lk.id: lk for lk in view.links}
     transit = [
-        (f, view.link(f.link_id), names.get(f.heading_id, "")) for f in view.fleets if f.in_transit
+        (f, links.get(f.link_id), names.get(f.heading_id, "")) for f in view.fleets if f.in_transit
     ]
     orders = {}
     if view.commands:  # only the fleets the reader orders: never a rival's orders
@@ -86,6 +91,10 @@ def map_page(request: HttpRequest, slug: str) -> HttpResponse:
             "movable": movable,
             "contacts": contacts,
             "sightings": sightings,
+            "can_order": any(
+                not f.in_transit and getattr(o, "status", "") != MapMove.Status.UNDER_WAY
+                for f, o, _d in movable
+            ),
             "turn": turn,
             "reach": movement.move_reach(campaign),
             "past_turns": list(

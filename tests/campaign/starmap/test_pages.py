@@ -46,8 +46,8 @@ def test_map_page_matrix(turn, rival, who, status, seen, hidden):
 
 def test_player_sees_only_own_move_forms(turn, rival):
     body = client_for(turn, rival, "norge_player").get(url(turn)).content.decode()
-    assert f'name="fleet" value="{turn.home.pk}"' in body
-    assert f'name="fleet" value="{turn.raiders.pk}"' not in body
+    assert f'<option value="{turn.home.pk}">Home Fleet (Kongeriket Norge)</option>' in body
+    assert "Raiders (Qatzrin)</option>" not in body
     body = client_for(turn, rival, "chronicler").get(url(turn)).content.decode()
     assert 'name="fleet"' not in body
 
