@@ -26,9 +26,10 @@ def turn_summary_for(user: User, summary: dict, *, campaign: Campaign) -> dict:
     A faction's yard work and income are its private campaign data, read like its yard
     queue and treasury (:func:`campaign_faction_ids_for`): a player reads the repairs,
     constructions and income of the factions they play, organisers and staff all of
-    them, anyone else none. Squadrons lost and movements stay public unless their fleet
-    is hidden from ``user`` (:func:`visible_fleets`). Returns a copy; the stored summary
-    is unchanged."""
+    them, anyone else none. Squadrons lost and movements — the star map's too, as its map
+    shows fleets (``campaign.fog``: a hidden fleet is named only to its faction) — stay
+    public unless their fleet is hidden from ``user`` (:func:`visible_fleets`). Returns a
+    copy; the stored summary is unchanged."""
 
     if not summary or (user is not None and user.is_authenticated and user.is_staff):
         return summary

@@ -16,7 +16,7 @@ from battles.readings import rules_in_force
 from battles.standings import campaign_standings
 from campaign.core.markdown import render_markdown
 from campaign.league.models import Campaign
-from campaign.league.roles import User, campaign_faction_ids_for, is_organiser
+from campaign.league.roles import User, campaign_faction_ids_for, campaign_roles, is_organiser
 from campaign.league.site_builds import site_build_state, site_rebuild_request
 from factions.models import Faction
 
@@ -65,6 +65,8 @@ def campaign_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "standings": campaign_standings(campaign, user=request.user),
             "open_turn": campaign.turns.filter(status="open").first(),
             "turn_member": campaign_faction_ids_for(request.user, campaign) != set(),
+            # every member reads the star map (as campaign.starmap.view shows it to them)
+            "map_member": bool(campaign_roles(request.user, campaign)),
             "organiser": organiser,
             "site_build": site_build_state() if organiser else None,
             "playing": list(

@@ -6,6 +6,7 @@ import pytest
 from battles.models import Battle
 from campaign.starmap.models import FleetPosition, MapMove
 from campaign.starmap.movement import map_move_cancel, map_move_order
+from campaign.turns.access import turn_summary_for
 from campaign.turns.closing import campaign_turn_close, campaign_turn_open, campaign_turn_reopen
 from campaign.turns.errors import TurnActionError, TurnPermissionError
 from campaign.turns.moves import fleet_move_order
@@ -223,3 +224,26 @@ def test_territory_orders_refused_on_a_map(turn):
         fleet_move_order(
             campaign=turn.campaign, fleet=turn.home, destination=turn.prime, user=turn.organiser
         )
+
+
+@pytest.mark.parametrize(
+    ("who", "fleets"),
+    [
+        ("organiser", ["Home Fleet", "Raiders", "Shadow"]),
+        ("norge_player", ["Home Fleet", "Raiders"]),
+        ("qatzrin_player", ["Home Fleet", "Raiders", "Shadow"]),
+        ("chronicler", ["Home Fleet", "Raiders"]),
+        (None, ["Home Fleet", "Raiders"]),
+    ],
+)
+def test_turn_summary_map_moves_follow_the_map(
+    turn, django_capture_on_commit_callbacks, who, fleets
+):
+    s = turn
+    order(s, s.home, s.vega)
+    order(s, s.raiders, s.vega)
+    order(s, s.shadow, s.sol)
+    closed = close(s, django_capture_on_commit_callbacks)
+    user = getattr(s, who) if who else None
+    summary = turn_summary_for(user, closed.summary, campaign=s.campaign)
+    assert sorted(m["name"] for m in summary["map_moves"]) == fleets
