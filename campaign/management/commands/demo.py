@@ -1,6 +1,7 @@
 """``python manage.py demo --site DIR``: resolve the battles left for the engine, render every
-concluded battle's report, play the sample's first campaign turn (``campaign.turns.demo``: repairs
-ordered at the yards, turn 1 closed), bake the site.
+concluded battle's report, play the sample's first two campaign turns (``campaign.turns.demo``:
+repairs ordered at the yards, two fleets sent across the star map, turns 1 and 2 closed, their
+meeting's battle drafted), bake the site.
 
 Run by ``make demo`` after ``migrate`` and ``load_sample``; its console is in English. A
 draft battle in ``resolved`` mode with a stored seed (the sample's Skirmish at Mieska) is
@@ -25,7 +26,7 @@ from battles.services import BattleActionError, battle_resolve
 from campaign.core.actors import SYSTEM
 from campaign.league.models import Campaign
 from campaign.publish import SiteBuildError, site_build
-from campaign.turns.demo import sample_turn_demo
+from campaign.turns.demo import sample_second_turn_demo, sample_turn_demo
 
 WORKER_TIMEOUT = 600  # seconds to wait for a real worker's result
 
@@ -69,9 +70,15 @@ class Command(BaseCommand):
 
     def _handle(self, site: Path) -> None:
         self._resolve_pending()
-        for campaign in Campaign.objects.filter(slug="sample"):  # a turn of repairs
+        for campaign in Campaign.objects.filter(slug="sample"):  # repairs, moves, a meeting
             for line in sample_turn_demo(campaign=campaign):
                 self.stdout.write(f"  turn: {line}")
+            for line in sample_second_turn_demo(campaign=campaign):
+                self.stdout.write(f"  turn: {line}")
+            for battle in Battle.objects.filter(
+                campaign=campaign, status=Battle.Status.DRAFT, system__isnull=False
+            ).exclude(campaign_turn__lt=2):
+                self.stdout.write(f"  turn: fleets met, battle drafted: {battle.name}")
         battles = list(
             Battle.objects.filter(status=Battle.Status.CONCLUDED)
             .select_related("campaign")

@@ -5,6 +5,7 @@ from battles.models import Battle
 from campaign.sample.loader import sample_load
 from campaign.starmap.models import FleetPosition, StarLink, StarSystem
 from campaign.starmap.view import map_view
+from campaign.turns.demo import sample_second_turn_demo, sample_turn_demo
 from factions.models import Fleet
 
 
@@ -47,3 +48,31 @@ def test_sample_map_reload_changes_nothing_and_keeps_a_moved_fleet(db):
     norge.refresh_from_db()
     assert (norge.position.system.slug, norge.territory) == ("outer-belt", None)
     assert StarSystem.objects.filter(campaign=campaign).count() == 6
+
+
+def test_demo_turns_move_two_fleets_that_meet_at_the_outer_belt(
+    db, django_capture_on_commit_callbacks
+):
+    campaign = sample_load().campaign
+    # The demo resolves the Skirmish at Mieska first: its Qatzrin ships are then free.
+    Battle.objects.filter(slug="skirmish-at-mieska").delete()
+    first = sample_turn_demo(campaign=campaign)
+    assert first[-3:] == [
+        "Ganesha long-range force ordered from Miranda to Outer Belt: 2 turns",
+        "5th long-range incursion fleet ordered from Miranda to Outer Belt: 2 turns",
+        "turn 1 closed",
+    ]
+    with django_capture_on_commit_callbacks(execute=True):
+        second = sample_second_turn_demo(campaign=campaign)
+    assert second[-1] == "turn 2 closed"
+    battle = Battle.objects.get(campaign=campaign, campaign_turn=2, status="draft")
+    assert (battle.name, battle.system.slug, battle.location) == (
+        "Outer Belt, turn 2",
+        "outer-belt",
+        "Outer Belt",
+    )
+    assert sorted(side.faction.slug for side in battle.sides.all()) == [
+        "collectif-g-plus",
+        "qatzrin",
+    ]
+    assert sample_second_turn_demo(campaign=campaign) == []
