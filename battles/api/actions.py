@@ -106,9 +106,19 @@ class CandidatesOut(Schema):
 
 
 @router.get("/campaigns/{slug}/battle-candidates", response=CandidatesOut)
-def battle_candidates(request: HttpRequest, slug: str) -> dict[str, Any]:
-    """Ships and light units an organiser may set up in a battle of the campaign."""
+def battle_candidates(
+    request: HttpRequest, slug: str, system: str | None = Query(None, max_length=120)
+) -> dict[str, Any]:
+    """Ships and light units an organiser may set up in a battle of the campaign (only
+    the ships of the fleets in star ``system``, a slug, when given)."""
     campaign = _campaign_organiser(request, slug)
+    where = None
+    if system:
+        where = StarSystem.objects.filter(campaign=campaign, slug=system).first()
+        if where is None:
+            raise HttpError(
+                400, _("system: %(value)r is not a system of this campaign") % {"value": system}
+            )
     ships = [
         {
             "id": s.pk,
@@ -123,7 +133,7 @@ def battle_candidates(request: HttpRequest, slug: str) -> dict[str, Any]:
             "crew_lost": s.crew_lost,
             "systems_lost": list(s.systems_lost or []),
         }
-        for s in eligible_ships(campaign=campaign).select_related("fleet__faction")
+        for s in eligible_ships(campaign=campaign, system=where).select_related("fleet__faction")
     ]
     groups = [
         {

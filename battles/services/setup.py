@@ -122,9 +122,10 @@ def battle_create(
     ships carry join too. ``territory``: where it is
     fought (its name becomes ``location``); ``system``: the star map's system it is fought
     in (its name the ``location`` when no territory is given), whose fleets' ships only
-    may be fielded. Raises :class:`BattleActionError` naming the
-    side, the ship (or group) and the field: fewer than two sides, a faction twice or not
-    in the campaign, a unit not eligible, a side with no unit, an empty name, a turn < 1.
+    may be fielded (a ``territory`` given with it must be placed in it). Raises
+    :class:`BattleActionError` naming the side, the ship (or group) and the field: fewer
+    than two sides, a faction twice or not in the campaign, a unit not eligible, a side
+    with no unit, an empty name, a turn < 1, a territory outside ``system``.
     One transaction; a timeline entry is added.
     ``user`` must organise ``campaign`` (:class:`~campaign.core.refusals.Refused`).
     """
@@ -145,6 +146,16 @@ def battle_create(
     if system is not None and system.campaign_id != campaign.pk:
         raise BattleActionError(
             _("system: %(system)s is not a system of this campaign") % {"system": system.name}
+        )
+    if (
+        system is not None
+        and territory is not None
+        and not system.placements.filter(territory=territory).exists()
+    ):
+        # The place's name and its system must say the same place.
+        raise BattleActionError(
+            _("territory: %(territory)s is not in the system %(system)s")
+            % {"territory": territory.name, "system": system.name}
         )
     in_campaign = set(campaign.factions.values_list("pk", flat=True))
     seen: set[int] = set()

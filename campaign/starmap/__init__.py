@@ -6,7 +6,8 @@ systems, and where each fleet is (in a system, or on a link with an arrival turn
   ``MapMove`` (a fleet's order along links);
 - ``view``: ``map_view`` — the one reading of the map for display (pages, API, SVG, site);
 - ``routes``: shortest paths over the links (networkx);
-- ``movement``: ordering a move, advancing fleets at the turn close, meetings;
+- ``movement``: placing a fleet, ordering and cancelling a move, ``Fleet.territory`` derived;
+- ``advance``: the turn close — fleets advance, meetings announced; ``admin``: staff views;
 - ``svg``: the map drawn as SVG from a ``MapView``;
 - ``web/``, ``api``: the map page and its API (pages layer).
 

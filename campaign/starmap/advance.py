@@ -66,7 +66,7 @@ def fleets_advance(
     Returns ``(summary, undo)``: a line per fleet that moved (``fleet`` id, ``name``,
     ``from``, ``to`` — a system name, or "A – B" while on a link — ``arrival_turn``), and
     what :func:`fleets_advance_undo` needs. A fixed number of queries however many fleets
-    move (``bench/turn_close.py``).
+    move (``bench/starmap.py``; ``tests/campaign/starmap/test_movement.py``).
     """
     n = turn_number
     moves = {

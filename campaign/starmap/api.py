@@ -11,8 +11,9 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
-from ninja import Router, Schema, Status
+from ninja import Query, Router, Schema, Status
 
+from campaign.core import limits
 from campaign.league.api_auth import api_auth
 from campaign.league.models import Campaign
 from campaign.league.roles import require_faction_scope, require_member
@@ -116,7 +117,11 @@ def _move_out(m: MapMove) -> dict:
 
 
 @router.get("/campaigns/{slug}/map", response=MapOut)
-def map_read(request: HttpRequest, slug: str, turn: int | None = None):
+def map_read(
+    request: HttpRequest,
+    slug: str,
+    turn: int | None = Query(None, ge=1, le=limits.NUMBER_MAX),  # noqa: B008 - ninja's way
+):
     """The campaign's map as the user sees it (``turn``: at that turn's close): systems
     (map units 0–1 000) with their holder and territories, links with their travel time
     in turns, and the fleets the user sees, by system slug (or link id, heading and

@@ -6,10 +6,16 @@ import json
 import pytest
 
 from campaign.starmap.models import MapMove
-from campaign.turns.closing import campaign_turn_open
+from campaign.starmap.movement import map_move_order
+from campaign.turns.closing import campaign_turn_close, campaign_turn_open
 from tests.conftest import client_for
 
 pytestmark = pytest.mark.usefixtures("english")
+
+
+def en_client(cast, rival, who):
+    """A test client of ``who`` reading the pages and answers in English."""
+    return client_for(cast, rival, who, HTTP_ACCEPT_LANGUAGE="en")
 
 
 @pytest.fixture
@@ -36,14 +42,14 @@ def api(s, suffix=""):
     ],
 )
 def test_map_read_matrix(turn, rival, who, status, fleets):
-    response = client_for(turn, rival, who).get(api(turn))
+    response = en_client(turn, rival, who).get(api(turn))
     assert response.status_code == status
     if fleets is not None:
         assert sorted(f["name"] for f in response.json()["fleets"]) == fleets
 
 
 def test_map_read_shape(turn, rival):
-    data = client_for(turn, rival, "norge_player").get(api(turn)).json()
+    data = en_client(turn, rival, "norge_player").get(api(turn)).json()
     sol = next(s for s in data["systems"] if s["slug"] == "sol")
     assert sol == {
         "id": turn.sol.pk,
@@ -96,14 +102,14 @@ def post(client, url, body):
     ],
 )
 def test_move_create_matrix(turn, rival, who, fleet, status):
-    client = client_for(turn, rival, who)
+    client = en_client(turn, rival, who)
     response = post(client, api(turn, "/moves"), {"fleet": fleet, "destination": "vega"})
     assert response.status_code == status
     assert MapMove.objects.count() == (1 if status == 201 else 0)
 
 
 def test_move_create_answer_and_cancel(turn, rival):
-    client = client_for(turn, rival, "norge_player")
+    client = en_client(turn, rival, "norge_player")
     response = post(client, api(turn, "/moves"), {"fleet": "home-fleet", "destination": "rigel"})
     body = response.json()
     assert {k: body[k] for k in ("turn", "fleet", "origin", "destination", "route")} == {
@@ -115,7 +121,7 @@ def test_move_create_answer_and_cancel(turn, rival):
     }
     assert (body["travel_turns"], body["status"]) == (2, "queued")
     cancel = api(turn, f"/moves/{body['id']}/cancel")
-    assert client_for(turn, rival, "qatzrin_player").post(cancel).status_code == 404
+    assert en_client(turn, rival, "qatzrin_player").post(cancel).status_code == 404
     assert client.post(cancel).json()["status"] == "cancelled"
     assert client.post(cancel).status_code == 400
 
@@ -138,7 +144,7 @@ def test_move_create_answer_and_cancel(turn, rival):
     ],
 )
 def test_bad_move_is_400_naming_the_field(turn, rival, body, detail):
-    response = post(client_for(turn, rival, "norge_player"), api(turn, "/moves"), body)
+    response = post(en_client(turn, rival, "norge_player"), api(turn, "/moves"), body)
     assert response.status_code == 400
     assert detail in json.dumps(response.json(), ensure_ascii=False)
     assert MapMove.objects.count() == 0
@@ -146,7 +152,25 @@ def test_bad_move_is_400_naming_the_field(turn, rival, body, detail):
 
 def test_missing_field_is_422(turn, rival):
     response = post(
-        client_for(turn, rival, "norge_player"), api(turn, "/moves"), {"fleet": "home-fleet"}
+        en_client(turn, rival, "norge_player"), api(turn, "/moves"), {"fleet": "home-fleet"}
     )
     assert response.status_code == 422
     assert MapMove.objects.count() == 0
+
+
+def test_map_read_at_a_closed_turn_and_bad_turn(turn, rival, django_capture_on_commit_callbacks):
+    s = turn
+    s.shadow.delete()
+    map_move_order(campaign=s.campaign, fleet=s.home, destination=s.vega, user=s.organiser)
+    with django_capture_on_commit_callbacks(execute=True):
+        campaign_turn_close(campaign=s.campaign, user=s.organiser)
+    campaign_turn_open(campaign=s.campaign, user=s.organiser)
+    map_move_order(campaign=s.campaign, fleet=s.home, destination=s.sol, user=s.organiser)
+    with django_capture_on_commit_callbacks(execute=True):
+        campaign_turn_close(campaign=s.campaign, user=s.organiser)
+    client = en_client(s, rival, "norge_player")
+    at = {t: client.get(api(s), {"turn": t}).json() for t in (1, 2)}
+    assert [(f["name"], f["system"]) for f in at[1]["fleets"]] == [("Home Fleet", "vega")]
+    assert [(f["name"], f["system"]) for f in at[2]["fleets"]] == [("Home Fleet", "sol")]
+    assert client.get(api(s), {"turn": 0}).status_code == 422
+    assert client.get(api(s), {"turn": 10**30}).status_code == 422

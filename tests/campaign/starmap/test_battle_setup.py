@@ -66,3 +66,38 @@ def test_api_setup_with_a_system(starmap, rival):
     assert response.status_code == 400
     assert "system: 'nowhere' is not a system of this campaign" in response.json()["detail"]
     assert Battle.objects.count() == 0
+
+
+def test_candidates_api_by_system(starmap, rival):
+    s = starmap
+    client = client_for(s, rival, "organiser", HTTP_ACCEPT_LANGUAGE="en")
+    url = f"/api/campaigns/{s.campaign.slug}/battle-candidates"
+    assert [c["name"] for c in client.get(url, {"system": "deneb"}).json()["ships"]] == [
+        "Shadow One"
+    ]
+    assert len(client.get(url).json()["ships"]) == 3
+    bad = client.get(url, {"system": "nowhere"})
+    assert bad.status_code == 400 and "system: 'nowhere'" in bad.json()["detail"]
+
+
+def test_territory_and_system_must_agree(starmap):
+    s = starmap
+    sides = [
+        SideSpec(faction=s.norge, ships=[s.home.ships.get().pk]),
+        SideSpec(faction=s.qatzrin, ships=[s.raiders.ships.get().pk]),
+    ]
+    s.raiders.position.system = s.sol
+    s.raiders.position.save()
+    with pytest.raises(BattleActionError, match="territory: Qatz Prime is not in the system Sol"):
+        battle_create(
+            campaign=s.campaign,
+            name="X",
+            sides=sides,
+            system=s.sol,
+            territory=s.prime,
+            user=s.organiser,
+        )
+    battle = battle_create(
+        campaign=s.campaign, name="X", sides=sides, system=s.sol, territory=s.oslo, user=s.organiser
+    )
+    assert (battle.location, battle.system, battle.territory) == ("Oslo Station", s.sol, s.oslo)

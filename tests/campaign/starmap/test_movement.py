@@ -2,6 +2,8 @@
 ``Fleet.territory`` derived, meetings in a system and on a link drafting a battle, reopen."""
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from battles.models import Battle
 from campaign.starmap.models import FleetPosition, MapMove
@@ -247,3 +249,21 @@ def test_turn_summary_map_moves_follow_the_map(
     user = getattr(s, who) if who else None
     summary = turn_summary_for(user, closed.summary, campaign=s.campaign)
     assert sorted(m["name"] for m in summary["map_moves"]) == fleets
+
+
+def test_close_query_count_flat_as_moving_fleets_grow(turn, django_capture_on_commit_callbacks):
+    s = turn
+    s.shadow.delete()
+
+    def close_with(moving):
+        for i in range(moving):
+            fleet = Fleet.objects.create(faction=s.norge, name=f"Extra {i}", slug=f"extra-{i}")
+            FleetPosition.objects.create(campaign=s.campaign, fleet=fleet, system=s.sol)
+            order(s, fleet, s.vega)
+        with CaptureQueriesContext(connection) as queries:
+            close(s, django_capture_on_commit_callbacks)
+        Fleet.objects.filter(slug__startswith="extra-").delete()
+        campaign_turn_open(campaign=s.campaign, user=s.organiser)
+        return len(queries)
+
+    assert close_with(1) == close_with(6)

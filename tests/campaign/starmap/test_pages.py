@@ -10,6 +10,11 @@ from tests.conftest import client_for
 pytestmark = pytest.mark.usefixtures("english")
 
 
+def en_client(cast, rival, who):
+    """A test client of ``who`` reading the pages and answers in English."""
+    return client_for(cast, rival, who, HTTP_ACCEPT_LANGUAGE="en")
+
+
 @pytest.fixture
 def turn(starmap):
     campaign_turn_open(campaign=starmap.campaign, user=starmap.organiser)
@@ -33,7 +38,7 @@ def url(s, suffix=""):
     ],
 )
 def test_map_page_matrix(turn, rival, who, status, seen, hidden):
-    response = client_for(turn, rival, who).get(url(turn))
+    response = en_client(turn, rival, who).get(url(turn))
     assert response.status_code == status
     body = response.content.decode()
     for name in seen:
@@ -45,10 +50,10 @@ def test_map_page_matrix(turn, rival, who, status, seen, hidden):
 
 
 def test_player_sees_only_own_move_forms(turn, rival):
-    body = client_for(turn, rival, "norge_player").get(url(turn)).content.decode()
+    body = en_client(turn, rival, "norge_player").get(url(turn)).content.decode()
     assert f'<option value="{turn.home.pk}">Home Fleet (Kongeriket Norge)</option>' in body
     assert "Raiders (Qatzrin)</option>" not in body
-    body = client_for(turn, rival, "chronicler").get(url(turn)).content.decode()
+    body = en_client(turn, rival, "chronicler").get(url(turn)).content.decode()
     assert 'name="fleet"' not in body
 
 
@@ -66,7 +71,7 @@ def test_player_sees_only_own_move_forms(turn, rival):
 )
 def test_move_order_matrix(turn, rival, who, fleet, status, written):
     fleet = getattr(turn, fleet)
-    response = client_for(turn, rival, who).post(
+    response = en_client(turn, rival, who).post(
         url(turn, "moves/"), {"fleet": fleet.pk, "destination": turn.vega.pk}
     )
     assert response.status_code == status
@@ -74,7 +79,7 @@ def test_move_order_matrix(turn, rival, who, fleet, status, written):
 
 
 def test_bad_move_shows_the_error_and_writes_nothing(turn, rival):
-    client = client_for(turn, rival, "norge_player")
+    client = en_client(turn, rival, "norge_player")
     response = client.post(
         url(turn, "moves/"), {"fleet": turn.home.pk, "destination": turn.far.pk}, follow=True
     )
@@ -87,19 +92,17 @@ def test_bad_move_shows_the_error_and_writes_nothing(turn, rival):
 
 
 def test_cancel_matrix(turn, rival):
-    client = client_for(turn, rival, "norge_player")
+    client = en_client(turn, rival, "norge_player")
     client.post(url(turn, "moves/"), {"fleet": turn.home.pk, "destination": turn.vega.pk})
     move = MapMove.objects.get()
     assert (
-        client_for(turn, rival, "qatzrin_player")
+        en_client(turn, rival, "qatzrin_player")
         .post(url(turn, f"moves/{move.pk}/cancel/"))
         .status_code
         == 404
     )
     assert (
-        client_for(turn, rival, "chronicler")
-        .post(url(turn, f"moves/{move.pk}/cancel/"))
-        .status_code
+        en_client(turn, rival, "chronicler").post(url(turn, f"moves/{move.pk}/cancel/")).status_code
         == 403
     )
     assert client.post(url(turn, f"moves/{move.pk}/cancel/")).status_code == 302
@@ -108,7 +111,7 @@ def test_cancel_matrix(turn, rival):
 
 
 def test_map_page_queries_flat_as_systems_grow(turn, rival, django_assert_max_num_queries):
-    client = client_for(turn, rival, "norge_player")
+    client = en_client(turn, rival, "norge_player")
     with django_assert_max_num_queries(40) as small:
         client.get(url(turn))
     StarSystem.objects.bulk_create(
@@ -117,3 +120,21 @@ def test_map_page_queries_flat_as_systems_grow(turn, rival, django_assert_max_nu
     with django_assert_max_num_queries(len(small.captured_queries)):
         response = client.get(url(turn))
     assert response.content.decode().count('id="system-') == 65
+
+
+def test_turn_page_sends_moves_to_the_map(turn, rival):
+    body = (
+        en_client(turn, rival, "norge_player")
+        .get(f"/campaigns/{turn.campaign.slug}/turn/")
+        .content.decode()
+    )
+    assert "order the moves on the star map" in body
+    assert 'action="/campaigns/test-league/moves/"' not in body
+
+
+def test_refusal_in_french(turn, rival):
+    response = client_for(turn, rival, "norge_player").post(
+        url(turn, "moves/"), {"fleet": turn.home.pk, "destination": turn.far.pk}, follow=True
+    )
+    body = response.content.decode()
+    assert "aucune liaison ne mène de Sol à Far" in body and "Carte stellaire" in body
