@@ -170,7 +170,14 @@ def test_map_read_at_a_closed_turn_and_bad_turn(turn, rival, django_capture_on_c
         campaign_turn_close(campaign=s.campaign, user=s.organiser)
     client = en_client(s, rival, "norge_player")
     at = {t: client.get(api(s), {"turn": t}).json() for t in (1, 2)}
-    assert [(f["name"], f["system"]) for f in at[1]["fleets"]] == [("Home Fleet", "vega")]
-    assert [(f["name"], f["system"]) for f in at[2]["fleets"]] == [("Home Fleet", "sol")]
+    # The Raiders are public: the fog of war names them to every faction.
+    assert [(f["name"], f["system"]) for f in at[1]["fleets"]] == [
+        ("Home Fleet", "vega"),
+        ("Raiders", "rigel"),
+    ]
+    assert [(f["name"], f["system"]) for f in at[2]["fleets"]] == [
+        ("Home Fleet", "sol"),
+        ("Raiders", "rigel"),
+    ]
     assert client.get(api(s), {"turn": 0}).status_code == 422
     assert client.get(api(s), {"turn": 10**30}).status_code == 422
