@@ -43,6 +43,7 @@ from django.utils.text import slugify
 from battles.models import Battle, BattleSide, Participant
 from battles.services import crew_lost_from_hull
 from battles.services.intel import intel_record_battle
+from campaign.core.actors import SYSTEM
 from campaign.league.models import Campaign
 from campaign.starmap.models import FleetPosition, StarLink, StarSystem, TerritoryPlacement
 from campaign.starmap.movement import berths_sync, fleet_place
@@ -569,7 +570,7 @@ def _starmap_load(
             raise SampleDataError(f"starmap.json: fleets.{slug}: unknown fleet or system")
         fleet = fleets[slug][0]
         if fleet.pk not in placed:  # a fleet that has moved since stays where it is
-            fleet_place(campaign=campaign, fleet=fleet, system=systems[system_slug])
+            fleet_place(campaign=campaign, fleet=fleet, system=systems[system_slug], user=SYSTEM)
     # fleets.json wrote each fleet's territory; the map's position is the source of it.
     berths_sync(campaign=campaign, fleets=[f for f, _s, _l in fleets.values()])
     for battle in battles:

@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 
 from campaign.core.messages import history_reason, message
 from campaign.league.models import Campaign
-from campaign.league.roles import User, can_act_for_faction
+from campaign.league.roles import User, can_act_for_faction, is_organiser
 from campaign.starmap.models import (
     FleetPosition,
     MapMove,
@@ -57,10 +57,19 @@ def system_territories(campaign: Campaign) -> dict[int, list[Territory]]:
     return out
 
 
-def fleet_place(*, campaign: Campaign, fleet: Fleet, system: StarSystem) -> FleetPosition:
-    """Put ``fleet`` in ``system`` (setting up the map: the sample, the organiser's admin),
-    its ``territory`` derived (:func:`berth_for`); its active orders are cancelled. Raises
-    :class:`TurnActionError` naming the field for a system or fleet of another campaign."""
+def fleet_place(
+    *, campaign: Campaign, fleet: Fleet, system: StarSystem, user: User
+) -> FleetPosition:
+    """Put ``fleet`` in ``system`` (setting up the map: the sample, the organiser's form on
+    the map page), its ``territory`` derived (:func:`berth_for`); its active orders are
+    cancelled. ``user`` must organise the campaign (:class:`TurnPermissionError`; the
+    sample loader acts as the system). Raises :class:`TurnActionError` naming the field for
+    a system or fleet of another campaign."""
+    if not is_organiser(user, campaign):
+        raise TurnPermissionError(
+            _("only an organiser of %(campaign)s places fleets on the map")
+            % {"campaign": campaign.name}
+        )
     if system.campaign_id != campaign.pk:
         raise TurnActionError(
             _("system: %(system)s is not a system of this campaign") % {"system": system.name}

@@ -78,14 +78,19 @@ def draw_map(view: MapView, *, title: str = "", current: int | None = None) -> S
         line = ET.SubElement(svg, "line", x1=str(x1), y1=str(y1), x2=str(x2), y2=str(y2),
                              stroke="rgb(150,160,200)", attrib={"stroke-width": "4"})  # fmt: skip
         turns = ngettext("%(n)s turn", "%(n)s turns", lk.travel_turns) % {"n": lk.travel_turns}
-        ET.SubElement(line, "title").text = f"{lk.a_name} – {lk.b_name}: {turns}"
+        ET.SubElement(line, "title").text = _("%(place)s: %(what)s") % {
+            "place": f"{lk.a_name} – {lk.b_name}",
+            "what": turns,
+        }
         ET.SubElement(svg, "text", x=str((x1 + x2) // 2), y=str((y1 + y2) // 2 - 8),
                       fill="rgb(200,205,230)", attrib={"text-anchor": "middle",
                       "font-size": "24"}).text = str(lk.travel_turns)  # fmt: skip
     for s in view.systems:
         group = ET.SubElement(svg, "g")
         ET.SubElement(group, "title").text = (
-            f"{s.name}: {s.holder_name}" if s.holder_name else s.name
+            _("%(place)s: %(what)s") % {"place": s.name, "what": s.holder_name}
+            if s.holder_name
+            else s.name
         )
         if current == s.id:
             ET.SubElement(group, "circle", cx=str(s.x), cy=str(s.y), r="34", fill="none",

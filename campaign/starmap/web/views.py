@@ -17,7 +17,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from campaign.league.models import Campaign
-from campaign.league.roles import require_faction_scope, require_member
+from campaign.league.roles import (
+    is_organiser,
+    require_faction_scope,
+    require_member,
+    require_organiser,
+)
 from campaign.starmap import movement
 from campaign.starmap.models import MapMove, StarSystem
 from campaign.starmap.svg import draw_map
@@ -97,6 +102,15 @@ def map_page(request: HttpRequest, slug: str) -> HttpResponse:
             ),
             "turn": turn,
             "reach": movement.move_reach(campaign),
+            "placeable": (
+                list(
+                    Fleet.objects.filter(faction__in=campaign.factions.all())
+                    .select_related("faction")
+                    .order_by("faction__name", "name")
+                )
+                if is_organiser(request.user, campaign) and not turn
+                else []
+            ),
             "past_turns": list(
                 campaign.turns.filter(closed_at__isnull=False)
                 .order_by("number")
@@ -153,4 +167,28 @@ def move_cancel(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         messages.error(request, str(exc))
     else:
         messages.success(request, _("Move cancelled."))
+    return redirect("starmap", slug=campaign.slug)
+
+
+@require_POST
+@_members_only
+def fleet_place(request: HttpRequest, slug: str) -> HttpResponse:
+    """Put a fleet (``fleet`` id) of the campaign in a system (``system`` id): organisers
+    (other members 403, anyone else 404)."""
+    campaign = get_object_or_404(Campaign, slug=slug)
+    require_organiser(request.user, campaign)
+    try:
+        fleet = Fleet.objects.filter(
+            faction__in=campaign.factions.all(), pk=_pk(request, "fleet")
+        ).first()
+        system = StarSystem.objects.filter(campaign=campaign, pk=_pk(request, "system")).first()
+        if fleet is None:
+            raise TurnActionError(_("fleet: choose a fleet of this campaign"))
+        if system is None:
+            raise TurnActionError(_("system: choose a system of the map"))
+        movement.fleet_place(campaign=campaign, fleet=fleet, system=system, user=request.user)
+    except TurnActionError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, _("Fleet placed."))
     return redirect("starmap", slug=campaign.slug)

@@ -138,3 +138,44 @@ def test_refusal_in_french(turn, rival):
     )
     body = response.content.decode()
     assert "aucune liaison ne mène de Sol à Far" in body and "Carte stellaire" in body
+
+
+@pytest.mark.parametrize(
+    ("who", "status", "placed"),
+    [
+        ("organiser", 302, True),
+        ("staff", 302, True),
+        ("norge_player", 403, False),
+        ("qatzrin_player", 403, False),
+        ("chronicler", 403, False),
+        ("outsider", 404, False),
+        ("other_org", 404, False),
+        (None, 302, False),
+    ],
+)
+def test_place_a_fleet_matrix(turn, rival, who, status, placed):
+    order = en_client(turn, rival, "norge_player")
+    order.post(url(turn, "moves/"), {"fleet": turn.home.pk, "destination": turn.vega.pk})
+    response = en_client(turn, rival, who).post(
+        url(turn, "place/"), {"fleet": turn.home.pk, "system": turn.rigel.pk}
+    )
+    assert response.status_code == status
+    turn.home.refresh_from_db()
+    assert (turn.home.position.system == turn.rigel) is placed
+    # placed at a rival's system: at no territory of its own; its order cancelled
+    assert (turn.home.territory is None) is placed
+    assert MapMove.objects.get().status == ("cancelled" if placed else "queued")
+
+
+def test_place_form_only_for_organisers_and_bad_input(turn, rival):
+    assert "Place the fleet" in en_client(turn, rival, "organiser").get(url(turn)).content.decode()
+    assert (
+        "Place the fleet"
+        not in en_client(turn, rival, "norge_player").get(url(turn)).content.decode()
+    )
+    response = en_client(turn, rival, "organiser").post(
+        url(turn, "place/"), {"fleet": turn.home.pk, "system": "x"}, follow=True
+    )
+    assert "system: choose a system of the map" in response.content.decode()
+    turn.home.refresh_from_db()
+    assert turn.home.position.system == turn.sol
