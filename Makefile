@@ -78,6 +78,7 @@ bench: venv rules-engine ## benchmarks: engine, other systems, turn close, repor
 	$(PY) -m bench.other_systems
 	$(PY) -m bench.turn_close
 	$(PY) -m bench.starmap
+	$(PY) -m bench.fog
 	$(PY) -m bench.reports
 	$(PY) -m bench.web
 	$(PY) -m bench.turns

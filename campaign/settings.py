@@ -107,6 +107,7 @@ INSTALLED_APPS = [
     "campaign.turns",  # label "turns"
     "campaign.notify",  # label "notify": e-mail and webhook notifications
     "campaign.starmap",  # label "starmap"
+    "campaign.fog",  # label "fog"
 ]
 
 MIDDLEWARE = [

@@ -19,6 +19,7 @@ urlpatterns = [
     path("", include("campaign.turns.web.urls")),
     path("", include("campaign.notify.web")),  # account preferences, a campaign's webhook
     path("", include("campaign.starmap.web.urls")),
+    path("", include("campaign.fog.web.urls")),  # the organisers' reveals on the map
     # Report files, with the battle page's access rules, also with DEBUG=0 (battles.web.media).
     path(f"{settings.MEDIA_URL.strip('/')}/<path:name>", report_file, name="media-file"),
 ]

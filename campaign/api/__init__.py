@@ -31,6 +31,7 @@ from battles.rules.errors import RulesError
 from campaign.core.json_body import BodyShapeError, parse_object
 from campaign.core.refusals import Refused, error_body
 from campaign.core.validation import TextError
+from campaign.fog.api import router as fog_router
 from campaign.starmap.api import router as starmap_router
 from campaign.turns.api.moves import router as moves_router
 from campaign.turns.api.orders import router as orders_router
@@ -210,6 +211,7 @@ api.add_router("/", turns_router)
 api.add_router("/", orders_router)
 api.add_router("/", moves_router)
 api.add_router("/", starmap_router)
+api.add_router("/", fog_router)  # the organisers' reveals on the star map
 api.add_router("/", battles_router)
 api.add_router("/", battle_actions_router)
 api.add_router("/", reports_router)

@@ -6,11 +6,12 @@
   (True: build the site even where none was baked before). ``campaign.tasks`` queues one
   coalesced site refresh once the transaction commits; a rolled-back change queues none.
 
-- :data:`turn_closed` / :data:`turn_reopened`: a campaign turn was closed or reopened
-  (``campaign.turns.closing``), sent inside that transaction after its writes, with
-  ``campaign`` and ``turn`` (the turn's number). ``battles.scoring.receivers`` writes the
-  turn's holding awards and fleet strengths, or deletes them; a receiver that raises
-  aborts the close or reopen.
+- :data:`turn_closed`: a campaign turn closed (``campaign``, ``turn``: its number), sent
+  inside the close's transaction once every fleet has moved; :data:`turn_reopened`: the
+  closed turn ``turn`` of ``campaign`` reopened, inside its transaction.
+  ``battles.scoring.receivers`` writes the turn's holding awards and fleet strengths, or
+  deletes them; the fog of war (``campaign.fog.sightings``) writes and deletes its
+  sightings. A receiver that raises aborts the close or reopen.
 - :data:`fleets_met`: enemy fleets met on the star map at a turn close
   (``campaign.starmap.advance``), sent once the close commits with ``campaign``,
   ``system`` (a ``StarSystem``, or None for fleets crossing on a link), ``link`` (the

@@ -64,11 +64,26 @@ class FleetOut(Schema):
     destination: str | None
 
 
+class ContactOut(Schema):
+    """A hidden enemy fleet seen (fog of war), unnamed: its label, size in blips, where
+    (system slug or link id), how seen (``sensors`` or ``reveal``) and, for a last-known
+    position, the turn at whose close it was seen."""
+
+    label: str
+    blips: int
+    system: str | None
+    link: int | None
+    how: str
+    turn: int | None = None
+
+
 class MapOut(Schema):
     turn: int | None
     systems: list[SystemOut]
     links: list[LinkOut]
     fleets: list[FleetOut]
+    contacts: list[ContactOut] = []
+    sightings: list[ContactOut] = []
 
 
 class MoveIn(Schema):
@@ -110,7 +125,9 @@ def map_read(
     """The campaign's map as the user sees it (``turn``: at that turn's close): systems
     (map units 0–1 000) with their holder and territories, links with their travel time
     in turns, and the fleets the user sees, by system slug (or link id, heading and
-    arrival turn)."""
+    arrival turn); the hidden enemy fleets in the user's sensor reach as unnamed
+    ``contacts`` and the last-known positions of the others (``sightings``)
+    (``campaign.fog``)."""
     campaign = get_object_or_404(Campaign, slug=slug)
     require_member(request.user, campaign)
     view = map_view(campaign, request.user, turn=turn)
@@ -156,6 +173,27 @@ def map_read(
                 "destination": slugs.get(f.destination_id),
             }
             for f in view.fleets
+        ],
+        "contacts": [
+            {
+                "label": c.label,
+                "blips": c.blips,
+                "system": slugs.get(c.system_id),
+                "link": c.link_id,
+                "how": c.how,
+            }
+            for c in view.contacts
+        ],
+        "sightings": [
+            {
+                "label": c.label,
+                "blips": c.blips,
+                "system": slugs.get(c.system_id),
+                "link": c.link_id,
+                "how": c.how,
+                "turn": c.turn,
+            }
+            for c in view.sightings
         ],
     }
 

@@ -12,6 +12,11 @@ Systems are discs in their holder's colour (grey: none or contested), links line
 their travel time in turns at the middle, fleets small diamonds in their faction's colour
 beside their system or on their link, 60 % of the way towards the system they head for.
 Every shape has a ``<title>`` (a tooltip, and what a screen reader reads).
+
+The fog of war's contacts (hidden enemy fleets the reader's sensors see, unnamed:
+``MapView.contacts``) are hollow amber rings below their system or at the middle of their
+link; last-known positions (``MapView.sightings``) dashed grey rings. Their titles give
+the contact's label and size in blips, never a fleet's name.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from campaign.starmap.view import FleetView, MapView
+from campaign.starmap.view import ContactView, FleetView, MapView, SightingView
 
 MARGIN = 60
 SIZE = 1000
@@ -113,6 +118,17 @@ def draw_map(view: MapView, *, title: str = "", current: int | None = None) -> S
         x, y = where[system_id]
         for i, f in enumerate(fleets):
             _diamond(svg, x + 40 + 30 * (i % 4), y - 30 + 30 * (i // 4), f)
+    marks: dict[int, int] = {}  # contacts drawn so far below each system
+    for c in [*view.contacts, *view.sightings]:
+        if c.system_id in where:
+            i = marks[c.system_id] = marks.get(c.system_id, -1) + 1
+            x, y = where[c.system_id]
+            _ring(svg, x - 40 - 30 * (i % 4), y - 30 + 30 * (i // 4), c)
+            continue
+        link = view.link(c.link_id)
+        if link is not None:
+            (x1, y1), (x2, y2) = where[link.a_id], where[link.b_id]
+            _ring(svg, (x1 + x2) / 2, (y1 + y2) / 2 + 24, c)
     return mark_safe(ET.tostring(svg, encoding="unicode"))  # noqa: S308 - ElementTree escapes
 
 
@@ -122,3 +138,23 @@ def _diamond(svg: ET.Element, x: float, y: float, f: FleetView) -> None:
     shape = ET.SubElement(svg, "polygon", points=points, fill=faction_colour(f.faction_id),
                           stroke="white", attrib={"stroke-width": "2"})  # fmt: skip
     ET.SubElement(shape, "title").text = _fleet_title(f)
+
+
+def _ring(svg: ET.Element, x: float, y: float, c: ContactView | SightingView) -> None:
+    """A contact (amber ring) or a last-known position (dashed grey ring)."""
+    blips = ngettext("%(n)s blip", "%(n)s blips", c.blips) % {"n": c.blips}
+    attrib = {"stroke-width": "4"}
+    if isinstance(c, SightingView):
+        attrib["stroke-dasharray"] = "6 4"
+        stroke = NEUTRAL
+        title = _("%(label)s (%(blips)s), last seen at the close of turn %(turn)s") % {
+            "label": c.label,
+            "blips": blips,
+            "turn": c.turn,
+        }
+    else:
+        stroke = "rgb(255,190,60)"
+        title = _("Contact %(label)s (%(blips)s)") % {"label": c.label, "blips": blips}
+    shape = ET.SubElement(svg, "circle", cx=f"{x:.0f}", cy=f"{y:.0f}", r="11", fill="none",
+                          stroke=stroke, attrib=attrib)  # fmt: skip
+    ET.SubElement(shape, "title").text = title

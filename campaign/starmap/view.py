@@ -3,15 +3,19 @@
 Every page, API answer, SVG and site map of the star map draws from a :class:`MapView`
 (never from the fleet rows themselves), so who sees which fleet is decided here only.
 
-Who sees what (today; the fog of war refines it here):
+Who sees what: the fog of war (``campaign.fog.knowledge.fog_for``, whose docstring
+states the rules; the sensor reach in ``campaign.fog.reach``):
 
-- staff and the campaign's organisers (and the system actor): every fleet and order;
-- a player of the campaign: their own factions' fleets and orders only;
-- anyone else, and the public (``user=None``, the published site): every fleet that is not
-  hidden, no orders;
+- staff and the campaign's organisers (and the system actor): every fleet, named, and
+  every order;
+- a player of the campaign: their own factions' fleets and orders, every public fleet,
+  the hidden enemy fleets in their sensor reach or revealed to them as unnamed
+  ``contacts``, and the last-known position of those they saw before (``sightings``);
+- anyone else, and the public (``user=None``, the published site and its search index):
+  every fleet that is not hidden, no contact, no sighting, no orders;
 - everyone: the systems, links, territories and who holds them.
 
-``sightings`` (last-known positions of fleets not seen now) is empty for now.
+On a closed turn's map the contacts are those recorded at its close.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from django.db.models import Count, Q
 
-from campaign.league.roles import campaign_faction_ids_for
+from campaign.fog.knowledge import fog_for
 from campaign.starmap.models import (
     FleetPosition,
     MapMove,
@@ -103,15 +107,28 @@ class FleetView:
 
 
 @dataclass(frozen=True)
-class SightingView:
-    """A fleet's last-known position (``turn``: when it was seen): for the fog of war."""
+class ContactView:
+    """A hidden enemy fleet seen now, unnamed (``campaign.fog.knowledge``): ``label``
+    (stable, ``"C-3F2A9B"``), ``blips`` (its size, rules §5), in ``system_id`` or on
+    ``link_id``; ``how``: ``"sensors"`` or ``"reveal"`` (an organiser showed it)."""
 
-    fleet_id: int
-    fleet_name: str
-    faction_id: int
-    faction_name: str
+    label: str
+    blips: int
     system_id: int | None
     link_id: int | None
+    how: str
+
+
+@dataclass(frozen=True)
+class SightingView:
+    """A hidden enemy fleet's last-known position: as :class:`ContactView`, seen at the
+    close of ``turn``."""
+
+    label: str
+    blips: int
+    system_id: int | None
+    link_id: int | None
+    how: str
     turn: int
 
 
@@ -127,6 +144,12 @@ class MapView:
     fleets: list[FleetView]
     sightings: list[SightingView] = field(default_factory=list)
     sees_orders: bool = False
+    contacts: list[ContactView] = field(default_factory=list)
+    #: The reader's fog scope: ``"all"``, ``"factions"`` or ``"public"`` (``campaign.fog``).
+    fog: str = "public"
+    #: Ids of the fleets whose orders the reader sees and gives (organisers: all; a
+    #: player: their factions'; empty on a closed turn's map and for everyone else).
+    commands: frozenset[int] = frozenset()
 
     def system(self, system_id: int | None) -> SystemView | None:
         """The system of that id, or None."""
@@ -140,18 +163,9 @@ class MapView:
         """The fleets in that system."""
         return [f for f in self.fleets if f.system_id == system_id]
 
-
-def seen_factions(user: User, campaign: Campaign) -> tuple[set[int] | None, bool]:
-    """``(factions whose every fleet and order ``user`` sees on ``campaign``'s map — None:
-    all, public_too)``: ``public_too`` adds every fleet that is not hidden (module
-    docstring). Also what the turn summary's map moves follow
-    (``campaign.turns.access.turn_summary_for``)."""
-    if user is None:
-        return set(), True
-    seen = campaign_faction_ids_for(user, campaign)
-    if seen is None:
-        return None, False
-    return seen, not seen
+    def contacts_in(self, system_id: int) -> list[ContactView]:
+        """The contacts in that system."""
+        return [c for c in self.contacts if c.system_id == system_id]
 
 
 def map_view(campaign: Campaign, user: User, *, turn: int | None = None) -> MapView:
@@ -159,7 +173,8 @@ def map_view(campaign: Campaign, user: User, *, turn: int | None = None) -> MapV
     close of ``turn`` (positions from the fleets' position history; a turn not closed yet
     reads as now). Systems, links and holders are today's (past holders are not kept).
 
-    A fixed number of queries however many systems, links and fleets (about 7).
+    A fixed number of queries however many systems, links and fleets (about 12 for a
+    player, with the fog of war's).
     """
     systems_qs = StarSystem.objects.filter(campaign=campaign).order_by("name", "pk")
     placements: dict[int, list[TerritoryView]] = {}
@@ -187,8 +202,6 @@ def map_view(campaign: Campaign, user: User, *, turn: int | None = None) -> MapV
     ]
     links.sort(key=lambda lk: (lk.a_name, lk.b_name))
 
-    seen, public_too = seen_factions(user, campaign)
-    sees_orders = seen is None or bool(seen)
     turn_at = None
     if turn is not None:
         closed = campaign.turns.filter(number=turn, closed_at__isnull=False).first()
@@ -199,18 +212,21 @@ def map_view(campaign: Campaign, user: User, *, turn: int | None = None) -> MapV
             tuple(getattr(p, c) for c in columns)
             for p in FleetPosition.history.as_of(turn_at).filter(campaign_id=campaign.pk)
         ]
-        sees_orders = False
     else:
         positions = list(FleetPosition.objects.filter(campaign=campaign).values_list(*columns))
-    fleet_filter = Q(pk__in=[p[0] for p in positions])
-    if seen is not None:
-        scope = Q(faction_id__in=seen)
-        if public_too:
-            scope |= Q(hidden=False)
-        fleet_filter &= scope
+    fog = fog_for(
+        campaign,
+        user,
+        {p[0]: (p[1], p[2]) for p in positions},
+        closed_turn=turn if turn_at is not None else None,
+        links={lk.id: (lk.a_id, lk.b_id) for lk in links},
+        placements=[(t.faction_id, s.id, t.kind) for s in systems for t in s.territories],
+    )
+    # Orders: the organisers' all, a player's their factions', only on today's map.
+    sees_orders = turn_at is None and fog.scope != "public"
     fleets_by_id = {
         row[0]: row
-        for row in Fleet.objects.filter(fleet_filter)
+        for row in Fleet.objects.filter(pk__in=list(fog.named))
         .annotate(
             afloat=Count(
                 "ships",
@@ -219,11 +235,12 @@ def map_view(campaign: Campaign, user: User, *, turn: int | None = None) -> MapV
         )
         .values_list("pk", "name", "slug", "faction_id", "faction__name", "hidden", "afloat")
     }
+    ordered = [pk for pk, f in fleets_by_id.items() if fog.scope == "all" or f[3] in fog.observers]
     destinations: dict[int, int] = {}
-    if sees_orders and fleets_by_id:
+    if sees_orders and ordered:
         for fleet_id, dest in MapMove.objects.filter(
             campaign=campaign,
-            fleet_id__in=list(fleets_by_id),
+            fleet_id__in=ordered,
             status__in=[MapMove.Status.QUEUED, MapMove.Status.UNDER_WAY],
         ).values_list("fleet_id", "destination_id"):
             destinations[fleet_id] = dest
@@ -251,4 +268,23 @@ def map_view(campaign: Campaign, user: User, *, turn: int | None = None) -> MapV
             )
         )
     fleets.sort(key=lambda f: (f.name, f.id))
-    return MapView(campaign.pk, turn, systems, links, fleets, [], sees_orders)
+    contacts = [
+        ContactView(c.label, c.blips, c.system_id, c.link_id, c.how) for c in fog.contacts.values()
+    ]
+    contacts.sort(key=lambda c: c.label)
+    sightings = [
+        SightingView(c.label, c.blips, c.system_id, c.link_id, c.how, c.turn or 0)
+        for c in fog.last_seen
+    ]
+    return MapView(
+        campaign.pk,
+        turn,
+        systems,
+        links,
+        fleets,
+        sightings,
+        sees_orders,
+        contacts,
+        fog.scope,
+        frozenset(ordered) if sees_orders else frozenset(),
+    )

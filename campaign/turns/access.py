@@ -9,10 +9,9 @@ from typing import TYPE_CHECKING
 from django.db.models import Q
 
 from campaign.league.roles import User, campaign_faction_ids_for
-from campaign.starmap.view import seen_factions
 from campaign.turns.models import Construction
 from factions.access import visible_fleets, visible_ships
-from factions.models import Faction, Fleet, LightUnitGroup
+from factions.models import Faction, LightUnitGroup
 
 if TYPE_CHECKING:
     from campaign.league.models import Campaign
@@ -20,18 +19,17 @@ if TYPE_CHECKING:
 
 def turn_summary_for(user: User, summary: dict, *, campaign: Campaign) -> dict:
     """A closed turn's ``summary`` (``turns.closing``: ``repairs`` with ``ship`` ids,
-    ``constructions`` with ``id``, ``squadrons_lost`` with ``id``, ``moves`` with ``fleet``,
-    ``income`` with the faction's ``name``, ``map_moves`` with ``fleet``) of ``campaign``
+    ``constructions`` with ``id``, ``squadrons_lost`` with ``id``, ``moves`` and
+    ``map_moves`` with ``fleet``, ``income`` with the faction's ``name``) of ``campaign``
     as ``user`` may read it.
 
     A faction's yard work and income are its private campaign data, read like its yard
     queue and treasury (:func:`campaign_faction_ids_for`): a player reads the repairs,
     constructions and income of the factions they play, organisers and staff all of
-    them, anyone else none. Squadrons lost and movements stay public unless their fleet
-    is hidden from ``user`` (:func:`visible_fleets`); the star map's moves follow the map
-    (``campaign.starmap.view.seen_factions``: a player reads their own factions' only).
-    Returns a copy; the stored summary
-    is unchanged."""
+    them, anyone else none. Squadrons lost and movements — the star map's too, as its map
+    shows fleets (``campaign.fog``: a hidden fleet is named only to its faction) — stay
+    public unless their fleet is hidden from ``user`` (:func:`visible_fleets`). Returns a
+    copy; the stored summary is unchanged."""
 
     if not summary or (user is not None and user.is_authenticated and user.is_staff):
         return summary
@@ -41,8 +39,10 @@ def turn_summary_for(user: User, summary: dict, *, campaign: Campaign) -> dict:
     builds = summary.get("constructions", [])
     lost = summary.get("squadrons_lost", [])
     moves = summary.get("moves", [])
+    map_moves = summary.get("map_moves", [])
     income = summary.get("income", [])
-    moved = set(fleets.filter(pk__in=[m.get("fleet") for m in moves]).values_list("pk", flat=True))
+    movers = [m.get("fleet") for m in moves + map_moves]
+    moved = set(fleets.filter(pk__in=movers).values_list("pk", flat=True))
     repaired = visible_ships(user).filter(pk__in=[r.get("ship") for r in repairs])
     built = Construction.objects.filter(pk__in=[c.get("id") for c in builds], fleet__in=fleets)
     names = None
@@ -58,20 +58,8 @@ def turn_summary_for(user: User, summary: dict, *, campaign: Campaign) -> dict:
             "pk", flat=True
         )
     )
-    map_moves = summary.get("map_moves", [])
-    on_map = set()
-    if map_moves:
-        map_seen, public_too = seen_factions(user, campaign)
-        shown = Fleet.objects.filter(pk__in=[m.get("fleet") for m in map_moves])
-        if map_seen is not None:
-            shown = shown.filter(
-                Q(faction_id__in=map_seen) | (Q(hidden=False) if public_too else Q(pk__in=[]))
-            )
-        on_map = set(shown.values_list("pk", flat=True))
-    return {
+    scoped = {
         **summary,
-        # the star map's moves as the map shows fleets (campaign.starmap.view)
-        "map_moves": [m for m in map_moves if m.get("fleet") in on_map],
         "repairs": [r for r in repairs if r.get("ship") in ships],
         "constructions": [c for c in builds if c.get("id") in built_ids],
         "squadrons_lost": [g for g in lost if g.get("id") in seen],
@@ -79,3 +67,6 @@ def turn_summary_for(user: User, summary: dict, *, campaign: Campaign) -> dict:
         # stored by faction name (names are unique, factions.Faction.name)
         "income": [i for i in income if names is None or i.get("faction") in names],
     }
+    if "map_moves" in summary:  # star-map moves: a hidden fleet's stay its faction's
+        scoped["map_moves"] = [m for m in map_moves if m.get("fleet") in moved]
+    return scoped

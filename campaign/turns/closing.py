@@ -366,7 +366,8 @@ def campaign_turn_close(*, campaign: Campaign, user, now: datetime | None = None
         turn.undo = undo
         turn.save(update_fields=["status", "closed_at", "summary", "undo"])
         _reschedule_all(campaign, why=message("turn.closed", n=n))
-        # Holding awards and fleet strengths at this close (battles.scoring.receivers).
+        # Holding awards and fleet strengths (battles.scoring.receivers), sightings
+        # (campaign.fog.sightings) at this close.
         turn_closed.send(sender=CampaignTurn, campaign=campaign, turn=n)
         # Fleets, holders and the turn's map change on the site: refreshed after the commit.
         public_change.send(sender=CampaignTurn, campaign=campaign, full=False)
@@ -532,7 +533,7 @@ def campaign_turn_reopen(*, campaign: Campaign, user, turn: int) -> CampaignTurn
         if campaign.current_turn != turn.number:
             campaign.current_turn = turn.number
             campaign.save(update_fields=["current_turn"])
-        # The holding awards and fleet strengths of the close go (battles.scoring.receivers).
+        # The close's holding awards, fleet strengths and sightings go (same receivers).
         turn_reopened.send(sender=CampaignTurn, campaign=campaign, turn=turn.number)
         public_change.send(sender=CampaignTurn, campaign=campaign, full=False)
         return turn

@@ -1,7 +1,7 @@
 """The star map on a 390 px phone, in headless Chromium: a Norwegian player reads the map
 (it scrolls inside its box, the page never wider than the phone, no CSP violation),
-orders their fleet to New Bergen and sees the order listed; the rival's fleets are
-neither drawn nor listed."""
+orders their fleet to New Bergen and sees the order listed; the rivals' public fleets are
+on the map (the fog of war names public fleets to everyone) but never in the move form."""
 
 from __future__ import annotations
 
@@ -37,7 +37,8 @@ def test_a_player_orders_a_move_on_a_phone(live_server, browser, sample):
     assert svg.bounding_box()["width"] >= 640  # legible: the box scrolls instead
     assert phone.locator(".starmap-scroll").bounding_box()["width"] <= 390
     text = phone.locator("main").inner_text()
-    assert "Steffen Konalson" in text and "68th reprisal fleet" not in text
+    assert "Steffen Konalson" in text and "68th reprisal fleet" in text
+    assert "68th reprisal fleet" not in phone.locator("#move-fleet").inner_text()
     phone.select_option("#move-destination", label="New Bergen")
     phone.get_by_role("button", name="Ordonner le mouvement").click()
     phone.wait_for_selector(".starmap-orders li")

@@ -67,17 +67,22 @@ def map_page(request: HttpRequest, slug: str) -> HttpResponse:
         (f, links.get(f.link_id), names.get(f.heading_id, "")) for f in view.fleets if f.in_transit
     ]
     orders = {}
-    if view.sees_orders:
+    if view.commands:  # only the fleets the reader orders: never a rival's orders
         for m in MapMove.objects.filter(
             campaign=campaign,
-            fleet_id__in=[f.id for f in view.fleets],
+            fleet_id__in=list(view.commands),
             status__in=movement.ACTIVE,
         ):
             orders[m.fleet_id] = m
     movable = [
         (f, orders.get(f.id), names.get(f.destination_id, ""))
         for f in view.fleets
-        if view.sees_orders
+        if f.id in view.commands
+    ]
+    link_names = {lk.id: f"{lk.a_name} – {lk.b_name}" for lk in view.links}
+    contacts = [(c, names.get(c.system_id) or link_names.get(c.link_id, "")) for c in view.contacts]
+    sightings = [
+        (c, names.get(c.system_id) or link_names.get(c.link_id, "")) for c in view.sightings
     ]
     return render(
         request,
@@ -89,6 +94,8 @@ def map_page(request: HttpRequest, slug: str) -> HttpResponse:
             "systems": systems,
             "transit": transit,
             "movable": movable,
+            "contacts": contacts,
+            "sightings": sightings,
             "can_order": any(
                 not f.in_transit and getattr(o, "status", "") != MapMove.Status.UNDER_WAY
                 for f, o, _d in movable

@@ -32,8 +32,8 @@ def api(s, suffix=""):
     ("who", "status", "fleets"),
     [
         ("organiser", 200, ["Home Fleet", "Raiders", "Shadow"]),
-        ("norge_player", 200, ["Home Fleet"]),
-        ("qatzrin_player", 200, ["Raiders", "Shadow"]),
+        ("norge_player", 200, ["Home Fleet", "Raiders"]),
+        ("qatzrin_player", 200, ["Home Fleet", "Raiders", "Shadow"]),
         ("chronicler", 200, ["Home Fleet", "Raiders"]),
         ("outsider", 404, None),
         ("other_org", 404, None),
@@ -69,7 +69,7 @@ def test_map_read_shape(turn, rival):
         ],
     }
     assert {"id": turn.vega_rigel.pk, "a": "vega", "b": "rigel", "travel_turns": 2} in data["links"]
-    assert data["fleets"] == [
+    assert [f for f in data["fleets"] if f["faction"] == "Kongeriket Norge"] == [
         {
             "id": turn.home.pk,
             "name": "Home Fleet",
@@ -170,7 +170,14 @@ def test_map_read_at_a_closed_turn_and_bad_turn(turn, rival, django_capture_on_c
         campaign_turn_close(campaign=s.campaign, user=s.organiser)
     client = en_client(s, rival, "norge_player")
     at = {t: client.get(api(s), {"turn": t}).json() for t in (1, 2)}
-    assert [(f["name"], f["system"]) for f in at[1]["fleets"]] == [("Home Fleet", "vega")]
-    assert [(f["name"], f["system"]) for f in at[2]["fleets"]] == [("Home Fleet", "sol")]
+    # The Raiders are public: the fog of war names them to every faction.
+    assert [(f["name"], f["system"]) for f in at[1]["fleets"]] == [
+        ("Home Fleet", "vega"),
+        ("Raiders", "rigel"),
+    ]
+    assert [(f["name"], f["system"]) for f in at[2]["fleets"]] == [
+        ("Home Fleet", "sol"),
+        ("Raiders", "rigel"),
+    ]
     assert client.get(api(s), {"turn": 0}).status_code == 422
     assert client.get(api(s), {"turn": 10**30}).status_code == 422

@@ -232,8 +232,8 @@ def test_territory_orders_refused_on_a_map(turn):
     ("who", "fleets"),
     [
         ("organiser", ["Home Fleet", "Raiders", "Shadow"]),
-        ("norge_player", ["Home Fleet"]),
-        ("qatzrin_player", ["Raiders", "Shadow"]),
+        ("norge_player", ["Home Fleet", "Raiders"]),
+        ("qatzrin_player", ["Home Fleet", "Raiders", "Shadow"]),
         ("chronicler", ["Home Fleet", "Raiders"]),
         (None, ["Home Fleet", "Raiders"]),
     ],

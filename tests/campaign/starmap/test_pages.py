@@ -29,8 +29,8 @@ def url(s, suffix=""):
     ("who", "status", "seen", "hidden"),
     [
         ("organiser", 200, ["Home Fleet", "Raiders", "Shadow"], []),
-        ("norge_player", 200, ["Home Fleet"], ["Raiders", "Shadow"]),
-        ("qatzrin_player", 200, ["Raiders", "Shadow"], ["Home Fleet"]),
+        ("norge_player", 200, ["Home Fleet", "Raiders"], ["Shadow"]),
+        ("qatzrin_player", 200, ["Home Fleet", "Raiders", "Shadow"], []),
         ("chronicler", 200, ["Home Fleet", "Raiders"], ["Shadow"]),
         ("outsider", 404, [], []),
         ("other_org", 404, [], []),

@@ -1,0 +1,1 @@
+"""The organisers' reveal page of the fog of war (pages layer)."""
