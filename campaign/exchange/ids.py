@@ -165,6 +165,9 @@ class IdWalk:
 
 ENGINE = IdWalk(frozenset({"ship", "lu", "participant"}))
 
+#: A move order's route: the star systems it passes, in order.
+ROUTE = IdWalk(frozenset({"star_system"}), ((("[]",), "star_system"),))
+
 TURN_SUMMARY = IdWalk(
     frozenset({"ship", "construction", "lu", "fleet"}),
     (
@@ -172,14 +175,44 @@ TURN_SUMMARY = IdWalk(
         (("constructions", "[]", "id"), "construction"),
         (("squadrons_lost", "[]", "id"), "lu"),
         (("moves", "[]", "fleet"), "fleet"),
+        (("map_moves", "[]", "fleet"), "fleet"),
     ),
 )
 
 TURN_UNDO = IdWalk(
     frozenset(
-        {"ship", "lu", "construction", "repair_order", "ledger", "fleet_move", "fleet", "territory"}
+        {
+            "ship",
+            "lu",
+            "construction",
+            "repair_order",
+            "ledger",
+            "fleet_move",
+            "fleet",
+            "territory",
+            "fleet_position",
+            "star_system",
+            "star_link",
+            "map_move",
+        }
     ),
     (
+        # The star map's part (``campaign.starmap.advance``): positions before and after,
+        # move orders' statuses, fleets' derived territories.
+        (("map", "positions", "{}"), "fleet_position"),
+        (("map", "after", "{}"), "fleet_position"),
+        *(
+            ((("map", part, "*", name), kind))
+            for part in ("positions", "after")
+            for name, kind in (
+                ("system_id", "star_system"),
+                ("link_id", "star_link"),
+                ("heading_id", "star_system"),
+            )
+        ),
+        (("map", "moves", "{}"), "map_move"),
+        (("map", "fleets", "*"), "territory"),
+        (("map", "fleets", "{}"), "fleet"),
         (("ships", "{}"), "ship"),
         (("after", "{}"), "ship"),
         (("orders", "{}"), "repair_order"),

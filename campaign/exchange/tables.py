@@ -35,8 +35,16 @@ from battles.models import (
     TurnPlay,
     VictoryAward,
 )
-from campaign.exchange.ids import ENGINE, TURN_SUMMARY, TURN_UNDO, IdWalk
+from campaign.exchange.ids import ENGINE, ROUTE, TURN_SUMMARY, TURN_UNDO, IdWalk
+from campaign.fog.models import Reveal, Sighting
 from campaign.league.models import Campaign, Intel, Membership
+from campaign.starmap.models import (
+    FleetPosition,
+    MapMove,
+    StarLink,
+    StarSystem,
+    TerritoryPlacement,
+)
 from campaign.turns.models import (
     CampaignTurn,
     Construction,
@@ -109,6 +117,11 @@ TABLES: tuple[Table, ...] = (
     Table("commanders", Commander, "faction__campaigns"),
     Table("system_units", SystemUnit, "faction__campaigns"),
     Table("memberships", Membership, "campaign"),
+    # The star map: systems (named by slug), links, territories placed, where fleets are.
+    Table("star_systems", StarSystem, "campaign", key=("slug",)),
+    Table("star_links", StarLink, "campaign"),
+    Table("territory_placements", TerritoryPlacement, "campaign"),
+    Table("fleet_positions", FleetPosition, "campaign"),
     Table("battles", Battle, "campaign", key=("slug",)),
     Table("battle_sides", BattleSide, "battle__campaign"),
     Table("participants", Participant, "side__battle__campaign"),
@@ -132,6 +145,10 @@ TABLES: tuple[Table, ...] = (
     Table("constructions", Construction, "campaign"),
     Table("ledger", LedgerEntry, "campaign"),
     Table("fleet_moves", FleetMove, "campaign"),
+    Table("map_moves", MapMove, "campaign", ids={"route": ROUTE}),
+    # The fog of war: what each faction saw at each close, the organisers' reveals.
+    Table("sightings", Sighting, "campaign"),
+    Table("reveals", Reveal, "campaign"),
     Table("scoring_rules", ScoringRules, "campaign", replaces=True),
     Table("victory_awards", VictoryAward, "campaign"),
     Table("strength_snapshots", StrengthSnapshot, "campaign"),
@@ -148,6 +165,10 @@ KIND_TABLES: dict[str, str] = {
     "ledger": "ledger",
     "fleet_move": "fleet_moves",
     "territory": "territories",
+    "fleet_position": "fleet_positions",
+    "star_system": "star_systems",
+    "star_link": "star_links",
+    "map_move": "map_moves",
 }
 
 TABLE_OF_MODEL: dict[type[models.Model], Table] = {t.model: t for t in TABLES}

@@ -1,6 +1,6 @@
 """The sample campaign played a little: the Skirmish at Mieska resolved by the engine
 (its log and rolls), turn 1 closed with repairs and the ledger (``manage.py demo``'s
-turn), a report's narrative written, a construction and a fleet move ordered in turn 2."""
+turn), a report's narrative written, a construction and a move on the star map ordered in turn 2."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ from django.db import connection
 from battles.models import Battle
 from battles.services import battle_resolve
 from campaign.core.actors import SYSTEM
+from campaign.starmap.models import StarSystem
+from campaign.starmap.movement import map_move_order
 from campaign.turns.building import construction_order
 from campaign.turns.demo import sample_turn_demo
-from campaign.turns.moves import fleet_move_order
-from factions.models import Territory
 
 
 @pytest.fixture
@@ -46,10 +46,10 @@ def played(turn_closed):
         light_variant="emp",
         name="Skarv",
     )
-    fleet_move_order(
+    map_move_order(
         campaign=s.campaign,
         fleet=s.fleet,
-        destination=Territory.objects.get(slug="kristiansand"),
+        destination=StarSystem.objects.get(campaign=s.campaign, slug="kristiansand"),
         user=s.norge_player,
     )
     return s

@@ -17,4 +17,5 @@ def test_a_battle_side_of_a_faction_outside_the_campaign_is_named(sample):
     with pytest.raises(ExportError) as caught:
         campaign_export(campaign=sample.campaign, user=SYSTEM)
     assert caught.value.status == 409
-    assert str(caught.value) == "battles[0].winner names a row outside the campaign"
+    # The first row naming them: a Phalon territory placed on the campaign's star map.
+    assert str(caught.value) == "territory_placements[5].territory names a row outside the campaign"

@@ -53,7 +53,17 @@ def test_the_document_holds_the_whole_played_campaign(moved):
         7,
         16,
     )
-    assert (result.rows["constructions"], result.rows["fleet_moves"]) == (1, 1)
+    assert (result.rows["constructions"], result.rows["fleet_moves"]) == (1, 0)
+    # The star map, the fog, commanders and scoring travel too.
+    assert {k: result.rows[k] for k in (
+        "star_systems", "star_links", "territory_placements", "fleet_positions", "map_moves",
+        "sightings", "commanders", "renown_awards", "victory_awards", "strength_snapshots",
+        "scoring_rules",
+    )} == {
+        "star_systems": 7, "star_links": 9, "territory_placements": 9, "fleet_positions": 4,
+        "map_moves": 3, "sightings": 2, "commanders": 4, "renown_awards": 6,
+        "victory_awards": 6, "strength_snapshots": 4, "scoring_rules": 1,
+    }  # fmt: skip
     assert result.rows["events"] == Event.objects.count() == 644
     assert sorted(result.users_created) == [
         "chronicler",
