@@ -67,7 +67,8 @@ def campaign_export_view(request: HttpRequest, slug: str):
 )
 def campaign_import_view(request: HttpRequest):
     """Create the campaign the body describes (a document written by an export)."""
-    require_importer(request.user)  # before reading the body: 403, whatever was sent
+    # The body's shape first, as every other write of the API (its root parser answers 422
+    # before a view runs), then who may import.
     try:
         document = parse_object(request.body)
     except BodyShapeError as exc:
@@ -75,6 +76,7 @@ def campaign_import_view(request: HttpRequest):
     except ValueError as exc:  # not JSON at all (an empty body too)
         shape = BodyShapeError(_("body: not JSON (%(error)s)") % {"error": exc})
         raise HttpError(422, str(shape)) from shape
+    require_importer(request.user)
     result = campaign_import(document=document, user=request.user)
     return Status(
         201,
