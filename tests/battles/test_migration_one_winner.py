@@ -6,10 +6,8 @@ fielded twice on one side is kept once."""
 from __future__ import annotations
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
-from tests.migrations import migrate_latest
+from tests.migrations import migrate_latest, migrate_to
 
 BEFORE = ("battles", "0010_fill_concluded_at")
 AFTER = ("battles", "0011_one_winner_protected_history")
@@ -17,10 +15,7 @@ AFTER = ("battles", "0011_one_winner_protected_history")
 
 def _migrate(target: tuple[str, str]):
     """Migrate battles to ``target``, every other app to its latest; the models then."""
-    executor = MigrationExecutor(connection)
-    nodes = [n for n in executor.loader.graph.leaf_nodes() if n[0] != "battles"] + [target]
-    executor.migrate(nodes)
-    return MigrationExecutor(connection).loader.project_state(nodes).apps
+    return migrate_to(target)
 
 
 def _old_rows(apps) -> dict:

@@ -5,11 +5,9 @@ was, and no other field of any play changes."""
 from __future__ import annotations
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
 from battles.play.engine_state import engine_hash
-from tests.migrations import migrate_latest
+from tests.migrations import migrate_latest, migrate_to
 
 BEFORE = ("battles", "0011_one_winner_protected_history")
 AFTER = ("battles", "0012_turnplay_engine_state")
@@ -17,12 +15,7 @@ AFTER = ("battles", "0012_turnplay_engine_state")
 
 def _migrate(battles_at):
     """Every app at its last migration but battles, at ``battles_at``; the models then."""
-    executor = MigrationExecutor(connection)
-    targets = [n for n in executor.loader.graph.leaf_nodes() if n[0] != "battles"]
-    targets.append(battles_at)
-    executor.migrate(targets)
-    executor.loader.build_graph()
-    return executor.loader.project_state(targets).apps
+    return migrate_to(battles_at)
 
 
 @pytest.mark.django_db(transaction=True)
