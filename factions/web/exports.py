@@ -19,6 +19,7 @@ from campaign.core.csv_export import csv_response
 from campaign.league.models import Campaign
 from factions import fleet_cache
 from factions.access import visible_fleets, visible_ships
+from factions.commanders.records import commander_name
 from factions.filters import FleetFilter, ShipFilter
 from factions.models import Ship
 
@@ -47,7 +48,7 @@ def campaign_fleets_csv(request: HttpRequest, slug: str) -> HttpResponse:
     fleets = (
         visible_fleets(request.user)
         .filter(faction__in=campaign.factions.all())
-        .select_related("faction", "territory")
+        .select_related("faction", "territory", "admiral")
         .annotate(
             ship_count=Count("ships"),
             afloat=Count("ships", filter=~Q(ships__status__in=LOST)),
@@ -62,7 +63,7 @@ def campaign_fleets_csv(request: HttpRequest, slug: str) -> HttpResponse:
             f.faction.name,
             f.name,
             f.slug,
-            f.admiral,
+            commander_name(f, "admiral"),
             f.territory.name if f.territory else "",
             f.hidden,
             f.ship_count,
@@ -74,7 +75,7 @@ def campaign_fleets_csv(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _ship_rows(ships: QuerySet) -> list[tuple]:
-    ships = ships.select_related("fleet__faction", "squadron", "ship_class").defer(
+    ships = ships.select_related("fleet__faction", "squadron", "ship_class", "captain").defer(
         "ship_class__design", "notes"
     )
     return [
@@ -86,7 +87,7 @@ def _ship_rows(ships: QuerySet) -> list[tuple]:
             s.name,
             s.ship_class.name,
             s.ship_class.type_label,
-            s.captain,
+            commander_name(s, "captain"),
             s.status,
             s.hull_lost,
             s.ship_class.hull_boxes,
