@@ -194,3 +194,14 @@ def test_another_campaigns_hidden_fleet_is_404_and_never_named(turn, rival):
     assert response.status_code == 404
     assert "Secret Armada" not in response.content.decode()
     assert MapMove.objects.count() == 0
+
+
+def test_the_links_read_in_each_language(turn, rival):
+    """Each link's travel time follows the reader's typography: "Sol – Vega: 1 turn" in
+    English, a narrow no-break space before the colon in French."""
+    french = client_for(turn, rival, "norge_player").get(url(turn)).content.decode()
+    assert "<li>Sol – Vega\u202f: 1 tour</li>" in french
+    assert "<li>Vega – Rigel\u202f: 2 tours</li>" in french
+    english = en_client(turn, rival, "norge_player").get(url(turn)).content.decode()
+    assert "<li>Sol – Vega: 1 turn</li>" in english
+    assert "<li>Vega – Rigel: 2 turns</li>" in english
