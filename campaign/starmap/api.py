@@ -204,7 +204,10 @@ def map_move_create(request: HttpRequest, slug: str, payload: MoveIn):
     (at most ``move_reach_turns`` turns); carried out from the open turn's close on."""
     campaign = get_object_or_404(Campaign, slug=slug)
     seen = require_faction_scope(request.user, campaign)
-    fleet = get_object_or_404(Fleet.objects.select_related("faction"), slug=payload.fleet)
+    fleet = get_object_or_404(  # another campaign's fleet: 404, never named
+        Fleet.objects.select_related("faction").filter(faction__in=campaign.factions.all()),
+        slug=payload.fleet,
+    )
     if seen is not None and fleet.faction_id not in seen:
         raise Http404("not your faction's fleet")
     destination = StarSystem.objects.filter(campaign=campaign, slug=payload.destination).first()

@@ -10,6 +10,7 @@ from battles.models import Battle, Report
 from battles.reports import context as reports
 from campaign.league.models import SiteBuild
 from campaign.league.site_builds import site_build_state
+from campaign.management.commands import demo as demo_command
 from tests.battles.battle_fixtures import draft_skirmish
 from tests.battles.reports.report_fixtures import make_battle
 
@@ -120,3 +121,21 @@ def test_demo_console_speaks_english_only(settings, tmp_path, capsys, monkeypatc
     assert "  turn: turn 1 closed" in turn and turn[-1] == "  turn: turn 2 closed"
     for word in ("vaisseau", "n’a pas", "\u202f:", "chantier"):
         assert word not in out, word
+
+
+@pytest.mark.django_db
+def test_a_build_that_crashes_is_recorded_as_failed(settings, tmp_path, monkeypatch):
+    """Any error of the build (not only a refused output folder) ends its ``SiteBuild``
+    row: a row left running made the campaign page say "a build is in progress" for ever,
+    beside the later builds that succeeded."""
+    settings.MEDIA_ROOT = tmp_path / "media"
+
+    def crash(out_dir):
+        raise KeyError("why")
+
+    monkeypatch.setattr(demo_command, "site_build", crash)
+    with pytest.raises(KeyError):
+        call_command("demo", "--site", str(tmp_path / "site"))
+    state = site_build_state()
+    assert state["pending"] is None
+    assert (state["last"].status, state["last"].error) == ("failed", "KeyError: 'why'")

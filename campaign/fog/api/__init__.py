@@ -74,7 +74,9 @@ def reveal_list(request: HttpRequest, slug: str):
 def reveal_create(request: HttpRequest, slug: str, payload: RevealIn):
     """Reveal the hidden ``fleet`` (slug) to ``faction`` (slug) until revoked."""
     campaign = _organised(request, slug)
-    fleet = Fleet.objects.filter(slug=payload.fleet).first()
+    # Only the campaign's fleets: another campaign's hidden fleet is "no fleet" here, never
+    # named in a refusal.
+    fleet = Fleet.objects.filter(slug=payload.fleet, faction__in=campaign.factions.all()).first()
     if fleet is None:
         text = _("fleet: no fleet '%(fleet)s'") % {"fleet": payload.fleet}
         raise Refused(text, kind=Kind.INVALID, errors=[("fleet", text)])

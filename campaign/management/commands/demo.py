@@ -105,6 +105,11 @@ class Command(BaseCommand):
         except SiteBuildError as exc:
             site_builds.build_finish(build, error=str(exc))
             raise CommandError(str(exc)) from exc
+        except BaseException as exc:
+            # Recorded as failed, as the refresh task does: left running, the campaign page
+            # would show a build in progress for ever.
+            site_builds.build_finish(build, error=f"{type(exc).__name__}: {exc}")
+            raise
         site_builds.build_finish(build, written=len(result.written))
         for warning in result.warnings:  # e.g. no base URL: no sitemap
             self.stderr.write(f"warning: {warning}")

@@ -131,7 +131,10 @@ def move_order(request: HttpRequest, slug: str) -> HttpResponse:
     """Order a fleet (``fleet`` id) to a system (``destination`` id) along the links."""
     campaign = get_object_or_404(Campaign, slug=slug)
     seen = require_faction_scope(request.user, campaign)
-    fleet = get_object_or_404(Fleet.objects.select_related("faction"), pk=_pk(request, "fleet"))
+    fleet = get_object_or_404(  # another campaign's fleet: 404, never named
+        Fleet.objects.select_related("faction").filter(faction__in=campaign.factions.all()),
+        pk=_pk(request, "fleet"),
+    )
     if seen is not None and fleet.faction_id not in seen:
         raise Http404("not your faction's fleet")
     try:

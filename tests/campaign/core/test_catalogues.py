@@ -5,6 +5,7 @@ never rewrites the project's files."""
 
 from __future__ import annotations
 
+import gettext
 import re
 import shutil
 from pathlib import Path
@@ -47,3 +48,35 @@ def test_makemessages_leaves_no_untranslated_or_fuzzy_string(tmp_path, language,
     assert len(entries) > 300
     missing = [msgid for msgid, msgstr, fuzzy in entries if not msgstr or fuzzy]
     assert missing == []
+
+
+def test_english_catalogue_translates_each_msgid_to_itself():
+    """The English catalogue is filled from the msgids: a fuzzy guess kept as a
+    translation ("Star map" shown as "Start", "%(place)s: %(what)s" as "password:
+    %(why)s", which raised KeyError on the English map page and the site's turn maps)
+    is a wrong English text. Checked on the compiled catalogue Django reads."""
+    mo = Path(settings.BASE_DIR) / "locale" / "en" / "LC_MESSAGES" / "django.mo"
+    with mo.open("rb") as handle:
+        catalogue = gettext.GNUTranslations(handle)._catalog
+    wrong = {}
+    for key, text in catalogue.items():
+        if isinstance(key, tuple):  # plural: (msgid, n); msgstr[1] follows msgid_plural
+            msgid, index = key
+            if index == 0 and text != msgid.split("\x04")[-1]:
+                wrong[msgid] = text
+        elif key and text != key.split("\x04")[-1]:  # "context\x04msgid"
+            wrong[key] = text
+    assert wrong == {}
+
+
+def test_english_catalogue_source_matches_the_compiled_one():
+    """The ``.po`` (what ``make messages`` rewrites) holds the same English as the ``.mo``:
+    no msgstr differs from its msgid there either."""
+    po = Path(settings.BASE_DIR) / "locale" / "en" / "LC_MESSAGES" / "django.po"
+    wrong = [
+        (msgid, msgstr)
+        for msgid, msgstr, _fuzzy in _entries(po)
+        # a plural's msgstr[n] are joined with "|": its first is the msgid
+        if msgid and msgstr != msgid and not msgstr.startswith(msgid + "|")
+    ]
+    assert wrong == []

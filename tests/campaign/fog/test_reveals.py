@@ -234,3 +234,20 @@ def test_reveals_page_queries_flat_as_reveals_grow(m, django_assert_max_num_quer
         body.count("Ghost 14 (Qatzrin)") == 1
         and body.count('class="member-card" id="reveal-') == 15
     )
+
+
+def test_api_another_campaigns_fleet_is_no_fleet_and_never_named(m, rival):
+    """Revealing a hidden fleet of another campaign is refused as an unknown slug: its name
+    is in no answer, and nothing is written."""
+    Fleet.objects.create(
+        faction=rival.phalon, name="Secret Armada", slug="secret-armada", hidden=True
+    )
+    answer = client_for(m, rival, "organiser").post(
+        f"/api/campaigns/{m.campaign.slug}/map/reveals",
+        {"fleet": "secret-armada", "faction": "kongeriket-norge"},
+        content_type="application/json",
+    )
+    assert answer.status_code == 422
+    assert [e["field"] for e in answer.json()["errors"]] == ["fleet"]
+    assert "Secret Armada" not in answer.content.decode()
+    assert Reveal.objects.count() == 0

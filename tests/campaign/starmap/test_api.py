@@ -8,6 +8,7 @@ import pytest
 from campaign.starmap.models import MapMove
 from campaign.starmap.movement import map_move_order
 from campaign.turns.closing import campaign_turn_close, campaign_turn_open
+from factions.models import Fleet
 from tests.conftest import client_for
 
 pytestmark = pytest.mark.usefixtures("english")
@@ -181,3 +182,16 @@ def test_map_read_at_a_closed_turn_and_bad_turn(turn, rival, django_capture_on_c
     ]
     assert client.get(api(s), {"turn": 0}).status_code == 422
     assert client.get(api(s), {"turn": 10**30}).status_code == 422
+
+
+def test_another_campaigns_hidden_fleet_is_404_and_never_named(turn, rival):
+    """A fleet of another campaign is 404 for this campaign's organiser, as if it did not
+    exist: its name is in no answer."""
+    Fleet.objects.create(
+        faction=rival.phalon, name="Secret Armada", slug="secret-armada", hidden=True
+    )
+    client = en_client(turn, rival, "organiser")
+    response = post(client, api(turn, "/moves"), {"fleet": "secret-armada", "destination": "vega"})
+    assert response.status_code == 404
+    assert "Secret Armada" not in response.content.decode()
+    assert MapMove.objects.count() == 0

@@ -5,6 +5,7 @@ import pytest
 
 from campaign.starmap.models import MapMove, StarSystem
 from campaign.turns.closing import campaign_turn_open
+from factions.models import Fleet
 from tests.conftest import client_for
 
 pytestmark = pytest.mark.usefixtures("english")
@@ -179,3 +180,28 @@ def test_place_form_only_for_organisers_and_bad_input(turn, rival):
     assert "system: choose a system of the map" in response.content.decode()
     turn.home.refresh_from_db()
     assert turn.home.position.system == turn.sol
+
+
+def test_another_campaigns_hidden_fleet_is_404_and_never_named(turn, rival):
+    """An organiser posting the id of a hidden fleet of another campaign learns nothing of
+    it: 404, as for a fleet that does not exist, and nothing written."""
+    armada = Fleet.objects.create(
+        faction=rival.phalon, name="Secret Armada", slug="secret-armada", hidden=True
+    )
+    response = en_client(turn, rival, "organiser").post(
+        url(turn, "moves/"), {"fleet": armada.pk, "destination": turn.vega.pk}, follow=True
+    )
+    assert response.status_code == 404
+    assert "Secret Armada" not in response.content.decode()
+    assert MapMove.objects.count() == 0
+
+
+def test_the_links_read_in_each_language(turn, rival):
+    """Each link's travel time follows the reader's typography: "Sol – Vega: 1 turn" in
+    English, a narrow no-break space before the colon in French."""
+    french = client_for(turn, rival, "norge_player").get(url(turn)).content.decode()
+    assert "<li>Sol – Vega\u202f: 1 tour</li>" in french
+    assert "<li>Vega – Rigel\u202f: 2 tours</li>" in french
+    english = en_client(turn, rival, "norge_player").get(url(turn)).content.decode()
+    assert "<li>Sol – Vega: 1 turn</li>" in english
+    assert "<li>Vega – Rigel: 2 turns</li>" in english

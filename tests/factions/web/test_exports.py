@@ -8,6 +8,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from factions.commanders.models import Commander
 from factions.models import Fleet, Ship
 from tests.conftest import client_for
 from tests.world import add_ships
@@ -57,7 +58,10 @@ def test_the_fleets_file_holds_what_the_viewer_may_see(world, rival, who, fleets
 
 
 def test_a_ship_row_carries_its_damage_and_never_its_notes(world):
-    Ship.objects.filter(pk=world.damaged_ship.pk).update(notes="secret plan", captain="Dor")
+    Ship.objects.filter(pk=world.damaged_ship.pk).update(notes="secret plan")
+    Commander.objects.create(
+        faction=world.cast.qatzrin, name="Dor", rank="captain", ship=world.damaged_ship
+    )
     (row,) = [
         r
         for r in rows(client_for(world.cast, None, "organiser").get(SHIPS))
@@ -120,9 +124,8 @@ def test_a_fleet_file_is_404_where_the_fleet_page_is(world, rival):
 
 def test_cells_a_spreadsheet_would_run_are_quoted(world):
     for i, name in enumerate(('=HYPERLINK("http://x")', "+1", "-2", "@SUM(A1)")):
-        Ship.objects.create(
-            name=name, ship_class=world.saar, fleet=world.public_fleet, captain=f"c{i}"
-        )
+        ship = Ship.objects.create(name=name, ship_class=world.saar, fleet=world.public_fleet)
+        Commander.objects.create(faction=world.cast.qatzrin, name=f"c{i}", ship=ship)
     got = {r["ship"] for r in rows(client_for(world.cast, None, None).get(SHIPS))}
     assert {'\'=HYPERLINK("http://x")', "'+1", "'-2", "'@SUM(A1)"} <= got
 
@@ -146,6 +149,12 @@ def test_queries_stay_flat_from_3_to_100_ships(world, django_assert_num_queries)
             client.get(url)
         small[url] = len(captured)
     add_ships(fleet, world.saar, 97, prefix="More")
+    # Captains and an admiral are rows of their own: read with the ships, not one by one.
+    Commander.objects.create(faction=world.cast.qatzrin, name="Grown's admiral", fleet=fleet)
+    Commander.objects.bulk_create(
+        Commander(faction=world.cast.qatzrin, name=f"Captain {s.pk}", ship=s)
+        for s in fleet.ships.all()
+    )
     for url in urls:
         with django_assert_num_queries(small[url]):
             response = client.get(url)

@@ -7,6 +7,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from pypdf import PdfReader
 
+from factions.commanders.models import Commander
 from factions.models import Fleet, Ship
 from factions.web.roster import roster_html
 from tests.conftest import client_for
@@ -24,7 +25,9 @@ def text(reader):
 
 
 def test_the_sheet_names_every_ship_its_damage_and_draws_it(world):
-    Ship.objects.filter(pk=world.damaged_ship.pk).update(captain="Ari Ben-Dor")
+    Commander.objects.create(
+        faction=world.cast.qatzrin, name="Ari Ben-Dor", rank="captain", ship=world.damaged_ship
+    )
     reader = pdf(client_for(world.cast, None, None).get("/fleets/qatzrin-5th/roster.pdf"))
     body = text(reader)
     for name in ("5e flotte d'incursion", "Nimrod", "Namadira 1", "Namadira 2", "Lydia"):
@@ -65,7 +68,9 @@ def test_the_fleet_page_links_the_sheet_and_the_ships_file(world):
 
 
 def test_the_sheets_page_reads_the_same_queries_for_3_and_100_ships(world):
-    fleet = Fleet.objects.create(faction=world.cast.qatzrin, name="Grown", slug="grown")
+    Fleet.objects.create(faction=world.cast.qatzrin, name="Grown", slug="grown")
+    # Read as the view reads it (``fleet_cache.visible_fleet``): faction and admiral with it.
+    fleet = Fleet.objects.select_related("faction", "admiral").get(slug="grown")
     add_ships(fleet, world.saar, 3)
     with CaptureQueriesContext(connection) as small:
         html = roster_html(fleet)
