@@ -43,7 +43,8 @@ NORGE = "norge-steffen-konalson-deep-incursion-fleet"
 QATZRIN = "qatzrin-5th-long-range-incursion-fleet"
 #: The standings' columns of a faction, in the order the page shows them.
 SCORE_COLUMNS = (
-    "vp", "battles_vp", "objectives_vp", "destroyed_vp", "holdings_vp", "mass_destroyed", "mass_lost",
+    "vp", "battles_vp", "objectives_vp", "destroyed_vp", "holdings_vp",
+    "mass_destroyed", "mass_lost",
 )  # fmt: skip
 SERIES = ("vp_series", "points_series", "mass_series")
 
@@ -115,7 +116,8 @@ def test_three_turns_of_the_sample(django_capture_on_commit_callbacks, webhook_r
     nils = _join("nils@example.org", "nils", capture)
     tamar = _join("tamar@example.org", "tamar", capture)
     members = Membership.objects.filter(campaign=campaign).order_by("pk")
-    assert [(m.user.username, m.role, m.faction and m.faction.slug, m.user.email) for m in members] == [
+    rows = [(m.user.username, m.role, m.faction and m.faction.slug, m.user.email) for m in members]
+    assert rows == [
         ("orla", "organiser", None, "orla@example.org"),
         ("nils", "player", "kongeriket-norge", "nils@example.org"),
         ("tamar", "player", "qatzrin", "tamar@example.org"),
@@ -130,9 +132,11 @@ def test_three_turns_of_the_sample(django_capture_on_commit_callbacks, webhook_r
     # -- Turn 1: both players send their fleet to the Outer Belt.
     _turn(org, "open", capture)
     moves = [
-        _json(nils, "post", f"{API}/map/moves", {"fleet": NORGE, "destination": "outer-belt"}, 201),
-        _json(tamar, "post", f"{API}/map/moves", {"fleet": QATZRIN, "destination": "outer-belt"}, 201),
-    ]  # fmt: skip
+        _json(
+            player, "post", f"{API}/map/moves", {"fleet": fleet, "destination": "outer-belt"}, 201
+        )
+        for player, fleet in ((nils, NORGE), (tamar, QATZRIN))
+    ]
     assert [(m["route"], m["travel_turns"], m["status"]) for m in moves] == [
         (["trondelag", "outer-belt"], 1, "queued"),
         (["qatzrin", "outer-belt"], 2, "queued"),
@@ -189,7 +193,8 @@ def test_three_turns_of_the_sample(django_capture_on_commit_callbacks, webhook_r
         for p in Participant.objects.filter(side__battle=battle, ship__isnull=False)
     }
     assert fates == {
-        "Steffen Konalson": "fled", "Tordenskjold #41": "destroyed", "Tordenskjold #42": "destroyed",
+        "Steffen Konalson": "fled",
+        "Tordenskjold #41": "destroyed", "Tordenskjold #42": "destroyed",
         "Kashat-E #8": "damaged", "Kashat-E #9": "destroyed", "Nimrod": "damaged",
         "Lydia": "fled", "Namadira": "damaged", "Nabra-Suleyman": "unharmed",
     }  # fmt: skip
@@ -214,7 +219,11 @@ def test_three_turns_of_the_sample(django_capture_on_commit_callbacks, webhook_r
     # Victory points (battles/scoring, default rules): the victory 3; 640 points of
     # Tordenskjolds destroyed (2 × 320) give 6, the Kashat-E's 211 give Norge 2.
     battle_vp = VictoryAward.objects.filter(battle=battle).order_by("pk")
-    assert [(a.faction.slug, a.membership.user.username, a.turn, a.reason, a.count, a.points) for a in battle_vp] == [
+    rows = [
+        (a.faction.slug, a.membership.user.username, a.turn, a.reason, a.count, a.points)
+        for a in battle_vp
+    ]
+    assert rows == [
         ("kongeriket-norge", "nils", 2, "defeat", 1, 0),
         ("kongeriket-norge", "nils", 2, "destroyed", 211, 2),
         ("qatzrin", "tamar", 2, "victory", 1, 3),
