@@ -238,9 +238,14 @@ def test_three_turns_of_the_sample(django_capture_on_commit_callbacks, webhook_r
     assert table == {
         "kongeriket-norge": [14, 0, 0, 2, 12, 63, 186],
         "qatzrin": [12, 3, 0, 6, 3, 186, 63],
-        "collectif-g-plus": [0, 0, 0, 0, 0, 344, 426],
-        "phalon": [0, 0, 0, 0, 0, 426, 344],
+        # The sample's Colonisation compromise (turn 1): the Phalon victory 3, 1 448
+        # points of G+ ships destroyed 14; 1 315 points of Phalon ships destroyed 13.
+        "collectif-g-plus": [13, 0, 0, 13, 0, 344, 426],
+        "phalon": [17, 3, 0, 14, 0, 426, 344],
     }
+    assert [f["faction"] for f in standings["factions"]] == [
+        "phalon", "kongeriket-norge", "collectif-g-plus", "qatzrin",
+    ]  # fmt: skip
     assert standings["players"] == [
         {"name": "nils", "faction": "kongeriket-norge", "vp": 14},
         {"name": "tamar", "faction": "qatzrin", "vp": 12},
@@ -249,6 +254,8 @@ def test_three_turns_of_the_sample(django_capture_on_commit_callbacks, webhook_r
     assert standings["turns"] == standings["strength_turns"] == [1, 2, 3]
     assert series["vp_series"]["kongeriket-norge"] == [4, 10, 14]
     assert series["vp_series"]["qatzrin"] == [1, 11, 12]
+    assert series["vp_series"]["phalon"] == [17, 17, 17]
+    assert series["vp_series"]["collectif-g-plus"] == [13, 13, 13]
     # Strength at each close: the battle, fought in turn 3 (its VP count in turn 2, when
     # it was drafted: a battle counts in its campaign turn), took 2 × 320 points and 2 × 93 mass
     # from Norge, 211 points and 63 mass (the Kashat-E) from Qatzrin.
@@ -314,7 +321,7 @@ def test_three_turns_of_the_sample(django_capture_on_commit_callbacks, webhook_r
         len(document["turns"]),
         len(document["renown_awards"]),
         len(document["victory_awards"]),
-    ) == (3, 7, 10)
+    ) == (3, 7, 14)
     empty_instance()
     staff = User.objects.create_user("staff", password=PASSWORD, is_staff=True)
     mover = Client()
