@@ -34,7 +34,8 @@ from the data files in this folder (restated from seed 000):
 - ``narrative_language``: the language a battle's narrative is written in (the sample's
   are English restatements of the French seed): a French reader is told so.
 - A concluded battle's report is published with it: ``report_published_at`` is set to its
-  ``concluded_at`` when empty.
+  ``concluded_at`` when empty; its victory points are written as a conclusion writes them
+  (``battles.scoring.awards.battle_awards_write``), once.
 
 Ship classes come from the designs catalogue (``factions.catalogue_loader.catalogue_load``).
 Rows are matched by their natural keys and saved only when a value differs, so running the
@@ -51,7 +52,8 @@ from typing import Any
 from django.db import models, transaction
 from django.utils.text import slugify
 
-from battles.models import Battle, BattleSide, Participant
+from battles.models import Battle, BattleSide, Participant, VictoryAward
+from battles.scoring.awards import battle_awards_write
 from battles.services import crew_lost_from_hull
 from battles.services.intel import intel_record_battle
 from campaign.core.actors import SYSTEM
@@ -545,6 +547,10 @@ def sample_load(*, directory: Path = SAMPLE_DIR) -> SampleSummary:
         for battle in battles:  # classes met (rules §5); idempotent on a reload
             if battle.status == Battle.Status.CONCLUDED:
                 intel_record_battle(battle=battle)
+                # Its victory points, as a conclusion writes them (the loader does not
+                # conclude through battles.services); once: a reload keeps the rows.
+                if not VictoryAward.objects.filter(battle=battle).exists():
+                    battle_awards_write(battle)
         fleet_ids = [f.pk for f, _, _ in fleets.values()]
         return SampleSummary(
             campaign=campaign,

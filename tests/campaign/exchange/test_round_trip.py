@@ -62,7 +62,7 @@ def test_the_document_holds_the_whole_played_campaign(moved):
     )} == {
         "star_systems": 7, "star_links": 9, "territory_placements": 9, "fleet_positions": 4,
         "map_moves": 3, "sightings": 2, "commanders": 4, "renown_awards": 6,
-        "victory_awards": 6, "strength_snapshots": 4, "scoring_rules": 1,
+        "victory_awards": 10, "strength_snapshots": 4, "scoring_rules": 1,
     }  # fmt: skip
     assert result.rows["events"] == Event.objects.count() == 644
     assert sorted(result.users_created) == [

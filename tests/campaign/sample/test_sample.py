@@ -10,7 +10,7 @@ from django.db import transaction
 from django.forms.models import model_to_dict
 from django.utils import translation
 
-from battles.models import Battle, BattleSide, Participant
+from battles.models import Battle, BattleSide, Participant, VictoryAward
 from battles.reports.context import report_context
 from battles.services import battle_resolve
 from campaign.core.actors import SYSTEM
@@ -31,6 +31,7 @@ MODELS = [
     Battle,
     BattleSide,
     Participant,
+    VictoryAward,
 ]
 
 
@@ -193,6 +194,23 @@ def test_the_miranda_battle_is_concluded_with_a_phalon_victory(sample):
     # Its report is published with it, dated: the desk prints "Published <date>".
     assert battle.report_state == "published"
     assert battle.report_published_at == battle.concluded_at is not None
+
+
+def test_the_miranda_battle_scores_its_victory_points(sample):
+    """Loaded concluded, it writes the awards a conclusion writes (default rules): the
+    victory, and 1 VP per 100 points of enemy ships destroyed. No member plays those
+    factions: the rows name no player."""
+    battle = Battle.objects.get(slug="colonisation-compromise", campaign__slug="sample")
+    awards = VictoryAward.objects.filter(battle=battle).order_by("pk")
+    rows = [(a.faction.slug, a.membership, a.turn, a.reason, a.count, a.points) for a in awards]
+    assert rows == [
+        ("phalon", None, 1, "victory", 1, 3),
+        ("phalon", None, 1, "destroyed", 1448, 14),
+        ("collectif-g-plus", None, 1, "defeat", 1, 0),
+        ("collectif-g-plus", None, 1, "destroyed", 1315, 13),
+    ]  # fmt: skip
+    sample_load()  # a reload keeps them as they are
+    assert list(VictoryAward.objects.filter(battle=battle).order_by("pk")) == list(awards)
 
 
 def test_the_miranda_narrative_tells_a_french_reader_it_is_written_in_english(sample):
