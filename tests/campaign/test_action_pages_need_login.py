@@ -27,6 +27,7 @@ PUBLIC = {
     "fleet-detail",
     "ship-detail",
     "shipclass-detail",
+    "commander-detail",  # a public fleet's commanders (hidden ones 404, factions/access.py)
     "battle-detail",
     "battle-turns",  # the board of a public battle
     "battle-replay",
