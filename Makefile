@@ -61,7 +61,7 @@ test: venv ## ruff, layers (import-linter), Django checks, migrations check, pyt
 ifeq ($(CI),true)
 	$(PY) -m battles.rules_build --check
 endif
-	$(PY) -m pytest
+	$(PY) -m pytest -n auto --durations=20
 ifeq ($(CI),true)
 	$(MAKE) test-integration
 endif

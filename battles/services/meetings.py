@@ -17,6 +17,9 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from django.utils import translation
+from django.utils.translation import gettext as _
+
 from battles.models import Battle
 from battles.services.common import BattleActionError
 from battles.services.setup import SideSpec, battle_create, eligible_ships
@@ -57,7 +60,13 @@ def meeting_battle_create(
         place = system.name
     else:
         place = f"{link.a.name} – {link.b.name}" if link is not None else ""
-    name = f"{place}, turn {turn}" if place else f"Meeting, turn {turn}"
+    # The battle's name is stored: written in the campaign's language, as its reports are.
+    with translation.override(campaign.language or None):
+        name = (
+            _("%(place)s, turn %(n)s") % {"place": place, "n": turn}
+            if place
+            else _("Meeting, turn %(n)s") % {"n": turn}
+        )
     try:
         battle = battle_create(
             campaign=campaign,

@@ -163,7 +163,7 @@ def test_three_turns_of_the_sample(django_capture_on_commit_callbacks, webhook_r
         QATZRIN: ("outer-belt", None, None),
     }
     battle = Battle.objects.get(system__slug="outer-belt")
-    assert (battle.name, battle.status, battle.campaign_turn) == ("Outer Belt, turn 2", "draft", 2)
+    assert (battle.name, battle.status, battle.campaign_turn) == ("Outer Belt, tour 2", "draft", 2)
     sides = {s.faction.slug: s for s in battle.sides.all()}
     assert {f: s.fleet.slug for f, s in sides.items()} == {
         "kongeriket-norge": NORGE,
@@ -296,7 +296,7 @@ def test_three_turns_of_the_sample(django_capture_on_commit_callbacks, webhook_r
             for n in (1, 2, 3)
             for who in ("orla", "nils", "tamar")
         ]
-        + [(f"{who}@example.org", "Outer Belt, turn 2 est conclue") for who in ("nils", "tamar")]
+        + [(f"{who}@example.org", "Outer Belt, tour 2 est conclue") for who in ("nils", "tamar")]
     )
     concluded = [m for m in mail.outbox if "conclue" in m.subject]
     assert all(f"https://league.example/battles/{battle.pk}/" in m.body for m in concluded)
@@ -304,7 +304,7 @@ def test_three_turns_of_the_sample(django_capture_on_commit_callbacks, webhook_r
         "**Sample campaign: Miranda\u202f: le tour 1 est ouvert**",
         "**Sample campaign: Miranda\u202f: le tour 2 est ouvert**",
         "**Sample campaign: Miranda\u202f: le tour 3 est ouvert**",
-        "**Outer Belt, turn 2 est conclue**",
+        "**Outer Belt, tour 2 est conclue**",
     ]
     assert {path for path, _post in receiver.posts} == {"/api/webhooks/42/secret-token"}
     assert receiver.posts[-1][1]["content"].endswith(f"https://league.example/battles/{battle.pk}/")
@@ -315,7 +315,7 @@ def test_three_turns_of_the_sample(django_capture_on_commit_callbacks, webhook_r
     text = exported.content
     document = json.loads(text)
     assert [b["slug"] for b in document["battles"]] == [
-        "colonisation-compromise", "skirmish-at-mieska", "outer-belt-turn-2",
+        "colonisation-compromise", "skirmish-at-mieska", "outer-belt-tour-2",
     ]  # fmt: skip
     assert (
         len(document["turns"]),

@@ -170,7 +170,7 @@ def test_meeting_in_a_system_drafts_a_battle(turn, django_capture_on_commit_call
     close(s, django_capture_on_commit_callbacks)
     battle = Battle.objects.get()
     assert (battle.name, battle.system, battle.location, battle.campaign_turn, battle.status) == (
-        "Deneb, turn 1",
+        "Deneb, tour 1",  # named in the campaign's language (French)
         s.deneb,
         "Deneb",
         1,
@@ -194,7 +194,7 @@ def test_crossing_on_a_link_drafts_a_battle(turn, django_capture_on_commit_callb
     close(s, django_capture_on_commit_callbacks)
     battle = Battle.objects.get()
     assert (battle.name, battle.system, battle.location) == (
-        "Vega – Rigel, turn 1",
+        "Vega – Rigel, tour 1",
         None,
         "Vega – Rigel",
     )

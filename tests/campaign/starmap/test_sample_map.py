@@ -69,7 +69,7 @@ def test_demo_turns_move_two_fleets_that_meet_at_the_outer_belt(
     assert second[-1] == "turn 2 closed"
     battle = Battle.objects.get(campaign=campaign, campaign_turn=2, status="draft")
     assert (battle.name, battle.system.slug, battle.location) == (
-        "Outer Belt, turn 2",
+        "Outer Belt, tour 2",  # named in the campaign's language (French)
         "outer-belt",
         "Outer Belt",
     )
