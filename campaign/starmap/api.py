@@ -12,6 +12,7 @@ from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from ninja import Query, Router, Schema, Status
+from ninja.errors import HttpError
 
 from campaign.core import limits
 from campaign.league.api_auth import api_auth
@@ -122,7 +123,8 @@ def map_read(
     slug: str,
     turn: int | None = Query(None, ge=1, le=limits.NUMBER_MAX),  # noqa: B008 - ninja's way
 ):
-    """The campaign's map as the user sees it (``turn``: at that turn's close): systems
+    """The campaign's map as the user sees it (``turn``: at that turn's close, now for
+    the open turn; a turn the campaign never had is 422 naming ``turn``): systems
     (map units 0–1 000) with their holder and territories, links with their travel time
     in turns, and the fleets the user sees, by system slug (or link id, heading and
     arrival turn); the hidden enemy fleets in the user's sensor reach as unnamed
@@ -130,6 +132,9 @@ def map_read(
     (``campaign.fog``)."""
     campaign = get_object_or_404(Campaign, slug=slug)
     require_member(request.user, campaign)
+    if turn is not None and not campaign.turns.filter(number=turn).exists():
+        raise HttpError(422, _("turn: %(campaign)s has no turn %(n)s") % {
+            "campaign": campaign.name, "n": turn})  # fmt: skip
     view = map_view(campaign, request.user, turn=turn)
     slugs = {s.id: s.slug for s in view.systems}
     return {

@@ -28,6 +28,7 @@ from campaign.starmap.models import MapMove, StarSystem
 from campaign.starmap.svg import draw_map
 from campaign.starmap.view import map_view
 from campaign.turns.errors import TurnActionError
+from campaign.turns.models import CampaignTurn
 from factions.models import Fleet
 
 
@@ -55,6 +56,8 @@ def map_page(request: HttpRequest, slug: str) -> HttpResponse:
     campaign = get_object_or_404(Campaign, slug=slug)
     require_member(request.user, campaign)
     turn = _turn_param(request)
+    if turn is not None and not campaign.turns.filter(number=turn).exists():
+        raise Http404("no such turn")  # a turn never opened has no map to show
     view = map_view(campaign, request.user, turn=turn)
     names = {s.id: s.name for s in view.systems}
     by_system: dict[int, list] = {}
@@ -84,6 +87,7 @@ def map_page(request: HttpRequest, slug: str) -> HttpResponse:
     sightings = [
         (c, names.get(c.system_id) or link_names.get(c.link_id, "")) for c in view.sightings
     ]
+    turn_open = campaign.turns.filter(status=CampaignTurn.Status.OPEN).exists()
     return render(
         request,
         "starmap/map.html",
@@ -96,10 +100,13 @@ def map_page(request: HttpRequest, slug: str) -> HttpResponse:
             "movable": movable,
             "contacts": contacts,
             "sightings": sightings,
-            "can_order": any(
+            # Moves are ordered during an open turn: no form between turns.
+            "can_order": turn_open
+            and any(
                 not f.in_transit and getattr(o, "status", "") != MapMove.Status.UNDER_WAY
                 for f, o, _d in movable
             ),
+            "turn_open": turn_open,
             "turn": turn,
             "reach": movement.move_reach(campaign),
             "placeable": (

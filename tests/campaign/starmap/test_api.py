@@ -182,6 +182,10 @@ def test_map_read_at_a_closed_turn_and_bad_turn(turn, rival, django_capture_on_c
     ]
     assert client.get(api(s), {"turn": 0}).status_code == 422
     assert client.get(api(s), {"turn": 10**30}).status_code == 422
+    # A turn the campaign never had: 422 naming ``turn``, not today's map under its number.
+    never = client.get(api(s), {"turn": 99})
+    assert never.status_code == 422
+    assert never.json()["detail"] == "turn: Test league has no turn 99"
 
 
 def test_another_campaigns_hidden_fleet_is_404_and_never_named(turn, rival):

@@ -205,3 +205,17 @@ def test_the_links_read_in_each_language(turn, rival):
     english = en_client(turn, rival, "norge_player").get(url(turn)).content.decode()
     assert "<li>Sol – Vega: 1 turn</li>" in english
     assert "<li>Vega – Rigel: 2 turns</li>" in english
+
+
+def test_a_turn_never_opened_has_no_map_and_no_form_between_turns(starmap, rival):
+    client = en_client(starmap, rival, "norge_player")
+    # No turn open yet: the map shows, the move form does not, and a note says why.
+    body = client.get(url(starmap)).content.decode()
+    assert 'id="no-open-turn">Moves are ordered while a campaign turn is open.' in body
+    assert 'name="destination"' not in body
+    assert client.get(url(starmap, "?turn=1")).status_code == 404
+    campaign_turn_open(campaign=starmap.campaign, user=starmap.organiser)
+    body = client.get(url(starmap)).content.decode()
+    assert 'name="destination"' in body and "no-open-turn" not in body
+    assert client.get(url(starmap, "?turn=1")).status_code == 200
+    assert client.get(url(starmap, "?turn=99")).status_code == 404
