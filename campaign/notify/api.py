@@ -15,10 +15,11 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from ninja import Router, Schema, Status
 
+from campaign.core.api_pages import array_page
 from campaign.league.api_auth import api_auth
 from campaign.league.models import Campaign
 from campaign.league.roles import require_organiser
@@ -27,9 +28,6 @@ from campaign.notify.preferences import preferences_of, preferences_set
 from campaign.notify.webhooks import campaign_webhook_save, campaign_webhook_test
 
 router = Router(tags=["notifications"], auth=api_auth)
-
-#: Deliveries one answer lists (the newest).
-DELIVERIES_LISTED = 50
 
 
 class PreferencesIn(Schema):
@@ -154,8 +152,13 @@ def _delivery(d: Delivery) -> dict:
 
 
 @router.get("/campaigns/{slug}/deliveries", response=list[DeliveryOut])
-def delivery_list(request: HttpRequest, slug: str):
-    """The campaign's newest deliveries with their status, attempts and last error."""
+@array_page(prepare=lambda request, rows: [_delivery(d) for d in rows])
+def delivery_list(request: HttpRequest, response: HttpResponse, slug: str):
+    """The campaign's deliveries, newest first, with their status, attempts and last
+    error; ``limit``/``offset`` (``X-Total-Count``: how many)."""
     campaign = _organised(request, slug)
-    rows = Delivery.objects.filter(campaign=campaign).select_related("user")
-    return [_delivery(d) for d in rows[:DELIVERIES_LISTED]]
+    return (
+        Delivery.objects.filter(campaign=campaign)
+        .select_related("user")
+        .order_by("-created_at", "-pk")
+    )

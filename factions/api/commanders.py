@@ -8,11 +8,12 @@ whoever may not see the fleet). Thin: look up, scope, serialise.
 from __future__ import annotations
 
 from django.db.models import Sum
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from ninja import Router, Schema
 
 from battles.access import visible_battles
+from campaign.core.api_pages import array_page
 from factions.access import commander_place, visible_commanders
 from factions.models import Commander, Faction
 
@@ -102,10 +103,12 @@ def commander_detail(request: HttpRequest, commander_id: int):
 
 
 @router.get("/factions/{slug}/commanders", response=list[CommanderSummaryOut])
-def faction_commanders(request: HttpRequest, slug: str):
-    """The faction's commanders the user may see, most renowned first (one query)."""
+@array_page()
+def faction_commanders(request: HttpRequest, response: HttpResponse, slug: str):
+    """The faction's commanders the user may see, most renowned first; ``limit``/``offset``
+    (``X-Total-Count``: how many)."""
     faction = get_object_or_404(Faction, slug=slug)
-    return list(
+    return (
         visible_commanders(request.user)
         .filter(faction=faction)
         .with_renown()

@@ -148,6 +148,12 @@ def test_the_deliveries_list_costs_the_same_queries_for_3_or_30(mailed):
     add(27)
     assert len(client.get(f"{API}/deliveries").json()) == 30
     assert _queries(client) == few
+    # A page at a time, newest first, the total in the header; bad bounds are 422.
+    page = client.get(f"{API}/deliveries", {"limit": 5, "offset": 2})
+    assert [r["subject"] for r in page.json()] == ["s24", "s23", "s22", "s21", "s20"]
+    assert page["X-Total-Count"] == "30"
+    assert client.get(f"{API}/deliveries", {"limit": -1}).status_code == 422
+    assert client.get(f"{API}/deliveries", {"offset": -1}).status_code == 422
 
 
 @pytest.mark.parametrize("who", ["organiser", "norge_player", "chronicler", "outsider", None])

@@ -106,6 +106,17 @@ def test_the_api_answers_the_record_place_and_awards(world, rival, people):
         {"id": Commander.objects.get(name="Ari").pk, "name": "Ari", "rank": "commander",
          "status": "active", "renown": 0},
     ]  # fmt: skip
+    # A page at a time, the total in the header; a negative limit is 422.
+    page = client_for(world.cast, rival, None).get(
+        "/api/factions/qatzrin/commanders", {"limit": 1, "offset": 1}
+    )
+    assert ([c["name"] for c in page.json()], page["X-Total-Count"]) == (["Ari"], "2")
+    assert (
+        client_for(world.cast, rival, None)
+        .get("/api/factions/qatzrin/commanders", {"limit": -1})
+        .status_code
+        == 422
+    )
 
 
 def test_a_captured_captain_aboard_a_hidden_fleet_does_not_show_where(world, rival):
