@@ -332,8 +332,9 @@ def _resolve_body(request: HttpRequest) -> ResolveIn:
         data = parse_object(raw)
     except BodyShapeError as exc:
         raise HttpError(422, str(exc)) from exc  # answered as every other body's
-    except ValueError as exc:
-        raise HttpError(422, _("body: not JSON (%(error)s)") % {"error": exc}) from exc
+    except ValueError as exc:  # answered as every other body's: 422 naming the body
+        shape = BodyShapeError(_("body: not JSON (%(error)s)") % {"error": exc})
+        raise HttpError(422, str(shape)) from shape
     unknown = sorted(set(data) - set(ResolveIn.model_fields))
     if unknown:
         raise HttpError(422, _("body: unknown field(s) %(fields)s") % {"fields": unknown})

@@ -66,10 +66,16 @@ class CsrfSwagger(Swagger):
 class ObjectBodyParser(Parser):
     """Every JSON body the API reads must be one object with finite numbers
     (``campaign.core.json_body``): refused here for every operation at once, before any
-    view runs; :func:`http_error` answers it 422 naming the body."""
+    view runs; :func:`http_error` answers it 422 naming the body. Text that is not JSON
+    is 422 too (django-ninja would answer 400 "Cannot parse request body")."""
 
     def parse_body(self, request: HttpRequest) -> dict[str, Any]:
-        return parse_object(request.body)
+        try:
+            return parse_object(request.body)
+        except BodyShapeError:
+            raise
+        except ValueError as exc:  # not JSON at all: 422 naming the body, as every write
+            raise BodyShapeError(_("body: not JSON (%(error)s)") % {"error": exc}) from exc
 
 
 class AdmiraltyAPI(NinjaAPI):

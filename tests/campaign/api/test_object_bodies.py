@@ -19,7 +19,7 @@ from tests.battles.reports.report_fixtures import make_battle
 
 pytestmark = pytest.mark.django_db
 
-BODIES = ["[]", '"x"', "null", "123", "1e999"]
+BODIES = ["[]", '"x"', "null", "123", "1e999", "{not json"]
 
 
 def _json_writes() -> list[tuple[str, str]]:
