@@ -5,7 +5,9 @@ finished; and the organisers' *Rebuild the site*.
 (with a broker), :func:`build_start` and :func:`build_finish` around the build itself. A
 request that finds a build already queued joins it (one build for a burst); one arriving
 while a build runs queues the next. A queued row older than :data:`STALE_AFTER` (its task
-was lost with the broker) is marked failed and replaced, so the site never stops refreshing.
+was lost with the broker) is marked failed and replaced, and so is a row running longer
+than that (its worker was lost mid-build), so the site never stops refreshing and the
+organisers' page never shows a build "in progress" forever.
 """
 
 from __future__ import annotations
@@ -48,6 +50,10 @@ def build_queue(*, full: bool, user: Any = None) -> SiteBuild | None:
         SiteBuild.objects.filter(
             status=SiteBuild.Status.QUEUED, requested_at__lt=now - STALE_AFTER
         ).update(status=SiteBuild.Status.FAILED, finished_at=now, error="never started")
+        # A build running longer than the task may run lost its worker: it never finishes.
+        SiteBuild.objects.filter(
+            status=SiteBuild.Status.RUNNING, started_at__lt=now - STALE_AFTER
+        ).update(status=SiteBuild.Status.FAILED, finished_at=now, error="never finished")
         try:
             with transaction.atomic():
                 return SiteBuild.objects.create(full=full, requested_by=_person(user))

@@ -150,6 +150,21 @@ def test_a_queued_build_whose_task_was_lost_is_replaced(db, settings, monkeypatc
     assert SiteBuild.objects.filter(status="queued").exclude(pk=lost.pk).count() == 1
 
 
+def test_a_build_whose_worker_was_lost_mid_build_is_failed(db, settings, monkeypatch):
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    settings.SITE_ROOT.mkdir(parents=True)
+    (settings.SITE_ROOT / MARKER).write_text("")
+    monkeypatch.setattr(tasks.site_refresh, "apply_async", lambda **options: None)
+    hour_ago = timezone.now() - timezone.timedelta(hours=1)
+    lost = SiteBuild.objects.create(status="running", requested_at=hour_ago, started_at=hour_ago)
+    recent = SiteBuild.objects.create(status="running", started_at=timezone.now())
+    tasks._run_site_refresh()
+    lost.refresh_from_db()
+    recent.refresh_from_db()
+    assert (lost.status, lost.error) == ("failed", "never finished")
+    assert recent.status == "running"  # still within the task's time: left alone
+
+
 def _written(n: int):
     return type("Result", (), {"written": ["x"] * n})()
 
