@@ -44,7 +44,6 @@ load twice changes nothing.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -56,10 +55,9 @@ from battles.models import Battle, BattleSide, Participant, VictoryAward
 from battles.scoring.awards import battle_awards_write
 from battles.services import crew_lost_from_hull
 from battles.services.intel import intel_record_battle
-from campaign.core.actors import SYSTEM
 from campaign.league.models import Campaign
-from campaign.starmap.models import FleetPosition, StarLink, StarSystem, TerritoryPlacement
-from campaign.starmap.movement import berths_sync, fleet_place
+from campaign.sample.rows import SampleDataError, read_json, upsert
+from campaign.sample.starmap import starmap_load
 from factions.catalogue_loader import catalogue_load
 from factions.commanders.records import commander_post
 from factions.designs.schema import design_system_ids
@@ -87,10 +85,6 @@ _TERRITORY_FIELDS = (
 )
 
 
-class SampleDataError(ValueError):
-    """A sample data file that cannot be loaded; the message names the file and field."""
-
-
 @dataclass(frozen=True)
 class SampleSummary:
     """What ``sample_load`` left in the database for the sample campaign (row counts)."""
@@ -103,36 +97,6 @@ class SampleSummary:
     light_units: int
     battles: int
     participants: int
-
-
-def _read(path: Path) -> dict[str, Any]:
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        raise SampleDataError(f"{path.name}: {exc}") from exc
-
-
-def _upsert(
-    model: type[models.Model],
-    lookup: dict[str, Any],
-    values: dict[str, Any],
-    *,
-    create_only: dict[str, Any] | None = None,
-) -> tuple[Any, bool]:
-    """Get the row matching ``lookup`` and save only the ``values`` that differ, or create it.
-
-    Returns ``(row, changed)``. Foreign keys are given as ``<field>_id`` so comparing them
-    costs no query.
-    """
-    obj = model.objects.filter(**lookup).first()
-    if obj is None:
-        return model.objects.create(**lookup, **values, **(create_only or {})), True
-    changed = [f for f, v in values.items() if getattr(obj, f) != v]
-    for f in changed:
-        setattr(obj, f, values[f])
-    if changed:
-        obj.save(update_fields=changed)
-    return obj, bool(changed)
 
 
 def _system_ids(where: str, ship_class: ShipClass) -> list[str]:
@@ -188,7 +152,7 @@ def _factions_load(data: dict[str, Any]) -> tuple[Campaign, dict[str, Faction]]:
         if not fac.get("slug") or not fac.get("name"):
             raise SampleDataError(f"factions.json: factions[{i}]: needs a slug and a name")
         values = {"name": fac["name"], **{f: fac[f] for f in _FACTION_FIELDS if f in fac}}
-        faction, _ = _upsert(Faction, {"slug": fac["slug"]}, values)
+        faction, _ = upsert(Faction, {"slug": fac["slug"]}, values)
         factions[faction.slug] = faction
         for j, ter in enumerate(fac.get("territories", [])):
             if ter.get("kind", "other") not in Territory.Kind.values:
@@ -196,9 +160,9 @@ def _factions_load(data: dict[str, Any]) -> tuple[Campaign, dict[str, Faction]]:
                     f"factions.json: factions[{i}].territories[{j}].kind: '{ter.get('kind')}'"
                 )
             values = {"name": ter["name"], **{f: ter[f] for f in _TERRITORY_FIELDS if f in ter}}
-            _upsert(Territory, {"faction_id": faction.pk, "slug": ter["slug"]}, values)
+            upsert(Territory, {"faction_id": faction.pk, "slug": ter["slug"]}, values)
     camp = data["campaign"]
-    campaign, _ = _upsert(
+    campaign, _ = upsert(
         Campaign,
         {"slug": camp["slug"]},
         {"name": camp["name"], "description": camp.get("description", "")},
@@ -279,12 +243,12 @@ def _fleet_load(
         if spec["territory"] not in territories:
             raise SampleDataError(f"{where}.territory: unknown '{spec['territory']}'")
         values["territory_id"] = territories[spec["territory"]].pk
-    fleet, _ = _upsert(Fleet, {"slug": spec["slug"]}, values)
+    fleet, _ = upsert(Fleet, {"slug": spec["slug"]}, values)
     # Commanders are records (the same name in the faction, the same person): posted
     # again to the same place, nothing changes.
     commander_post(faction=faction, name=spec.get("admiral", ""), fleet=fleet)
     squadrons = {
-        sq["name"]: _upsert(
+        sq["name"]: upsert(
             Squadron,
             {"fleet_id": fleet.pk, "name": sq["name"]},
             {"description": sq.get("description", "")},
@@ -341,7 +305,7 @@ def _fleet_load(
             ships[key] = _ship_create(fleet, values, battle=fates.get(key, {}).get("battle"))
         else:
             existing.remove(match)
-            ships[key] = _upsert(Ship, {"pk": match.pk}, values)[0]
+            ships[key] = upsert(Ship, {"pk": match.pk}, values)[0]
         commander_post(faction=faction, name=entry.get("captain", ""), ship=ships[key])
     lights: dict[str, LightUnitGroup] = {}
     for lu in spec.get("light_units", []):
@@ -358,7 +322,7 @@ def _fleet_load(
         craft_lost = int(fates.get(lu["name"], {}).get("craft_lost", 0))
         if not 0 <= craft_lost <= size:
             raise SampleDataError(f"{lwhere} (battle).craft_lost: {craft_lost} of {size}")
-        lights[lu["name"]] = _upsert(
+        lights[lu["name"]] = upsert(
             LightUnitGroup,
             {"fleet_id": fleet.pk, "name": lu["name"]},
             {
@@ -466,7 +430,7 @@ def _battle_load(
         fleet, ships, lights = fleets[side_spec["fleet"]]
         if "ships" in side_spec:
             ships, lights = _detachment(swhere, side_spec, ships, lights)
-        side, _ = _upsert(
+        side, _ = upsert(
             BattleSide,
             {"battle_id": battle.pk, "faction_id": faction.pk},
             {
@@ -487,10 +451,10 @@ def _battle_load(
             )
         for key, ship in ships.items():
             damage = _damage(f"{swhere}.participants[{key}]", ship.ship_class, fates.get(key, {}))
-            _upsert(Participant, {"side_id": side.pk, "ship_id": ship.pk}, damage)
+            upsert(Participant, {"side_id": side.pk, "ship_id": ship.pk}, damage)
         for name, group in lights.items():
             fate = fates.get(name, {})
-            _upsert(
+            upsert(
                 Participant,
                 {"side_id": side.pk, "light_units_id": group.pk},
                 {
@@ -511,10 +475,10 @@ def sample_load(*, directory: Path = SAMPLE_DIR) -> SampleSummary:
     Raises :class:`SampleDataError` naming the file and field, or the catalogue's
     ``CatalogueError``; the database is then left as it was.
     """
-    faction_data = _read(directory / "factions.json")
-    fleet_data = _read(directory / "fleets.json")
+    faction_data = read_json(directory / "factions.json")
+    fleet_data = read_json(directory / "fleets.json")
     battle_files = sorted(directory.glob("battle-*.json"))
-    battles_data = [(p.name, _read(p)) for p in battle_files]
+    battles_data = [(p.name, read_json(p)) for p in battle_files]
     # Fates by fleet: the battle decides each ship's state, so ships are saved once.
     fates: dict[str, dict[str, dict[str, Any]]] = {}
     for _, b in battles_data:
@@ -541,8 +505,8 @@ def sample_load(*, directory: Path = SAMPLE_DIR) -> SampleSummary:
             _battle_load(name, spec, campaign=campaign, factions=factions, fleets=fleets)
             for name, spec in battles_data
         ]
-        _starmap_load(
-            _read(directory / "starmap.json"), campaign=campaign, fleets=fleets, battles=battles
+        starmap_load(
+            read_json(directory / "starmap.json"), campaign=campaign, fleets=fleets, battles=battles
         )
         for battle in battles:  # classes met (rules §5); idempotent on a reload
             if battle.status == Battle.Status.CONCLUDED:
@@ -562,54 +526,3 @@ def sample_load(*, directory: Path = SAMPLE_DIR) -> SampleSummary:
             battles=len(battles),
             participants=Participant.objects.filter(side__battle__in=battles).count(),
         )
-
-
-def _starmap_load(
-    data: dict[str, Any],
-    *,
-    campaign: Campaign,
-    fleets: dict[str, tuple[Fleet, Any, Any]],
-    battles: list[Battle],
-) -> None:
-    """The sample's star map from ``starmap.json`` (module docstring); idempotent. Raises
-    :class:`SampleDataError` naming the entry for an unknown system, territory or fleet."""
-    systems: dict[str, StarSystem] = {}
-    territories = {t.slug: t for t in Territory.objects.filter(faction__in=campaign.factions.all())}
-    for i, spec in enumerate(data["systems"]):
-        system, _ = _upsert(
-            StarSystem,
-            {"campaign": campaign, "slug": spec["slug"]},
-            {"name": spec["name"], "x": spec["x"], "y": spec["y"]},
-        )
-        systems[spec["slug"]] = system
-        for slug in spec["territories"]:
-            if slug not in territories:
-                raise SampleDataError(f"starmap.json: systems[{i}]: no territory {slug!r}")
-            _upsert(
-                TerritoryPlacement,
-                {"campaign": campaign, "territory": territories[slug]},
-                {"system_id": system.pk},
-            )
-    for i, (a, b, turns) in enumerate(data["links"]):
-        if a not in systems or b not in systems:
-            raise SampleDataError(f"starmap.json: links[{i}]: unknown system")
-        first, second = sorted([systems[a], systems[b]], key=lambda s: s.pk)
-        _upsert(
-            StarLink,
-            {"a": first, "b": second},
-            {"campaign_id": campaign.pk, "travel_turns": turns},
-        )
-    placed = set(FleetPosition.objects.filter(campaign=campaign).values_list("fleet_id", flat=True))
-    for slug, system_slug in data["fleets"].items():
-        if slug not in fleets or system_slug not in systems:
-            raise SampleDataError(f"starmap.json: fleets.{slug}: unknown fleet or system")
-        fleet = fleets[slug][0]
-        if fleet.pk not in placed:  # a fleet that has moved since stays where it is
-            fleet_place(campaign=campaign, fleet=fleet, system=systems[system_slug], user=SYSTEM)
-    # fleets.json wrote each fleet's territory; the map's position is the source of it.
-    berths_sync(campaign=campaign, fleets=[f for f, _s, _l in fleets.values()])
-    for battle in battles:
-        system_slug = data["battles"].get(battle.slug)
-        if system_slug and battle.system_id != systems[system_slug].pk:
-            battle.system = systems[system_slug]
-            battle.save(update_fields=["system"])
