@@ -12,6 +12,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from battles.scoring.table import Scoreboard
+from campaign.core.svg_chart import chart_svg
 
 #: One colour per faction, in the standings' order (then again).
 COLOURS = (
@@ -53,21 +54,7 @@ def line_chart(
     ticks = _ticks(max((max(v, default=0) for _n, v in series), default=0))
     y_scale = plot_h / max(ticks[-1], 1)
     x_step = plot_w / max(len(turns) - 1, 1)
-    svg = ET.Element(
-        "svg",
-        xmlns="http://www.w3.org/2000/svg",
-        viewBox=f"0 0 {width} {height}",
-        width=str(width),
-        height=str(height),
-        role="img",
-        attrib={"font-family": "sans-serif", "font-size": "12"},
-    )
-    ET.SubElement(svg, "title").text = title
-    heading = ET.SubElement(
-        svg, "text", x=str(width // 2), y="24", attrib={"text-anchor": "middle"}
-    )
-    heading.set("font-size", "16")
-    heading.text = title
+    svg = chart_svg(width, height, title)
     base = top + plot_h
     for tick in ticks:
         y = base - tick * y_scale

@@ -17,28 +17,13 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from campaign.core.svg_chart import chart_svg
+
 
 def _count_ticks(top: int) -> list[int]:
     """Whole-number ticks from 0 to ``top`` (at most about ten of them)."""
     step = max(1, -(-top // 10))
     return list(range(0, max(top, 1) + step, step))
-
-
-def _svg(width: int, height: int, title: str) -> ET.Element:
-    """An empty chart of ``width`` × ``height`` units with its title (tooltip and heading)."""
-    svg = ET.Element(
-        "svg",
-        xmlns="http://www.w3.org/2000/svg",
-        viewBox=f"0 0 {width} {height}",
-        width=str(width),
-        height=str(height),
-        role="img",
-        attrib={"font-family": "sans-serif", "font-size": "12"},
-    )
-    ET.SubElement(svg, "title").text = title
-    ET.SubElement(svg, "text", x=str(width // 2), y="24", attrib={"text-anchor": "middle",
-                  "font-size": "16"}).text = title  # fmt: skip
-    return svg
 
 
 def standings_chart(standings: list[dict[str, Any]]) -> SafeString | None:
@@ -54,7 +39,7 @@ def standings_chart(standings: list[dict[str, Any]]) -> SafeString | None:
     plot_w, plot_h = width - left - 32, height - top - bottom
     ticks = _count_ticks(max(max(r["won"], r["lost"]) for r in standings))
     scale = plot_w / max(ticks[-1], 1)
-    svg = _svg(width, height, _("Battles won and lost"))
+    svg = chart_svg(width, height, _("Battles won and lost"))
     for tick in ticks:
         x = left + tick * scale
         ET.SubElement(svg, "line", x1=f"{x:.1f}", x2=f"{x:.1f}", y1=str(top),
@@ -116,7 +101,7 @@ def _losses_chart(lang: str, losses: tuple[tuple[str, int, int, int], ...]) -> S
     plot_h = height - top - bottom
     ticks = _count_ticks(max(sum(counts) for _n, *counts in losses))
     scale = plot_h / max(ticks[-1], 1)
-    svg = _svg(width, height, _("Units lost per side"))
+    svg = chart_svg(width, height, _("Units lost per side"))
     plot_w = width - left - 16
     for tick in ticks:
         y = top + plot_h - tick * scale
