@@ -15,6 +15,8 @@ import os
 from pathlib import Path
 
 import pytest
+from django.conf import settings as django_settings
+from django.db import transaction
 from django.test import Client
 from django.utils import translation
 
@@ -51,11 +53,9 @@ def _fast_password_hasher(settings):
 def _default_language():
     """Every test starts in the default language (French): a test must not pass only
     because an earlier one left another language active."""
-    from django.conf import settings
-
-    translation.activate(settings.LANGUAGE_CODE)
+    translation.activate(django_settings.LANGUAGE_CODE)
     yield
-    translation.activate(settings.LANGUAGE_CODE)
+    translation.activate(django_settings.LANGUAGE_CODE)
 
 
 @pytest.fixture(autouse=True)
@@ -174,8 +174,30 @@ def battle(cast):
 @pytest.fixture
 def sample(db, django_user_model):
     """The sample campaign loaded, with an organiser, a Norwegian and a Qatzrin player, a
-    chronicler and an outsider; a second campaign ``other`` with its own organiser."""
-    campaign = sample_load().campaign
+    chronicler and an outsider; a second campaign ``other`` with its own organiser.
+    (tests/campaign/turns loads it once per module: ``sample_module`` below.)"""
+    return sample_cast(sample_load().campaign, django_user_model)
+
+
+@pytest.fixture(scope="module")
+def sample_module(django_db_setup, django_db_blocker):
+    """The sample campaign's rows loaded once for a whole module (the load is most of a turn
+    test's set-up); yields the campaign's pk. The rows live in a transaction left open for
+    the module and rolled back at its end; each test runs in a savepoint within it
+    (pytest-django's ``db``), so what a test writes is gone before the next one starts, as
+    with a load per test. A directory opts in by overriding ``sample`` (see
+    tests/campaign/turns/conftest.py); not for transactional or live-server tests, whose
+    commits and flushes would happen inside that transaction."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        with translation.override(django_settings.LANGUAGE_CODE):  # the language every test has
+            pk = sample_load().campaign.pk
+        yield pk
+        transaction.set_rollback(True)
+
+
+def sample_cast(campaign, django_user_model):
+    """The people of the ``sample`` fixture on the loaded sample ``campaign``: users,
+    memberships, the campaign ``other``; the Norwegian fleet, yard and ships looked up."""
     norge = Faction.objects.get(slug="kongeriket-norge")
     qatzrin = Faction.objects.get(slug="qatzrin")
     users = {

@@ -1,6 +1,6 @@
 """The campaign-turn tests' battles of the Norwegian fleet (``norway_battle``) and a damaged
 fleet with an open turn (``damaged``), on the sample campaign (the ``sample`` fixture of
-tests/conftest.py)."""
+tests/conftest.py, its rows loaded once per module here: ``sample`` below)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,19 @@ import pytest
 from battles.models import Battle, BattleSide, Participant
 from battles.services import battle_record
 from campaign.core.actors import SYSTEM
+from campaign.league.models import Campaign
 from campaign.turns.closing import campaign_turn_open
 from campaign.turns.treasury import treasury_adjust
 from factions.models import Fleet
+from tests.conftest import sample_cast
+
+
+@pytest.fixture
+def sample(sample_module, db, django_user_model):
+    """tests/conftest.py's ``sample``, the sample's rows loaded once per module
+    (``sample_module``: each test in a savepoint, rolled back after it). A transactional
+    test goes in a module of its own that overrides this back."""
+    return sample_cast(Campaign.objects.get(pk=sample_module), django_user_model)
 
 
 def norway_battle(campaign, fleet, results_by_ship, *, name="Raid on Trøndelag"):
