@@ -9,11 +9,12 @@ import pytest
 from django.test import Client
 
 from battles.models import Battle
-from battles.models.turn_orders import TurnPlay
+from battles.models.turn_orders import TurnOrders, TurnPlay
 from battles.play.game_turns import turn_orders_submit, turn_play_end, turn_play_start
 from campaign.core.actors import SYSTEM
 from campaign.league.models import Campaign, Membership
 from tests.battles.battle_fixtures import SEED, draft_skirmish
+from tests.db_rows import row_counts, rows_of
 
 pytestmark = pytest.mark.django_db
 
@@ -192,12 +193,23 @@ def test_api_matrix(game, who, call):
     body, statuses = API[call]
     c = client(game, who)
     url = f"/api/battles/{game.battle.pk}/{path}"
+    before = row_counts(), stored(game)
     if body is None:
         response = c.get(url)
     else:
         response = getattr(c, method)(url, body, content_type="application/json")
     expected = dict(zip(WHO, statuses, strict=True))[who]
     assert response.status_code == expected, response.content
+    if expected >= 400 or method == "get":
+        assert (row_counts(), stored(game)) == before  # a refusal writes nothing
+
+
+def stored(game) -> list[list[dict]]:
+    """The battle's turn-play rows as stored: its play, every side's orders, the battle."""
+    battle = game.battle.pk
+    return [rows_of(TurnPlay, battle=battle), rows_of(TurnOrders, battle=battle)] + [
+        rows_of(Battle, pk=battle)
+    ]
 
 
 def test_api_orders_for_the_other_sides_ship_repeat_its_id_and_store_nothing(game):

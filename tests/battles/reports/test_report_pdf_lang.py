@@ -38,6 +38,27 @@ def concluded(cast, media):
     return battle
 
 
+#: The one real PDF of this module's tests of who may fetch a PDF (not of what it says).
+_ONE_PDF: list[bytes] = []
+
+
+@pytest.fixture
+def any_pdf(monkeypatch, cast, media):
+    """``concluded`` for the tests of who gets a PDF, not of what it says: every render
+    returns the same real PDF, rendered once for the module (a render is ~1 s of CPU)."""
+    original = reports.pdf_from_html
+
+    def once(html: str) -> bytes:
+        if not _ONE_PDF:
+            _ONE_PDF.append(original(html))
+        return _ONE_PDF[0]
+
+    monkeypatch.setattr(reports, "pdf_from_html", once)
+    battle = make_battle(cast.campaign)
+    assert report_pdf_ensure(battle=battle) is not None
+    return battle
+
+
 def test_the_english_reader_of_a_french_campaign_gets_an_english_pdf(cast, concluded):
     client = Client()
     page = client.get(f"/battles/{concluded.pk}/", HTTP_ACCEPT_LANGUAGE="en").text
@@ -70,27 +91,27 @@ def test_a_current_file_is_served_without_rendering_again(cast, concluded, pdf_r
 
 
 @pytest.mark.parametrize("who", [*WHO, "other_organiser"])
-def test_a_concluded_battle_s_pdf_in_any_language_is_for_everyone(cast, rival, concluded, who):
-    report_pdf_ensure(battle=concluded, lang="en")
-    response = client_for(cast, rival, who).get(f"/battles/{concluded.pk}/report.en.pdf")
+def test_a_concluded_battle_s_pdf_in_any_language_is_for_everyone(cast, rival, any_pdf, who):
+    report_pdf_ensure(battle=any_pdf, lang="en")
+    response = client_for(cast, rival, who).get(f"/battles/{any_pdf.pk}/report.en.pdf")
     assert response.status_code == 200
     assert b"".join(response.streaming_content).startswith(b"%PDF")
 
 
 @pytest.mark.parametrize("who", [*WHO, "other_organiser"])
-def test_a_draft_s_pdf_is_for_its_organisers_only(cast, rival, concluded, who, pdf_renders):
-    report_pdf_ensure(battle=concluded, lang="en")
-    Battle.objects.filter(pk=concluded.pk).update(status=Battle.Status.DRAFT)
-    response = client_for(cast, rival, who).get(f"/battles/{concluded.pk}/report.en.pdf")
+def test_a_draft_s_pdf_is_for_its_organisers_only(cast, rival, any_pdf, who):
+    report_pdf_ensure(battle=any_pdf, lang="en")
+    Battle.objects.filter(pk=any_pdf.pk).update(status=Battle.Status.DRAFT)
+    response = client_for(cast, rival, who).get(f"/battles/{any_pdf.pk}/report.en.pdf")
     assert response.status_code == (200 if who == "organiser" else 404)
     # A draft's page links no PDF in another language either.
-    page = client_for(cast, rival, who).get(f"/battles/{concluded.pk}/", HTTP_ACCEPT_LANGUAGE="en")
+    page = client_for(cast, rival, who).get(f"/battles/{any_pdf.pk}/", HTTP_ACCEPT_LANGUAGE="en")
     assert "report.en.pdf" not in page.text
 
 
-def test_an_unknown_language_or_battle_is_404(cast, concluded):
-    assert Client().get(f"/battles/{concluded.pk}/report.de.pdf").status_code == 404
-    assert Client().get(f"/battles/{concluded.pk + 99}/report.en.pdf").status_code == 404
+def test_an_unknown_language_or_battle_is_404(cast, any_pdf):
+    assert Client().get(f"/battles/{any_pdf.pk}/report.de.pdf").status_code == 404
+    assert Client().get(f"/battles/{any_pdf.pk + 99}/report.en.pdf").status_code == 404
 
 
 def test_a_render_failure_is_a_503_saying_it_will_be_tried_again(cast, concluded, monkeypatch):
@@ -146,6 +167,6 @@ def test_the_task_renders_the_other_language_once(cast, media, pdf_renders):
     assert render_report_pdf_in.delay(battle.pk + 99, "en").get()["status"] == "gone"
 
 
-def test_a_post_renders_nothing(cast, concluded, pdf_renders):
-    response = Client().post(f"/battles/{concluded.pk}/report.en.pdf")
+def test_a_post_renders_nothing(cast, any_pdf, pdf_renders):
+    response = Client().post(f"/battles/{any_pdf.pk}/report.en.pdf")
     assert response.status_code == 405 and pdf_renders == []

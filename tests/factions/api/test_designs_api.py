@@ -11,6 +11,7 @@ from factions.designs.imports import export_design
 from factions.models import ShipClass
 from tests.conftest import ROOT
 from tests.conftest import logged_in as client_for
+from tests.db_rows import row_counts, rows_of
 from tests.factions.factories import valid_design as design
 
 FULLTRUST = ROOT.parent / "shared" / "fulltrust-data"
@@ -90,28 +91,34 @@ def test_validate_a_good_design_gives_points_and_mass():
 
 def test_create_needs_a_login_and_an_organiser(cast):
     doc = design()
+    before = row_counts()
     assert post(client_for(), "/api/designs", doc).status_code == 401
     for user in (cast.norge_player, cast.qatzrin_player, cast.chronicler, cast.outsider):
         response = post(client_for(user), "/api/designs", doc)
         assert response.status_code == 403, user.username
     assert not ShipClass.objects.exists()
+    assert row_counts() == before
 
 
 def test_create_rejects_invalid_designs_with_fields(cast):
     bad = design()
     bad["mass"] += 1
+    before = row_counts()
     response = post(client_for(cast.organiser), "/api/designs", bad)
     assert response.status_code == 422
     assert [e["field"] for e in response.json()["errors"]] == ["mass"]
     unknown = design(faction="nobody")
     assert post(client_for(cast.organiser), "/api/designs", unknown).status_code == 404
     assert not ShipClass.objects.exists()
+    assert row_counts() == before
 
 
 def test_create_refuses_a_second_class_of_the_same_name(hanit, cast):
+    before, first = row_counts(), rows_of(ShipClass)
     response = post(client_for(cast.organiser), "/api/designs", design())
     assert response.status_code == 409
     assert ShipClass.objects.count() == 1
+    assert rows_of(ShipClass) == first and row_counts() == before
 
 
 def ftl_fleet():
@@ -140,9 +147,11 @@ def ftl_fleet():
 
 def test_import_needs_an_organiser(cast):
     body = {"faction": "qatzrin", "data": ftl_fleet()}
+    before = row_counts()
     assert post(client_for(), "/api/designs/import", body).status_code == 401
     assert post(client_for(cast.qatzrin_player), "/api/designs/import", body).status_code == 403
     assert not ShipClass.objects.exists()
+    assert row_counts() == before
 
 
 def test_import_ftlibship_reports_unmapped_systems(cast):
@@ -169,10 +178,12 @@ def test_import_own_format_is_all_or_nothing(cast):
     good, bad = design("Hanit"), design("Eilat")
     bad["systems"][0]["arcs"] = ["F", "A"]
     body = {"faction": "qatzrin", "data": [good, bad], "format": "admiralty"}
+    before = row_counts()
     response = post(client, "/api/designs/import", body)
     assert response.status_code == 400
     assert response.json()["invalid"][0]["field"] == "systems[0].arcs"
     assert not ShipClass.objects.exists()
+    assert row_counts() == before
     body["data"] = [good, design("Eilat")]
     assert post(client, "/api/designs/import", body).status_code == 201
     assert ShipClass.objects.count() == 2
@@ -180,12 +191,14 @@ def test_import_own_format_is_all_or_nothing(cast):
 
 def test_import_rejects_unknown_formats_and_factions(cast):
     client = client_for(cast.organiser)
+    before = row_counts()
     body = {"faction": "qatzrin", "data": {"hello": "world"}}
     assert post(client, "/api/designs/import", body).status_code == 400
     body = {"faction": "qatzrin", "data": ftl_fleet(), "format": "xml"}
     assert post(client, "/api/designs/import", body).status_code == 400
     body = {"faction": "nobody", "data": ftl_fleet()}
     assert post(client, "/api/designs/import", body).status_code == 404
+    assert row_counts() == before
 
 
 @pytest.mark.skipif(not PRESETS.exists(), reason="shared ftLibShip file absent")
