@@ -89,12 +89,56 @@ def test_options_change_the_odds():
     assert odds("mpc", range_mu=5, options=RuleOptions(mpc_dice=2)).dice == 2
 
 
+#: Hand-derived means at range 0 against the weapon's default target, no screen (§7–§10).
+BEAM_DIE = F(4, 5)  # §7: E = p + E/6 over (0, 0, 0, 1, 1, 2), a 6 re-rolled
+FLAT_DIE = F(4, 6)  # the same table with no re-roll (PD §10, MPC/rocket pack D-14, EMP §9)
+D6 = F(7, 2)
+NEAR = F(4, 6)  # to-hit 3+ (torpedo, missile, plasma bands at range 0)
+
+
+def kinetic(c: int) -> F:
+    """§8 (D-15), band 1 (2+): c on 2–5; on a 6, c plus a chained re-roll adding c on a
+    face above c, else 2c: E[Y] = (c(6 − c) + 2c·c) / 5."""
+    return F(4, 6) * c + F(1, 6) * (c + F(c * (6 + c), 5))
+
+
+EXACT_MEAN_AT_0 = {
+    **{f"beam-{k}": n * BEAM_DIE for k, n in ((1, 3), (2, 2), (3, 1))},
+    **{f"graser-{k}": n * BEAM_DIE for k, n in ((1, 3), (2, 2), (3, 1))},
+    **{f"{v}{c}": kinetic(c) for v in ("kgun-", "kgun-hv-", "kgun-lv-") for c in (1, 2, 3, 4)},
+    # beam-table attack dice of fighters, drones, gunboats (§9) and pulsers (§8)
+    **dict.fromkeys(["drone", "fighter-interceptor", "fighter-long-range"], BEAM_DIE),
+    **dict.fromkeys(["gunboat-transport", "pulser-long"], BEAM_DIE),
+    **dict.fromkeys(["drone-heavy", "fighter-heavy", "gunboat-assault"], 2 * BEAM_DIE),
+    **dict.fromkeys(["gunboat-heavy-transport", "gunboat-pd", "pulser-medium"], 2 * BEAM_DIE),
+    **dict.fromkeys(["pulser", "pulser-short", "needle-nodule"], 6 * BEAM_DIE),  # 6 dice, 6 PP
+    # PD table at a fighter, scattergun's ship table, EMP: no re-roll
+    **dict.fromkeys(["pd", "adaf", "spicule", "scattergun", "gunboat-emp"], FLAT_DIE),
+    "mpc": 4 * FLAT_DIE,
+    "gunboat-mpc": 4 * FLAT_DIE,
+    "rocket-pack": 3 * FLAT_DIE,
+    "interceptor-nodule": D6,  # a fighter loses the face
+    "lance": F(1, 6),  # one system on a 6
+    # to-hit 3+, then the damage: d6, 2d6, 3d6, or 2 fixed (vampire)
+    **dict.fromkeys(["plasma-torpedo", "plasma-bolt", "penetrator", "missile-salvo"], NEAR * D6),
+    "missile-standard": NEAR * 2 * D6,
+    "missile-heavy": NEAR * 3 * D6,
+    "vampire": NEAR * 2,
+}
+
+
+def test_every_weapon_has_a_hand_derived_mean():
+    assert sorted(EXACT_MEAN_AT_0) == sorted(weapon_ids())
+
+
 @pytest.mark.parametrize("wid", weapon_ids())
 def test_every_weapon_has_odds_that_sum_to_one(wid):
     o = odds(wid, range_mu=0)
     assert sum(o.distribution.values()) + o.tail == 1
-    assert o.mean == mean_value(wid, range_mu=0, target=o.target)
-    assert o.mean >= 0
+    assert o.mean == EXACT_MEAN_AT_0[wid]
+    assert mean_value(wid, range_mu=0, target=o.target) == o.mean  # the cheap path agrees
+    listed = sum(k * p for k, p in o.distribution.items())
+    assert listed == o.mean if o.tail == 0 else 0 < o.mean - listed
 
 
 def test_pulser_reports_the_mode_used():
