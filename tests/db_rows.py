@@ -5,7 +5,6 @@ from __future__ import annotations
 from django.apps import apps
 from django.db import models
 
-
 #: Apps whose rows a test client's log-in writes (``force_login``: a session, an access
 #: log of django-axes), not the request under test.
 LOGIN_APPS = {"sessions", "axes"}
