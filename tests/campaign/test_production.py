@@ -36,6 +36,9 @@ def get(url: str) -> tuple[int, dict[str, str], bytes]:
         return exc.code, dict(exc.headers), exc.read()
 
 
+pytestmark = pytest.mark.slow  # gunicorn with production settings
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     with production_server(tmp_path_factory.mktemp("prod"), setup=SETUP, workers=1) as url:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]  # every page crawled
 
 # Playwright's init scripts are injected by the browser itself, outside the page's CSP.
 RECORD_VIOLATIONS = """

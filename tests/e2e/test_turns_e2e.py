@@ -10,7 +10,7 @@ from battles.models import Battle, Event
 from battles.models.turn_orders import TurnOrders, TurnPlay
 from tests.e2e.conftest import SCREENSHOT_DIR
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]  # two browsers, two turns
 
 PHONE = {"width": 390, "height": 844}
 

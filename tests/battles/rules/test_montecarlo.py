@@ -15,6 +15,7 @@ from battles.rules.odds import odds
 from battles.rules.weapons import fire
 
 N = 100_000
+pytestmark = pytest.mark.slow  # 600 000 volleys fired
 Z = 5
 
 

@@ -22,7 +22,7 @@ from tests.battles.battle_fixtures import draft_skirmish
 from tests.battles.reports.report_fixtures import make_battle
 from tests.campaign.publish.test_publish import all_text, make_league
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]  # a whole site built and read
 
 XSS = '<script>alert(1)</script><img src=x onerror=alert(2)><a href="javascript:alert(3)">j</a>'
 SECRETS = (
