@@ -40,9 +40,13 @@ def test_battle_page_links_only_ships_the_user_may_see(client, world):
 def test_hostile_markdown_in_a_narrative_is_inert(client, world):
     world.battle.narrative = (
         '<script>alert(1)</script>\n\n[x](javascript:alert(2))\n\n<img src=x onerror="alert(3)">'
+        "\n\nThe escort **held**."
     )
     world.battle.save()
-    html = client.get(battle_url(world)).content.decode()
+    response = client.get(battle_url(world))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "The escort <strong>held</strong>." in html  # the narrative is on the page
     assert "<script>alert" not in html
     assert "javascript:" not in html
     assert "onerror" not in html

@@ -47,7 +47,10 @@ def test_a_draft_battle_is_listed_on_the_ship_page_to_organisers_only(
 def test_another_campaigns_organiser_does_not_see_the_draft(cast, rival, ship_in_two_battles):
     client = Client()
     client.force_login(rival.organiser)
-    assert "Secret ambush" not in client.get(f"/ships/{ship_in_two_battles.pk}/").text
+    response = client.get(f"/ships/{ship_in_two_battles.pk}/")
+    assert response.status_code == 200
+    assert "Old fight" in response.text  # the page, with the concluded battle
+    assert "Secret ambush" not in response.text
 
 
 @pytest.mark.parametrize("who", WHO)
