@@ -10,8 +10,17 @@ from django.test import Client
 
 from battles.models import Battle
 from campaign.core.refusals import ErrorOut, Kind, Refused, error_body
+from campaign.league.models import Campaign
+from tests.conftest import sample_cast
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def sample(sample_module, db, django_user_model):
+    """tests/conftest.py's ``sample``, its rows loaded once per module (``sample_module``)."""
+    return sample_cast(Campaign.objects.get(pk=sample_module), django_user_model)
+
 
 #: Members without the right, and outsiders (another campaign's organiser, a user with no
 #: campaign).

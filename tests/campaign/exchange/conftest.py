@@ -11,10 +11,18 @@ from django.db import connection
 from battles.models import Battle
 from battles.services import battle_resolve
 from campaign.core.actors import SYSTEM
+from campaign.league.models import Campaign
 from campaign.starmap.models import StarSystem
 from campaign.starmap.movement import map_move_order
 from campaign.turns.building import construction_order
 from campaign.turns.demo import sample_turn_demo
+from tests.conftest import sample_cast
+
+
+@pytest.fixture
+def sample(sample_module, db, django_user_model):
+    """tests/conftest.py's ``sample``, its rows loaded once per module (``sample_module``)."""
+    return sample_cast(Campaign.objects.get(pk=sample_module), django_user_model)
 
 
 @pytest.fixture
