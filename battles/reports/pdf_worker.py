@@ -1,20 +1,27 @@
 """What a process of the PDF pool runs (``battles.reports.pdfs``). Imports no model, at
 any depth: a spawned worker unpickles these functions before :func:`init` has set Django
-up (``battles.reports.pdf`` draws from HTML and static files only)."""
+up (``battles.reports.pdf`` draws from HTML and static files only).
+
+WeasyPrint (``battles.reports.pdf``) is imported by the functions, not by this module:
+``battles.reports.pdfs`` imports this module, and the site builder imports that one, so a
+module-level import cost every ``manage.py`` command about 1.5 s of CPU (bench/startup.py).
+"""
 
 from __future__ import annotations
 
-from battles.reports.pdf import pdf_from_html
-
 
 def init() -> None:
-    """The pool's initializer: set Django up (settings, apps) in the new process."""
+    """The pool's initializer: set Django up (settings, apps) in the new process, then
+    load WeasyPrint once for all the pages this process will render."""
     import django
 
     django.setup()
+    import battles.reports.pdf  # noqa: F401  (WeasyPrint, loaded lazily for start-up speed)
 
 
 def pdf_bytes(html: str) -> bytes:
     """The PDF of one page of ``battles.reports.context.pdf_page_html`` (no database access)."""
+    # WeasyPrint, loaded lazily for start-up speed (the module docstring).
+    from battles.reports.pdf import pdf_from_html
 
     return pdf_from_html(html)
