@@ -11,11 +11,17 @@ from __future__ import annotations
 
 
 def init() -> None:
-    """The pool's initializer: set Django up (settings, apps) in the new process, then
-    load WeasyPrint once for all the pages this process will render."""
-    import django
+    """The pool's initializer: the settings and Django's logging configuration in the new
+    process, then WeasyPrint loaded once for all the pages it will render.
 
-    django.setup()
+    Not ``django.setup()``: a page becomes a PDF from its HTML and the static files alone
+    (``STATICFILES_DIRS``), no model, app or translation is read, and populating the apps
+    cost each process about a second of CPU before its first page (bench/startup.py).
+    The PDFs are the same bytes either way (tests/battles/reports/test_report_pdfs.py)."""
+    from django.conf import settings
+    from django.utils.log import configure_logging
+
+    configure_logging(settings.LOGGING_CONFIG, settings.LOGGING)
     import battles.reports.pdf  # noqa: F401  (WeasyPrint, loaded lazily for start-up speed)
 
 
