@@ -22,7 +22,8 @@ from celery import current_app
 from celery.app.utils import find_app
 import campaign
 from battles.reports.tasks import render_report
-print(current_app.main, render_report.app is campaign.celery_app, find_app("campaign") is campaign.celery_app)
+ours = campaign.celery_app
+print(current_app.main, render_report.app is ours, find_app("campaign") is ours)
 """
 
 
