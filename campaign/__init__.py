@@ -27,7 +27,7 @@ def __getattr__(name: str) -> Celery:
 
     Not imported with the package (Celery's usual ``__init__``): loading the settings
     imports this package, and Celery cost every process that does (``manage.py help``, a
-    PDF pool's process) about 0.3 s of CPU. ``AdmiraltyConfig.ready`` creates the app
+    PDF pool's process) about 0.2 s of CPU. ``AdmiraltyConfig.ready`` creates the app
     once Django is set up, before any task is sent, so ``@shared_task`` binds to it;
     ``celery -A campaign worker`` finds ``campaign.celery.app`` by itself."""
     if name == "celery_app":

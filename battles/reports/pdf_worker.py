@@ -4,7 +4,7 @@ up (``battles.reports.pdf`` draws from HTML and static files only).
 
 WeasyPrint (``battles.reports.pdf``) is imported by the functions, not by this module:
 ``battles.reports.pdfs`` imports this module, and the site builder imports that one, so a
-module-level import cost every ``manage.py`` command about 1.5 s of CPU (bench/startup.py).
+module-level import cost every ``manage.py`` command about 0.8 s of CPU (bench/startup.py).
 """
 
 from __future__ import annotations

@@ -73,7 +73,7 @@ def webhook_post(url: str, content: str) -> None:
     except Refused as exc:
         raise DeliveryFailed(str(exc), final=True) from exc
     # apprise loads where a webhook is posted, not with the apps: importing it (all its
-    # plugins) costs about 0.2 s of every ``manage.py`` command's start-up (bench/startup.py).
+    # plugins) costs about 0.2 s of CPU of every ``manage.py`` command (bench/startup.py).
     import apprise
 
     sender = apprise.Apprise()

@@ -19,7 +19,7 @@ def link_graph(links: Iterable[tuple[int, int, int]]) -> nx.Graph:
     """A graph of ``(a_id, b_id, travel_turns)`` links (weights in turns), built in the
     order given."""
     # networkx loads where a route is sought, not with the models: importing it costs
-    # about 0.3 s of every ``manage.py`` command's start-up (bench/startup.py).
+    # about 0.24 s of CPU of every ``manage.py`` command (bench/startup.py).
     import networkx as nx
 
     graph = nx.Graph()
