@@ -201,7 +201,7 @@ print(len(found), wall, used, digest.hexdigest())
 def pdfs(env: dict[str, str], n: int, runs: int) -> None:
     """``n`` PDFs in one process against a pool on every core: timed inside the process
     (``report_pdfs_ensure`` alone, the pool's start included), alternately ``runs`` times."""
-    _manage(env, "generate_league", "--ships", "60", "--battles", str(n), "--seed", "1")
+    _manage(env, "generate_league", "--ships", "60", "--battles", str(n))
     cores = os.cpu_count() or 1
     results: dict[int, list[tuple[int, float, float, str]]] = {1: [], cores: []}
     for _ in range(runs):
@@ -210,6 +210,8 @@ def pdfs(env: dict[str, str], n: int, runs: int) -> None:
             count, wall, cpu, digest = out.split()[-4:]
             results[workers].append((int(count), float(wall), float(cpu), digest))
     (serial, pool) = (results[1], results[cores])
+    if serial[0][0] != n:
+        raise RuntimeError(f"{serial[0][0]} PDFs of the {n} generated battles")
     med = statistics.median
     s_wall, p_wall = med(r[1] for r in serial), med(r[1] for r in pool)
     s_cpu, p_cpu = med(r[2] for r in serial), med(r[2] for r in pool)
@@ -225,15 +227,17 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=7, help="timed runs of each command")
     parser.add_argument("--pdfs", type=int, default=12, help="PDFs of the pool figure (0: none)")
     parser.add_argument("--pdf-runs", type=int, default=2, help="timed runs of the pool figure")
+    parser.add_argument("--only", choices=("startup", "pdfs"), help="figures 1-3, or 4 alone")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as name:
         tmp = Path(name)
         env = _env(tmp)
         _manage(env, "migrate", "-v0")
         _manage(env, "load_sample")
-        help_series = startup(env, tmp, args.runs)
-        render_report(env, tmp, args.runs, help_series)
-        if args.pdfs:
+        if args.only in (None, "startup"):
+            help_series = startup(env, tmp, args.runs)
+            render_report(env, tmp, args.runs, help_series)
+        if args.pdfs and args.only in (None, "pdfs"):
             pdfs(env, args.pdfs, args.pdf_runs)
 
 
