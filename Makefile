@@ -80,6 +80,7 @@ bench: venv rules-engine ## benchmarks: engine, other systems, turn close, repor
 	$(PY) -m bench.starmap
 	$(PY) -m bench.fog
 	$(PY) -m bench.reports
+	$(PY) -m bench.startup
 	$(PY) -m bench.web
 	$(PY) -m bench.turns
 	$(PY) -m bench.exchange

@@ -13,7 +13,11 @@ class AdmiraltyConfig(AppConfig):
     verbose_name = _("Admiralty")
 
     def ready(self) -> None:
+        # The project's Celery app, current before any task is sent: ``@shared_task``
+        # binds to it (Celery's docs load it in the package's ``__init__``; here it waits
+        # for Django, so what only reads the settings loads no Celery: campaign/__init__.py).
         # Receivers connect once the app registry is ready (Django docs, AppConfig.ready):
         # the site refresh on every public change (a battle concluded, recorded or reopened,
         # a report changed, a campaign turn closed or reopened: ``campaign.tasks``).
+        import campaign.celery  # noqa: F401
         import campaign.tasks  # noqa: F401

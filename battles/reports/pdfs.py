@@ -21,6 +21,7 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import os
+from collections import deque
 from collections.abc import Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
@@ -40,7 +41,7 @@ from battles.reports.keys import report_pdf_keys
 
 logger = logging.getLogger(__name__)
 
-#: Pages handed to the pool at once per worker (bounds the memory of a large build).
+#: Pages in flight per worker (bounds the memory of a large build).
 _BATCH_PER_WORKER = 4
 
 
@@ -149,17 +150,20 @@ def by_pool(
     # Spawned, not forked: a fork would copy this process's Pango and database state.
     spawn = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(workers, mp_context=spawn, initializer=pdf_worker.init) as pool:
-        batch: list[tuple[Battle, Future]] = []
+        # A window of pages in flight: the oldest is stored (waited for) once the window is
+        # full, so the next pages are built here while the pool renders the ones before
+        # (a batch collected whole left the pool idle while its successor was built).
+        window: deque[tuple[Battle, Future]] = deque()
         for battle, html in _pages(battles, lang):
-            batch.append((battle, pool.submit(pdf_worker.pdf_bytes, html)))
-            if len(batch) >= workers * _BATCH_PER_WORKER:
-                _collect(batch, store)
-        _collect(batch, store)
+            window.append((battle, pool.submit(pdf_worker.pdf_bytes, html)))
+            if len(window) >= workers * _BATCH_PER_WORKER:
+                _store_done(window.popleft(), store)
+        while window:
+            _store_done(window.popleft(), store)
     return found
 
 
-def _collect(batch: list[tuple[Battle, Future]], store) -> None:
-    for battle, future in batch:
-        error = future.exception()
-        store(battle, None if error else future.result(), error)
-    batch.clear()
+def _store_done(item: tuple[Battle, Future], store) -> None:
+    battle, future = item
+    error = future.exception()
+    store(battle, None if error else future.result(), error)

@@ -18,7 +18,6 @@ from __future__ import annotations
 import logging
 from urllib.parse import parse_qsl, quote, urlencode, urlsplit
 
-import apprise
 from django.conf import settings
 from django.core.mail import send_mail
 from django.db import transaction
@@ -73,6 +72,10 @@ def webhook_post(url: str, content: str) -> None:
         webhook_url_check(url)
     except Refused as exc:
         raise DeliveryFailed(str(exc), final=True) from exc
+    # apprise loads where a webhook is posted, not with the apps: importing it (all its
+    # plugins) costs about 0.2 s of CPU of every ``manage.py`` command (bench/startup.py).
+    import apprise
+
     sender = apprise.Apprise()
     if not sender.add(apprise_url(url)):
         raise DeliveryFailed("apprise does not accept this address", final=True)

@@ -6,6 +6,8 @@ from __future__ import annotations
 import io
 
 import pytest
+from django.conf import settings
+from django.utils import translation
 from pypdf import PdfReader
 
 from battles.models import Participant, Report
@@ -76,6 +78,16 @@ def test_a_pool_renders_the_stale_ones_and_the_next_call_renders_none(media, pdf
     mtimes = {pk: path.stat().st_mtime_ns for pk, path in found.items()}
     assert report_pdfs_ensure(battles=battles, workers=2) == found
     assert {pk: path.stat().st_mtime_ns for pk, path in found.items()} == mtimes
+
+
+def test_the_pool_writes_the_bytes_this_process_would(media):
+    """The pool's processes set up no app (battles.reports.pdf_worker.init): the same PDF."""
+    battles = [make_battle(), make_battle(slug="second-clash", name="Second clash")]
+    found = report_pdfs_ensure(battles=battles, workers=2)
+    for battle in battles:
+        with translation.override(battle.campaign.language or settings.LANGUAGE_CODE):
+            here = reports.pdf_from_html(reports.pdf_page_html(battle))
+        assert found[battle.pk].read_bytes() == here
 
 
 def test_a_render_error_marks_the_report_failed_and_raises_nothing(media, monkeypatch):

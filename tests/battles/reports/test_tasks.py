@@ -132,6 +132,21 @@ def test_render_report_command_copies_the_file(media, tmp_path):
 
 
 @pytest.mark.django_db
+def test_render_report_command_says_when_the_file_was_current(media, tmp_path):
+    battle = make_battle()
+    said = []
+    for _ in range(2):
+        out = io.StringIO()
+        call_command("render_report", str(battle.pk), "--format", "pdf", stdout=out)
+        said.append(out.getvalue())
+    path = media / "reports/test-league/colonisation-compromise.pdf"
+    assert said == [
+        f"Colonisation compromise v{battle.version} (pdf) rendered: {path}\n",
+        f"Colonisation compromise v{battle.version} (pdf) current, nothing rendered: {path}\n",
+    ]
+
+
+@pytest.mark.django_db
 def test_a_report_whose_rendering_code_changed_is_rendered_again(media, pdf_renders, monkeypatch):
     # E.g. after an upgrade changed the templates: the sources' digest, hence the key, differs.
     battle = make_battle()
