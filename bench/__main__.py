@@ -9,7 +9,8 @@ distorts them less than wall time; the Monte-Carlo run prints both.
    resolved battle is stored;
 4. the same N battles as Monte-Carlo odds of who wins (``battles.rules.forecast.win_odds``:
    no log kept, same outcomes): who wins, and the time (target < 10 s on one core); then
-   the same in one worker process per core, its speed-up and that the answer is the same;
+   one process against every core, alternated ``--repeats`` times (``bench.forecast_cores``:
+   wall speed-up, CPU spent and cores kept busy) and that the answer is the same;
 5. a per-phase CPU breakdown over ``--phases`` more battles (default 100; 0 skips it);
 6. callgrind instruction counts a battle (``bench.instructions``; CPU times vary too much
    on a shared machine to compare runs, counts do not) with CPU ms beside them: the sample's
@@ -21,17 +22,16 @@ distorts them less than wall time; the Monte-Carlo run prints both.
 from __future__ import annotations
 
 import argparse
-import os
-import resource
 import time
 
 from battles.rules.ai import resolve_battle
 from battles.rules.damage import apply_hits
 from battles.rules.dice import Dice
-from battles.rules.forecast import usable_cores, win_odds
+from battles.rules.forecast import win_odds
 from battles.rules.ships import ShipState
 from battles.rules.weapons import fire
 from bench.fleets import phalon_68th, provisional_classes, qatzrin_5th
+from bench.forecast_cores import bench_forecast_cores
 from bench.instructions import bench_counts
 from bench.phases import timed_phases
 
@@ -77,6 +77,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--battles", type=int, default=1000, help="Monte-Carlo battles")
     parser.add_argument("--seconds", type=float, default=1.0, help="volley benchmark length")
     parser.add_argument("--max-turns", type=int, default=20)
+    parser.add_argument(
+        "--repeats", type=int, default=3, help="alternated one-core / every-core forecast pairs"
+    )
     parser.add_argument(
         "--phases", type=int, default=100, help="battles for the per-phase breakdown (0: skip)"
     )
@@ -137,18 +140,7 @@ def main(argv: list[str] | None = None) -> None:
         won = forecast.draws if side is None else forecast.wins[side]
         print(f"  {side or 'draw'}: {won} ({forecast.share(side):.1%}, 95 %: {low:.1%}–{high:.1%})")
     print("  endings: " + ", ".join(f"{k} {v}" for k, v in sorted(forecast.endings.items())))
-    cores = usable_cores()
-    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime
-    start = time.perf_counter()
-    shared = win_odds(qatzrin, phalon, battles=args.battles, seed=0, max_turns=args.max_turns)
-    wall = time.perf_counter() - start
-    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime - children
-    print(
-        f"  the same in {cores} worker process(es) (win_odds default): {wall:.2f} s wall "
-        f"({children:.2f} s CPU in the workers), speed-up {elapsed / wall:.2f}× over one "
-        f"process (load average {os.getloadavg()[0]:.1f} on {cores} cores); "
-        + ("same answer" if shared == forecast else "DIFFERENT ANSWER")
-    )
+    bench_forecast_cores(qatzrin, phalon, args.battles, args.max_turns, args.repeats, forecast)
 
     if args.phases > 0:
         bench_phases(qatzrin, phalon, args.phases, args.max_turns)

@@ -18,9 +18,9 @@ import math
 import multiprocessing
 import multiprocessing.context
 import os
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field, fields
 from typing import Any, cast
 
@@ -116,10 +116,11 @@ def win_odds(
     ``resolve_battle``, not mutated), battle ``i`` with seed ``seed + i``, and count the
     outcomes. ``progress(n)`` is called once per battle fought, ``n`` = 0, 1, 2 … in turn.
 
-    ``workers``: processes to fight in (None: every core this process may use,
-    ``usable_cores()``; 1: this process only). Battles are shared out in blocks of
-    consecutive seeds and the counts added up, so the answer is the same for any number of
-    workers (tested); fewer than ``PARALLEL_FROM`` battles are fought here.
+    ``workers``: processes to fight in, this one included (None: every core this process
+    may use, ``usable_cores()``; 1: this process only, ``workers - 1`` helper processes
+    otherwise). Battles are shared out in blocks of consecutive seeds and the counts added
+    up, so the answer is the same for any number of workers (tested); fewer than
+    ``PARALLEL_FROM`` battles a worker are fought here.
 
     Raises ``BadArgument`` (a ``RulesError``, so a ``ValueError``) naming the field for
     ``battles`` not a whole number in 0–``MAX_BATTLES``, a seed not a whole number ≥ 0,
@@ -145,7 +146,7 @@ def win_odds(
     if procs <= 1:
         _with_gc_paused(lambda: _fight(job, first, first + n, tally, progress))
     else:
-        _fight_in_processes(job, first, n, procs, tally, progress)
+        _with_gc_paused(lambda: _fight_in_processes(job, first, n, procs, tally, progress))
     return Forecast(
         n,
         sides,
@@ -160,8 +161,11 @@ def win_odds(
 #: Fewest battles per worker process worth starting it for (a process costs about as
 #: much as a few battles to start and to send the fleets to).
 PARALLEL_FROM = 20
-#: Blocks of seeds per worker: small enough for even loads and a live progress bar.
-BLOCKS_PER_WORKER = 8
+#: Blocks of seeds shrink as the battles left do (guided scheduling): each is the battles
+#: left divided by ``BLOCKS_PER_WORKER`` × workers, at least ``SMALLEST_BLOCK``, so the
+#: processes finish within a few battles of each other and progress comes often.
+BLOCKS_PER_WORKER = 4
+SMALLEST_BLOCK = 4
 
 
 def usable_cores() -> int:
@@ -243,11 +247,18 @@ _worker_job: _Job | None = None
 
 
 def _start_method() -> multiprocessing.context.BaseContext:
-    """Workers start from a clean server process where the platform has one ("forkserver"):
+    """Helpers start from a clean server process where the platform has one ("forkserver"):
     forking the caller itself could copy a lock another of its threads holds (a web
-    server's), and the engine needs nothing of the caller but the pickled fleets."""
+    server's), and the engine needs nothing of the caller but the pickled fleets. That
+    server imports the engine once, before its first fork (its preload, beside the
+    default ``__main__``), so a helper starts without importing it again (about 0.1 s of
+    CPU each, a forecast's helpers every time otherwise)."""
     methods = multiprocessing.get_all_start_methods()
-    return multiprocessing.get_context("forkserver" if "forkserver" in methods else None)
+    if "forkserver" not in methods:
+        return multiprocessing.get_context(None)
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["__main__", __name__])  # read when the server starts
+    return context
 
 
 def _worker_start(job: _Job) -> None:
@@ -261,6 +272,18 @@ def _worker_block(block: tuple[int, int]) -> _Tally:
     return _fight(_worker_job, block[0], block[1], _Tally(Counter()), None)
 
 
+def _blocks(seed: int, battles: int, workers: int) -> deque[tuple[int, int]]:
+    """Seeds ``seed`` … ``seed + battles - 1`` as ``(first, stop)`` blocks, shrinking
+    (``BLOCKS_PER_WORKER``, ``SMALLEST_BLOCK``)."""
+    blocks: deque[tuple[int, int]] = deque()
+    start, stop = seed, seed + battles
+    while start < stop:
+        size = max(SMALLEST_BLOCK, math.ceil((stop - start) / (workers * BLOCKS_PER_WORKER)))
+        blocks.append((start, min(start + size, stop)))
+        start += size
+    return blocks
+
+
 def _fight_in_processes(
     job: _Job,
     seed: int,
@@ -269,24 +292,43 @@ def _fight_in_processes(
     tally: _Tally,
     progress: Callable[[int], None] | None,
 ) -> None:
-    """Share seeds ``seed`` … ``seed + battles - 1`` out to ``workers`` processes in blocks
-    of consecutive seeds; add their tallies into ``tally`` as they come back."""
-    size = max(1, math.ceil(battles / (workers * BLOCKS_PER_WORKER)))
-    blocks = [
-        (start, min(start + size, seed + battles)) for start in range(seed, seed + battles, size)
-    ]
+    """Fight seeds ``seed`` … ``seed + battles - 1`` here and in ``workers - 1`` helper
+    processes, block by block (``_blocks``), each taking the next block when it is free;
+    add every tally into ``tally`` (``progress`` called here, battle by battle, in turn).
+    The cyclic collector is paused by the caller (``_with_gc_paused``).
+
+    This process fights too: it is warm (engine imported, caches filled) and fights while
+    the helpers start, so their start-up delays nothing, and one process fewer is
+    started. Each helper has at most one block queued beside the one it fights, so no
+    process is left with several blocks once the others are done."""
+    blocks = _blocks(seed, battles, workers)
+    helpers = workers - 1
+    running: set[Future[_Tally]] = set()
+
+    def add(part: _Tally) -> None:
+        if progress is not None:
+            for n in range(tally.fought, tally.fought + part.fought):
+                progress(n)
+        tally.add(part)
+
     with ProcessPoolExecutor(
-        max_workers=workers,
+        max_workers=helpers,
         mp_context=_start_method(),
         initializer=_worker_start,
         initargs=(job,),
     ) as pool:
-        for done in as_completed([pool.submit(_worker_block, block) for block in blocks]):
-            part = done.result()
-            if progress is not None:
-                for n in range(tally.fought, tally.fought + part.fought):
-                    progress(n)
-            tally.add(part)
+        while blocks or running:
+            finished = {f for f in running if f.done()}
+            running -= finished
+            for done in finished:
+                add(done.result())
+            while blocks and len(running) < 2 * helpers:
+                running.add(pool.submit(_worker_block, blocks.popleft()))
+            if blocks:  # fought here, progress told battle by battle
+                first, stop = blocks.popleft()
+                _fight(job, first, stop, tally, progress)
+            elif running:
+                wait(running, return_when=FIRST_COMPLETED)
 
 
 def _side(fleet: object, label: str) -> str:

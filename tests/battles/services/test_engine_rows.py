@@ -56,3 +56,36 @@ def test_engine_rows_of_mieska_equal_the_plain_rows_once_the_log_was_read() -> N
     result = mieska_battle(record=True)
     assert result.rolls  # the Roll objects made first: engine_rows reads them as tuples
     assert engine_rows(result) == _plain_rows(mieska_battle(record=True))
+
+
+def _json_only(value: Any) -> bool:
+    """True when ``value`` is made of JSON's own types alone (str keys, lists, no tuple,
+    no NaN): what JSON gives back is then equal to it, and of the same types."""
+    kind = type(value)
+    if kind is dict:
+        return all(type(k) is str and _json_only(v) for k, v in value.items())
+    if kind is list:
+        return all(_json_only(v) for v in value)
+    if kind is float:
+        return value == value  # noqa: PLR0124  (NaN is not equal to itself)
+    return value is None or kind in (str, int, bool)
+
+
+def test_engine_rows_hold_only_json_types_and_share_no_object() -> None:
+    """engine_rows hands the events' data over as the engine wrote it (no JSON round
+    trip): every row's data is JSON's own types, and no two rows share a dict or list."""
+    battles = [mieska_battle(record=True)]
+    battles += [resolve_battle(qatzrin_5th(), phalon_68th(), seed=s) for s in range(6)]
+    for result in battles:
+        rows = engine_rows(result)
+        assert all(_json_only(row["data"]) for row in rows)
+        assert [row["data"] for row in rows] == json.loads(json.dumps([r["data"] for r in rows]))
+        seen: set[int] = set()
+        for row in rows:
+            stack: list[Any] = [row["data"]]
+            while stack:
+                value = stack.pop()
+                if type(value) in (dict, list):
+                    assert id(value) not in seen
+                    seen.add(id(value))
+                    stack.extend(value.values() if type(value) is dict else value)
