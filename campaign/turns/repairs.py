@@ -26,6 +26,7 @@ from django.db.models import QuerySet
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
+from campaign.core.bulk_rows import rows_update
 from campaign.core.messages import StoredMessage, message, message_of, text_of
 from campaign.league.models import Campaign
 from campaign.league.roles import can_act_for_faction
@@ -444,7 +445,7 @@ def yard_reschedule(
 ) -> list[RepairOrder]:
     """Recompute the ETA of the yard's open orders; an order whose ETA moves keeps ``why``
     (a person's words or a message) in ``eta_note`` and ``eta_note_message`` for the fleet
-    page. Returns the changed orders (one bulk update)."""
+    page. Returns the changed orders (written by one joined update)."""
     rates = rates_mod.turn_rates(campaign.turn_settings)
     queue = _yard_queue(yard, campaign)
     turns = yard_turns(
@@ -459,7 +460,7 @@ def yard_reschedule(
             o.eta_note, o.eta_note_message = text_of(note, 300), message_of(note)
             o.eta_turn = eta
             changed.append(o)
-    RepairOrder.objects.bulk_update(changed, ["eta_turn", "eta_note", "eta_note_message"])
+    rows_update(RepairOrder.objects, changed, ["eta_turn", "eta_note", "eta_note_message"])
     return changed
 
 
