@@ -5,8 +5,10 @@ field, in Python: 24 000 ``When`` nodes for 1 000 repaired ships and their order
 85 % of a turn close's CPU (issue 23). :func:`rows_update` joins the table to the new values
 instead, one statement for up to a database's limit of parameters::
 
-    WITH v("id", "a", "b") AS (VALUES (%s, %s, %s), …)
-    UPDATE "t" SET "a" = v."a", "b" = v."b" FROM v WHERE "t"."id" = v."id"
+    UPDATE "t" SET "a" = v."a", "b" = v."b"
+    FROM (VALUES (%s, %s, %s), …) AS v ("id", "a", "b") WHERE "t"."id" = v."id"
+
+(SQLite, which takes no alias list, reads ``v.column1``, ``v.column2``, …)
 
 (``UPDATE … FROM``: PostgreSQL, SQLite ≥ 3.33; other databases fall back to
 ``bulk_update``). The values are prepared as ``bulk_update`` prepares them
@@ -88,14 +90,16 @@ def rows_update(manager: Any, objs: Iterable[models.Model], fields: Sequence[str
             params: list[Any] = []
             for key, values in chunk:
                 params.append(pk.get_db_prep_save(key, connection))
-                params.extend(f.get_db_prep_save(v, connection) for f, v in zip(columns, values))
+                params.extend(
+                    f.get_db_prep_save(v, connection) for f, v in zip(columns, values, strict=True)
+                )
             cursor.execute(_update_sql(connection, model, columns, len(chunk)), params)
             matched += cursor.rowcount
     return matched
 
 
 def _update_sql(connection: Any, model: type[models.Model], columns: list, n: int) -> str:
-    """The ``WITH v(…) AS (VALUES …) UPDATE … FROM v`` statement for ``n`` rows."""
+    """The ``UPDATE … FROM (VALUES …) AS v`` statement for ``n`` rows."""
     qn = connection.ops.quote_name
     opts = model._meta
     table, pk = qn(opts.db_table), opts.pk
@@ -104,13 +108,16 @@ def _update_sql(connection: Any, model: type[models.Model], columns: list, n: in
         # The casts give every value its column's type: VALUES would type a column of
         # NULLs or of quoted literals as text.
         marks = ", ".join(f"CAST(%s AS {f.cast_db_type(connection)})" for f in [pk, *columns])
+        alias, refs = f"v ({', '.join(names)})", names
     else:
+        # SQLite names a VALUES table's columns column1, column2, … (no alias list).
         marks = ", ".join(["%s"] * len(names))
+        alias, refs = "v", [f"column{i}" for i in range(1, len(names) + 1)]
     values = ", ".join([f"({marks})"] * n)
-    sets = ", ".join(f"{name} = v.{name}" for name in names[1:])
+    sets = ", ".join(f"{name} = v.{ref}" for name, ref in zip(names[1:], refs[1:], strict=True))
     return (
-        f"WITH v ({', '.join(names)}) AS (VALUES {values}) "  # noqa: S608 (names quoted)
-        f"UPDATE {table} SET {sets} FROM v WHERE {table}.{names[0]} = v.{names[0]}"
+        f"UPDATE {table} SET {sets} FROM (VALUES {values}) AS {alias} "  # noqa: S608
+        f"WHERE {table}.{names[0]} = v.{refs[0]}"
     )
 
 
