@@ -38,8 +38,8 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from campaign.core import limits
-from campaign.core.bulk_rows import rows_update, rows_update_with_history
 from campaign.core.actors import SYSTEM
+from campaign.core.bulk_rows import rows_update, rows_update_with_history
 from campaign.core.messages import StoredMessage, history_reason, message, text_of
 from campaign.core.signals import public_change, turn_closed, turn_reopened
 from campaign.league.models import Campaign
@@ -50,11 +50,11 @@ from campaign.turns import rates as rates_mod
 from campaign.turns.errors import TurnActionError, TurnConflict, TurnPermissionError
 from campaign.turns.models import CampaignTurn, Construction, FleetMove, LedgerEntry, RepairOrder
 from campaign.turns.moves import moves_carry_out, moves_undo, queued_moves
-from campaign.turns.repairs import repairs_first_turn, yard_reschedule
+from campaign.turns.repairs import repairs_first_turn, yards_reschedule
 from campaign.turns.schedule import Left
 from campaign.turns.signals import turn_opened
 from campaign.turns.treasury import Balance, income_capped, treasury_balances
-from factions.models import LightUnitGroup, Ship, Territory
+from factions.models import LightUnitGroup, Ship
 
 logger = logging.getLogger(__name__)
 SHIP_FIELDS = ["hull_lost", "armour_lost", "crew_lost", "systems_lost", "status"]
@@ -371,7 +371,7 @@ def campaign_turn_close(*, campaign: Campaign, user, now: datetime | None = None
         turn.summary = summary
         turn.undo = undo
         turn.save(update_fields=["status", "closed_at", "summary", "undo"])
-        _reschedule_all(campaign, why=message("turn.closed", n=n))
+        yards_reschedule(campaign=campaign, why=message("turn.closed", n=n))
         # Holding awards and fleet strengths (battles.scoring.receivers), sightings
         # (campaign.fog.sightings) at this close.
         turn_closed.send(sender=CampaignTurn, campaign=campaign, turn=n)
@@ -420,16 +420,6 @@ def _complete(c: Construction, n: int) -> None:
         group._change_reason = reason
         group.save()
         c.light_units = group
-
-
-def _reschedule_all(campaign: Campaign, *, why: StoredMessage) -> None:
-    yard_ids = (
-        RepairOrder.objects.filter(campaign=campaign, status=RepairOrder.Status.QUEUED)
-        .values_list("yard_id", flat=True)
-        .distinct()
-    )
-    for yard in Territory.objects.filter(pk__in=list(yard_ids)):
-        yard_reschedule(yard=yard, campaign=campaign, why=why)
 
 
 def campaign_turn_reopen(*, campaign: Campaign, user, turn: int) -> CampaignTurn:

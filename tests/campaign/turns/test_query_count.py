@@ -14,7 +14,7 @@ from bench.turn_close import generate_campaign
 from campaign.core.actors import SYSTEM
 from campaign.turns.closing import campaign_turn_close, campaign_turn_reopen
 from campaign.turns.models import RepairOrder
-from factions.models import Ship
+from factions.models import Ship, Territory
 
 pytestmark = pytest.mark.django_db
 
@@ -67,3 +67,18 @@ def test_every_ship_repaired_and_restored_gets_its_history_row():
         sorted(RepairOrder.objects.filter(campaign=campaign).values_list("ship_id", flat=True))
         == damaged
     )
+
+
+def _close_with_orders_left(factions: int) -> int:
+    campaign = generate_campaign(factions=factions, ships=4 * factions, orders=4 * factions)
+    # Yards of one box a turn: every order stays queued and its ETA moves.
+    Territory.objects.filter(faction__campaigns=campaign).update(shipyard_capacity=1)
+    with CaptureQueriesContext(connection) as closing:
+        campaign_turn_close(campaign=campaign, user=SYSTEM)
+    moved = RepairOrder.objects.filter(campaign=campaign, status="queued").exclude(eta_turn=1)
+    assert moved.count() == 4 * factions
+    return len(closing)
+
+
+def test_closing_with_orders_left_does_not_query_per_yard():
+    assert _close_with_orders_left(2) == _close_with_orders_left(6)
