@@ -2,6 +2,8 @@ from django.apps import AppConfig, apps
 from django.db.models.signals import post_delete, post_save
 from django.utils.translation import gettext_lazy as _
 
+from campaign.core.bulk_rows import rows_updated
+
 
 class FactionsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
@@ -13,10 +15,14 @@ class FactionsConfig(AppConfig):
         # (Django docs, AppConfig.ready).
         from factions import versioning
 
-        # Instance saves and deletes (cascades too) change the fleet data version.
+        # Instance saves and deletes (cascades too) and bulk row updates
+        # (campaign.core.bulk_rows) change the fleet data version.
         for label in versioning.WATCHED:
             model = apps.get_model(label)
             post_save.connect(versioning.changed, sender=model, dispatch_uid=f"version-{label}")
             post_delete.connect(
                 versioning.changed, sender=model, dispatch_uid=f"version-del-{label}"
+            )
+            rows_updated.connect(
+                versioning.changed, sender=model, dispatch_uid=f"version-rows-{label}"
             )

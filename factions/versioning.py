@@ -7,7 +7,8 @@ classes, fleets, squadrons, ships, light units, commanders, repair orders) gives
 ``save()`` and ``delete()`` through signals (cascades included: Django sends them per
 object when a receiver listens), ``QuerySet.update`` (``bulk_update`` too)/``bulk_create``/
 ``delete`` through :class:`VersionedQuerySet`, the watched models' manager (and their
-related managers). One global version rather than one per fleet: nothing to map (a class
+related managers), ``campaign.core.bulk_rows.rows_update`` through its ``rows_updated``
+signal (``factions.apps``). One global version rather than one per fleet: nothing to map (a class
 edit touches every fleet using it, a yard's rename every fleet there), and writes are
 rare next to reads.
 

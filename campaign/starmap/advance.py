@@ -29,8 +29,8 @@ from collections import defaultdict
 from datetime import datetime
 
 from django.db import transaction
-from simple_history.utils import bulk_update_with_history
 
+from campaign.core.bulk_rows import rows_update, rows_update_with_history
 from campaign.core.messages import history_reason, message
 from campaign.core.signals import fleets_met
 from campaign.league.models import Campaign
@@ -124,8 +124,8 @@ def fleets_advance(
             )
             moves_changed.append(move)
         summary.append(_summary_line(p, before, systems, links_by_id))
-    bulk_update_with_history(changed, FleetPosition, POSITION_FIELDS, default_date=now)
-    MapMove.objects.bulk_update(moves_changed, ["status"])
+    rows_update_with_history(changed, FleetPosition, POSITION_FIELDS, default_date=now)
+    rows_update(MapMove.objects, moves_changed, ["status"])
     fleets = []
     for p in changed:
         fleet = p.fleet
@@ -142,7 +142,7 @@ def fleets_advance(
             )
             fleet._change_reason = history_reason(message("turn.moved", n=n, place=place))
             fleets.append(fleet)
-    bulk_update_with_history(fleets, Fleet, ["territory"], default_date=now)
+    rows_update_with_history(fleets, Fleet, ["territory"], default_date=now)
     meetings = _meetings(positions, arrived_in, on_link)
     if meetings:
         _announce(campaign, n, meetings, systems, links_by_id)
@@ -235,13 +235,13 @@ def fleets_advance_undo(undo: dict, *, turn_number: int) -> None:
         for f, v in undo["positions"][str(p.pk)].items():
             setattr(p, f, v)
         p._change_reason = reason
-    bulk_update_with_history(positions, FleetPosition, POSITION_FIELDS)
+    rows_update_with_history(positions, FleetPosition, POSITION_FIELDS)
     moves = list(MapMove.objects.filter(pk__in=[int(k) for k in undo["moves"]]))
     for m in moves:
         m.status = undo["moves"][str(m.pk)]
-    MapMove.objects.bulk_update(moves, ["status"])
+    rows_update(MapMove.objects, moves, ["status"])
     fleets = list(Fleet.objects.filter(pk__in=[int(k) for k in undo["fleets"]]))
     for f in fleets:
         f.territory_id = undo["fleets"][str(f.pk)]
         f._change_reason = reason
-    bulk_update_with_history(fleets, Fleet, ["territory"])
+    rows_update_with_history(fleets, Fleet, ["territory"])

@@ -9,8 +9,8 @@ captured are lost, income is paid (capped so that no treasury passes
 summary is written. Fleets on the star map advance along their routes and enemy fleets
 that meet are announced (``campaign.starmap.advance``); the older territory-to-territory
 moves (``campaign.turns.moves``) remain for a campaign without a map.
-Ships, orders and light units are written with bulk updates (history rows too,
-``simple_history.utils``), so the query count does not grow with the ships repaired
+Ships, orders and light units are written with a few joined updates (history rows too:
+``campaign.core.bulk_rows``), so the query count does not grow with the ships repaired
 (``bench/turn_close.py``).
 
 **Squadrons whose carrier is destroyed** are lost at the turn end (strength 0): the seed
@@ -36,10 +36,10 @@ from django.db import transaction
 from django.db.models import Count, Q
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
-from simple_history.utils import bulk_update_with_history
 
 from campaign.core import limits
 from campaign.core.actors import SYSTEM
+from campaign.core.bulk_rows import rows_update, rows_update_with_history
 from campaign.core.messages import StoredMessage, history_reason, message, text_of
 from campaign.core.signals import public_change, turn_closed, turn_reopened
 from campaign.league.models import Campaign
@@ -50,11 +50,11 @@ from campaign.turns import rates as rates_mod
 from campaign.turns.errors import TurnActionError, TurnConflict, TurnPermissionError
 from campaign.turns.models import CampaignTurn, Construction, FleetMove, LedgerEntry, RepairOrder
 from campaign.turns.moves import moves_carry_out, moves_undo, queued_moves
-from campaign.turns.repairs import repairs_first_turn, yard_reschedule
+from campaign.turns.repairs import repairs_first_turn, yards_reschedule
 from campaign.turns.schedule import Left
 from campaign.turns.signals import turn_opened
 from campaign.turns.treasury import Balance, income_capped, treasury_balances
-from factions.models import LightUnitGroup, Ship, Territory
+from factions.models import LightUnitGroup, Ship
 
 logger = logging.getLogger(__name__)
 SHIP_FIELDS = ["hull_lost", "armour_lost", "crew_lost", "systems_lost", "status"]
@@ -170,9 +170,11 @@ def turn_plan(*, campaign: Campaign) -> TurnPlan:
     rates = rates_mod.turn_rates(campaign.turn_settings)
     plan = TurnPlan(turn=turn)
     orders = list(
-        RepairOrder.objects.filter(
-            campaign=campaign, status=RepairOrder.Status.QUEUED
-        ).select_related("ship__ship_class", "ship__fleet__faction", "yard")
+        RepairOrder.objects.filter(campaign=campaign, status=RepairOrder.Status.QUEUED)
+        .select_related("ship__ship_class", "ship__fleet__faction", "yard")
+        # A class's design (its SSD, kilobytes of JSON) is not read here: a third of the
+        # close's CPU went to decoding it once per order (bench/turn_close.py, ×5).
+        .defer("ship__ship_class__design")
     )
     restored = repairs_first_turn(orders, rates)
     for o in orders:
@@ -261,6 +263,7 @@ def campaign_turn_close(*, campaign: Campaign, user, now: datetime | None = None
         }
         summary: dict = {"repairs": [], "constructions": [], "squadrons_lost": [], "income": []}
         ships, orders = [], []
+        repaired_at: dict[str, str] = {}  # yard name -> history reason: made once a yard
         for o, got, done in plan.repairs:
             ship = o.ship
             undo["ships"].setdefault(str(ship.pk), _ship_state(ship))
@@ -272,7 +275,10 @@ def campaign_turn_close(*, campaign: Campaign, user, now: datetime | None = None
             ship.crew_lost -= got.crew
             ship.systems_lost = [s for s in ship.systems_lost if s not in got.systems]
             ship.settle_status()
-            ship._change_reason = history_reason(message("turn.repaired", n=n, yard=o.yard.name))
+            yard = o.yard.name
+            if yard not in repaired_at:
+                repaired_at[yard] = history_reason(message("turn.repaired", n=n, yard=yard))
+            ship._change_reason = repaired_at[yard]
             ships.append(ship)
             o.hull_done += got.hull
             o.armour_done += got.armour
@@ -293,9 +299,9 @@ def campaign_turn_close(*, campaign: Campaign, user, now: datetime | None = None
                     "done": done,
                 }
             )
-        bulk_update_with_history(ships, Ship, SHIP_FIELDS, default_date=now)
+        rows_update_with_history(ships, Ship, SHIP_FIELDS, default_date=now)
         undo["after"] = {str(s.pk): _ship_state(s) for s in ships}
-        RepairOrder.objects.bulk_update(orders, ORDER_FIELDS)
+        rows_update(RepairOrder.objects, orders, ORDER_FIELDS)
         builds = []
         for c, completes in plan.constructions:
             undo["builds"][str(c.pk)] = {
@@ -320,7 +326,7 @@ def campaign_turn_close(*, campaign: Campaign, user, now: datetime | None = None
                     }
                 )
             builds.append(c)
-        Construction.objects.bulk_update(builds, BUILD_FIELDS)
+        rows_update(Construction.objects, builds, BUILD_FIELDS)
         for g in plan.squadrons_lost:
             undo["lights"][str(g.pk)] = g.strength
             summary["squadrons_lost"].append(
@@ -330,7 +336,7 @@ def campaign_turn_close(*, campaign: Campaign, user, now: datetime | None = None
             g._change_reason = history_reason(
                 message("turn.lost_with_carrier", n=n, carrier=str(g.carrier))
             )
-        bulk_update_with_history(
+        rows_update_with_history(
             plan.squadrons_lost, LightUnitGroup, ["strength"], default_date=now
         )
         reasons = {pk: _income_reason(n, plan.income_capped.get(pk)) for pk, *_ in plan.income}
@@ -365,7 +371,7 @@ def campaign_turn_close(*, campaign: Campaign, user, now: datetime | None = None
         turn.summary = summary
         turn.undo = undo
         turn.save(update_fields=["status", "closed_at", "summary", "undo"])
-        _reschedule_all(campaign, why=message("turn.closed", n=n))
+        yards_reschedule(campaign=campaign, why=message("turn.closed", n=n))
         # Holding awards and fleet strengths (battles.scoring.receivers), sightings
         # (campaign.fog.sightings) at this close.
         turn_closed.send(sender=CampaignTurn, campaign=campaign, turn=n)
@@ -414,16 +420,6 @@ def _complete(c: Construction, n: int) -> None:
         group._change_reason = reason
         group.save()
         c.light_units = group
-
-
-def _reschedule_all(campaign: Campaign, *, why: StoredMessage) -> None:
-    yard_ids = (
-        RepairOrder.objects.filter(campaign=campaign, status=RepairOrder.Status.QUEUED)
-        .values_list("yard_id", flat=True)
-        .distinct()
-    )
-    for yard in Territory.objects.filter(pk__in=list(yard_ids)):
-        yard_reschedule(yard=yard, campaign=campaign, why=why)
 
 
 def campaign_turn_reopen(*, campaign: Campaign, user, turn: int) -> CampaignTurn:
@@ -478,6 +474,7 @@ def campaign_turn_reopen(*, campaign: Campaign, user, turn: int) -> CampaignTurn
                     "reason": since.reason,
                 }
             )
+        reopened = history_reason(message("turn.reopened", n=turn.number))
         ships = list(Ship.objects.filter(pk__in=[int(k) for k in undo["ships"]]))
         for ship in ships:
             after = undo["after"].get(str(ship.pk))
@@ -491,29 +488,29 @@ def campaign_turn_reopen(*, campaign: Campaign, user, turn: int) -> CampaignTurn
                 )
             for f, v in undo["ships"][str(ship.pk)].items():
                 setattr(ship, f, v)
-            ship._change_reason = history_reason(message("turn.reopened", n=turn.number))
-        bulk_update_with_history(ships, Ship, SHIP_FIELDS)
+            ship._change_reason = reopened
+        rows_update_with_history(ships, Ship, SHIP_FIELDS)
         orders = list(RepairOrder.objects.filter(pk__in=[int(k) for k in undo["orders"]]))
         for o in orders:
             for f, v in undo["orders"][str(o.pk)].items():
                 setattr(o, f, v)
-        RepairOrder.objects.bulk_update(orders, ORDER_FIELDS)
+        rows_update(RepairOrder.objects, orders, ORDER_FIELDS)
         builds = list(Construction.objects.filter(pk__in=[int(k) for k in undo["builds"]]))
         for c in builds:
             for f, v in undo["builds"][str(c.pk)].items():
                 setattr(c, f, v)
-        Construction.objects.bulk_update(builds, BUILD_FIELDS)
+        rows_update(Construction.objects, builds, BUILD_FIELDS)
         for s in Ship.objects.filter(pk__in=undo["created_ships"]):
-            s._change_reason = history_reason(message("turn.reopened", n=turn.number))
+            s._change_reason = reopened
             s.delete()
         for g in LightUnitGroup.objects.filter(pk__in=undo["created_lights"]):
-            g._change_reason = history_reason(message("turn.reopened", n=turn.number))
+            g._change_reason = reopened
             g.delete()
         groups = list(LightUnitGroup.objects.filter(pk__in=[int(k) for k in undo["lights"]]))
         for g in groups:
             g.strength = undo["lights"][str(g.pk)]
-            g._change_reason = history_reason(message("turn.reopened", n=turn.number))
-        bulk_update_with_history(groups, LightUnitGroup, ["strength"])
+            g._change_reason = reopened
+        rows_update_with_history(groups, LightUnitGroup, ["strength"])
         LedgerEntry.objects.filter(pk__in=undo["ledger"]).delete()
         FleetMove.objects.filter(
             campaign=campaign, turn__gt=turn.number, status=FleetMove.Status.QUEUED

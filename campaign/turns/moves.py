@@ -18,8 +18,8 @@ from datetime import datetime
 
 from django.db import transaction
 from django.utils.translation import gettext as _
-from simple_history.utils import bulk_update_with_history
 
+from campaign.core.bulk_rows import rows_update, rows_update_with_history
 from campaign.core.messages import history_reason, message
 from campaign.league.models import Campaign
 from campaign.league.roles import can_act_for_faction
@@ -147,8 +147,8 @@ def moves_carry_out(
                 "destination": m.destination.name,
             }
         )
-    bulk_update_with_history(fleets, Fleet, ["territory"], default_date=now)
-    FleetMove.objects.bulk_update(moves, ["status"])
+    rows_update_with_history(fleets, Fleet, ["territory"], default_date=now)
+    rows_update(FleetMove.objects, moves, ["status"])
     return summary, undo
 
 
@@ -166,8 +166,8 @@ def moves_undo(undo: dict[str, dict], *, turn_number: int) -> None:
         m.fleet._change_reason = history_reason(message("turn.reopened", n=turn_number))
         fleets.append(m.fleet)
         m.status = FleetMove.Status.QUEUED
-    bulk_update_with_history(fleets, Fleet, ["territory"])
-    FleetMove.objects.bulk_update(moves, ["status"])
+    rows_update_with_history(fleets, Fleet, ["territory"])
+    rows_update(FleetMove.objects, moves, ["status"])
 
 
 def fleets_and_orders(campaign, faction_ids: set[int]) -> dict:

@@ -26,6 +26,7 @@ from django.db.models import QuerySet
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
+from campaign.core.bulk_rows import rows_update
 from campaign.core.messages import StoredMessage, message, message_of, text_of
 from campaign.league.models import Campaign
 from campaign.league.roles import can_act_for_faction
@@ -444,14 +445,49 @@ def yard_reschedule(
 ) -> list[RepairOrder]:
     """Recompute the ETA of the yard's open orders; an order whose ETA moves keeps ``why``
     (a person's words or a message) in ``eta_note`` and ``eta_note_message`` for the fleet
-    page. Returns the changed orders (one bulk update)."""
+    page. Returns the changed orders (written by one joined update)."""
     rates = rates_mod.turn_rates(campaign.turn_settings)
-    queue = _yard_queue(yard, campaign)
+    changed = _etas_moved(_yard_queue(yard, campaign), yard, rates, next_turn_end(campaign), why)
+    rows_update(RepairOrder.objects, changed, ["eta_turn", "eta_note", "eta_note_message"])
+    return changed
+
+
+def yards_reschedule(*, campaign: Campaign, why: str | StoredMessage) -> list[RepairOrder]:
+    """:func:`yard_reschedule` of every yard with open orders in ``campaign`` (the turn
+    close), in a fixed number of queries whatever the yards: the orders in one query, the
+    changed ones in one joined update. Returns the changed orders."""
+    rates = rates_mod.turn_rates(campaign.turn_settings)
+    queues: dict[int, list[RepairOrder]] = {}
+    for o in (
+        RepairOrder.objects.filter(campaign=campaign, status=ACTIVE)
+        .select_related("ship__ship_class", "yard")
+        .defer("ship__ship_class__design")
+        .order_by("position", "pk")
+    ):
+        queues.setdefault(o.yard_id, []).append(o)
+    if not queues:
+        return []
+    base = next_turn_end(campaign)
+    changed = []
+    for queue in queues.values():
+        changed += _etas_moved(queue, queue[0].yard, rates, base, why)
+    rows_update(RepairOrder.objects, changed, ["eta_turn", "eta_note", "eta_note_message"])
+    return changed
+
+
+def _etas_moved(
+    queue: list[RepairOrder],
+    yard: Territory,
+    rates: dict[str, int],
+    base: int,
+    why: str | StoredMessage,
+) -> list[RepairOrder]:
+    """The orders of ``queue`` (one yard's, in order) whose ETA moves, given their new
+    one and its note (not saved); ``base``: the number of the next turn end."""
     turns = yard_turns(
         [(o.pk, order_left(o)) for o in queue], yard.shipyard_capacity, rates["system_work"]
     )
     changed = []
-    base = next_turn_end(campaign)
     for o in queue:
         eta = base + turns[o.pk] - 1 if turns[o.pk] else None
         if eta != o.eta_turn:
@@ -459,7 +495,6 @@ def yard_reschedule(
             o.eta_note, o.eta_note_message = text_of(note, 300), message_of(note)
             o.eta_turn = eta
             changed.append(o)
-    RepairOrder.objects.bulk_update(changed, ["eta_turn", "eta_note", "eta_note_message"])
     return changed
 
 
