@@ -10,8 +10,8 @@ from django.db.models import Q
 
 from campaign.league.roles import User, campaign_faction_ids_for
 from campaign.turns.models import Construction
-from factions.access import visible_fleets, visible_ships
-from factions.models import Faction, LightUnitGroup
+from factions.access import visible_fleets
+from factions.models import Faction, LightUnitGroup, Ship
 
 if TYPE_CHECKING:
     from campaign.league.models import Campaign
@@ -43,7 +43,9 @@ def turn_summary_for(user: User, summary: dict, *, campaign: Campaign) -> dict:
     income = summary.get("income", [])
     movers = [m.get("fleet") for m in moves + map_moves]
     moved = set(fleets.filter(pk__in=movers).values_list("pk", flat=True))
-    repaired = visible_ships(user).filter(pk__in=[r.get("ship") for r in repairs])
+    # visible_ships(user) is the ships of visible_fleets(user): those fleets, read once
+    # (each call looks the user's roles up again).
+    repaired = Ship.objects.filter(fleet__in=fleets, pk__in=[r.get("ship") for r in repairs])
     built = Construction.objects.filter(pk__in=[c.get("id") for c in builds], fleet__in=fleets)
     names = None
     if own is not None:
