@@ -16,7 +16,8 @@ reader after a write). The turn and campaign pages have no cache: both runs buil
 Each URL is requested by ``--clients`` threads (one connection each) for ``--seconds`` in
 all, in five interleaved rounds (``bench.web.rate``); rates are requests per second of wall
 time on a shared machine, so read the ratios, which compare URLs measured side by side,
-more than the absolute figures.
+more than the absolute figures. The slow pages answer only a few requests a round on a
+loaded machine: give them ``--seconds 10`` or more for steadier ratios.
 """
 
 from __future__ import annotations

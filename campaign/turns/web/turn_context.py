@@ -20,7 +20,7 @@ from django.utils import timezone
 from campaign.league.models import Campaign
 from campaign.starmap.models import StarSystem
 from campaign.turns import building, closing, moves, treasury
-from campaign.turns.access import turn_summary_for
+from campaign.turns.access import summary_scoped
 from campaign.turns.models import CampaignTurn, Construction, LedgerEntry, RepairOrder
 
 LEDGER_ROWS = 50
@@ -105,7 +105,7 @@ def turn_context(campaign: Campaign, seen: set[int] | None, user) -> dict:
         # Reopening the last closed turn removes the turn opened after it: say which.
         "reopen_discards": discards if organiser else None,
         # What the viewer may read of it: their factions' yards and income, public losses.
-        "last_summary": (turn_summary_for(user, last.summary, campaign=campaign) if last else None),
+        "last_summary": summary_scoped(user, last.summary, own=seen) if last else None,
         "deadline_local": deadline,
         "deadline_input": deadline.strftime("%Y-%m-%dT%H:%M") if deadline else "",
         "organiser": organiser,
