@@ -82,6 +82,7 @@ bench: venv rules-engine ## benchmarks: engine, other systems, turn close, repor
 	$(PY) -m bench.reports
 	$(PY) -m bench.startup
 	$(PY) -m bench.web
+	$(PY) -m bench.pages
 	$(PY) -m bench.turns
 	$(PY) -m bench.exchange
 

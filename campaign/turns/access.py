@@ -10,8 +10,8 @@ from django.db.models import Q
 
 from campaign.league.roles import User, campaign_faction_ids_for
 from campaign.turns.models import Construction
-from factions.access import visible_fleets, visible_ships
-from factions.models import Faction, LightUnitGroup
+from factions.access import visible_fleets
+from factions.models import Faction, Fleet, LightUnitGroup, Ship
 
 if TYPE_CHECKING:
     from campaign.league.models import Campaign
@@ -33,8 +33,17 @@ def turn_summary_for(user: User, summary: dict, *, campaign: Campaign) -> dict:
 
     if not summary or (user is not None and user.is_authenticated and user.is_staff):
         return summary
-    own = campaign_faction_ids_for(user, campaign)  # None: all factions
-    fleets = visible_fleets(user)
+    return summary_scoped(user, summary, own=campaign_faction_ids_for(user, campaign))
+
+
+def summary_scoped(user: User, summary: dict, *, own: set[int] | None) -> dict:
+    """:func:`turn_summary_for` when the caller has ``own`` already: the factions of the
+    campaign whose private turn rows ``user`` reads, as ``campaign_faction_ids_for`` gives
+    them (None: all; the turn page's ``require_faction_scope`` answer). A fixed number of
+    queries; none for the parts the summary does not have."""
+
+    if not summary or (user is not None and user.is_authenticated and user.is_staff):
+        return summary
     repairs = summary.get("repairs", [])
     builds = summary.get("constructions", [])
     lost = summary.get("squadrons_lost", [])
@@ -42,21 +51,33 @@ def turn_summary_for(user: User, summary: dict, *, campaign: Campaign) -> dict:
     map_moves = summary.get("map_moves", [])
     income = summary.get("income", [])
     movers = [m.get("fleet") for m in moves + map_moves]
-    moved = set(fleets.filter(pk__in=movers).values_list("pk", flat=True))
-    repaired = visible_ships(user).filter(pk__in=[r.get("ship") for r in repairs])
+    # The user's roles are looked up only for a summary that names fleets, ships or units.
+    fleets = visible_fleets(user) if (movers or repairs or builds or lost) else Fleet.objects.none()
+    moved = set(fleets.filter(pk__in=movers).values_list("pk", flat=True)) if movers else set()
+    # visible_ships(user) is the ships of visible_fleets(user): those fleets, read once
+    # (each call looks the user's roles up again).
+    repaired = Ship.objects.filter(fleet__in=fleets, pk__in=[r.get("ship") for r in repairs])
     built = Construction.objects.filter(pk__in=[c.get("id") for c in builds], fleet__in=fleets)
     names = None
     if own is not None:
         repaired = repaired.filter(fleet__faction_id__in=own)
         built = built.filter(faction_id__in=own)
-        names = set(Faction.objects.filter(pk__in=own).values_list("name", flat=True))
-    ships = set(repaired.values_list("pk", flat=True))
-    built_ids = set(built.values_list("pk", flat=True))
-    groups = LightUnitGroup.objects.filter(pk__in=[g.get("id") for g in lost])
-    seen = set(
-        groups.filter(Q(fleet__in=fleets) | Q(fleet=None, carrier__fleet__in=fleets)).values_list(
-            "pk", flat=True
+        names = (
+            set(Faction.objects.filter(pk__in=own).values_list("name", flat=True))
+            if income
+            else set()
         )
+    ships = set(repaired.values_list("pk", flat=True)) if repairs else set()
+    built_ids = set(built.values_list("pk", flat=True)) if builds else set()
+    groups = LightUnitGroup.objects.filter(pk__in=[g.get("id") for g in lost])
+    seen = (
+        set(
+            groups.filter(
+                Q(fleet__in=fleets) | Q(fleet=None, carrier__fleet__in=fleets)
+            ).values_list("pk", flat=True)
+        )
+        if lost
+        else set()
     )
     scoped = {
         **summary,

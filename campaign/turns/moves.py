@@ -172,12 +172,12 @@ def moves_undo(undo: dict[str, dict], *, turn_number: int) -> None:
 
 def fleets_and_orders(campaign, faction_ids: set[int]) -> dict:
     """The turn page's movement section: ``fleet_rows`` as ``(fleet, queued order or None)``
-    for the factions ``faction_ids``, and the campaign's ``territories`` (fixed queries);
-    ``has_starmap``: the campaign has a star map, whose page orders the moves instead."""
+    for the factions ``faction_ids``, and the campaign's ``territories`` (two queries). A
+    campaign with a star map orders its moves on the map's page instead (the turn page
+    does not call this then)."""
     queued = {m.fleet_id: m for m in queued_moves(campaign, faction_ids)}
     fleets = Fleet.objects.filter(faction_id__in=faction_ids).select_related("faction", "territory")
     return {
-        "has_starmap": StarSystem.objects.filter(campaign=campaign).exists(),
         "fleet_rows": [(f, queued.get(f.pk)) for f in fleets.order_by("faction__name", "name")],
         "territories": list(
             Territory.objects.filter(faction__in=campaign.factions.all())

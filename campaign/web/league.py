@@ -17,8 +17,8 @@ from battles.readings import rules_in_force
 from battles.standings import campaign_standings
 from campaign.core.listing import listing
 from campaign.core.markdown import render_markdown
-from campaign.league.models import Campaign
-from campaign.league.roles import User, campaign_faction_ids_for, campaign_roles, is_organiser
+from campaign.league.models import Campaign, Membership
+from campaign.league.roles import User, campaign_faction_ids_for, campaign_roles
 from campaign.league.site_builds import site_build_state, site_rebuild_request
 from factions.models import Faction
 
@@ -57,11 +57,15 @@ def campaign_detail(request: HttpRequest, slug: str) -> HttpResponse:
     faction and name: ``battles.filters.BattleFilter``) and simple standings; for its
     organisers, the published site's last build and *Rebuild the site*."""
     campaign = get_object_or_404(Campaign, slug=slug)
-    organiser = is_organiser(request.user, campaign)
+    # The viewer's roles read once: campaign_roles counts staff (and the system) as
+    # organisers, as is_organiser does.
+    roles = campaign_roles(request.user, campaign)
+    organiser = Membership.Role.ORGANISER in roles
     # The battles a page at a time, filtered (battles.filters; a bad filter: its error, 400).
     filters = BattleFilter(request.GET, queryset=recent_battles(request.user, campaign))
     valid = filters.is_valid()
     battles = listing(request, filters.qs if valid else Battle.objects.none())
+    drafts = actionable_battles(request.user).filter(campaign=campaign, status=Battle.Status.DRAFT)
     return render(
         request,
         "campaign/detail.html",
@@ -73,23 +77,22 @@ def campaign_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "battle_filters": filters,
             "standings": campaign_standings(campaign, user=request.user),
             "open_turn": campaign.turns.filter(status="open").first(),
-            "turn_member": campaign_faction_ids_for(request.user, campaign) != set(),
+            # who sees some faction's turn (campaign_faction_ids_for): organisers, players
+            "turn_member": organiser
+            or (
+                Membership.Role.PLAYER in roles
+                and campaign_faction_ids_for(request.user, campaign) != set()
+            ),
             # every member reads the star map (as campaign.starmap.view shows it to them)
-            "map_member": bool(campaign_roles(request.user, campaign)),
+            "map_member": bool(roles),
             "organiser": organiser,
             "site_build": site_build_state() if organiser else None,
-            "playing": list(
-                # Those fought turn by turn are under "fighting": no record link for them.
-                actionable_battles(request.user).filter(
-                    campaign=campaign, status="draft", turn_play__isnull=True
-                )
-            )
+            # Those fought turn by turn are under "fighting": no record link for them.
+            "playing": list(drafts.filter(turn_play__isnull=True))
             if request.user.is_authenticated
             else [],
             # Drafts being fought turn by turn that the user may open.
-            "fighting": actionable_battles(request.user).filter(
-                campaign=campaign, status=Battle.Status.DRAFT, turn_play__isnull=False
-            ),
+            "fighting": drafts.filter(turn_play__isnull=False),
         },
         status=200 if valid else 400,
     )

@@ -24,10 +24,10 @@ from campaign.core import limits
 from campaign.core.validation import TextError
 from campaign.league.models import Campaign
 from campaign.league.roles import is_organiser, require_faction_scope
-from campaign.turns import building, closing, moves, repairs, treasury
-from campaign.turns.access import turn_summary_for
+from campaign.turns import building, closing, repairs, treasury
 from campaign.turns.errors import TurnActionError, field_label
-from campaign.turns.models import CampaignTurn, Construction, LedgerEntry, RepairOrder
+from campaign.turns.models import Construction, RepairOrder
+from campaign.turns.web.turn_context import turn_context
 from factions.access import visible_ships
 from factions.models import Fleet, LightUnitGroup, ShipClass, Territory
 from factions.type_words import SEED_GUNBOAT_VARIANTS
@@ -79,62 +79,6 @@ def _int(request: HttpRequest, name: str, source=None) -> int:
             % {"field": field_label(name), "value": raw, "max": limits.NUMBER_MAX}
         )
     return value
-
-
-def turn_context(campaign: Campaign, seen: set[int] | None, user) -> dict:
-    """What the turn page shows, scoped to the factions ``seen`` (None: all)."""
-    factions = campaign.factions.order_by("name")
-    if seen is not None:
-        factions = factions.filter(pk__in=seen)
-    factions = list(factions)
-    ids = {f.pk for f in factions}
-    balances = treasury.treasury_balances(campaign=campaign, faction_ids=ids)
-    ledger = LedgerEntry.objects.filter(campaign=campaign, faction_id__in=ids).select_related(
-        "faction", "user"
-    )
-    orders = (
-        RepairOrder.objects.filter(
-            campaign=campaign, status=RepairOrder.Status.QUEUED, ship__fleet__faction_id__in=ids
-        )
-        .select_related("ship__ship_class", "yard")
-        .order_by("yard__name", "position", "pk")
-    )
-    yards: dict[str, list] = {}
-    for o in orders:
-        yards.setdefault(o.yard.name, []).append(o)
-    builds = Construction.objects.filter(
-        campaign=campaign, faction_id__in=ids, status=Construction.Status.QUEUED
-    ).select_related("yard", "fleet", "ship_class", "faction")
-    turn = closing.open_turn(campaign)
-    last = campaign.turns.filter(status=CampaignTurn.Status.CLOSED).order_by("-number").first()
-    organiser = is_organiser(user, campaign)
-    plan = None
-    if organiser and turn is not None:
-        plan = closing.turn_plan(campaign=campaign)
-    tz = ZoneInfo(campaign.time_zone)
-    return {
-        "campaign": campaign,
-        "turn": turn,
-        "last_closed": last,
-        # Reopening the last closed turn removes the turn opened after it: say which.
-        "reopen_discards": closing.discarded_by_reopen(campaign) if organiser else None,
-        # What the viewer may read of it: their factions' yards and income, public losses.
-        "last_summary": (turn_summary_for(user, last.summary, campaign=campaign) if last else None),
-        "deadline_local": timezone.localtime(turn.deadline, tz) if turn and turn.deadline else None,
-        "deadline_input": (
-            timezone.localtime(turn.deadline, tz).strftime("%Y-%m-%dT%H:%M")
-            if turn and turn.deadline
-            else ""
-        ),
-        "organiser": organiser,
-        "plan": plan,
-        "treasuries": [(f, balances.get(f.pk, treasury.Balance())) for f in factions],
-        "ledger": list(ledger.order_by("-pk")[:50]),
-        "yards": sorted(yards.items()),
-        "builds": [(c, building.construction_refund(c)) for c in builds],
-        "factions": factions,
-        **moves.fleets_and_orders(campaign, ids),
-    }
 
 
 @_members_only
