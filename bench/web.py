@@ -55,9 +55,9 @@ BATTLES_SETUP = """
 import json
 from pathlib import Path
 from django.conf import settings
-from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
-from django.contrib.sessions.backends.db import SessionStore
+from django.contrib.auth import get_user_model
 from django.core.management import call_command
+from django.test import Client
 from battles.models import Battle
 from battles.play.game_turns import turn_play_advance, turn_play_start
 from battles.services import battle_resolve
@@ -83,13 +83,10 @@ for _ in range(2):
     turn_play_advance(battle=turns, user=SYSTEM, force=True)
 record = battle_create(campaign=c, name="Bench record", sides=sides(), user=org)
 Battle.objects.filter(pk=record.pk).update(mode="recorded")
-session = SessionStore()
-session[SESSION_KEY] = str(org.pk)
-session[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
-session[HASH_SESSION_KEY] = org.get_session_auth_hash()
-session.create()
+client = Client()
+client.force_login(org)
 Path(OUT).write_text(json.dumps({
-    "cookie": f"{settings.SESSION_COOKIE_NAME}={session.session_key}",
+    "cookie": f"{settings.SESSION_COOKIE_NAME}={client.session.session_key}",
     "battles": {b.name: b.pk for b in Battle.objects.all()},
 }))
 """
@@ -137,12 +134,22 @@ def rate(base: str, path: str, seconds: float, clients: int, cookie: str = "") -
             done[i] += 1
         conn.close()
 
-    threads = [threading.Thread(target=worker, args=(i,)) for i in range(clients)]
+    failed: list[BaseException] = []
+
+    def guarded(i: int) -> None:
+        try:
+            worker(i)
+        except BaseException as exc:  # a failed URL stops the bench, not just its thread
+            failed.append(exc)
+
+    threads = [threading.Thread(target=guarded, args=(i,)) for i in range(clients)]
     start = time.monotonic()
     for t in threads:
         t.start()
     for t in threads:
         t.join()
+    if failed:
+        raise failed[0]
     return sum(done) / (time.monotonic() - start)
 
 
