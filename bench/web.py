@@ -124,7 +124,7 @@ def rate(base: str, path: str, seconds: float, clients: int, cookie: str = "") -
     headers = {"Host": "127.0.0.1", **({"Cookie": cookie} if cookie else {})}
 
     def worker(i: int) -> None:
-        conn = http.client.HTTPConnection(host.hostname, host.port, timeout=30)
+        conn = http.client.HTTPConnection(host.hostname, host.port, timeout=120)
         while time.monotonic() < stop:
             conn.request("GET", path, headers=headers)
             response = conn.getresponse()

@@ -169,9 +169,9 @@ def odds_panel(battle: Battle, user: Any, board: dict[str, Any] | None = None) -
     (organisers: every ship's) and the targets they may pick, with ids matching the
     board's markers so the range can be read from the map (``board``: True when
     ``board`` has frames to read it from). None for users with no ship in the battle."""
+    if battle_perspective(user, battle)[0] == "public":
+        return None  # asked first: the public's viewer reads the battle's units
     viewer = battle_viewer(battle, user)
-    if viewer.mode == "public":
-        return None
     participants = (
         Participant.objects.filter(side__battle=battle, ship__isnull=False)
         .select_related("ship__ship_class", "side__faction")
@@ -229,12 +229,14 @@ def odds_panel(battle: Battle, user: Any, board: dict[str, Any] | None = None) -
     return {"weapons": weapons, "targets": targets, "board": bool(board and board.get("frames"))}
 
 
-def turn_links(battle: Battle, user: Any) -> dict[str, Any]:
-    """The battle page's extras: ``replay`` (it has an engine log to play back),
+def turn_links(battle: Battle, user: Any, *, has_log: bool | None = None) -> dict[str, Any]:
+    """The battle page's extras: ``replay`` (it has an engine log to play back; ``has_log``
+    when the caller knows, else one query),
     ``turns`` (organisers of a draft: the turn-by-turn page), ``turn_play_running`` (a
     turn-by-turn play not ended: the page offers no auto-resolve or record meanwhile), the
     odds panel and the phase names its board script needs."""
-    has_log = Event.objects.filter(battle=battle, kind="setup").exists()
+    if has_log is None:
+        has_log = Event.objects.filter(battle=battle, kind="setup").exists()
     organiser = is_organiser(user, battle.campaign)
     return {
         "replay": has_log,

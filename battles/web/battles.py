@@ -17,23 +17,60 @@ from django.utils.safestring import SafeString
 
 from battles.access import actionable_battles, visible_battles
 from battles.briefing import battle_briefing
-from battles.models import Battle, BattleAction, BattleSide, Participant, Report
+from battles.models import Battle, BattleAction, BattleSide, Event, Participant, Report
 from battles.models.turn_orders import TurnPlay
 from battles.play.context import turn_links
-from battles.reports.context import report_context
+from battles.reports.context import ReportRows, report_context, share_classes
 from battles.reports.files import report_is_current
+from battles.reports.page_cache import LogStats, cached_fragment, fragment_key, log_stats
+from battles.visibility import Reader, may_read_draft, reader_for, unit_row
 from campaign.core.csp import nonce_styles
 from campaign.league.roles import can_edit_reports, is_organiser
-from factions.access import visible_fleets, visible_ships
+from factions.models import Ship
+from factions.versioning import read_version
 
 
 def report_fragment(request: HttpRequest, battle: Battle) -> SafeString:
     """The report of ``battle`` as an HTML fragment (``reports/battle.html``), as seen by
     ``request.user``: units and fleet names of fleets the user may not see
-    (``factions.access.visible_fleets``) are left out by ``report_context``.
+    (``factions.access.visible_fleets``) are left out by ``report_context``. Built every
+    time; the battle page reads it through :func:`_cached_report`.
     """
     context = report_context(battle, user=request.user)
     return render_to_string("reports/battle.html", context, request=request)
+
+
+def _cached_report(
+    request: HttpRequest, battle: Battle, sides: list[BattleSide], fleets_version: str | None
+) -> tuple[SafeString, Reader, LogStats]:
+    """The report fragment of ``battle`` for ``request.user``, from the cache when built
+    already for this version of the battle, language and visibility class
+    (``battles.reports.page_cache``), with the reader and the log's counts it was keyed
+    on. ``sides``: the battle's sides with faction, fleet and participants loaded as
+    ``report_rows`` loads them; ``fleets_version``: read before them."""
+    participants = [p for side in sides for p in side.participants.all()]
+    fleet_ids = {s.fleet_id for s in sides} | {unit_row(p).fleet_id for p in participants}
+    reader = reader_for(request.user, among=fleet_ids)
+    stats = log_stats(battle)
+    key = fragment_key(
+        battle,
+        sides,
+        stats,
+        fleets_version,
+        language=translation.get_language(),
+        reader=reader,
+        fleet_ids=fleet_ids,
+        show_texts=may_read_draft(battle, reader),
+    )
+
+    def build() -> SafeString:
+        events = list(Event.objects.filter(battle_id=battle.pk).order_by("sequence"))
+        share_classes([p.ship for p in participants])
+        rows = ReportRows(sides, reader, events)
+        context = report_context(battle, user=request.user, preloaded=rows)
+        return render_to_string("reports/battle.html", context)
+
+    return cached_fragment(key, build), reader, stats
 
 
 def _briefing_page(request: HttpRequest, battle: Battle) -> HttpResponse:
@@ -59,9 +96,7 @@ def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
     losses, analyses), the PDF link when rendered, and links to the fleets and ships the
     user may see — never to a page that would be a 404 for them.
     """
-    participants = Participant.objects.select_related("ship__ship_class", "light_units").order_by(
-        "pk"
-    )
+    fleets_version = read_version()  # before the rows the cached report is keyed on
     battle = (
         visible_battles(request.user).select_related("campaign", "winner").filter(pk=pk).first()
     )
@@ -73,25 +108,40 @@ def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
         )
         return _briefing_page(request, battle)
     # Sides are fetched on their own so that ``battle`` stays free of prefetch caches for
-    # ``report_context``, which builds its own querysets from it.
+    # ``report_context``, which builds its own querysets from it; loaded as ``report_rows``
+    # loads them, for the report when it is built.
+    participants = Participant.objects.select_related(
+        "ship__squadron", "light_units__carrier"
+    ).order_by("pk")
     sides = list(
         BattleSide.objects.filter(battle=battle)
         .select_related("faction", "fleet")
         .prefetch_related(Prefetch("participants", queryset=participants))
+        .order_by("order", "pk")
     )
-    ship_ids = [p.ship_id for side in sides for p in side.participants.all() if p.ship_id]
-    visible_ship_ids = set(
-        visible_ships(request.user).filter(pk__in=ship_ids).values_list("pk", flat=True)
-    )
+    report, reader, stats = _cached_report(request, battle, sides, fleets_version)
+    # What ``visible_ships`` and ``visible_fleets`` give, from the reader's fleets.
+    seen = reader.seen_fleets
+    visible_ship_ids = {
+        p.ship_id
+        for s in sides
+        for p in s.participants.all()
+        if p.ship_id and p.ship.fleet_id in seen
+    }
     for side in sides:
         side.visible_ships = [
             p.ship for p in side.participants.all() if p.ship_id in visible_ship_ids
         ]
-    visible_fleet_ids = set(
-        visible_fleets(request.user)
-        .filter(pk__in=[s.fleet_id for s in sides if s.fleet_id])
-        .values_list("pk", flat=True)
-    )
+    # An unnamed ship is linked by its class's name (loaded when the report was built).
+    unnamed = [
+        ship
+        for side in sides
+        for ship in side.visible_ships
+        if not ship.name and not Ship.ship_class.is_cached(ship)
+    ]
+    if unnamed:
+        share_classes(unnamed)
+    visible_fleet_ids = {s.fleet_id for s in sides if s.fleet_id in seen}
     pdf = battle.reports.filter(format=Report.Format.PDF).first()
     # A reader of another language than the campaign's gets the PDF in theirs
     # (battles/web/media.py renders it when first asked for).
@@ -110,9 +160,9 @@ def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
         else []
     )
     # Links to the turn-by-turn page, the replay viewer and the odds panel.
-    play = turn_links(battle, request.user)
+    play = turn_links(battle, request.user, has_log=bool(stats["setups"]))
     # The damaged ships' SSDs carry a <style>: it gets the page's CSP nonce.
-    report_html = nonce_styles(report_fragment(request, battle), request)
+    report_html = nonce_styles(report, request)
     can_edit = battle.status == Battle.Status.CONCLUDED and can_edit_reports(
         request.user, battle.campaign
     )
