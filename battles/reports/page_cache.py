@@ -1,6 +1,6 @@
-"""The battle page's report fragment, built once per version of what it shows, language
-and visibility class (issue 23: the report rows, log lines, map and damage diagrams of a
-644-line battle were rebuilt on every request).
+"""The battle page's report and its list of the fleets and ships fighting, built once per
+version of what they show, language and visibility class (issue 23: the report rows, log
+lines, map and damage diagrams of a 644-line battle were rebuilt on every request).
 
 The key is the content of what ``report_context`` reads, hashed, so that a write can never
 leave a stale page to be served (invalidation by key; no entry is ever deleted):
@@ -27,30 +27,143 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
+from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.conf import settings
 from django.core.cache import cache as django_cache
-from django.db.models import Count, Max, Q
+from django.db import connection
 
-from battles.models import Battle, Event
+from battles.models import Battle, BattleSide, Event, Participant
 from battles.reports.keys import report_sources_digest
 from battles.systems.games import DEFAULT_SYSTEM
-from battles.visibility import Reader
+from battles.visibility import Reader, followed_fleet, reader_for
+from campaign.league.roles import User
+from factions.access import can_see_fleet
+from factions.models import Fleet, LightUnitGroup, Ship
 
-__all__ = ["LogStats", "cached_fragment", "fragment_key", "log_stats"]
+__all__ = [
+    "BattleStamp",
+    "FleetRow",
+    "battle_stamp",
+    "cached_fragments",
+    "fragments_key",
+    "stamp_reader",
+]
 
-LogStats = dict[str, int | None]
+
+class FleetRow(NamedTuple):
+    """A fleet as ``factions.access.can_see_fleet`` reads it."""
+
+    hidden: bool
+    faction_id: int
 
 
-def log_stats(battle: Battle) -> LogStats:
-    """``{"n", "last", "setups"}`` of ``battle``'s log: how many entries, the last id
-    (None when empty) and how many ``setup`` rows (a replay needs one). One query."""
-    return Event.objects.filter(battle_id=battle.pk).aggregate(
-        n=Count("pk"), last=Max("pk"), setups=Count("pk", filter=Q(kind="setup"))
+@dataclass(frozen=True)
+class BattleStamp:
+    """What the key reads of one battle's rows (:func:`battle_stamp`): ``sides`` and
+    ``units`` (every column of its ``BattleSide`` and ``Participant`` rows, in order;
+    each unit row ends with the fleet the unit follows, ``battles.visibility
+    .followed_fleet``), ``log`` (how many entries, the last id, how many ``setup``
+    rows), ``fleet_ids`` (the sides' and units' fleets), ``ship_fleets`` (``{ship id:
+    its fleet id}`` of the ships fighting) and ``fleets`` (``{fleet id: FleetRow}`` of
+    ``fleet_ids``)."""
+
+    sides: list[tuple]
+    units: list[tuple]
+    log: tuple[int, int | None, int]
+    fleet_ids: frozenset[int]
+    ship_fleets: dict[int, int | None]
+    fleets: dict[int, FleetRow]
+
+    @property
+    def has_setup(self) -> bool:
+        """True when the log holds a ``setup`` row (the battle can be replayed)."""
+        return bool(self.log[2])
+
+
+def _columns(model: Any, alias: str) -> str:
+    qn = connection.ops.quote_name
+    return ", ".join(f"{alias}.{qn(f.column)}" for f in model._meta.concrete_fields)
+
+
+@cache
+def _statements() -> tuple[str, str, str, str]:
+    # Plain statements: the ORM's compiling of these three queries cost more than the
+    # whole cached page (in-process cProfile of the Mieska page, 10 requests). Only
+    # table and column names from the models go in; the battle id is a parameter.
+    qn = connection.ops.quote_name
+    participant, side = qn(Participant._meta.db_table), qn(BattleSide._meta.db_table)
+    ship, group = qn(Ship._meta.db_table), qn(LightUnitGroup._meta.db_table)
+    units = (
+        f"SELECT {_columns(Participant, 'p')}, sh.fleet_id, lu.fleet_id, ca.fleet_id "  # noqa: S608
+        f"FROM {participant} p INNER JOIN {side} s ON p.side_id = s.id "
+        f"LEFT JOIN {ship} sh ON p.ship_id = sh.id "
+        f"LEFT JOIN {group} lu ON p.light_units_id = lu.id "
+        f"LEFT JOIN {ship} ca ON lu.carrier_id = ca.id "
+        "WHERE s.battle_id = %s ORDER BY p.id"
     )
+    sides = f"SELECT {_columns(BattleSide, 's')} FROM {side} s WHERE s.battle_id = %s"  # noqa: S608
+    sides += " ORDER BY s.id"
+    log = (
+        "SELECT COUNT(*), MAX(id), SUM(CASE WHEN kind = 'setup' THEN 1 ELSE 0 END) "  # noqa: S608
+        f"FROM {qn(Event._meta.db_table)} WHERE battle_id = %s"
+    )
+    fleets = f"SELECT id, hidden, faction_id FROM {qn(Fleet._meta.db_table)} WHERE id IN "  # noqa: S608
+    return units, sides, log, fleets
+
+
+def battle_stamp(battle: Battle) -> BattleStamp:
+    """:class:`BattleStamp` of ``battle``: four plain queries, whatever its size."""
+    units_sql, sides_sql, log_sql, fleets_sql = _statements()
+    fields = [f.attname for f in Participant._meta.concrete_fields]
+    ship_at = fields.index("ship_id")
+    side_fleet_at = [f.attname for f in BattleSide._meta.concrete_fields].index("fleet_id")
+    with connection.cursor() as cursor:
+        cursor.execute(units_sql, [battle.pk])
+        rows = cursor.fetchall()
+        cursor.execute(sides_sql, [battle.pk])
+        sides = cursor.fetchall()
+        cursor.execute(log_sql, [battle.pk])
+        n, last, setups = cursor.fetchone()
+        fleet_ids = {row[-3] for row in rows} | {s[side_fleet_at] for s in sides}
+        fleet_ids |= {row[-2] for row in rows} | {row[-1] for row in rows}
+        fleet_ids.discard(None)
+        fleets: dict[int, FleetRow] = {}
+        if fleet_ids:
+            cursor.execute(fleets_sql + f"({', '.join(['%s'] * len(fleet_ids))})", list(fleet_ids))
+            fleets = {pk: FleetRow(bool(hidden), faction) for pk, hidden, faction in cursor}
+    units, ship_fleets = [], {}
+    for row in rows:
+        *columns, ship_fleet, group_fleet, carrier_fleet = row
+        ship_id = columns[ship_at]
+        fleet = followed_fleet(ship_id, ship_fleet, group_fleet, carrier_fleet)
+        units.append((*columns, fleet))
+        if ship_id:
+            ship_fleets[ship_id] = ship_fleet
+    fleet_ids = {u[-1] for u in units} | {s[side_fleet_at] for s in sides}
+    fleet_ids.discard(None)
+    return BattleStamp(
+        sides=sides,
+        units=units,
+        log=(n, last, setups or 0),
+        fleet_ids=frozenset(fleet_ids),
+        ship_fleets=ship_fleets,
+        fleets=fleets,
+    )
+
+
+def stamp_reader(user: User, stamp: BattleStamp) -> Reader:
+    """The :class:`~battles.visibility.Reader` ``user`` is, asked about the battle's
+    fleets: for the anonymous public from the stamp's fleet rows
+    (``factions.access.can_see_fleet``, no query), else ``battles.visibility.reader_for``
+    (one query)."""
+    if user is None or not user.is_authenticated:
+        seen = (pk for pk in stamp.fleet_ids if pk in stamp.fleets)
+        return Reader(frozenset(pk for pk in seen if can_see_fleet(None, stamp.fleets[pk])), None)
+    return reader_for(user, among=stamp.fleet_ids)
 
 
 @cache
@@ -60,49 +173,42 @@ def _sources() -> str:
     return report_sources_digest()
 
 
-def _row(obj: Any) -> list[Any]:
-    return [getattr(obj, f.attname) for f in obj._meta.concrete_fields]
-
-
-def fragment_key(
+def fragments_key(
     battle: Battle,
-    sides: Iterable[Any],
-    stats: LogStats,
+    stamp: BattleStamp,
     fleets_version: str | None,
     *,
     language: str,
     reader: Reader,
-    fleet_ids: Iterable[int | None],
     show_texts: bool,
 ) -> str | None:
-    """The cache key of ``battle``'s report fragment, or None when it may not be cached
+    """The cache key of ``battle``'s page fragments, or None when they may not be cached
     (no fleet data version: this connection has uncommitted writes; another game
-    system). ``sides``: the battle's ``BattleSide`` rows with ``participants`` loaded;
-    ``stats``: :func:`log_stats`; ``fleets_version``: ``read_version()`` read before
-    ``battle`` and ``sides``; ``fleet_ids``: the fleets of the battle's units and sides
-    (the reader's class is which of them ``reader`` sees); ``show_texts``:
+    system). ``stamp``: :func:`battle_stamp`; ``fleets_version``: ``read_version()``
+    read before ``battle`` and ``stamp``; ``reader``: asked about ``stamp.fleet_ids``
+    (the reader's class is which of them it sees); ``show_texts``:
     ``battles.visibility.may_read_draft``."""
     if fleets_version is None or battle.game_system != DEFAULT_SYSTEM:
         return None
     campaign = battle.campaign
-    seen = sorted(pk for pk in set(fleet_ids) if pk is not None and pk in reader.seen_fleets)
     payload = [
         _sources(),
         fleets_version,
         language,
-        seen,
+        sorted(stamp.fleet_ids & reader.seen_fleets),
         show_texts,
-        _row(battle),
+        [getattr(battle, f.attname) for f in battle._meta.concrete_fields],
         [campaign.name, campaign.slug, campaign.language],
-        [[_row(s), [_row(p) for p in s.participants.all()]] for s in sides],
-        [stats["n"], stats["last"]],
+        stamp.sides,
+        stamp.units,
+        stamp.log,
     ]
     text = json.dumps(payload, default=str, separators=(",", ":"))
-    return f"battle-report:{battle.pk}:{hashlib.sha256(text.encode()).hexdigest()}"
+    return f"battle-page:{battle.pk}:{hashlib.sha256(text.encode()).hexdigest()}"
 
 
-def cached_fragment(key: str | None, build: Callable[[], str]) -> str:
-    """``build()`` (an HTML fragment) cached under ``key`` (:func:`fragment_key`);
+def cached_fragments(key: str | None, build: Callable[[], dict[str, str]]) -> dict[str, str]:
+    """``build()`` (named HTML fragments) cached under ``key`` (:func:`fragments_key`);
     built without the cache when ``key`` is None or ``BATTLE_CACHE_SECONDS`` is 0."""
     seconds = settings.BATTLE_CACHE_SECONDS
     if key is None or seconds <= 0:

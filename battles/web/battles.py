@@ -2,75 +2,79 @@
 
 The after-action report is the fragment ``reports/battle.html`` rendered from
 ``battles.reports.context.report_context(battle, user=request.user)``, the same context as the PDF
-and the baked site (which are built as the public, ``user=None``).
+and the baked site (which are built as the public, ``user=None``); the battle page reads it,
+with its list of the fleets and ships fighting, from ``battles.reports.page_cache``: built once
+per version of the battle, language and visibility class.
 """
 
 from __future__ import annotations
 
 from django.conf import settings
-from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.utils import translation
-from django.utils.safestring import SafeString
+from django.utils.safestring import mark_safe
 
 from battles.access import actionable_battles, visible_battles
 from battles.briefing import battle_briefing
-from battles.models import Battle, BattleAction, BattleSide, Event, Participant, Report
+from battles.models import Battle, BattleAction, BattleSide, Report
 from battles.models.turn_orders import TurnPlay
 from battles.play.context import turn_links
-from battles.reports.context import ReportRows, report_context, share_classes
+from battles.reports.context import report_context, report_rows
 from battles.reports.files import report_is_current
-from battles.reports.page_cache import LogStats, cached_fragment, fragment_key, log_stats
-from battles.visibility import Reader, may_read_draft, reader_for, unit_row
+from battles.reports.page_cache import (
+    BattleStamp,
+    battle_stamp,
+    cached_fragments,
+    fragments_key,
+    stamp_reader,
+)
+from battles.visibility import may_read_draft
 from campaign.core.csp import nonce_styles
 from campaign.league.roles import can_edit_reports, is_organiser
-from factions.models import Ship
 from factions.versioning import read_version
 
 
-def report_fragment(request: HttpRequest, battle: Battle) -> SafeString:
-    """The report of ``battle`` as an HTML fragment (``reports/battle.html``), as seen by
-    ``request.user``: units and fleet names of fleets the user may not see
-    (``factions.access.visible_fleets``) are left out by ``report_context``. Built every
-    time; the battle page reads it through :func:`_cached_report`.
-    """
-    context = report_context(battle, user=request.user)
-    return render_to_string("reports/battle.html", context, request=request)
-
-
-def _cached_report(
-    request: HttpRequest, battle: Battle, sides: list[BattleSide], fleets_version: str | None
-) -> tuple[SafeString, Reader, LogStats]:
-    """The report fragment of ``battle`` for ``request.user``, from the cache when built
+def _page_fragments(
+    request: HttpRequest, battle: Battle, fleets_version: str | None
+) -> tuple[dict[str, str], BattleStamp]:
+    """The report of ``battle`` for ``request.user`` (``"report"``) and the list of the
+    fleets and ships of the battle they may open (``"ships"``), from the cache when built
     already for this version of the battle, language and visibility class
-    (``battles.reports.page_cache``), with the reader and the log's counts it was keyed
-    on. ``sides``: the battle's sides with faction, fleet and participants loaded as
-    ``report_rows`` loads them; ``fleets_version``: read before them."""
-    participants = [p for side in sides for p in side.participants.all()]
-    fleet_ids = {s.fleet_id for s in sides} | {unit_row(p).fleet_id for p in participants}
-    reader = reader_for(request.user, among=fleet_ids)
-    stats = log_stats(battle)
-    key = fragment_key(
+    (``battles.reports.page_cache``), with the stamp they were keyed on.
+    ``fleets_version``: read before ``battle``."""
+    stamp = battle_stamp(battle)
+    reader = stamp_reader(request.user, stamp)
+    key = fragments_key(
         battle,
-        sides,
-        stats,
+        stamp,
         fleets_version,
         language=translation.get_language(),
         reader=reader,
-        fleet_ids=fleet_ids,
         show_texts=may_read_draft(battle, reader),
     )
 
-    def build() -> SafeString:
-        events = list(Event.objects.filter(battle_id=battle.pk).order_by("sequence"))
-        share_classes([p.ship for p in participants])
-        rows = ReportRows(sides, reader, events)
+    def build() -> dict[str, str]:
+        rows = report_rows([battle], user=request.user)[battle.pk]
         context = report_context(battle, user=request.user, preloaded=rows)
-        return render_to_string("reports/battle.html", context)
+        # What ``visible_ships`` and ``visible_fleets`` give, from the reader's fleets.
+        seen = rows.reader.seen_fleets
+        for side in rows.sides:
+            side.visible_ships = [
+                p.ship for p in side.participants.all() if p.ship_id and p.ship.fleet_id in seen
+            ]
+        ships = {
+            "sides": rows.sides,
+            "any_visible": any(s.visible_ships or s.fleet_id in seen for s in rows.sides),
+            "visible_fleet_ids": {s.fleet_id for s in rows.sides if s.fleet_id in seen},
+        }
+        return {
+            "report": render_to_string("reports/battle.html", context),
+            "ships": render_to_string("battles/_battle_ships.html", ships),
+        }
 
-    return cached_fragment(key, build), reader, stats
+    return cached_fragments(key, build), stamp
 
 
 def _briefing_page(request: HttpRequest, battle: Battle) -> HttpResponse:
@@ -97,9 +101,9 @@ def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
     user may see — never to a page that would be a 404 for them.
     """
     fleets_version = read_version()  # before the rows the cached report is keyed on
-    battle = (
-        visible_battles(request.user).select_related("campaign", "winner").filter(pk=pk).first()
-    )
+    # No ORDER BY (the battles' default order joins the campaigns): one row at most.
+    found = visible_battles(request.user).select_related("campaign", "winner").filter(pk=pk)
+    battle = next(iter(found.order_by()), None)
     if battle is None:
         # A player of one of its sides reads a draft's briefing, not its report (which
         # holds every side's objectives and, on the organisers' page, their timeline).
@@ -107,42 +111,8 @@ def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
             actionable_battles(request.user).select_related("campaign"), pk=pk
         )
         return _briefing_page(request, battle)
-    # Sides are fetched on their own so that ``battle`` stays free of prefetch caches for
-    # ``report_context``, which builds its own querysets from it; loaded as ``report_rows``
-    # loads them, for the report when it is built.
-    participants = Participant.objects.select_related(
-        "ship__squadron", "light_units__carrier"
-    ).order_by("pk")
-    sides = list(
-        BattleSide.objects.filter(battle=battle)
-        .select_related("faction", "fleet")
-        .prefetch_related(Prefetch("participants", queryset=participants))
-        .order_by("order", "pk")
-    )
-    report, reader, stats = _cached_report(request, battle, sides, fleets_version)
-    # What ``visible_ships`` and ``visible_fleets`` give, from the reader's fleets.
-    seen = reader.seen_fleets
-    visible_ship_ids = {
-        p.ship_id
-        for s in sides
-        for p in s.participants.all()
-        if p.ship_id and p.ship.fleet_id in seen
-    }
-    for side in sides:
-        side.visible_ships = [
-            p.ship for p in side.participants.all() if p.ship_id in visible_ship_ids
-        ]
-    # An unnamed ship is linked by its class's name (loaded when the report was built).
-    unnamed = [
-        ship
-        for side in sides
-        for ship in side.visible_ships
-        if not ship.name and not Ship.ship_class.is_cached(ship)
-    ]
-    if unnamed:
-        share_classes(unnamed)
-    visible_fleet_ids = {s.fleet_id for s in sides if s.fleet_id in seen}
-    pdf = battle.reports.filter(format=Report.Format.PDF).first()
+    fragments, stamp = _page_fragments(request, battle, fleets_version)
+    pdf = battle.reports.filter(format=Report.Format.PDF).order_by("pk").first()
     # A reader of another language than the campaign's gets the PDF in theirs
     # (battles/web/media.py renders it when first asked for).
     reader_lang = translation.get_language()
@@ -160,9 +130,9 @@ def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
         else []
     )
     # Links to the turn-by-turn page, the replay viewer and the odds panel.
-    play = turn_links(battle, request.user, has_log=bool(stats["setups"]))
+    play = turn_links(battle, request.user, has_log=stamp.has_setup)
     # The damaged ships' SSDs carry a <style>: it gets the page's CSP nonce.
-    report_html = nonce_styles(report, request)
+    report_html = nonce_styles(mark_safe(fragments["report"]), request)  # noqa: S308
     can_edit = battle.status == Battle.Status.CONCLUDED and can_edit_reports(
         request.user, battle.campaign
     )
@@ -172,9 +142,10 @@ def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "battle": battle,
             "campaign": battle.campaign,
-            "sides": sides,
-            "visible_ship_ids": visible_ship_ids,
-            "visible_fleet_ids": visible_fleet_ids,
+            # The objectives form of the organisers' panel edits them.
+            "sides": list(BattleSide.objects.filter(battle=battle)) if organiser else [],
+            # Both fragments were rendered by our templates (autoescaped).
+            "ships_html": mark_safe(fragments["ships"]),  # noqa: S308
             "report_html": report_html,
             # Never a link to a PDF of an older version (it is being rendered again).
             "pdf": pdf if report_is_current(pdf, battle) else None,
