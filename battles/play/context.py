@@ -164,14 +164,26 @@ def _ship_names(participants: Any, setup: dict[str, Any] | None) -> dict[str, st
     }
 
 
-def odds_panel(battle: Battle, user: Any, board: dict[str, Any] | None = None) -> dict | None:
+def odds_panel(
+    battle: Battle,
+    user: Any,
+    board: dict[str, Any] | None = None,
+    *,
+    viewer: Viewer | None = None,
+    reader: Reader | None = None,
+) -> dict | None:
     """The odds panel's data: the weapons of the ships ``user`` fights with
     (organisers: every ship's) and the targets they may pick, with ids matching the
     board's markers so the range can be read from the map (``board``: True when
-    ``board`` has frames to read it from). None for users with no ship in the battle."""
-    if battle_perspective(user, battle)[0] == "public":
-        return None  # asked first: the public's viewer reads the battle's units
-    viewer = battle_viewer(battle, user)
+    ``board`` has frames to read it from). None for users with no ship in the battle.
+    ``viewer`` (:func:`battle_viewer`) and ``reader`` (``battles.visibility.reader_for``
+    asked about the battle's fleets) when the caller has them, else read here."""
+    if viewer is None:
+        if battle_perspective(user, battle)[0] == "public":
+            return None  # asked first: the public's viewer reads the battle's units
+        viewer = battle_viewer(battle, user)
+    if viewer.mode == "public":
+        return None
     participants = (
         Participant.objects.filter(side__battle=battle, ship__isnull=False)
         .select_related("ship__ship_class", "side__faction")
@@ -186,9 +198,10 @@ def odds_panel(battle: Battle, user: Any, board: dict[str, Any] | None = None) -
     # Once concluded the report names the enemy ships of the fleets the user may see
     # (the panel would still say "contact-1" after the battle); their keys stay the ids.
     concluded = battle.status == Battle.Status.CONCLUDED
-    reader = Reader(frozenset())
-    if concluded or not on_board:
-        reader = reader_for(user, among={p.ship.fleet_id for p in participants})
+    if reader is None:  # read only where it is asked: concluded, or no board
+        needed = concluded or not on_board
+        among = {p.ship.fleet_id for p in participants}
+        reader = reader_for(user, among=among) if needed else Reader(frozenset())
     if not on_board:  # no engine log: enemies of fleets the user may see
         on_board = {
             keys.opaque(ship_ref(p.ship_id))
@@ -229,20 +242,32 @@ def odds_panel(battle: Battle, user: Any, board: dict[str, Any] | None = None) -
     return {"weapons": weapons, "targets": targets, "board": bool(board and board.get("frames"))}
 
 
-def turn_links(battle: Battle, user: Any, *, has_log: bool | None = None) -> dict[str, Any]:
+def turn_links(
+    battle: Battle,
+    user: Any,
+    *,
+    has_log: bool | None = None,
+    organiser: bool | None = None,
+    reader: Reader | None = None,
+) -> dict[str, Any]:
     """The battle page's extras: ``replay`` (it has an engine log to play back; ``has_log``
     when the caller knows, else one query),
     ``turns`` (organisers of a draft: the turn-by-turn page), ``turn_play_running`` (a
     turn-by-turn play not ended: the page offers no auto-resolve or record meanwhile), the
-    odds panel and the phase names its board script needs."""
+    odds panel and the phase names its board script needs. ``has_log``, ``organiser``
+    (``is_organiser``) and ``reader`` (asked about the battle's fleets) when the caller
+    has them, else read here."""
     if has_log is None:
         has_log = Event.objects.filter(battle=battle, kind="setup").exists()
-    organiser = is_organiser(user, battle.campaign)
+    if organiser is None:
+        organiser = is_organiser(user, battle.campaign)
     return {
         "replay": has_log,
         "turns": organiser and battle.status == Battle.Status.DRAFT,
         # A play under way decides the result: no resolve or record offered meanwhile.
         "turn_play_running": battle.status == Battle.Status.DRAFT
         and TurnPlay.objects.filter(battle_id=battle.pk, ended=False).exists(),
-        "odds": odds_panel(battle, user),
+        "odds": odds_panel(
+            battle, user, viewer=Viewer("all") if organiser else None, reader=reader
+        ),
     }

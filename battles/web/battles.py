@@ -30,7 +30,7 @@ from battles.reports.page_cache import (
     fragments_key,
     stamp_reader,
 )
-from battles.visibility import may_read_draft
+from battles.visibility import Reader, may_read_draft
 from campaign.core.csp import nonce_styles
 from campaign.league.roles import can_edit_reports, is_organiser
 from factions.versioning import read_version
@@ -38,11 +38,11 @@ from factions.versioning import read_version
 
 def _page_fragments(
     request: HttpRequest, battle: Battle, fleets_version: str | None
-) -> tuple[dict[str, str], BattleStamp]:
+) -> tuple[dict[str, str], BattleStamp, Reader]:
     """The report of ``battle`` for ``request.user`` (``"report"``) and the list of the
     fleets and ships of the battle they may open (``"ships"``), from the cache when built
     already for this version of the battle, language and visibility class
-    (``battles.reports.page_cache``), with the stamp they were keyed on.
+    (``battles.reports.page_cache``), with the stamp and reader they were keyed on.
     ``fleets_version``: read before ``battle``."""
     stamp = battle_stamp(battle)
     reader = stamp_reader(request.user, stamp)
@@ -74,7 +74,7 @@ def _page_fragments(
             "ships": render_to_string("battles/_battle_ships.html", ships),
         }
 
-    return cached_fragments(key, build), stamp
+    return cached_fragments(key, build), stamp, reader
 
 
 def _briefing_page(request: HttpRequest, battle: Battle) -> HttpResponse:
@@ -111,7 +111,7 @@ def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
             actionable_battles(request.user).select_related("campaign"), pk=pk
         )
         return _briefing_page(request, battle)
-    fragments, stamp = _page_fragments(request, battle, fleets_version)
+    fragments, stamp, reader = _page_fragments(request, battle, fleets_version)
     pdf = battle.reports.filter(format=Report.Format.PDF).order_by("pk").first()
     # A reader of another language than the campaign's gets the PDF in theirs
     # (battles/web/media.py renders it when first asked for).
@@ -130,7 +130,9 @@ def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
         else []
     )
     # Links to the turn-by-turn page, the replay viewer and the odds panel.
-    play = turn_links(battle, request.user, has_log=stamp.has_setup)
+    play = turn_links(
+        battle, request.user, has_log=stamp.has_setup, organiser=organiser, reader=reader
+    )
     # The damaged ships' SSDs carry a <style>: it gets the page's CSP nonce.
     report_html = nonce_styles(mark_safe(fragments["report"]), request)  # noqa: S308
     can_edit = battle.status == Battle.Status.CONCLUDED and can_edit_reports(
