@@ -4,9 +4,16 @@ state. Views call these and render; nothing here writes."""
 
 from __future__ import annotations
 
+import hashlib
+import json
+from functools import cache
+from pathlib import Path
 from typing import Any
 
-from django.utils.translation import gettext
+from django.conf import settings
+from django.core.cache import cache as django_cache
+from django.db.models import Count, Max
+from django.utils.translation import get_language, gettext
 
 from battles.access import battle_perspective
 from battles.models import Battle, BattleSide, Event, Participant
@@ -89,14 +96,54 @@ def _side_names(battle: Battle) -> dict[str, str]:
     }
 
 
+@cache
+def _board_code() -> str:
+    # What draws a board and words its log: read once per process (a deploy restarts
+    # it), so that a shared cache (Redis) never serves a board another code drew.
+    base = Path(settings.BASE_DIR)
+    files = [base / "battles/play/board.py", *sorted((base / "battles/log").glob("*.py"))]
+    files += sorted((base / "locale").glob("*/LC_MESSAGES/django.mo"))
+    sha = hashlib.sha256()
+    for file in files:
+        sha.update(file.read_bytes())
+    return sha.hexdigest()[:16]
+
+
 def board_for(battle: Battle, viewer: Viewer) -> dict[str, Any]:
-    """The board JSON of ``battle`` for ``viewer`` (``battles.play.board.board_view``)."""
-    events = Event.objects.filter(battle=battle).order_by("sequence")
-    return board_view(
-        events.values("game_turn", "phase", "kind", "summary", "data"),
-        viewer,
-        side_names=_side_names(battle),
-    )
+    """The board JSON of ``battle`` for ``viewer`` (``battles.play.board.board_view``),
+    built once per log, viewer, side names and language: cached (Django's cache,
+    ``BATTLE_CACHE_SECONDS``; 0: built every time) under a key holding how many log
+    entries the battle has and the last one's id (its entries are only ever added or
+    deleted, ids never reused), the viewer (mode, side, the units hidden from it), the
+    sides' names and the language. A turn played, a reopen or a renamed faction changes
+    the key: no stale board is ever served, nor one viewer's board to another.
+    Three queries when cached (the sides' names, the log's counts), else four."""
+    side_names = _side_names(battle)
+    events = Event.objects.filter(battle=battle)
+    seconds = settings.BATTLE_CACHE_SECONDS
+
+    def build() -> dict[str, Any]:
+        rows = events.order_by("sequence").values("game_turn", "phase", "kind", "summary", "data")
+        return board_view(rows, viewer, side_names=side_names)
+
+    if seconds <= 0:
+        return build()
+    counts = events.aggregate(n=Count("pk"), last=Max("pk"))
+    payload = [
+        _board_code(),
+        counts["n"],
+        counts["last"],
+        [viewer.mode, viewer.side, viewer.battle, sorted(viewer.hidden)],
+        sorted(side_names.items()),
+        get_language(),
+    ]
+    digest = hashlib.sha256(json.dumps(payload, default=str).encode()).hexdigest()
+    key = f"battle-board:{battle.pk}:{digest}"
+    board = django_cache.get(key)
+    if board is None:
+        board = build()
+        django_cache.set(key, board, seconds)
+    return board
 
 
 def _labels(board: dict[str, Any]) -> dict[str, str]:
