@@ -57,9 +57,12 @@ def phase_names() -> list[str]:
     ]
 
 
-def battle_viewer(battle: Battle, user: Any) -> Viewer:
-    """The :class:`Viewer` ``user`` is for ``battle`` (``battles.access.battle_perspective``)."""
-    mode, side = battle_perspective(user, battle)
+def battle_viewer(
+    battle: Battle, user: Any, perspective: tuple[str, str | None] | None = None
+) -> Viewer:
+    """The :class:`Viewer` ``user`` is for ``battle`` (``battles.access.battle_perspective``;
+    ``perspective``: its answer when the caller has it)."""
+    mode, side = perspective or battle_perspective(user, battle)
     if mode == "public":
         units = battle_units([battle.pk])[battle.pk]
         reader = reader_for(user, among={u.fleet_id for u in units})
@@ -296,14 +299,15 @@ def turn_links(
     has_log: bool | None = None,
     organiser: bool | None = None,
     reader: Reader | None = None,
+    with_odds: bool = True,
 ) -> dict[str, Any]:
     """The battle page's extras: ``replay`` (it has an engine log to play back; ``has_log``
     when the caller knows, else one query),
     ``turns`` (organisers of a draft: the turn-by-turn page), ``turn_play_running`` (a
     turn-by-turn play not ended: the page offers no auto-resolve or record meanwhile), the
-    odds panel and the phase names its board script needs. ``has_log``, ``organiser``
-    (``is_organiser``) and ``reader`` (asked about the battle's fleets) when the caller
-    has them, else read here."""
+    odds panel (unless ``with_odds`` is False: the caller reads it, :func:`odds_panel`).
+    ``has_log``, ``organiser`` (``is_organiser``) and ``reader`` (asked about the battle's
+    fleets) when the caller has them, else read here."""
     if has_log is None:
         has_log = Event.objects.filter(battle=battle, kind="setup").exists()
     if organiser is None:
@@ -314,7 +318,7 @@ def turn_links(
         # A play under way decides the result: no resolve or record offered meanwhile.
         "turn_play_running": battle.status == Battle.Status.DRAFT
         and TurnPlay.objects.filter(battle_id=battle.pk, ended=False).exists(),
-        "odds": odds_panel(
-            battle, user, viewer=Viewer("all") if organiser else None, reader=reader
-        ),
+        "odds": odds_panel(battle, user, viewer=Viewer("all") if organiser else None, reader=reader)
+        if with_odds
+        else None,
     }

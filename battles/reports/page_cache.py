@@ -207,9 +207,10 @@ def fragments_key(
     return f"battle-page:{battle.pk}:{hashlib.sha256(text.encode()).hexdigest()}"
 
 
-def cached_fragments(key: str | None, build: Callable[[], dict[str, str]]) -> dict[str, str]:
-    """``build()`` (named HTML fragments) cached under ``key`` (:func:`fragments_key`);
-    built without the cache when ``key`` is None or ``BATTLE_CACHE_SECONDS`` is 0."""
+def cached_fragments(key: str | None, build: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    """``build()`` (named HTML fragments, or other picklable values) cached under ``key``
+    (:func:`fragments_key`, or a key made from it); built without the cache when ``key``
+    is None or ``BATTLE_CACHE_SECONDS`` is 0."""
     seconds = settings.BATTLE_CACHE_SECONDS
     if key is None or seconds <= 0:
         return build()

@@ -9,6 +9,8 @@ per version of the battle, language and visibility class.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
@@ -16,11 +18,11 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.safestring import mark_safe
 
-from battles.access import actionable_battles, visible_battles
+from battles.access import actionable_battles, battle_perspective, visible_battles
 from battles.briefing import battle_briefing
 from battles.models import Battle, BattleAction, BattleSide, Report
 from battles.models.turn_orders import TurnPlay
-from battles.play.context import turn_links
+from battles.play.context import battle_viewer, odds_panel, turn_links
 from battles.reports.context import report_context, report_rows
 from battles.reports.files import report_is_current
 from battles.reports.page_cache import (
@@ -30,20 +32,20 @@ from battles.reports.page_cache import (
     fragments_key,
     stamp_reader,
 )
-from battles.visibility import Reader, may_read_draft
+from battles.visibility import Reader
 from campaign.core.csp import nonce_styles
 from campaign.league.roles import can_edit_reports, is_organiser
 from factions.versioning import read_version
 
 
 def _page_fragments(
-    request: HttpRequest, battle: Battle, fleets_version: str | None
-) -> tuple[dict[str, str], BattleStamp, Reader]:
+    request: HttpRequest, battle: Battle, fleets_version: str | None, *, editor: bool
+) -> tuple[dict[str, str], BattleStamp, Reader, str | None]:
     """The report of ``battle`` for ``request.user`` (``"report"``) and the list of the
     fleets and ships of the battle they may open (``"ships"``), from the cache when built
     already for this version of the battle, language and visibility class
-    (``battles.reports.page_cache``), with the stamp and reader they were keyed on.
-    ``fleets_version``: read before ``battle``."""
+    (``battles.reports.page_cache``), with the stamp, reader and key they were read with.
+    ``fleets_version``: read before ``battle``; ``editor``: ``can_edit_reports``."""
     stamp = battle_stamp(battle)
     reader = stamp_reader(request.user, stamp)
     key = fragments_key(
@@ -52,7 +54,8 @@ def _page_fragments(
         fleets_version,
         language=translation.get_language(),
         reader=reader,
-        show_texts=may_read_draft(battle, reader),
+        # As ``battles.visibility.may_read_draft``, with ``editor`` read once.
+        show_texts=battle.report_state == Battle.ReportState.PUBLISHED or editor,
     )
 
     def build() -> dict[str, str]:
@@ -74,7 +77,24 @@ def _page_fragments(
             "ships": render_to_string("battles/_battle_ships.html", ships),
         }
 
-    return cached_fragments(key, build), stamp, reader
+    return cached_fragments(key, build), stamp, reader, key
+
+
+def _odds(
+    request: HttpRequest, battle: Battle, organiser: bool, reader: Reader, key: str | None
+) -> dict | None:
+    """The battle page's odds panel for ``request.user`` (``battles.play.context
+    .odds_panel``), cached beside the report (``key``: its key) per perspective."""
+    perspective = ("all", None) if organiser else battle_perspective(request.user, battle)
+    if perspective[0] == "public":
+        return None
+    viewer = battle_viewer(battle, request.user, perspective)
+
+    def build() -> dict[str, Any]:
+        return {"odds": odds_panel(battle, request.user, viewer=viewer, reader=reader)}
+
+    mode, side = perspective
+    return cached_fragments(key and f"{key}:odds:{mode}:{side}", build)["odds"]
 
 
 def _briefing_page(request: HttpRequest, battle: Battle) -> HttpResponse:
@@ -111,7 +131,9 @@ def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
             actionable_battles(request.user).select_related("campaign"), pk=pk
         )
         return _briefing_page(request, battle)
-    fragments, stamp, reader = _page_fragments(request, battle, fleets_version)
+    # Who may edit the campaign's reports reads an unpublished report's texts too.
+    editor = can_edit_reports(request.user, battle.campaign)
+    fragments, stamp, reader, key = _page_fragments(request, battle, fleets_version, editor=editor)
     pdf = battle.reports.filter(format=Report.Format.PDF).order_by("pk").first()
     # A reader of another language than the campaign's gets the PDF in theirs
     # (battles/web/media.py renders it when first asked for).
@@ -131,13 +153,17 @@ def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
     )
     # Links to the turn-by-turn page, the replay viewer and the odds panel.
     play = turn_links(
-        battle, request.user, has_log=stamp.has_setup, organiser=organiser, reader=reader
+        battle,
+        request.user,
+        has_log=stamp.has_setup,
+        organiser=organiser,
+        reader=reader,
+        with_odds=False,
     )
+    play["odds"] = _odds(request, battle, organiser, reader, key)
     # The damaged ships' SSDs carry a <style>: it gets the page's CSP nonce.
     report_html = nonce_styles(mark_safe(fragments["report"]), request)  # noqa: S308
-    can_edit = battle.status == Battle.Status.CONCLUDED and can_edit_reports(
-        request.user, battle.campaign
-    )
+    can_edit = battle.status == Battle.Status.CONCLUDED and editor
     return render(
         request,
         "battles/battle_detail.html",

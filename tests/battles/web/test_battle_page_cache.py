@@ -166,3 +166,19 @@ def test_queries_stay_flat_from_3_to_100_ships_and_log_lines(world, who, django_
     assert "Grown 99" in report and "L99" in report
     with django_assert_num_queries(cached):
         _page(client, world.battle)
+
+
+@pytest.mark.parametrize("first", ["organiser", "qatzrin_player", "norge_player"])
+def test_each_perspective_has_its_own_odds_panel(world, first):
+    """The odds panel is cached beside the report per perspective: the organiser's
+    names every ship (Fenrir of Norway's hidden fleet too), Qatzrin's player's only
+    Nimrod's weapons and no hidden ship; Norway's player has none (Fenrir's design has no
+    weapon). Whoever read first, each twice."""
+    cast = world.cast
+    readers = [first] + [w for w in ("organiser", "qatzrin_player", "norge_player") if w != first]
+    for who in readers:
+        client = _client(getattr(cast, who))
+        for _ in range(2):
+            page, _ = _page(client, world.battle)
+            assert ('class="odds-panel"' in page) == (who != "norge_player"), who
+            assert ("Fenrir" in page) == (who != "qatzrin_player"), who
