@@ -89,13 +89,14 @@ def measure(args: argparse.Namespace, extra_env: dict[str, str]) -> dict[str, fl
                 None: {}
             }
             for _label, path, who in PAGES:  # warm-up: imports, connections, caches
-                rate(base, path, 0.3, 1, headers[who])
+                rate(base, path, 0.3, 1, headers=headers[who])
             rounds = 5
             figures = {label: 0.0 for label, _path, _who in PAGES}
             for _ in range(rounds):
                 for label, path, who in PAGES:
                     figures[label] += (
-                        rate(base, path, args.seconds / rounds, args.clients, headers[who]) / rounds
+                        rate(base, path, args.seconds / rounds, args.clients, headers=headers[who])
+                        / rounds
                     )
     return figures
 

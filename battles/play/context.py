@@ -4,9 +4,16 @@ state. Views call these and render; nothing here writes."""
 
 from __future__ import annotations
 
+import hashlib
+import json
+from functools import cache
+from pathlib import Path
 from typing import Any
 
-from django.utils.translation import gettext
+from django.conf import settings
+from django.core.cache import cache as django_cache
+from django.db.models import Count, Max
+from django.utils.translation import get_language, gettext
 
 from battles.access import battle_perspective
 from battles.models import Battle, BattleSide, Event, Participant
@@ -50,9 +57,12 @@ def phase_names() -> list[str]:
     ]
 
 
-def battle_viewer(battle: Battle, user: Any) -> Viewer:
-    """The :class:`Viewer` ``user`` is for ``battle`` (``battles.access.battle_perspective``)."""
-    mode, side = battle_perspective(user, battle)
+def battle_viewer(
+    battle: Battle, user: Any, perspective: tuple[str, str | None] | None = None
+) -> Viewer:
+    """The :class:`Viewer` ``user`` is for ``battle`` (``battles.access.battle_perspective``;
+    ``perspective``: its answer when the caller has it)."""
+    mode, side = perspective or battle_perspective(user, battle)
     if mode == "public":
         units = battle_units([battle.pk])[battle.pk]
         reader = reader_for(user, among={u.fleet_id for u in units})
@@ -89,14 +99,54 @@ def _side_names(battle: Battle) -> dict[str, str]:
     }
 
 
+@cache
+def _board_code() -> str:
+    # What draws a board and words its log: read once per process (a deploy restarts
+    # it), so that a shared cache (Redis) never serves a board another code drew.
+    base = Path(settings.BASE_DIR)
+    files = [base / "battles/play/board.py", *sorted((base / "battles/log").glob("*.py"))]
+    files += sorted((base / "locale").glob("*/LC_MESSAGES/django.mo"))
+    sha = hashlib.sha256()
+    for file in files:
+        sha.update(file.read_bytes())
+    return sha.hexdigest()[:16]
+
+
 def board_for(battle: Battle, viewer: Viewer) -> dict[str, Any]:
-    """The board JSON of ``battle`` for ``viewer`` (``battles.play.board.board_view``)."""
-    events = Event.objects.filter(battle=battle).order_by("sequence")
-    return board_view(
-        events.values("game_turn", "phase", "kind", "summary", "data"),
-        viewer,
-        side_names=_side_names(battle),
-    )
+    """The board JSON of ``battle`` for ``viewer`` (``battles.play.board.board_view``),
+    built once per log, viewer, side names and language: cached (Django's cache,
+    ``BATTLE_CACHE_SECONDS``; 0: built every time) under a key holding how many log
+    entries the battle has and the last one's id (its entries are only ever added or
+    deleted, ids never reused), the viewer (mode, side, the units hidden from it), the
+    sides' names and the language. A turn played, a reopen or a renamed faction changes
+    the key: no stale board is ever served, nor one viewer's board to another.
+    Three queries when cached (the sides' names, the log's counts), else four."""
+    side_names = _side_names(battle)
+    events = Event.objects.filter(battle=battle)
+    seconds = settings.BATTLE_CACHE_SECONDS
+
+    def build() -> dict[str, Any]:
+        rows = events.order_by("sequence").values("game_turn", "phase", "kind", "summary", "data")
+        return board_view(rows, viewer, side_names=side_names)
+
+    if seconds <= 0:
+        return build()
+    counts = events.aggregate(n=Count("pk"), last=Max("pk"))
+    payload = [
+        _board_code(),
+        counts["n"],
+        counts["last"],
+        [viewer.mode, viewer.side, viewer.battle, sorted(viewer.hidden)],
+        sorted(side_names.items()),
+        get_language(),
+    ]
+    digest = hashlib.sha256(json.dumps(payload, default=str).encode()).hexdigest()
+    key = f"battle-board:{battle.pk}:{digest}"
+    board = django_cache.get(key)
+    if board is None:
+        board = build()
+        django_cache.set(key, board, seconds)
+    return board
 
 
 def _labels(board: dict[str, Any]) -> dict[str, str]:
@@ -164,12 +214,24 @@ def _ship_names(participants: Any, setup: dict[str, Any] | None) -> dict[str, st
     }
 
 
-def odds_panel(battle: Battle, user: Any, board: dict[str, Any] | None = None) -> dict | None:
+def odds_panel(
+    battle: Battle,
+    user: Any,
+    board: dict[str, Any] | None = None,
+    *,
+    viewer: Viewer | None = None,
+    reader: Reader | None = None,
+) -> dict | None:
     """The odds panel's data: the weapons of the ships ``user`` fights with
     (organisers: every ship's) and the targets they may pick, with ids matching the
     board's markers so the range can be read from the map (``board``: True when
-    ``board`` has frames to read it from). None for users with no ship in the battle."""
-    viewer = battle_viewer(battle, user)
+    ``board`` has frames to read it from). None for users with no ship in the battle.
+    ``viewer`` (:func:`battle_viewer`) and ``reader`` (``battles.visibility.reader_for``
+    asked about the battle's fleets) when the caller has them, else read here."""
+    if viewer is None:
+        if battle_perspective(user, battle)[0] == "public":
+            return None  # asked first: the public's viewer reads the battle's units
+        viewer = battle_viewer(battle, user)
     if viewer.mode == "public":
         return None
     participants = (
@@ -186,9 +248,10 @@ def odds_panel(battle: Battle, user: Any, board: dict[str, Any] | None = None) -
     # Once concluded the report names the enemy ships of the fleets the user may see
     # (the panel would still say "contact-1" after the battle); their keys stay the ids.
     concluded = battle.status == Battle.Status.CONCLUDED
-    reader = Reader(frozenset())
-    if concluded or not on_board:
-        reader = reader_for(user, among={p.ship.fleet_id for p in participants})
+    if reader is None:  # read only where it is asked: concluded, or no board
+        needed = concluded or not on_board
+        among = {p.ship.fleet_id for p in participants}
+        reader = reader_for(user, among=among) if needed else Reader(frozenset())
     if not on_board:  # no engine log: enemies of fleets the user may see
         on_board = {
             keys.opaque(ship_ref(p.ship_id))
@@ -229,18 +292,33 @@ def odds_panel(battle: Battle, user: Any, board: dict[str, Any] | None = None) -
     return {"weapons": weapons, "targets": targets, "board": bool(board and board.get("frames"))}
 
 
-def turn_links(battle: Battle, user: Any) -> dict[str, Any]:
-    """The battle page's extras: ``replay`` (it has an engine log to play back),
+def turn_links(
+    battle: Battle,
+    user: Any,
+    *,
+    has_log: bool | None = None,
+    organiser: bool | None = None,
+    reader: Reader | None = None,
+    with_odds: bool = True,
+) -> dict[str, Any]:
+    """The battle page's extras: ``replay`` (it has an engine log to play back; ``has_log``
+    when the caller knows, else one query),
     ``turns`` (organisers of a draft: the turn-by-turn page), ``turn_play_running`` (a
     turn-by-turn play not ended: the page offers no auto-resolve or record meanwhile), the
-    odds panel and the phase names its board script needs."""
-    has_log = Event.objects.filter(battle=battle, kind="setup").exists()
-    organiser = is_organiser(user, battle.campaign)
+    odds panel (unless ``with_odds`` is False: the caller reads it, :func:`odds_panel`).
+    ``has_log``, ``organiser`` (``is_organiser``) and ``reader`` (asked about the battle's
+    fleets) when the caller has them, else read here."""
+    if has_log is None:
+        has_log = Event.objects.filter(battle=battle, kind="setup").exists()
+    if organiser is None:
+        organiser = is_organiser(user, battle.campaign)
     return {
         "replay": has_log,
         "turns": organiser and battle.status == Battle.Status.DRAFT,
         # A play under way decides the result: no resolve or record offered meanwhile.
         "turn_play_running": battle.status == Battle.Status.DRAFT
         and TurnPlay.objects.filter(battle_id=battle.pk, ended=False).exists(),
-        "odds": odds_panel(battle, user),
+        "odds": odds_panel(battle, user, viewer=Viewer("all") if organiser else None, reader=reader)
+        if with_odds
+        else None,
     }

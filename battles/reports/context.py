@@ -201,7 +201,7 @@ class ReportRows:
     events: list[Any]
 
 
-def _share_classes(ships: list[Any]) -> None:
+def share_classes(ships: list[Any]) -> None:
     """Give ``ships`` (None skipped) their ``ship_class`` (with its ``faction``), one
     instance per class, in one query: joined to every participant, each class (its
     ``design`` JSON decoded) was built once per unit of every battle (``report_rows`` of a
@@ -235,7 +235,7 @@ def report_rows(battles: list[Battle], *, user: Any = None) -> dict[int, ReportR
     sides: dict[int, list[Any]] = {pk: [] for pk in ids}
     for side in sides_qs:
         sides[side.battle_id].append(side)
-    _share_classes([p.ship for g in sides.values() for s in g for p in s.participants.all()])
+    share_classes([p.ship for g in sides.values() for s in g for p in s.participants.all()])
     every = [side for group in sides.values() for side in group]
     fleet_ids = {s.fleet_id for s in every}
     fleet_ids |= {unit_row(p).fleet_id for s in every for p in s.participants.all()}

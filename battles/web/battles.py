@@ -2,38 +2,99 @@
 
 The after-action report is the fragment ``reports/battle.html`` rendered from
 ``battles.reports.context.report_context(battle, user=request.user)``, the same context as the PDF
-and the baked site (which are built as the public, ``user=None``).
+and the baked site (which are built as the public, ``user=None``); the battle page reads it,
+with its list of the fleets and ships fighting, from ``battles.reports.page_cache``: built once
+per version of the battle, language and visibility class.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
-from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.utils import translation
-from django.utils.safestring import SafeString
+from django.utils.safestring import mark_safe
 
-from battles.access import actionable_battles, visible_battles
+from battles.access import actionable_battles, battle_perspective, visible_battles
 from battles.briefing import battle_briefing
-from battles.models import Battle, BattleAction, BattleSide, Participant, Report
+from battles.models import Battle, BattleAction, BattleSide, Report
 from battles.models.turn_orders import TurnPlay
-from battles.play.context import turn_links
-from battles.reports.context import report_context
+from battles.play.context import battle_viewer, odds_panel, turn_links
+from battles.reports.context import report_context, report_rows
 from battles.reports.files import report_is_current
+from battles.reports.page_cache import (
+    BattleStamp,
+    battle_stamp,
+    cached_fragments,
+    fragments_key,
+    stamp_reader,
+)
+from battles.visibility import Reader
 from campaign.core.csp import nonce_styles
 from campaign.league.roles import can_edit_reports, is_organiser
-from factions.access import visible_fleets, visible_ships
+from factions.versioning import read_version
 
 
-def report_fragment(request: HttpRequest, battle: Battle) -> SafeString:
-    """The report of ``battle`` as an HTML fragment (``reports/battle.html``), as seen by
-    ``request.user``: units and fleet names of fleets the user may not see
-    (``factions.access.visible_fleets``) are left out by ``report_context``.
-    """
-    context = report_context(battle, user=request.user)
-    return render_to_string("reports/battle.html", context, request=request)
+def _page_fragments(
+    request: HttpRequest, battle: Battle, fleets_version: str | None, *, editor: bool
+) -> tuple[dict[str, str], BattleStamp, Reader, str | None]:
+    """The report of ``battle`` for ``request.user`` (``"report"``) and the list of the
+    fleets and ships of the battle they may open (``"ships"``), from the cache when built
+    already for this version of the battle, language and visibility class
+    (``battles.reports.page_cache``), with the stamp, reader and key they were read with.
+    ``fleets_version``: read before ``battle``; ``editor``: ``can_edit_reports``."""
+    stamp = battle_stamp(battle)
+    reader = stamp_reader(request.user, stamp)
+    key = fragments_key(
+        battle,
+        stamp,
+        fleets_version,
+        language=translation.get_language(),
+        reader=reader,
+        # As ``battles.visibility.may_read_draft``, with ``editor`` read once.
+        show_texts=battle.report_state == Battle.ReportState.PUBLISHED or editor,
+    )
+
+    def build() -> dict[str, str]:
+        rows = report_rows([battle], user=request.user)[battle.pk]
+        context = report_context(battle, user=request.user, preloaded=rows)
+        # What ``visible_ships`` and ``visible_fleets`` give, from the reader's fleets.
+        seen = rows.reader.seen_fleets
+        for side in rows.sides:
+            side.visible_ships = [
+                p.ship for p in side.participants.all() if p.ship_id and p.ship.fleet_id in seen
+            ]
+        ships = {
+            "sides": rows.sides,
+            "any_visible": any(s.visible_ships or s.fleet_id in seen for s in rows.sides),
+            "visible_fleet_ids": {s.fleet_id for s in rows.sides if s.fleet_id in seen},
+        }
+        return {
+            "report": render_to_string("reports/battle.html", context),
+            "ships": render_to_string("battles/_battle_ships.html", ships),
+        }
+
+    return cached_fragments(key, build), stamp, reader, key
+
+
+def _odds(
+    request: HttpRequest, battle: Battle, organiser: bool, reader: Reader, key: str | None
+) -> dict | None:
+    """The battle page's odds panel for ``request.user`` (``battles.play.context
+    .odds_panel``), cached beside the report (``key``: its key) per perspective."""
+    perspective = ("all", None) if organiser else battle_perspective(request.user, battle)
+    if perspective[0] == "public":
+        return None
+    viewer = battle_viewer(battle, request.user, perspective)
+
+    def build() -> dict[str, Any]:
+        return {"odds": odds_panel(battle, request.user, viewer=viewer, reader=reader)}
+
+    mode, side = perspective
+    return cached_fragments(key and f"{key}:odds:{mode}:{side}", build)["odds"]
 
 
 def _briefing_page(request: HttpRequest, battle: Battle) -> HttpResponse:
@@ -59,12 +120,10 @@ def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
     losses, analyses), the PDF link when rendered, and links to the fleets and ships the
     user may see — never to a page that would be a 404 for them.
     """
-    participants = Participant.objects.select_related("ship__ship_class", "light_units").order_by(
-        "pk"
-    )
-    battle = (
-        visible_battles(request.user).select_related("campaign", "winner").filter(pk=pk).first()
-    )
+    fleets_version = read_version()  # before the rows the cached report is keyed on
+    # No ORDER BY (the battles' default order joins the campaigns): one row at most.
+    found = visible_battles(request.user).select_related("campaign", "winner").filter(pk=pk)
+    battle = next(iter(found.order_by()), None)
     if battle is None:
         # A player of one of its sides reads a draft's briefing, not its report (which
         # holds every side's objectives and, on the organisers' page, their timeline).
@@ -72,27 +131,10 @@ def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
             actionable_battles(request.user).select_related("campaign"), pk=pk
         )
         return _briefing_page(request, battle)
-    # Sides are fetched on their own so that ``battle`` stays free of prefetch caches for
-    # ``report_context``, which builds its own querysets from it.
-    sides = list(
-        BattleSide.objects.filter(battle=battle)
-        .select_related("faction", "fleet")
-        .prefetch_related(Prefetch("participants", queryset=participants))
-    )
-    ship_ids = [p.ship_id for side in sides for p in side.participants.all() if p.ship_id]
-    visible_ship_ids = set(
-        visible_ships(request.user).filter(pk__in=ship_ids).values_list("pk", flat=True)
-    )
-    for side in sides:
-        side.visible_ships = [
-            p.ship for p in side.participants.all() if p.ship_id in visible_ship_ids
-        ]
-    visible_fleet_ids = set(
-        visible_fleets(request.user)
-        .filter(pk__in=[s.fleet_id for s in sides if s.fleet_id])
-        .values_list("pk", flat=True)
-    )
-    pdf = battle.reports.filter(format=Report.Format.PDF).first()
+    # Who may edit the campaign's reports reads an unpublished report's texts too.
+    editor = can_edit_reports(request.user, battle.campaign)
+    fragments, stamp, reader, key = _page_fragments(request, battle, fleets_version, editor=editor)
+    pdf = battle.reports.filter(format=Report.Format.PDF).order_by("pk").first()
     # A reader of another language than the campaign's gets the PDF in theirs
     # (battles/web/media.py renders it when first asked for).
     reader_lang = translation.get_language()
@@ -110,21 +152,28 @@ def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
         else []
     )
     # Links to the turn-by-turn page, the replay viewer and the odds panel.
-    play = turn_links(battle, request.user)
-    # The damaged ships' SSDs carry a <style>: it gets the page's CSP nonce.
-    report_html = nonce_styles(report_fragment(request, battle), request)
-    can_edit = battle.status == Battle.Status.CONCLUDED and can_edit_reports(
-        request.user, battle.campaign
+    play = turn_links(
+        battle,
+        request.user,
+        has_log=stamp.has_setup,
+        organiser=organiser,
+        reader=reader,
+        with_odds=False,
     )
+    play["odds"] = _odds(request, battle, organiser, reader, key)
+    # The damaged ships' SSDs carry a <style>: it gets the page's CSP nonce.
+    report_html = nonce_styles(mark_safe(fragments["report"]), request)  # noqa: S308
+    can_edit = battle.status == Battle.Status.CONCLUDED and editor
     return render(
         request,
         "battles/battle_detail.html",
         {
             "battle": battle,
             "campaign": battle.campaign,
-            "sides": sides,
-            "visible_ship_ids": visible_ship_ids,
-            "visible_fleet_ids": visible_fleet_ids,
+            # The objectives form of the organisers' panel edits them.
+            "sides": list(BattleSide.objects.filter(battle=battle)) if organiser else [],
+            # Both fragments were rendered by our templates (autoescaped).
+            "ships_html": mark_safe(fragments["ships"]),  # noqa: S308
             "report_html": report_html,
             # Never a link to a PDF of an older version (it is being rendered again).
             "pdf": pdf if report_is_current(pdf, battle) else None,

@@ -67,7 +67,7 @@ def _render_turns(
     context["deadline_passed"] = bool(
         play and not play.ended and play.deadline and play.deadline <= timezone.now()
     )
-    context["odds"] = odds_panel(battle, request.user, context["board"])
+    context["odds"] = odds_panel(battle, request.user, context["board"], viewer=context["viewer"])
     context["briefing"] = battle_briefing(battle, request.user)
     return render(request, "battles/turn_page.html", context, status=status)
 
