@@ -55,12 +55,11 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
 from battles.models import Battle
-from battles.reports.queue import report_pdfs_ensure
 from battles.visibility import public_reader
 from campaign.core.csp import strip_styles
 from campaign.core.markdown import render_markdown
 from campaign.league.models import Campaign
-from campaign.publish import battle_pages, feeds, maps, pages, replays, search
+from campaign.publish import battle_pages, feeds, inputs, maps, pages, replays, search
 from campaign.publish.output import MARKER, SiteBuildError, Staging, prepare_out_dir
 from campaign.publish.paths import assign_names
 from campaign.publish.rows import BattleRows, digest, load_rows
@@ -191,11 +190,19 @@ def site_build(
     prepare_out_dir(out_dir)
     out_dir.parent.mkdir(parents=True, exist_ok=True)
     with _locked(out_dir):
+        # Read before the rows the build reads (campaign.publish.inputs).
+        sources = _sources_digest()
+        options = [campaign_slug, langs, pdfs, search_index, base_url, sources]
+        read = inputs.fingerprint(options, pdfs)
+        kept = inputs.unchanged(out_dir, read)
+        if kept is not None:  # nothing the site shows changed: it stays as it is
+            return SiteBuildResult(out_dir=out_dir, **kept)
         staging = Staging(out_dir)
         result = SiteBuildResult(out_dir=out_dir, languages=langs)
         try:
-            baker = Baker(staging, result, campaigns, campaign_slug, langs, progress)
+            baker = Baker(staging, result, campaigns, campaign_slug, langs, progress, sources)
             _build(baker, pdfs, search_index, base_url)
+            staging.finish({inputs.INPUTS: inputs.inputs_json(read, result)})
         except BaseException:
             staging.abort()
             raise
@@ -245,7 +252,6 @@ def _build(baker: Baker, pdfs: bool, search_index: bool, base_url: str) -> None:
         if indexer is not None:
             indexer.abort()
     result.written = list(staging.written)
-    staging.finish()
 
 
 class Baker:
@@ -259,10 +265,10 @@ class Baker:
     :meth:`kept`, :meth:`key`, :meth:`md`, :meth:`ship_svg`.
     """
 
-    def __init__(self, staging, result, campaigns, campaign_slug, langs, progress):
+    def __init__(self, staging, result, campaigns, campaign_slug, langs, progress, sources):
         self.staging, self.result, self.campaigns = staging, result, campaigns
         self.campaign_slug, self.langs, self.progress = campaign_slug, langs, progress
-        self.sources = _sources_digest()
+        self.sources = sources
         self.built_at = timezone.now()
         self.base_url = settings.SITE_BASE_URL
         #: search-index shard of each page (``search.py``); pages not named: "site"
@@ -377,6 +383,9 @@ class Baker:
         pages, by the Celery workers or a process pool
         (``battles.reports.queue.report_pdfs_ensure``); a failed one leaves its battle without
         a PDF link in that language."""
+        # Imported here for start-up speed: it loads WeasyPrint (1.5-2 s of CPU), which
+        # a build without PDFs, and every process importing campaign.tasks, never uses.
+        from battles.reports.queue import report_pdfs_ensure
 
         for lang in self.langs:
             paths = report_pdfs_ensure(battles=self.battles, lang=lang)
