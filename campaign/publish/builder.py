@@ -56,7 +56,6 @@ from django.utils import timezone, translation
 
 from battles.models import Battle
 from battles.visibility import public_reader
-from campaign.core.csp import strip_styles
 from campaign.core.markdown import render_markdown
 from campaign.league.models import Campaign
 from campaign.publish import battle_pages, feeds, inputs, maps, pages, replays, search
@@ -65,7 +64,8 @@ from campaign.publish.paths import assign_names
 from campaign.publish.rows import BattleRows, digest, load_rows
 from factions.access import visible_fleets
 from factions.models import Faction, Fleet, LightUnitGroup, Ship, Squadron
-from factions.ssd.draw import ship_svg
+from factions.ssd.canvas import Drawing
+from factions.ssd.draw import ship_drawing
 
 __all__ = ["MARKER", "PAGE_PRODUCERS", "Baker", "SiteBuildError", "SiteBuildResult", "site_build"]
 
@@ -276,6 +276,7 @@ class Baker:
         #: what Pagefind reads of the pages rendered (set when the build indexes them)
         self.search_input: search.SearchInput | None = None
         self._svgs: dict[tuple, str] = {}
+        self._drawings: dict[tuple, Drawing] = {}
 
     # --- data ----------------------------------------------------------------------
 
@@ -459,22 +460,27 @@ class Baker:
         return render_markdown(text, asset_prefix=f"{root}../static/", id_prefix=f"{section}-")
 
     def ship_svg(self, ship: Ship) -> str:
-        """``factions.ssd.draw.ship_svg(ship)`` in the active language without its ``<style>``,
-        drawn once per ship state a build (a damaged ship shows on its page and in each of
-        its battles)."""
+        """``factions.ssd.draw.ship_svg(ship)`` in the active language without its ``<style>``
+        (site pages link css/ssd.css, so a static host's CSP needs no 'unsafe-inline'; the
+        PDF draws its own SSDs, style included). Drawn once per ship state a build,
+        whatever the languages (``factions.ssd.draw.ship_drawing``), and rendered once per
+        language: a damaged ship shows on its page and in each of its battles."""
 
-        key = (
-            translation.get_language(), ship.pk, ship.name, ship.ship_class_id,
+        state = (
+            ship.pk, ship.name, ship.ship_class_id,
             ship.hull_lost, ship.armour_lost, ship.crew_lost,
             tuple(str(s) for s in ship.systems_lost or ()),
         )  # fmt: skip
+        key = (translation.get_language(), state)
         svg = self._svgs.get(key)
         if svg is None:
             if len(self._svgs) > 5000:  # bounded: a league may have many ships
                 self._svgs.clear()
-            # Without its <style>: site pages link css/ssd.css, so a static host's CSP
-            # needs no 'unsafe-inline' (the PDF draws its own SSDs, style included).
-            svg = self._svgs[key] = strip_styles(ship_svg(ship))
+                self._drawings.clear()
+            drawing = self._drawings.get(state)
+            if drawing is None:
+                drawing = self._drawings[state] = ship_drawing(ship, style=False)
+            svg = self._svgs[key] = drawing.render()
         return svg
 
     # --- static files --------------------------------------------------------------
