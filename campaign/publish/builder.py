@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import fcntl
 import hashlib
+import json
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from contextlib import contextmanager
@@ -407,7 +408,16 @@ class Baker:
     def key(self, lang: str, *parts: Any) -> str:
         """A page key: ``parts`` (what the page reads) with the language, the header and
         the templates and code every page depends on."""
-        return digest([lang, self.nav, *parts])
+        return self.keys(*parts)[lang]
+
+    def keys(self, *parts: Any) -> dict[str, str]:
+        """:meth:`key` in every language of the build: ``parts`` encoded once (the JSON
+        of a battle's reads was half of a rebuild's key work, done once per language)."""
+        encoded = json.dumps([self.nav, *parts], default=str).encode()
+        return {
+            lang: hashlib.sha256(lang.encode() + b"\0" + encoded).hexdigest()[:32]
+            for lang in self.langs
+        }
 
     def kept(self, lang: str, relative: str, key: str, shard: str = "site") -> bool:
         """True when ``<lang>/<relative>`` was built with ``key`` last time: the page is

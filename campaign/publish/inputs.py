@@ -130,7 +130,10 @@ def inputs_json(digest: str, result: Any) -> str:
 
 def unchanged(out_dir: Path, digest: str) -> dict[str, Any] | None:
     """The served site's recorded result when it was built from ``digest`` and its tree
-    holds exactly the files of its manifest (none deleted or added by hand); else None."""
+    holds exactly the files of its manifest (none deleted or added by hand); else None
+    (also for a plain folder, which only an earlier version makes: the build links it)."""
+    if not os.path.islink(out_dir):
+        return None
     served = os.path.realpath(out_dir)
     try:
         with open(os.path.join(served, INPUTS), encoding="utf-8") as file:
