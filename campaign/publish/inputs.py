@@ -74,24 +74,25 @@ def _tables() -> list[tuple[str, str, list[str], bool]]:
     return tables
 
 
-def _statics() -> list[tuple[str, int, int]]:
+def _files(folder: str | Path) -> list[tuple[str, int, int]]:
+    """Name (relative to ``folder``: a checkout moved elsewhere is the same site), size
+    and time of every file under ``folder``."""
     found = []
-    for folder in settings.STATICFILES_DIRS:
-        for root, _dirs, files in os.walk(folder):
-            for name in files:
-                stat = os.stat(os.path.join(root, name))
-                found.append((os.path.join(root, name), stat.st_size, stat.st_mtime_ns))
+    for root, _dirs, files in os.walk(folder):
+        for name in files:
+            path = os.path.join(root, name)
+            stat = os.stat(path)
+            found.append((os.path.relpath(path, folder), stat.st_size, stat.st_mtime_ns))
     return sorted(found)
+
+
+def _statics() -> list[list[tuple[str, int, int]]]:
+    return [_files(folder) for folder in settings.STATICFILES_DIRS]
 
 
 def _report_files() -> list[tuple[str, int, int]]:
-    """Name, size and time of every stored report PDF (a build with PDFs copies them)."""
-    found = []
-    for root, _dirs, files in os.walk(Path(settings.MEDIA_ROOT) / "reports"):
-        for name in files:
-            stat = os.stat(os.path.join(root, name))
-            found.append((os.path.join(root, name), stat.st_size, stat.st_mtime_ns))
-    return sorted(found)
+    """The stored report PDFs (a build with PDFs copies them)."""
+    return _files(Path(settings.MEDIA_ROOT) / "reports")
 
 
 def fingerprint(options: list[Any], pdfs: bool) -> str:
