@@ -9,50 +9,21 @@ folder (nothing of the project's data is touched):
    machine are not). The PDF's time is ``python -m bench.startup``'s: the whole
    ``render_report`` command beside the ``weasyprint`` CLI on the same page, start-up
    included (a warm render call alone, the collector off, left most of it out);
-2. ``generate_league --ships 1000 --battles N`` for each N of ``--battles``: a full site
-   build (``build_site --no-pdfs``: PDFs render once per battle version, apart from the
-   pages), a rebuild after one new battle, wall time and peak memory (``/usr/bin/time``);
-3. beside each, a plain Hugo build (Debian's ``hugo``) of the same number of Markdown
-   pages (two languages) with similar text: pages per second for both, and the ratio.
+2. the published site of ``generate_league`` leagues beside Hugo on the same pages, for
+   each N of ``--battles``: :mod:`bench.site` (also ``python -m bench.site``).
 """
 
 from __future__ import annotations
 
 import argparse
-import os
-import re
 import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-BASE = Path(__file__).resolve().parent.parent
-
-
-def _env(tmp: Path) -> dict[str, str]:
-    env = dict(os.environ)
-    env["DATABASE_URL"] = f"sqlite:///{tmp / 'bench.sqlite3'}"
-    env["MEDIA_ROOT"] = str(tmp / "media")
-    env["SITE_ROOT"] = str(tmp / "no-site")
-    env.pop("CELERY_BROKER_URL", None)
-    return env
-
-
-def _manage(tmp: Path, *args: str) -> tuple[float, int, str]:
-    """Run ``manage.py args`` under /usr/bin/time: (wall seconds, peak RSS in MB, stdout).
-    The CPU seconds (user + system, with Pagefind's) go to ``_manage.cpu``: on a shared
-    machine they move less than the wall time."""
-    timing = tmp / "time.txt"
-    cmd = ["/usr/bin/time", "-f", "%e %M %U %S", "-o", str(timing), sys.executable,
-           "manage.py", *args]  # fmt: skip
-    done = subprocess.run(  # noqa: S603 - our own interpreter and manage.py
-        cmd, cwd=BASE, env=_env(tmp), capture_output=True, text=True, check=True
-    )
-    wall, rss, user, system = timing.read_text().split()[-4:]
-    _manage.cpu = float(user) + float(system)
-    return float(wall), int(rss) // 1024, done.stdout
+from bench import site
+from bench.site import BASE, _env, _manage
 
 
 def miranda(repeat: int) -> None:
@@ -116,86 +87,13 @@ def miranda_counts() -> None:
         print(f"Miranda PDF render: {(counts[1] - counts[0]) / 1e9:.2f} G instructions (callgrind)")
 
 
-def hugo(pages: int, tmp: Path) -> float:
-    """Seconds for ``hugo`` to build ``pages`` Markdown pages (half fr, half en)."""
-    site = tmp / "hugo"
-    shutil.rmtree(site, ignore_errors=True)
-    (site / "layouts" / "_default").mkdir(parents=True)
-    (site / "hugo.toml").write_text(
-        'baseURL = "http://example.org/"\ndisableKinds = ["taxonomy", "term"]\n'
-        "defaultContentLanguage = 'fr'\n[languages.fr]\nweight = 1\n[languages.en]\nweight = 2\n"
-    )
-    layout = "<html><body><h1>{{ .Title }}</h1>{{ .Content }}</body></html>"
-    for kind in ("single", "list"):
-        (site / "layouts" / "_default" / f"{kind}.html").write_text(layout)
-    paragraph = ("The squadron held its course through the asteroid belt while the escorts "
-                 "screened the carriers. ") * 12  # fmt: skip
-    for i in range(pages):
-        lang = "fr" if i % 2 == 0 else "en"
-        folder = site / "content" / "battles"
-        folder.mkdir(parents=True, exist_ok=True)
-        head = f"---\ntitle: Clash {i}\n---\n\n## Forces\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n"
-        body = head + "\n\n".join([paragraph] * 5) + "\n\nNote[^1].\n\n[^1]: A footnote.\n"
-        (folder / f"clash-{i}.{lang}.md").write_text(body)
-    started = time.perf_counter()
-    subprocess.run(["hugo", "--quiet", "-s", str(site)], check=True, capture_output=True)  # noqa: S607
-    return time.perf_counter() - started
-
-
-def league(sizes: list[int]) -> None:
-    for battles in sizes:
-        with tempfile.TemporaryDirectory() as name:
-            tmp = Path(name)
-            _manage(tmp, "migrate", "-v0")
-            args = ("generate_league", "--ships", "1000", "--battles", str(battles))
-            gen, _, _ = _manage(tmp, *args)
-            out = tmp / "site"
-            full, rss, _ = _manage(tmp, "build_site", str(out), "--no-pdfs")
-            full_cpu = _manage.cpu
-            pages = sum(1 for _ in out.rglob("*.html"))
-            add = (
-                "from campaign.league.models import Campaign; from battles.models import Battle;"
-                "c = Campaign.objects.get(slug='generated-0'); b = Battle.objects.filter("
-                "campaign=c).order_by('pk').last(); sides = list(b.sides.all());"
-                "parts = [list(s.participants.all()) for s in sides];"
-                "b.pk = None; b.slug = 'one-more'; b.name = 'One more'; b.save();"
-                "[(setattr(s, 'pk', None), setattr(s, 'battle', b), s.save(),"
-                " [(setattr(p, 'pk', None), setattr(p, 'side', s), p.save()) for p in ps])"
-                " for s, ps in zip(sides, parts)]"
-            )
-            _manage(tmp, "shell", "-c", add)
-            again, rss2, said = _manage(tmp, "build_site", str(out), "--no-pdfs")
-            again_cpu = _manage.cpu
-            found = re.search(r"(\d+ files written).*search ([^,]+),", said)
-            written = ", ".join(found.groups()) if found else "?"
-            ours = pages / full
-            line = (
-                f"{battles:>6} battles (generated in {gen:.0f} s): full build {full:.1f} s "
-                f"({full_cpu:.1f} s CPU), {pages} pages ({ours:.0f}/s), peak {rss} MB; rebuild "
-                f"after one new battle {again:.1f} s ({again_cpu:.1f} s CPU, {written}, "
-                f"peak {rss2} MB); "
-            )
-            if shutil.which("hugo") is None:
-                print(line + "hugo: not installed (apt-get install hugo), not compared")
-                continue
-            before = os.times()
-            hugo_s = hugo(pages, tmp)
-            after = os.times()
-            hugo_cpu = (after.children_user - before.children_user) + (
-                after.children_system - before.children_system
-            )
-            theirs = pages / hugo_s
-            print(
-                line + f"hugo {hugo_s:.2f} s ({hugo_cpu:.1f} s CPU, {theirs:.0f} pages/s): "
-                f"{theirs / ours:.0f}× faster ({full_cpu / max(hugo_cpu, 0.01):.0f}× by CPU)",
-                flush=True,
-            )
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--battles", default="200,1000", help="comma-separated league sizes")
+    parser.add_argument("--battles", default="200,2000", help="comma-separated league sizes")
+    parser.add_argument(
+        "--no-search", action="store_true", help="site: skip the builds with Pagefind on both"
+    )
     parser.add_argument(
         "--only", choices=("miranda", "league"), help="run only the Miranda report or the leagues"
     )
@@ -208,7 +106,11 @@ def main() -> None:
         if args.counts:
             miranda_counts()
     if args.only != "miranda":
-        league([int(n) for n in args.battles.split(",") if n])
+        if shutil.which("hugo") is None:
+            print("site: hugo not installed (apt-get install hugo), not compared")
+            return
+        for battles in [int(n) for n in args.battles.split(",") if n]:
+            site.league(battles, not args.no_search)
 
 
 if __name__ == "__main__":

@@ -55,11 +55,11 @@ def battles(baker: Baker) -> None:
     for battle in baker.battles:
         reads = _reads(baker, battle)
         shard = search.shard("battles", battle.pk)
-        keys = {}
-        for lang in baker.langs:
-            key = baker.key(lang, *reads)
-            if not baker.kept(lang, battle.site_path, key, shard):
-                keys[lang] = key
+        keys = {
+            lang: key
+            for lang, key in baker.keys(*reads).items()
+            if not baker.kept(lang, battle.site_path, key, shard)
+        }
         if keys:
             todo.append((battle, keys))
     starts = range(0, len(todo), CHUNK)

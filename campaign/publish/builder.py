@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import fcntl
 import hashlib
+import json
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from contextlib import contextmanager
@@ -55,18 +56,17 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
 from battles.models import Battle
-from battles.reports.queue import report_pdfs_ensure
 from battles.visibility import public_reader
-from campaign.core.csp import strip_styles
 from campaign.core.markdown import render_markdown
 from campaign.league.models import Campaign
-from campaign.publish import battle_pages, feeds, maps, pages, replays, search
+from campaign.publish import battle_pages, feeds, inputs, maps, pages, replays, search
 from campaign.publish.output import MARKER, SiteBuildError, Staging, prepare_out_dir
 from campaign.publish.paths import assign_names
 from campaign.publish.rows import BattleRows, digest, load_rows
 from factions.access import visible_fleets
 from factions.models import Faction, Fleet, LightUnitGroup, Ship, Squadron
-from factions.ssd.draw import ship_svg
+from factions.ssd.canvas import Drawing
+from factions.ssd.draw import ship_drawing
 
 __all__ = ["MARKER", "PAGE_PRODUCERS", "Baker", "SiteBuildError", "SiteBuildResult", "site_build"]
 
@@ -191,11 +191,19 @@ def site_build(
     prepare_out_dir(out_dir)
     out_dir.parent.mkdir(parents=True, exist_ok=True)
     with _locked(out_dir):
+        # Read before the rows the build reads (campaign.publish.inputs).
+        sources = _sources_digest()
+        options = [campaign_slug, langs, pdfs, search_index, base_url, sources]
+        read = inputs.fingerprint(options, pdfs)
+        kept = inputs.unchanged(out_dir, read)
+        if kept is not None:  # nothing the site shows changed: it stays as it is
+            return SiteBuildResult(out_dir=out_dir, **kept)
         staging = Staging(out_dir)
         result = SiteBuildResult(out_dir=out_dir, languages=langs)
         try:
-            baker = Baker(staging, result, campaigns, campaign_slug, langs, progress)
+            baker = Baker(staging, result, campaigns, campaign_slug, langs, progress, sources)
             _build(baker, pdfs, search_index, base_url)
+            staging.finish({inputs.INPUTS: inputs.inputs_json(read, result)})
         except BaseException:
             staging.abort()
             raise
@@ -245,7 +253,6 @@ def _build(baker: Baker, pdfs: bool, search_index: bool, base_url: str) -> None:
         if indexer is not None:
             indexer.abort()
     result.written = list(staging.written)
-    staging.finish()
 
 
 class Baker:
@@ -259,10 +266,10 @@ class Baker:
     :meth:`kept`, :meth:`key`, :meth:`md`, :meth:`ship_svg`.
     """
 
-    def __init__(self, staging, result, campaigns, campaign_slug, langs, progress):
+    def __init__(self, staging, result, campaigns, campaign_slug, langs, progress, sources):
         self.staging, self.result, self.campaigns = staging, result, campaigns
         self.campaign_slug, self.langs, self.progress = campaign_slug, langs, progress
-        self.sources = _sources_digest()
+        self.sources = sources
         self.built_at = timezone.now()
         self.base_url = settings.SITE_BASE_URL
         #: search-index shard of each page (``search.py``); pages not named: "site"
@@ -270,6 +277,7 @@ class Baker:
         #: what Pagefind reads of the pages rendered (set when the build indexes them)
         self.search_input: search.SearchInput | None = None
         self._svgs: dict[tuple, str] = {}
+        self._drawings: dict[tuple, Drawing] = {}
 
     # --- data ----------------------------------------------------------------------
 
@@ -377,6 +385,9 @@ class Baker:
         pages, by the Celery workers or a process pool
         (``battles.reports.queue.report_pdfs_ensure``); a failed one leaves its battle without
         a PDF link in that language."""
+        # Imported here for start-up speed: it loads WeasyPrint (1.5-2 s of CPU), which
+        # a build without PDFs, and every process importing campaign.tasks, never uses.
+        from battles.reports.queue import report_pdfs_ensure
 
         for lang in self.langs:
             paths = report_pdfs_ensure(battles=self.battles, lang=lang)
@@ -397,7 +408,16 @@ class Baker:
     def key(self, lang: str, *parts: Any) -> str:
         """A page key: ``parts`` (what the page reads) with the language, the header and
         the templates and code every page depends on."""
-        return digest([lang, self.nav, *parts])
+        return self.keys(*parts)[lang]
+
+    def keys(self, *parts: Any) -> dict[str, str]:
+        """:meth:`key` in every language of the build: ``parts`` encoded once (the JSON
+        of a battle's reads was half of a rebuild's key work, done once per language)."""
+        encoded = json.dumps([self.nav, *parts], default=str).encode()
+        return {
+            lang: hashlib.sha256(lang.encode() + b"\0" + encoded).hexdigest()[:32]
+            for lang in self.langs
+        }
 
     def kept(self, lang: str, relative: str, key: str, shard: str = "site") -> bool:
         """True when ``<lang>/<relative>`` was built with ``key`` last time: the page is
@@ -450,22 +470,27 @@ class Baker:
         return render_markdown(text, asset_prefix=f"{root}../static/", id_prefix=f"{section}-")
 
     def ship_svg(self, ship: Ship) -> str:
-        """``factions.ssd.draw.ship_svg(ship)`` in the active language without its ``<style>``,
-        drawn once per ship state a build (a damaged ship shows on its page and in each of
-        its battles)."""
+        """``factions.ssd.draw.ship_svg(ship)`` in the active language without its ``<style>``
+        (site pages link css/ssd.css, so a static host's CSP needs no 'unsafe-inline'; the
+        PDF draws its own SSDs, style included). Drawn once per ship state a build,
+        whatever the languages (``factions.ssd.draw.ship_drawing``), and rendered once per
+        language: a damaged ship shows on its page and in each of its battles."""
 
-        key = (
-            translation.get_language(), ship.pk, ship.name, ship.ship_class_id,
+        state = (
+            ship.pk, ship.name, ship.ship_class_id,
             ship.hull_lost, ship.armour_lost, ship.crew_lost,
             tuple(str(s) for s in ship.systems_lost or ()),
         )  # fmt: skip
+        key = (translation.get_language(), state)
         svg = self._svgs.get(key)
         if svg is None:
             if len(self._svgs) > 5000:  # bounded: a league may have many ships
                 self._svgs.clear()
-            # Without its <style>: site pages link css/ssd.css, so a static host's CSP
-            # needs no 'unsafe-inline' (the PDF draws its own SSDs, style included).
-            svg = self._svgs[key] = strip_styles(ship_svg(ship))
+                self._drawings.clear()
+            drawing = self._drawings.get(state)
+            if drawing is None:
+                drawing = self._drawings[state] = ship_drawing(ship, style=False)
+            svg = self._svgs[key] = drawing.render()
         return svg
 
     # --- static files --------------------------------------------------------------

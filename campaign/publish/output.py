@@ -212,12 +212,15 @@ class Staging:
             if not self.current(relative, new.pop(relative)):  # gone from both trees
                 raise SiteBuildError(f"{relative}: deleted from the site during the build")
 
-    def finish(self) -> None:
-        """Write the manifest and swap the link ``out_dir`` to the updated tree (one
-        rename; a plain folder of an earlier version is moved aside first)."""
+    def finish(self, records: dict[str, str] | None = None) -> None:
+        """Write the manifest (and ``records``: file name → text, beside it, e.g. what the
+        build read) and swap the link ``out_dir`` to the updated tree (one rename; a
+        plain folder of an earlier version is moved aside first)."""
         self._prune()
         manifest = json.dumps(self.new, sort_keys=True, indent=0)
         (self.root / MARKER).write_text("Built by `manage.py build_site`; safe to delete.\n")
+        for name, text in (records or {}).items():
+            (self.root / name).write_text(text, encoding="utf-8")
         (self.root / MANIFEST).write_text(manifest, encoding="utf-8")
         link = self.out_dir.with_name(f".{self.out_dir.name}.link-{uuid.uuid4().hex}")
         os.symlink(f"{self.trees.name}/{self.root.name}", link)

@@ -174,7 +174,7 @@ def fleets(baker: Baker) -> None:
             _commander_rows(fleet, squadrons, ships),
             [(instance_row(o), o.yard.name, str(o.ship)) for o in repairs],
         )  # fmt: skip
-        keys = {lang: baker.key(lang, *reads) for lang in baker.langs}
+        keys = baker.keys(*reads)
         todo = [lang for lang in baker.langs if not baker.kept(lang, fleet.site_path, keys[lang])]
         if not todo:
             continue
@@ -207,8 +207,7 @@ def ships(baker: Baker) -> None:
             baker.fleet_paths.get(ship.fleet_id),
         )  # fmt: skip
         shard = search.shard("ships", ship.pk)
-        for lang in baker.langs:
-            key = baker.key(lang, *reads)
+        for lang, key in baker.keys(*reads).items():
             if baker.kept(lang, ship.site_path, key, shard):
                 continue
             with translation.override(lang):
@@ -257,8 +256,7 @@ def battle_lists(baker: Baker) -> None:
             # indexed with their newest battle, a list page moves from shard to shard as
             # it fills and drags a 500-battle shard along (3.5 s, search.py).
             shard = search.UNINDEXED
-            for lang in baker.langs:
-                key = baker.key(lang, *reads)
+            for lang, key in baker.keys(*reads).items():
                 if baker.kept(lang, page["path"], key, shard):
                     continue
                 context = {

@@ -17,22 +17,28 @@ them: ``hull-box`` / ``armour-box`` / ``crew-dot`` (plus ``lost``), ``threshold`
 system names (``bridge``, ``life-support``, ``core``); ``Ship.systems_lost`` may name them.
 
 Units: the viewBox is in drawing units of 0.25 mm; the SVG is 190 mm wide so it prints
-on A4 with margins. Every text is escaped by ``xml.etree.ElementTree``.
+on A4 with margins. Every text is escaped (``factions.ssd.canvas``).
+
+Drawn once whatever the languages: what a language changes (labels, the title and stats
+line, the crew dots placed after their label) is drawn in :meth:`Canvas.later` blocks,
+so :func:`ship_drawing` gives one :class:`~factions.ssd.canvas.Drawing` per ship state
+that renders in each language (the site draws a ship once for both of its languages).
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import re
-import xml.etree.ElementTree as ET  # noqa: S405 - we only build and serialise, never parse
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import get_language, gettext, ngettext
 
 from battles.rules.errors import RulesError
 from battles.rules.ships import crew_factors
-from factions.ssd.canvas import MARGIN, WIDTH, Canvas
+from factions.ssd.canvas import MARGIN, WIDTH, Canvas, Drawing, Element
 from factions.ssd.text import core_systems, stats_line, system_text
 from factions.type_words import type_label
 
@@ -90,12 +96,16 @@ def _draw_hull(c: Canvas, design: dict, lost: int) -> None:
     if not rows:
         return
     g = c.el(None, "g", class_="hull", id="hull")
-    c.text(
+    boxes = sum(rows)
+    c.later(
         g,
-        MARGIN,
-        c.y + 12,
-        ngettext("Hull (%(n)d box)", "Hull (%(n)d boxes)", sum(rows)) % {"n": sum(rows)},
-        "section-label",
+        lambda c, box, y=c.y, n=boxes: c.text(
+            box,
+            MARGIN,
+            y + 12,
+            ngettext("Hull (%(n)d box)", "Hull (%(n)d boxes)", n) % {"n": n},
+            "section-label",
+        ),
     )
     c.y += 20
     size = _box_size(max(rows))
@@ -140,12 +150,16 @@ def _draw_armour(c: Canvas, design: dict, lost: int) -> None:
     if not layers:
         return
     g = c.el(None, "g", class_="armour", id="armour")
-    c.text(
+    boxes = sum(layers)
+    c.later(
         g,
-        MARGIN,
-        c.y + 12,
-        ngettext("Armour (%(n)d box)", "Armour (%(n)d boxes)", sum(layers)) % {"n": sum(layers)},
-        "section-label",
+        lambda c, box, y=c.y, n=boxes: c.text(
+            box,
+            MARGIN,
+            y + 12,
+            ngettext("Armour (%(n)d box)", "Armour (%(n)d boxes)", n) % {"n": n},
+            "section-label",
+        ),
     )
     c.y += 20
     size = _box_size(max(layers))
@@ -179,8 +193,13 @@ def _draw_crew(c: Canvas, design: dict, lost: int) -> None:
     if not crew:
         return
     g = c.el(None, "g", class_="crew", id="crew")
+    c.later(g, lambda c, box, y=c.y: _draw_crew_dots(c, box, y, crew, lost))
+    c.y += 26
+
+
+def _draw_crew_dots(c: Canvas, g: Element, y: float, crew: int, lost: int) -> None:
     label = gettext("Crew factors (%(n)d)") % {"n": crew}
-    c.text(g, MARGIN, c.y + 12, label, "section-label")
+    c.text(g, MARGIN, y + 12, label, "section-label")
     # The dots start after the label: 12 px bold upper case is ~0.75 em a character in
     # DejaVu Sans, and the French label ("FACTEURS D'ÉQUIPAGE (3)") is ~210 px wide.
     x: float = MARGIN + max(140, len(label) * 12 * 0.75 + 14)
@@ -189,14 +208,13 @@ def _draw_crew(c: Canvas, design: dict, lost: int) -> None:
             g,
             "circle",
             cx=f"{x:.1f}",
-            cy=f"{c.y + 8:.1f}",
+            cy=f"{y + 8:.1f}",
             r="6",
             class_="crew-dot lost" if i < lost else "crew-dot",
         )
         if i < lost:
-            c.cross(g, x - 6, c.y + 2, 12, 12)
+            c.cross(g, x - 6, y + 2, 12, 12)
         x += 18
-    c.y += 26
 
 
 def system_labels(design: dict) -> dict[str, str]:
@@ -221,18 +239,18 @@ CELL_H = 96
 
 def _draw_system(
     c: Canvas,
-    parent: ET.Element,
+    parent: Element,
     x: float,
     y: float,
     *,
     sid: str,
     kind: str,
-    icon_text: str,
-    label: str,
+    texts: Callable[[], tuple[str, str]],
     arcs: list[str] | None,
     destroyed: bool,
     magazine: str | None = None,
 ) -> None:
+    """One system's cell; ``texts()``: its icon text and label in the active language."""
     g = c.el(
         parent,
         "g",
@@ -243,7 +261,7 @@ def _draw_system(
     )
     icon_x = x + (16 if arcs is not None else 40)
     c.el(g, "rect", x=icon_x, y=y, width=40, height=40, rx=6, class_="icon")
-    c.text(g, icon_x + 20, y + 25, icon_text, "icon-text")
+    c.later(g, lambda c, box: c.text(box, icon_x + 20, y + 25, texts()[0], "icon-text"))
     if arcs is not None:
         ag = c.el(g, "g", class_="arcs")
         for arc in ARCS:
@@ -255,40 +273,52 @@ def _draw_system(
                 data__arc=arc,
             )
     c.label(g, x + CELL_W / 2, y + 56, sid, 20)
-    if label != sid:
-        c.label(g, x + CELL_W / 2, y + 70, label, 20)
-    if magazine:
-        c.label(
-            g, x + CELL_W / 2, y + 84, gettext("fed by %(magazine)s") % {"magazine": magazine}, 20
-        )
+
+    def labels(c: Canvas, box: Element) -> None:
+        label = texts()[1]
+        if label != sid:
+            c.label(box, x + CELL_W / 2, y + 70, label, 20)
+        if magazine:
+            fed = gettext("fed by %(magazine)s") % {"magazine": magazine}
+            c.label(box, x + CELL_W / 2, y + 84, fed, 20)
+
+    c.later(g, labels)
     if destroyed:
         c.cross(g, icon_x - 2, y - 2, 44, 44)
 
 
 def _draw_systems(c: Canvas, design: dict, lost: frozenset[str]) -> None:
     g = c.el(None, "g", class_="systems", id="systems")
-    c.text(g, MARGIN, c.y + 12, gettext("Systems"), "section-label")
+    c.later(
+        g, lambda c, box, y=c.y: c.text(box, MARGIN, y + 12, gettext("Systems"), "section-label")
+    )
     c.y += 22
     per_row = (WIDTH - 2 * MARGIN) // CELL_W
+    core: dict[str | None, list[tuple[str, str, str]]] = {}  # per language
+
+    def core_texts(i: int) -> tuple[str, str]:
+        language = get_language()
+        if language not in core:
+            core[language] = core_systems(design)
+        _sid, icon_text, label = core[language][i]
+        return icon_text, label
+
     cells: list[dict[str, Any]] = [
         {
             "sid": sid,
             "kind": "core",
-            "icon_text": icon_text,
-            "label": label,
+            "texts": functools.partial(core_texts, i),
             "arcs": None,
         }
-        for sid, icon_text, label in core_systems(design)
+        for i, (sid, _icon, _label) in enumerate(core_systems(design))
     ]
     for system in design.get("systems") or []:
-        icon_text, label = system_text(system)
         arcs = system.get("arcs")
         cells.append(
             {
                 "sid": str(system.get("id", "?")),
                 "kind": str(system.get("kind", "?")),
-                "icon_text": icon_text,
-                "label": label,
+                "texts": functools.partial(system_text, system),
                 "arcs": list(arcs) if arcs is not None else None,
                 "magazine": system.get("magazine"),
             }
@@ -311,8 +341,12 @@ def _draw_bays(c: Canvas, design: dict, lost: frozenset[str]) -> None:
     if not bays:
         return
     g = c.el(None, "g", class_="bays", id="bays")
-    empty = gettext("empty")
-    c.text(g, MARGIN, c.y + 12, gettext("Bays and squadrons"), "section-label")
+    c.later(
+        g,
+        lambda c, box, y=c.y: c.text(
+            box, MARGIN, y + 12, gettext("Bays and squadrons"), "section-label"
+        ),
+    )
     c.y += 22
     col_w = (WIDTH - 2 * MARGIN - 10) / 2  # two bays per line
     for i, bay in enumerate(bays):
@@ -325,14 +359,17 @@ def _draw_bays(c: Canvas, design: dict, lost: frozenset[str]) -> None:
         c.el(bg, "rect", x=f"{x0:.1f}", y=y0, width=f"{col_w:.1f}", height=40, class_="bay-frame")
         size = int(sq.get("size", 0) or 0)
         room = col_w - 16 * size - 14
-        c.text(
+        c.later(
             bg,
-            x0 + 6,
-            y0 + 16,
-            f"{sid}: {sq.get('name') or empty}",
-            "stats",
-            fit=room,
-            size=12,
+            lambda c, box, x0=x0, y0=y0, sid=sid, sq=sq, room=room: c.text(
+                box,
+                x0 + 6,
+                y0 + 16,
+                f"{sid}: {sq.get('name') or gettext('empty')}",
+                "stats",
+                fit=room,
+                size=12,
+            ),
         )
         if sq:
             unit = str(sq.get("unit", ""))
@@ -346,6 +383,75 @@ def _draw_bays(c: Canvas, design: dict, lost: frozenset[str]) -> None:
         if sid in lost:
             c.cross(bg, x0, y0, col_w, 40)
     c.y += 46 * (-(-len(bays) // 2))
+
+
+def design_drawing(
+    design: dict,
+    *,
+    damage: ShipDamage | None = None,
+    caption: str | None = None,
+    id_prefix: str | None = None,
+    faction_name: str | None = None,
+    style: bool = True,
+) -> Drawing:
+    """Draw ``design`` (an ``admiralty-design/1`` document) once for every language: a
+    :class:`~factions.ssd.canvas.Drawing` whose ``render()`` is :func:`design_svg`'s SVG
+    in the active language. ``style`` False leaves out the ``<style>`` element (pages
+    that link ``css/ssd.css``). Other arguments as :func:`design_svg`."""
+    damage = damage or ShipDamage()
+    name = str(design.get("name") or "?")
+    if id_prefix is None:
+        id_prefix = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") + "-"
+    c = Canvas(id_prefix, style=style)
+    title = caption or name
+
+    def heading() -> str:
+        kind = type_label(str(design.get("type_word") or ""))
+        sub = ", ".join(str(p) for p in (kind, faction_name or design.get("faction")) if p)
+        return f"{title} — {sub}" if sub else title
+
+    usable = WIDTH - 2 * MARGIN
+    c.later(
+        None,
+        lambda c, box, y=c.y: c.text(box, MARGIN, y + 24, heading(), "title", fit=usable, size=26),
+    )
+    c.y += 34
+    c.later(
+        None,
+        lambda c, box, y=c.y: c.text(
+            box, MARGIN, y + 12, stats_line(design), "stats", fit=usable, size=13
+        ),
+    )
+    c.y += 20
+    if design.get("provisional"):
+
+        def provisional(c: Canvas, box: Element, y: float = c.y) -> None:
+            note = gettext("Provisional design")
+            if design.get("rationale"):
+                note = gettext("Provisional design: %(why)s") % {"why": design["rationale"]}
+            note = note if len(note) <= 130 else note[:129] + "…"
+            c.text(box, MARGIN, y + 10, note, "provisional", fit=usable, size=11)
+
+        c.later(None, provisional)
+        c.y += 18
+    # Only what each reading is about ("graser-2"): the full text is on the design page.
+    readings = [str(r).split(":")[0] for r in design.get("readings") or []]
+    if readings:
+
+        def project(c: Canvas, box: Element, y: float = c.y) -> None:
+            note = gettext("Project readings: %(list)s") % {"list": ", ".join(readings)}
+            note = note if len(note) <= 130 else note[:129] + "…"
+            c.text(box, MARGIN, y + 10, note, "provisional readings", fit=usable, size=11)
+
+        c.later(None, project)
+        c.y += 18
+    c.y += 6
+    _draw_hull(c, design, damage.hull_lost)
+    _draw_armour(c, design, damage.armour_lost)
+    _draw_crew(c, design, damage.crew_lost)
+    _draw_systems(c, design, damage.systems_lost)
+    _draw_bays(c, design, damage.systems_lost)
+    return c.finish(heading)
 
 
 def design_svg(
@@ -366,48 +472,17 @@ def design_svg(
     so several SSDs can share one page. Missing fields fall back
     to zero / empty so a partial
     design still draws. Sources: rules §4, §6, §11, D-6, D-25.
-    Returns a standalone ``<svg>`` element (no XML declaration), 190 mm wide.
+    Returns a standalone ``<svg>`` element (no XML declaration), 190 mm wide, in the
+    active language.
     """
-    damage = damage or ShipDamage()
-    name = str(design.get("name") or "?")
-    if id_prefix is None:
-        id_prefix = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") + "-"
-    c = Canvas(id_prefix)
-    title = caption or name
-    kind = type_label(str(design.get("type_word") or ""))
-    sub = ", ".join(str(p) for p in (kind, faction_name or design.get("faction")) if p)
-    heading = f"{title} — {sub}" if sub else title
-    usable = WIDTH - 2 * MARGIN
-    c.text(None, MARGIN, c.y + 24, heading, "title", fit=usable, size=26)
-    c.y += 34
-    c.text(None, MARGIN, c.y + 12, stats_line(design), "stats", fit=usable, size=13)
-    c.y += 20
-    if design.get("provisional"):
-        note = gettext("Provisional design")
-        if design.get("rationale"):
-            note = gettext("Provisional design: %(why)s") % {"why": design["rationale"]}
-        note = note if len(note) <= 130 else note[:129] + "…"
-        c.text(None, MARGIN, c.y + 10, note, "provisional", fit=usable, size=11)
-        c.y += 18
-    # Only what each reading is about ("graser-2"): the full text is on the design page.
-    readings = [str(r).split(":")[0] for r in design.get("readings") or []]
-    if readings:
-        note = gettext("Project readings: %(list)s") % {"list": ", ".join(readings)}
-        note = note if len(note) <= 130 else note[:129] + "…"
-        c.text(None, MARGIN, c.y + 10, note, "provisional readings", fit=usable, size=11)
-        c.y += 18
-    c.y += 6
-    _draw_hull(c, design, damage.hull_lost)
-    _draw_armour(c, design, damage.armour_lost)
-    _draw_crew(c, design, damage.crew_lost)
-    _draw_systems(c, design, damage.systems_lost)
-    _draw_bays(c, design, damage.systems_lost)
-    return c.finish(heading)
+    return design_drawing(
+        design, damage=damage, caption=caption, id_prefix=id_prefix, faction_name=faction_name
+    ).render()
 
 
-def ship_svg(ship: Ship) -> str:
-    """Draw ``ship``'s class SSD with its damage (``hull_lost``, ``armour_lost``,
-    ``crew_lost``, ``systems_lost``) crossed out; titled with the ship's name."""
+def ship_drawing(ship: Ship, *, style: bool = True) -> Drawing:
+    """:func:`ship_svg`'s drawing, for every language (``render()`` in the active one);
+    ``style`` as :func:`design_drawing`."""
     damage = ShipDamage(
         hull_lost=ship.hull_lost,
         armour_lost=ship.armour_lost,
@@ -415,10 +490,17 @@ def ship_svg(ship: Ship) -> str:
         systems_lost=frozenset(str(s) for s in ship.systems_lost or []),
     )
     caption = f"{ship.name} ({ship.ship_class.name})" if ship.name else None
-    return design_svg(
+    return design_drawing(
         ship.ship_class.design_document,
         damage=damage,
         caption=caption,
         id_prefix=f"ship-{ship.pk}-",
         faction_name=ship.ship_class.faction.name,
+        style=style,
     )
+
+
+def ship_svg(ship: Ship) -> str:
+    """Draw ``ship``'s class SSD with its damage (``hull_lost``, ``armour_lost``,
+    ``crew_lost``, ``systems_lost``) crossed out; titled with the ship's name."""
+    return ship_drawing(ship).render()

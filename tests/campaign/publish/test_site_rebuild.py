@@ -9,8 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from campaign.publish import feeds, site_build
+from campaign.publish import feeds, inputs, site_build
+from campaign.publish.inputs import INPUTS
 from campaign.publish.output import MANIFEST, MARKER, trees_dir
+from factions.models import Faction
 from tests.battles.reports.report_fixtures import make_battle
 from tests.campaign.publish.test_publish import make_league
 
@@ -136,7 +138,7 @@ def test_files_nobody_built_are_removed_and_missing_ones_restored(league, tmp_pa
     assert not (out / "en" / "factions" / "notes.txt").exists()
     assert (out / "en" / "index.html").is_file()
     manifest = json.loads((out / MANIFEST).read_text())
-    assert sorted(tree(out)) == sorted([*manifest, MANIFEST, ".admiralty-site"])
+    assert sorted(tree(out)) == sorted([*manifest, MANIFEST, INPUTS, ".admiralty-site"])
 
 
 @pytest.mark.django_db
@@ -181,3 +183,38 @@ def test_a_site_made_as_a_plain_folder_becomes_a_link(league, tmp_path):
     assert out.is_symlink() and again.written == []
     assert page.stat().st_ino == inode
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".site-old")] == []
+
+
+@pytest.mark.django_db
+def test_a_rebuild_with_nothing_changed_keeps_the_site_in_one_query_a_table(
+    league, tmp_path, django_assert_num_queries
+):
+    """Nothing the site reads changed: no page is rendered, no file written, the same
+    tree served, and the same result reported (``campaign.publish.inputs``)."""
+    make_battle(league)
+    out = tmp_path / "site"
+    first = site_build(out_dir=out, pdfs=False, search_index=False, languages=["en"])
+    served = os.readlink(out)
+    before = tree(out)
+    # The campaigns, then one query a table of the digest.
+    with django_assert_num_queries(1 + len(inputs._tables())):
+        again = site_build(out_dir=out, pdfs=False, search_index=False, languages=["en"])
+    assert again.written == [] and again.removed == []
+    assert again.pages == first.pages and again.battles == first.battles == 1
+    assert os.readlink(out) == served and tree(out) == before
+
+
+@pytest.mark.django_db
+def test_a_write_that_sends_no_signal_still_rebuilds_what_shows_it(league, tmp_path):
+    """``QuerySet.update`` (no signal, no version bumped) changes the digest: the next
+    build is a real one, and the faction's new name is on its pages."""
+    make_battle(league)
+    out = tmp_path / "site"
+    site_build(out_dir=out, pdfs=False, search_index=False, languages=["en"])
+    Faction.objects.filter(slug="qatzrin").update(name="Qatzrin Hegemony")
+    result = site_build(out_dir=out, pdfs=False, search_index=False, languages=["en"])
+    assert "en/factions/qatzrin.html" in result.written
+    assert "Qatzrin Hegemony" in (out / "en" / "factions" / "qatzrin.html").read_text()
+    # Other options are another site: a build in both languages is a real one too.
+    both = site_build(out_dir=out, pdfs=False, search_index=False)
+    assert "fr/factions/qatzrin.html" in both.written
