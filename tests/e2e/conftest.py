@@ -9,6 +9,7 @@ import os
 from pathlib import Path
 
 import pytest
+from django.db import connections
 
 from tests.conftest import ROOT
 
@@ -27,6 +28,28 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 SCREENSHOT_DIR = ROOT / "media" / "e2e"
+
+
+@pytest.fixture(scope="session")
+def live_server(live_server):
+    """pytest-django's live server, whose request threads leave alone the in-memory SQLite
+    connection they share with the tests. Django's server closes every connection at the
+    end of each request thread; closing an in-memory SQLite database does nothing, but the
+    call first checks the thread may use it, and in a run of all of tests/e2e request
+    threads ending during test_ux_e2e raised "DatabaseWrapper objects created in a thread
+    can only be used in that same thread" there: warnings that would have hidden a real
+    server-thread error (pyproject.toml now makes any such exception fail the test). Other
+    connections are closed as before."""
+    server = live_server.thread.httpd
+    shared = set(map(id, live_server.thread.connections_override.values()))
+
+    def close_connections() -> None:
+        for conn in connections.all(initialized_only=True):
+            if id(conn) not in shared:
+                conn.close()
+
+    server._close_connections = close_connections  # Django's hook for this ("for mocking")
+    return live_server
 
 
 @pytest.fixture(scope="session")
