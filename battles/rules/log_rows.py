@@ -39,13 +39,23 @@ def log_rows(
         if mark > done:
             _add_rolls(rows, dice, done, mark, turn, phase)
             done = mark
+        # The event's slots read here, not through ``Event.summary`` / ``Event.data``
+        # (``phases.event._Written``, a descriptor in plain Python that compiled code
+        # calls as a Python function): the same values, written and kept the same way,
+        # for 1.1 M fewer instructions of the 8.7 M these rows add to Mieska's fight.
+        summary = event._summary
+        if type(summary) is tuple:
+            summary = event._summary = summary[0](*summary[1:])
+        data = event._data
+        if type(data) is tuple:
+            data = event._data = data[0](*data[1:])
         rows.append(
             {
                 "game_turn": turn,
                 "phase": phase,
                 "kind": event.kind,
-                "summary": event.summary,
-                "data": event.data,
+                "summary": summary,
+                "data": data,
             }
         )
     if events and done < len(dice):
