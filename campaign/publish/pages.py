@@ -20,7 +20,8 @@ from campaign.publish import feeds, search
 from campaign.publish.charts import standings_chart
 from campaign.publish.rows import instance_row
 from campaign.publish.standings import public_scoreboard, standings
-from campaign.turns.repairs import fleet_repairs
+from campaign.turns.models import RepairOrder
+from campaign.turns.repairs import ACTIVE
 from factions.commanders.records import commander_name
 from factions.fleet_totals import fleet_totals
 
@@ -156,13 +157,27 @@ def factions(baker: Baker) -> None:
             baker.page(lang, faction.site_path, "site/faction.html", context)
 
 
-def fleets(baker: Baker) -> None:
+def repairs_by_fleet(fleets: list[Any]) -> dict[int, list[RepairOrder]]:
+    """``{fleet id: open repair orders on its ships}`` for ``fleets`` (public ones), in
+    one query: what ``campaign.turns.repairs.fleet_repairs`` gives each fleet (same
+    orders, same order), which took one query a fleet (0.43 s of a 2 000-battle rebuild)."""
+    by_fleet: dict[int, list[RepairOrder]] = {fleet.pk: [] for fleet in fleets}
+    for order in (
+        RepairOrder.objects.filter(ship__fleet__in=list(by_fleet), status=ACTIVE)
+        .select_related("ship__ship_class", "yard", "campaign")
+        .order_by("eta_turn", "pk")
+    ):
+        by_fleet[order.ship.fleet_id].append(order)
+    return by_fleet
 
+
+def fleets(baker: Baker) -> None:
+    all_repairs = repairs_by_fleet(baker.fleets)
     for fleet in baker.fleets:
         ships = list(fleet.ships.all())
         light_units = list(fleet.light_units.all())
         squadrons = list(fleet.squadrons.all())
-        repairs = fleet_repairs(fleet)
+        repairs = all_repairs[fleet.pk]
         reads = (
             "fleet", instance_row(fleet), fleet.faction.name,
             baker.faction_paths.get(fleet.faction_id),

@@ -24,7 +24,8 @@ from battles.models import Battle, BattleSide, Event, Participant
 from battles.models.other_games import SystemParticipant
 from battles.standings import LIGHT_UNITS, SHIP, SYSTEM_UNIT
 from battles.visibility import Reader, fleet_hidden, followed_fleet
-from factions.models import ShipClass
+from campaign.league.models import Campaign
+from factions.models import Faction, ShipClass
 
 #: Battle fields a list, the feed or a key never reads: left in the database.
 _TEXTS = ("narrative", "analysis", "scenario", "outcome")
@@ -97,15 +98,28 @@ def _raw(queryset: Any) -> list[tuple]:
         return cursor.fetchall()
 
 
+def _attach(battles: list[Battle], name: str, model: Any, pks: set[int]) -> None:
+    """Set each battle's foreign key ``name`` to the ``model`` object of its id, read in
+    one query (``None`` stays ``None``)."""
+    objects = model.objects.in_bulk(list(pks))
+    field = Battle._meta.get_field(name)
+    for battle in battles:
+        field.set_cached_value(battle, objects.get(getattr(battle, field.attname)))
+
+
 def load_rows(campaign_ids: list[int]) -> BattleRows:
-    """:class:`BattleRows` of the concluded battles of ``campaign_ids``, in six queries."""
+    """:class:`BattleRows` of the concluded battles of ``campaign_ids``, in eight queries."""
     concluded = {"campaign_id__in": campaign_ids, "status": Battle.Status.CONCLUDED}
     battles = list(
         Battle.objects.filter(**concluded)
-        .select_related("campaign", "winner")
         .defer(*_TEXTS)
         .order_by("campaign__name", "campaign_turn", "date", "name", "pk")
     )
+    # Their campaign and winner read once each and shared, not one copy a battle joined
+    # in (``select_related``: three model objects a battle, 0.5 s of a 2 000-battle
+    # rebuild's 2.0 s of CPU).
+    _attach(battles, "campaign", Campaign, {b.campaign_id for b in battles})
+    _attach(battles, "winner", Faction, {b.winner_id for b in battles} - {None})
     rows = BattleRows(battles)
     by_battle = {f"battle__{k}": v for k, v in concluded.items()}
     side_battle: dict[int, int] = {}
