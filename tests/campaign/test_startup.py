@@ -1,7 +1,7 @@
-"""Start-up: what only reads the settings loads no Celery, WeasyPrint, networkx or apprise;
+"""Start-up: what only reads the settings loads no Celery, WeasyPrint, networkx, apprise or ninja;
 once Django is set up the project's Celery app is current (``@shared_task`` binds to it)
-and ``celery -A campaign`` finds it (campaign/__init__.py, campaign/apps.py); the task modules
-and the site builder load in a worker, which finds every task, not at set-up."""
+and ``celery -A campaign`` finds it (campaign/__init__.py, campaign/apps.py); the site
+refresh task and the site builder load in a worker, which finds every task, not at set-up."""
 
 import ast
 import os
@@ -10,7 +10,7 @@ import sys
 
 from tests.conftest import ROOT
 
-HEAVY = ("celery", "weasyprint", "networkx", "apprise")
+HEAVY = ("celery", "weasyprint", "networkx", "apprise", "ninja")
 #: Task modules and what they build, loaded by a worker, not at set-up.
 WORKERS_OWN = ("campaign.publish", "campaign.tasks")
 
