@@ -4,7 +4,7 @@ imported by it (README "Layout": arrows point down).
 - :data:`battle_concluded`: sent by ``battle_conclude`` inside the conclusion's
   transaction, after its writes, with ``battle``. ``battles.reports.receivers`` writes the
   drafted after-action report and queues the report files (rendered after the commit);
-  ``campaign.tasks`` queues the published site's refresh.
+  ``campaign.receivers`` queues the published site's refresh.
 - :data:`battle_results_recorded`: sent by ``other_battle_record`` (a battle of another
   game system) inside its transaction, with ``battle``: the report files are queued and
   the site refreshed.
@@ -12,7 +12,7 @@ imported by it (README "Layout": arrows point down).
   ``battle``: ``battles.scoring.receivers`` deletes the battle's victory awards.
 - :data:`report_changed`: sent by the chroniclers' desk (``battles.reports.desk``) once a
   report's edit, publication or withdrawal has committed, with ``battle``.
-  ``campaign.tasks`` queues the published site's refresh.
+  ``campaign.receivers`` queues the published site's refresh.
 
 - :data:`record_entry_submitted`: sent by ``record_submit`` inside its transaction, with
   ``entry`` (a ``RecordEntry`` waiting for the other side's, or the organisers',

@@ -18,6 +18,7 @@ class AdmiraltyConfig(AppConfig):
         # for Django, so what only reads the settings loads no Celery: campaign/__init__.py).
         # Receivers connect once the app registry is ready (Django docs, AppConfig.ready):
         # the site refresh on every public change (a battle concluded, recorded or reopened,
-        # a report changed, a campaign turn closed or reopened: ``campaign.tasks``).
+        # a report changed, a campaign turn closed or reopened: ``campaign.receivers``, light:
+        # the task that builds the site, ``campaign.tasks``, is loaded by the worker).
         import campaign.celery  # noqa: F401
-        import campaign.tasks  # noqa: F401
+        import campaign.receivers  # noqa: F401

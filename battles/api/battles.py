@@ -39,10 +39,10 @@ from battles.scoring.objectives import side_objectives_set
 from battles.services import MAX_TURNS_LIMIT, battle_record, battle_resolve
 from battles.services.forecast import battle_forecast
 from battles.visibility import fleet_hidden, hidden_participants, may_read_draft, reader_for
+from campaign.core.api_errors import ErrorOut
 from campaign.core.api_pages import array_page, filtered
 from campaign.core.json_body import BodyShapeError, parse_object
 from campaign.core.limits import NUMBER_MAX, TEXT_MAX_CHARS
-from campaign.core.refusals import ErrorOut
 from campaign.core.stored_text import stored_text
 from campaign.league.api_auth import api_auth
 from campaign.league.roles import require_organiser

@@ -26,7 +26,7 @@ from battles.access import visible_battles
 from battles.models import Battle
 from battles.reports import desk as desk_services
 from battles.reports.narrative import narrative_for, reader_language
-from campaign.core.refusals import ErrorOut
+from campaign.core.api_errors import ErrorOut
 from campaign.league.api_auth import api_auth
 from campaign.league.roles import require_chronicler
 

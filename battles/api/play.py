@@ -38,7 +38,8 @@ from battles.play.game_turns import (
     turn_play_start,
 )
 from battles.services import MAX_TURNS_LIMIT
-from campaign.core.refusals import ErrorOut, Refused
+from campaign.core.api_errors import ErrorOut
+from campaign.core.refusals import Refused
 from campaign.league.api_auth import api_auth
 from campaign.league.roles import require_member, require_organiser
 

@@ -20,7 +20,7 @@ from battles.access import actionable_battles
 from battles.scoring.objectives import side_objectives_set
 from battles.scoring.rules import RULE_FIELDS, rules_for, rules_in_words, scoring_rules_update
 from battles.scoring.table import scoreboard
-from campaign.core.refusals import ErrorOut
+from campaign.core.api_errors import ErrorOut
 from campaign.league.api_auth import api_auth
 from campaign.league.models import Campaign
 

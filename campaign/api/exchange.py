@@ -20,8 +20,8 @@ from django.utils.translation import gettext as _
 from ninja import Router, Schema, Status
 from ninja.errors import HttpError
 
+from campaign.core.api_errors import ErrorOut
 from campaign.core.json_body import BodyShapeError, parse_object
-from campaign.core.refusals import ErrorOut
 from campaign.exchange.export import campaign_export, document_dumps
 from campaign.exchange.load import campaign_import, require_importer
 from campaign.league.api_auth import api_auth

@@ -8,7 +8,8 @@ Markdown made safe, stored English text shown in the reader's language, CSP and 
   French spacing;
 - ``csp``, ``middleware``: Content-Security-Policy helpers, guards before any view (and
   the refusals' 403 and 404 pages);
-- ``refusals``: the one refusal (``Refused``) and the API's one error body (``ErrorOut``);
+- ``refusals``: the one refusal (``Refused``); ``api_errors``: the API's one error body
+  (``ErrorOut``);
 - ``actors``: the named system actor (``SYSTEM``) of the scheduler and the commands.
 
 Imports: Django and libraries only, nothing of the project (only the pure engines lie below

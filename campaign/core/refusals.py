@@ -3,17 +3,15 @@ that cannot be used, or a state that forbids the action.
 
 Raised by the ``require_*`` role checks (``campaign.league.roles``) and by the services;
 answered once for the pages (``campaign.core.middleware``: the 403 or 404 page) and once
-for the API (the root ``NinjaAPI``: the :class:`ErrorOut` body below). The rule between
-403 and 404: a member of the campaign without the right gets 403; anyone else, and any
-object of another campaign, gets 404, so that a status never tells that a hidden object
-exists.
+for the API (the root ``NinjaAPI``: the ``ErrorOut`` body, ``campaign.core.api_errors``).
+The rule between 403 and 404: a member of the campaign without the right gets 403; anyone
+else, and any object of another campaign, gets 404, so that a status never tells that a
+hidden object exists.
 """
 
 from __future__ import annotations
 
 from enum import StrEnum
-
-from ninja import Schema
 
 
 class Kind(StrEnum):
@@ -60,24 +58,10 @@ class Refused(Exception):
         return error_body(str(self), self.errors)
 
 
-class FieldError(Schema):
-    """One input field's problem."""
-
-    field: str
-    message: str
-
-
-class ErrorOut(Schema):
-    """Every error the API answers: ``detail`` (a sentence in the reader's language) and,
-    for invalid input, one entry a field in ``errors`` (absent, that is empty, otherwise)."""
-
-    detail: str
-    errors: list[FieldError] = []
-
-
 def error_body(detail: str, errors: list[tuple[str, str]] | None = None) -> dict:
-    """An :class:`ErrorOut` as a dict: ``{"detail": str, "errors": [{"field", "message"}]}``,
-    ``errors`` left out when there are none (the schema's default: an empty list)."""
+    """An ``ErrorOut`` (``campaign.core.api_errors``) as a dict: ``{"detail": str,
+    "errors": [{"field", "message"}]}``, ``errors`` left out when there are none (the
+    schema's default: an empty list)."""
     body: dict = {"detail": detail}
     if errors:
         body["errors"] = [{"field": f, "message": m} for f, m in errors]

@@ -3,7 +3,7 @@
 - :data:`public_change`: something the published site shows changed (a battle reopened,
   a campaign turn closed or reopened, a rebuild asked for), sent inside the writing
   transaction with ``campaign`` (the campaign whose pages changed, or None) and ``full``
-  (True: build the site even where none was baked before). ``campaign.tasks`` queues one
+  (True: build the site even where none was baked before). ``campaign.receivers`` queues one
   coalesced site refresh once the transaction commits; a rolled-back change queues none.
 
 - :data:`turn_closed`: a campaign turn closed (``campaign``, ``turn``: its number), sent
@@ -20,7 +20,7 @@
   drafts the battle.
 
 A battle's conclusion and recording send ``battles.signals.battle_concluded`` and
-``battle_results_recorded``, which ``campaign.tasks`` also receives.
+``battle_results_recorded``, which ``campaign.receivers`` also receives.
 """
 
 from django.dispatch import Signal

@@ -35,7 +35,8 @@ import tempfile
 import uuid
 from pathlib import Path
 
-MARKER = ".admiralty-site"
+from campaign.refresh import MARKER
+
 MANIFEST = ".admiralty-manifest.json"
 _TREES = ("a", "b")
 

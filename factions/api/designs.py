@@ -26,9 +26,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from ninja import Body, Router, Schema, Status
 
+from campaign.core.api_errors import ErrorOut, FieldError
 from campaign.core.api_pages import array_page
 from campaign.core.csp import nonce_styles
-from campaign.core.refusals import ErrorOut, FieldError, Refused
+from campaign.core.refusals import Refused
 from campaign.league.api_auth import api_auth
 from campaign.league.roles import is_organiser
 from factions.access import organises_faction

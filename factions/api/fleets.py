@@ -15,8 +15,9 @@ from ninja import Field, Query, Router, Schema, Status
 from ninja.renderers import JSONRenderer
 from pydantic import BaseModel
 
+from campaign.core.api_errors import ErrorOut
 from campaign.core.api_pages import array_page, filtered
-from campaign.core.refusals import ErrorOut, Refused, error_body
+from campaign.core.refusals import Refused, error_body
 from campaign.league.api_auth import api_auth
 from campaign.league.roles import is_organiser
 from factions import fleet_cache

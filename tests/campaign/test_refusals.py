@@ -9,7 +9,8 @@ import pytest
 from django.test import Client
 
 from battles.models import Battle
-from campaign.core.refusals import ErrorOut, Kind, Refused, error_body
+from campaign.core.api_errors import ErrorOut
+from campaign.core.refusals import Kind, Refused, error_body
 from campaign.league.models import Campaign
 from tests.conftest import sample_cast
 

@@ -13,7 +13,7 @@ from pypdf import PdfReader
 from battles.models import Battle, Report
 from battles.reports import desk as chronicle
 from campaign.publish import site_build
-from campaign.tasks import site_refresh_wait
+from campaign.refresh import site_refresh_wait
 from tests.battles.reports.report_fixtures import make_battle
 
 pytestmark = pytest.mark.e2e

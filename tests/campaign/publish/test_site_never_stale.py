@@ -1,7 +1,7 @@
 """The published site follows every public change without a chronicler's *Publish*: a
 battle concluded, recorded or reopened, a campaign turn closed or reopened queue one
 refresh after the commit (coalesced), each build is recorded (``SiteBuild``), a failed
-build never fails the action, and organisers have *Rebuild the site* (campaign/tasks.py,
+build never fails the action, and organisers have *Rebuild the site* (campaign/refresh.py,
 campaign/league/site_builds.py).
 
 Without a broker the build runs in a background thread on its own connection: these tests
@@ -17,9 +17,10 @@ from django.test import Client
 from django.utils import timezone, translation
 from django.utils.formats import date_format
 
+import campaign
 from battles.models import Battle
 from battles.services import battle_record, battle_reopen, battle_resolve
-from campaign import tasks
+from campaign import refresh, tasks
 from campaign.core.actors import SYSTEM
 from campaign.league.models import SiteBuild
 from campaign.publish import MARKER, site_build
@@ -46,7 +47,7 @@ def builds(settings, tmp_path, monkeypatch):
 
     monkeypatch.setattr("campaign.tasks.site_build", counted)
     yield Builds
-    assert tasks.site_refresh_wait(60)
+    assert refresh.site_refresh_wait(60)
 
 
 def page(settings, battle: Battle):
@@ -68,7 +69,7 @@ def test_reopening_a_concluded_battle_queues_one_build_and_the_site_drops_it(
     assert page(settings, battle).is_file()
 
     battle_reopen(user=SYSTEM, battle=battle)  # autocommit: its callbacks run at once
-    assert tasks.site_refresh_wait(60)
+    assert refresh.site_refresh_wait(60)
     assert builds.calls == 1
     assert not page(settings, battle).exists()  # a draft is not on the site
     build = SiteBuild.objects.get()
@@ -83,7 +84,7 @@ def test_recording_a_battle_makes_it_appear(cast, settings, builds):
     assert not page(settings, battle).exists()
 
     battle_record(user=SYSTEM, battle=battle, results=[], outcome="Draw", winner=None)
-    assert tasks.site_refresh_wait(60)
+    assert refresh.site_refresh_wait(60)
     assert builds.calls == 1
     assert "Skirmish skirmish" in page(settings, battle).read_text()
 
@@ -98,7 +99,7 @@ def test_a_burst_of_three_changes_in_one_transaction_gives_one_build(cast, setti
         battle_record(user=SYSTEM, battle=first, results=[], outcome="Draw", winner=None)
         battle_record(user=SYSTEM, battle=second, results=[], outcome="Draw", winner=None)
         campaign_turn_close(campaign=cast.campaign, user=SYSTEM)
-    assert tasks.site_refresh_wait(60)
+    assert refresh.site_refresh_wait(60)
     assert builds.calls == 1
     assert page(settings, first).is_file() and page(settings, second).is_file()
     assert SiteBuild.objects.count() == 1
@@ -111,7 +112,7 @@ def test_a_change_rolled_back_queues_no_build(cast, settings, builds):
     with pytest.raises(RuntimeError), transaction.atomic():
         battle_record(user=SYSTEM, battle=battle, results=[], outcome="Draw", winner=None)
         raise RuntimeError("the request failed after the record")
-    assert tasks.site_refresh_wait(60)
+    assert refresh.site_refresh_wait(60)
     assert builds.calls == 0 and not SiteBuild.objects.exists()
 
 
@@ -122,17 +123,17 @@ def test_with_a_broker_a_burst_of_three_commits_queues_one_build(cast, settings,
     settings.SITE_ROOT.mkdir(parents=True)
     (settings.SITE_ROOT / MARKER).write_text("")
     sent = []
-    monkeypatch.setattr(tasks.site_refresh, "apply_async", lambda **options: sent.append(options))
+    monkeypatch.setattr(campaign.celery_app, "send_task", _sent_to(sent))
     for _ in range(3):
-        tasks._run_site_refresh()
+        refresh._run_site_refresh()
     build = SiteBuild.objects.get()
-    assert sent == [{"kwargs": {"build_id": build.pk}, "countdown": tasks.COALESCE_SECONDS}]
+    assert sent == [{"kwargs": {"build_id": build.pk}, "countdown": refresh.COALESCE_SECONDS}]
     # The worker runs it (no site build here: it fails on the empty marker-only folder, and
     # is recorded so); a change made after it started queues the next one.
     monkeypatch.setattr("campaign.tasks.site_build", lambda *, out_dir: _written(3))
     assert tasks.site_refresh.run(build_id=build.pk) == {"built": True, "written": 3}
     assert tasks.site_refresh.run(build_id=build.pk) == {"built": False, "written": 0}
-    tasks._run_site_refresh(full=True, user=cast.organiser)
+    refresh._run_site_refresh(full=True, user=cast.organiser)
     assert len(sent) == 2
     queued = SiteBuild.objects.get(status="queued")
     assert (queued.full, queued.requested_by) == (True, cast.organiser)
@@ -142,9 +143,9 @@ def test_a_queued_build_whose_task_was_lost_is_replaced(db, settings, monkeypatc
     settings.CELERY_TASK_ALWAYS_EAGER = False
     settings.SITE_ROOT.mkdir(parents=True)
     (settings.SITE_ROOT / MARKER).write_text("")
-    monkeypatch.setattr(tasks.site_refresh, "apply_async", lambda **options: None)
+    monkeypatch.setattr(campaign.celery_app, "send_task", _sent_to([]))
     lost = SiteBuild.objects.create(requested_at=timezone.now() - timezone.timedelta(hours=1))
-    tasks._run_site_refresh()
+    refresh._run_site_refresh()
     lost.refresh_from_db()
     assert (lost.status, lost.error) == ("failed", "never started")
     assert SiteBuild.objects.filter(status="queued").exclude(pk=lost.pk).count() == 1
@@ -154,11 +155,11 @@ def test_a_build_whose_worker_was_lost_mid_build_is_failed(db, settings, monkeyp
     settings.CELERY_TASK_ALWAYS_EAGER = False
     settings.SITE_ROOT.mkdir(parents=True)
     (settings.SITE_ROOT / MARKER).write_text("")
-    monkeypatch.setattr(tasks.site_refresh, "apply_async", lambda **options: None)
+    monkeypatch.setattr(campaign.celery_app, "send_task", _sent_to([]))
     hour_ago = timezone.now() - timezone.timedelta(hours=1)
     lost = SiteBuild.objects.create(status="running", requested_at=hour_ago, started_at=hour_ago)
     recent = SiteBuild.objects.create(status="running", started_at=timezone.now())
-    tasks._run_site_refresh()
+    refresh._run_site_refresh()
     lost.refresh_from_db()
     recent.refresh_from_db()
     assert (lost.status, lost.error) == ("failed", "never finished")
@@ -186,7 +187,7 @@ def test_a_failing_build_is_recorded_and_the_reopen_still_succeeds(
     client = Client()
     client.force_login(cast.organiser)
     response = client.post(f"/battles/{battle.pk}/reopen/", {"reason": ""})
-    assert tasks.site_refresh_wait(60)
+    assert refresh.site_refresh_wait(60)
     assert response.status_code == 302
     battle.refresh_from_db()
     assert battle.status == Battle.Status.DRAFT
@@ -227,7 +228,7 @@ def test_the_rebuild_button_builds_the_site_and_shows_the_last_build(cast, setti
 
     response = client.post(f"{campaign_page}site/rebuild/", HTTP_ACCEPT_LANGUAGE="en")
     assert response.status_code == 302 and response["Location"] == campaign_page
-    assert tasks.site_refresh_wait(60)
+    assert refresh.site_refresh_wait(60)
     assert builds.calls == 1
     assert page(settings, battle).is_file()
     build = SiteBuild.objects.get()
@@ -251,3 +252,13 @@ def test_the_last_build_and_the_queued_one_are_shown_in_french(cast):
     assert "Site publié" in text and "Régénérer le site" in text
     assert "\u202f: réussie, 1 fichier écrit." in text
     assert "Une génération est en file d’attente (demandée le " in text
+
+
+def _sent_to(sent: list):
+    """A stand-in for the Celery app's ``send_task``: the refresh task's options, recorded."""
+
+    def send_task(name: str, **options):
+        assert name == refresh.SITE_REFRESH
+        sent.append(options)
+
+    return send_task

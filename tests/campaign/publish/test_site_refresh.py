@@ -1,6 +1,6 @@
 """Publishing without a broker (Celery eager, the development default) refreshes the site
 after the response, in one background thread, never inside the chronicler's request
-(campaign/tasks.py); with a broker the refresh is queued to a worker. The background
+(campaign/refresh.py); with a broker the refresh is queued to a worker. The background
 thread records each build (``SiteBuild``) on its own connection: these tests commit."""
 
 from __future__ import annotations
@@ -10,9 +10,10 @@ import threading
 import pytest
 from django.test import Client
 
+import campaign
 from battles.models import Battle
 from battles.reports import desk as chronicle
-from campaign import tasks
+from campaign import refresh
 from campaign.league.models import SiteBuild
 from campaign.publish import MARKER, site_build
 from tests.battles.reports.report_fixtures import make_battle
@@ -48,7 +49,7 @@ def blocked_build(monkeypatch, settings):
     monkeypatch.setattr("campaign.tasks.site_build", fake)
     yield Build
     Build.release.set()
-    assert tasks.site_refresh_wait(10)
+    assert refresh.site_refresh_wait(10)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -66,15 +67,15 @@ def test_a_publish_returns_while_the_site_builds_and_later_requests_coalesce(
     assert response.status_code == 302
     # The request has its answer; the build started after it and is still running.
     assert blocked_build.started.wait(10)
-    assert not blocked_build.release.is_set() and not tasks.site_refresh_wait(0.05)
+    assert not blocked_build.release.is_set() and not refresh.site_refresh_wait(0.05)
     battle.refresh_from_db()
     assert battle.report_state == Battle.ReportState.PUBLISHED
     # Three more requests while it builds: one more build after it, not three.
     for _ in range(3):
         with django_capture_on_commit_callbacks(execute=True):
-            tasks.site_refresh_request(campaign_slug=cast.campaign.slug)
+            refresh.site_refresh_request(campaign_slug=cast.campaign.slug)
     blocked_build.release.set()
-    assert tasks.site_refresh_wait(10)
+    assert refresh.site_refresh_wait(10)
     assert blocked_build.calls == 2
     assert list(SiteBuild.objects.values_list("status", flat=True)) == ["succeeded"] * 2
 
@@ -96,8 +97,8 @@ def test_a_failed_background_build_is_logged_and_the_next_request_builds(
     monkeypatch.setattr("campaign.tasks.site_build", failing)
     for _ in range(2):
         with django_capture_on_commit_callbacks(execute=True):
-            tasks.site_refresh_request()
-        assert tasks.site_refresh_wait(10)
+            refresh.site_refresh_request()
+        assert refresh.site_refresh_wait(10)
     assert len(calls) == 2
     assert "site build failed" in caplog.text
     failed, succeeded = SiteBuild.objects.order_by("pk")
@@ -110,11 +111,11 @@ def test_with_a_broker_the_refresh_is_queued_not_run(db, settings, monkeypatch):
     settings.SITE_ROOT.mkdir(parents=True)
     (settings.SITE_ROOT / MARKER).write_text("")
     queued = []
-    monkeypatch.setattr(tasks.site_refresh, "apply_async", lambda **options: queued.append(options))
-    monkeypatch.setattr(tasks, "_refresh_in_background", lambda *a: pytest.fail("ran in-process"))
-    tasks._run_site_refresh()
+    monkeypatch.setattr(campaign.celery_app, "send_task", _sent_to(queued))
+    monkeypatch.setattr(refresh, "_refresh_in_background", lambda *a: pytest.fail("ran in-process"))
+    refresh._run_site_refresh()
     build = SiteBuild.objects.get()
-    assert queued == [{"kwargs": {"build_id": build.pk}, "countdown": tasks.COALESCE_SECONDS}]
+    assert queued == [{"kwargs": {"build_id": build.pk}, "countdown": refresh.COALESCE_SECONDS}]
     assert build.status == "queued"
 
 
@@ -132,7 +133,17 @@ def test_the_background_refresh_bakes_the_published_text_and_its_current_pdf(set
     assert NEW_TEXT not in page.read_text() and NEW_TEXT not in pdf_text(pdf)
 
     chronicle.report_publish(battle=battle)  # autocommit: its callbacks run at once
-    assert tasks.site_refresh_wait(120)
+    assert refresh.site_refresh_wait(120)
     assert NEW_TEXT in page.read_text()
     assert 'href="../../../pdf/en/test-league/colonisation-compromise.pdf"' in page.read_text()
     assert NEW_TEXT in pdf_text(pdf)
+
+
+def _sent_to(sent: list):
+    """A stand-in for the Celery app's ``send_task``: the refresh task's options, recorded."""
+
+    def send_task(name: str, **options):
+        assert name == refresh.SITE_REFRESH
+        sent.append(options)
+
+    return send_task
