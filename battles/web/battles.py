@@ -9,8 +9,6 @@ per version of the battle, language and visibility class.
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
@@ -18,11 +16,11 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.safestring import mark_safe
 
-from battles.access import actionable_battles, battle_perspective, visible_battles
+from battles.access import actionable_battles, visible_battles
 from battles.briefing import battle_briefing
-from battles.models import Battle, BattleAction, BattleSide, Report
+from battles.models import Battle, Report
 from battles.models.turn_orders import TurnPlay
-from battles.play.context import battle_viewer, odds_panel, turn_links
+from battles.play.context import turn_links
 from battles.reports.context import report_context, report_rows
 from battles.reports.files import report_is_current
 from battles.reports.page_cache import (
@@ -33,6 +31,7 @@ from battles.reports.page_cache import (
     stamp_reader,
 )
 from battles.visibility import Reader
+from battles.web.panels import odds_html, organiser_html
 from campaign.core.csp import nonce_styles
 from campaign.league.roles import can_edit_reports, is_organiser
 from factions.versioning import read_version
@@ -78,23 +77,6 @@ def _page_fragments(
         }
 
     return cached_fragments(key, build), stamp, reader, key
-
-
-def _odds(
-    request: HttpRequest, battle: Battle, organiser: bool, reader: Reader, key: str | None
-) -> dict | None:
-    """The battle page's odds panel for ``request.user`` (``battles.play.context
-    .odds_panel``), cached beside the report (``key``: its key) per perspective."""
-    perspective = ("all", None) if organiser else battle_perspective(request.user, battle)
-    if perspective[0] == "public":
-        return None
-    viewer = battle_viewer(battle, request.user, perspective)
-
-    def build() -> dict[str, Any]:
-        return {"odds": odds_panel(battle, request.user, viewer=viewer, reader=reader)}
-
-    mode, side = perspective
-    return cached_fragments(key and f"{key}:odds:{mode}:{side}", build)["odds"]
 
 
 def _briefing_page(request: HttpRequest, battle: Battle) -> HttpResponse:
@@ -146,11 +128,6 @@ def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
         else None
     )
     organiser = is_organiser(request.user, battle.campaign)
-    actions = (
-        list(BattleAction.objects.filter(battle=battle).select_related("user").order_by("at", "pk"))
-        if organiser
-        else []
-    )
     # Links to the turn-by-turn page, the replay viewer and the odds panel.
     play = turn_links(
         battle,
@@ -160,7 +137,13 @@ def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
         reader=reader,
         with_odds=False,
     )
-    play["odds"] = _odds(request, battle, organiser, reader, key)
+    # The panels, cached beside the report (battles.web.panels).
+    play["odds_html"] = mark_safe(odds_html(request, battle, organiser, reader, key))  # noqa: S308
+    organiser_panel = (
+        organiser_html(request, battle, key, turn_play_running=play["turn_play_running"])
+        if organiser
+        else ""
+    )
     # The damaged ships' SSDs carry a <style>: it gets the page's CSP nonce.
     report_html = nonce_styles(mark_safe(fragments["report"]), request)  # noqa: S308
     can_edit = battle.status == Battle.Status.CONCLUDED and editor
@@ -170,8 +153,6 @@ def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "battle": battle,
             "campaign": battle.campaign,
-            # The objectives form of the organisers' panel edits them.
-            "sides": list(BattleSide.objects.filter(battle=battle)) if organiser else [],
             # Both fragments were rendered by our templates (autoescaped).
             "ships_html": mark_safe(fragments["ships"]),  # noqa: S308
             "report_html": report_html,
@@ -181,7 +162,8 @@ def battle_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "pdf_lang": other_lang,
             "can_edit_report": can_edit,
             "organiser": organiser,
-            "actions": actions,
+            # Rendered by our template (autoescaped), with this request's CSRF token.
+            "organiser_html": mark_safe(organiser_panel),  # noqa: S308
             **play,
         },
     )

@@ -18,8 +18,8 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from battles.models import Battle, BattleSide, Event, Participant
-from factions.models import Fleet, Ship
+from battles.models import Battle, BattleAction, BattleSide, Event, Participant
+from factions.models import Faction, Fleet, Ship
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -182,3 +182,56 @@ def test_each_perspective_has_its_own_odds_panel(world, first):
             page, _ = _page(client, world.battle)
             assert ('class="odds-panel"' in page) == (who != "norge_player"), who
             assert ("Fenrir" in page) == (who != "qatzrin_player"), who
+
+
+def _panel(client: Client, battle) -> str:
+    """The organisers' panel of the battle page."""
+    html = client.get(f"/battles/{battle.pk}/").content.decode()
+    start = html.index('aria-labelledby="h-organiser"')
+    return html[start : html.index("</section>", start)]
+
+
+def _timeline_entry(world):
+    BattleAction.objects.create(
+        battle=world.battle, user=world.cast.organiser, kind="conclude", summary="Clos à la main."
+    )
+    return "Clos à la main."
+
+
+def _objectives_met(world):
+    BattleSide.objects.filter(battle=world.battle, order=0).update(objectives_met=42)
+    return 'value="42"'
+
+
+def _faction_renamed(world):
+    Faction.objects.filter(pk=world.cast.qatzrin.pk).update(name="Qatzrin-Est")
+    return "Qatzrin-Est"
+
+
+@pytest.mark.parametrize("write", [_timeline_entry, _objectives_met, _faction_renamed])
+def test_the_organisers_panel_shows_every_write_at_once(world, write):
+    client = _client(world.cast.organiser)
+    _panel(client, world.battle)
+    before = _panel(client, world.battle)  # cached
+    shown = write(world)
+    assert shown not in before
+    assert shown in _panel(client, world.battle)
+
+
+def test_the_organisers_panel_carries_each_sessions_own_csrf_token(world):
+    """The panel is cached, its forms' CSRF token is not: each organiser's session posts
+    with its own, and it is accepted."""
+    tokens = []
+    for _ in range(2):
+        client = Client(HTTP_ACCEPT_LANGUAGE="fr", enforce_csrf_checks=True)
+        client.force_login(world.cast.organiser)
+        panel = _panel(client, world.battle)
+        found = re.findall(r'name="csrfmiddlewaretoken" value="([^"]+)"', panel)
+        assert found and len(set(found)) == 1
+        tokens.append(found[0])
+        response = client.post(
+            f"/battles/{world.battle.pk}/objectives/", {"csrfmiddlewaretoken": found[0]}
+        )
+        assert response.status_code == 302
+    assert tokens[0] != tokens[1]
+    assert "csrfstandin" not in panel
