@@ -11,7 +11,6 @@ from django.utils.translation import ngettext
 
 from battles.models import Battle, Participant
 from battles.services import MAX_TURNS_LIMIT, eligible_light_units, eligible_ships, ship_system_ids
-from battles.web.checkboxes import Box, boxes
 from campaign.core import limits
 from campaign.league.models import Campaign
 from campaign.starmap.models import StarSystem
@@ -196,22 +195,17 @@ class BattleSetupForm(forms.Form):
                 )
         return data
 
-    def fleets(self) -> list[tuple[str, list[Box]]]:
-        """The ship checkboxes grouped by faction, fleet (and squadron), for the template:
-        ``[("Qatzrin — Home fleet — 2nd squadron", [box, …]), …]``
-        (``battles.web.checkboxes.Box``)."""
-        groups: dict[str, list[Box]] = {}
-        for box in boxes(self["ships"]):
-            ship = box.value.instance  # the ship the choice was made from: no query again
+    def fleets(self) -> list[tuple[str, list[Any]]]:
+        """The ship checkboxes (``BoundWidget``) grouped by faction, fleet (and squadron),
+        for the template: ``[("Qatzrin — Home fleet — 2nd squadron", [box, …]), …]``."""
+        groups: dict[str, list[Any]] = {}
+        for box in self["ships"]:
+            ship = box.data["value"].instance  # the choice's own ship: no query again
             key = f"{ship.fleet.faction.name} — {ship.fleet.name}" + (
                 f" — {ship.squadron.name}" if ship.squadron else ""
             )
             groups.setdefault(key, []).append(box)
         return list(groups.items())
-
-    def light_unit_boxes(self) -> list[Box]:
-        """The light units' checkboxes (``battles.web.checkboxes.Box``)."""
-        return boxes(self["light_units"])
 
 
 def _shared_names(ships: Any) -> frozenset[str]:
@@ -259,10 +253,6 @@ class ParticipantResultForm(forms.Form):
             self.unit_name = group_label(participant.light_units)
             for name in ("hull_lost", "armour_lost", "crew_lost", "systems_lost"):
                 del self.fields[name]
-
-    def system_boxes(self) -> list[Box]:
-        """The systems' checkboxes of a ship's row (``battles.web.checkboxes.Box``)."""
-        return boxes(self["systems_lost"])
 
     def result(self) -> dict[str, Any]:
         """The entry for ``battles.services.record_submit``."""
