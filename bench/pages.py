@@ -111,7 +111,7 @@ def main(argv: list[str] | None = None) -> None:
     for title, extra_env in (
         ("caches warm (a reader between writes)", {}),
         ("caches off (FLEET_CACHE_SECONDS=0; every answer built, as after a write)",
-         {"FLEET_CACHE_SECONDS": "0"}),
+         {"FLEET_CACHE_SECONDS": "0", "TURN_CACHE_SECONDS": "0"}),
     ):  # fmt: skip
         figures = measure(args, extra_env)
         bare = figures["bare endpoint"]

@@ -1,0 +1,142 @@
+"""The turn page's body is built once per version of the campaign data, campaign, viewer's
+scope and language (``campaign.turns.web.page_cache``): a second request of the same viewer
+is answered from the cache, every kind of committed write shows at once, and nothing built
+for one faction's player, or in one language, is served to another.
+
+These tests commit for real (``transaction=True``): inside a test wrapped in a transaction
+that has written, the data versions are read around (``factions.versioning.read_versions``)
+and the body is built every time.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.core.cache import cache
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from campaign.sample.loader import sample_load
+from campaign.starmap.models import MapMove
+from campaign.turns.closing import campaign_turn_close
+from campaign.turns.demo import sample_turn_demo
+from campaign.turns.models import RepairOrder
+from campaign.turns.treasury import treasury_adjust
+from factions.models import Fleet
+from tests.conftest import sample_cast
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def sample(db, django_user_model):
+    """The sample after its first turn (turn 2 open, repairs queued, fleets under way),
+    loaded and committed for each test (the module-wide load of this directory cannot
+    commit)."""
+    cache.clear()
+    s = sample_cast(sample_load().campaign, django_user_model)
+    sample_turn_demo(campaign=s.campaign)
+    return s
+
+
+def _client(user, language: str = "en") -> Client:
+    client = Client(HTTP_ACCEPT_LANGUAGE=language)
+    client.force_login(user)
+    return client
+
+
+def _page(client: Client, campaign) -> tuple[str, int]:
+    """The page without its CSRF tokens and CSP nonces, and the queries it took; checks
+    every form carries the request's own CSRF token."""
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(f"/campaigns/{campaign.slug}/turn/")
+    assert response.status_code == 200
+    html = response.content.decode()
+    values = re.findall(r'name="csrfmiddlewaretoken" value="([^"]*)"', html)
+    # Every form has a masked token of the request (never the cache's placeholder).
+    assert values and all(len(v) == 64 for v in values)
+    html = re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", html)
+    return re.sub(r' nonce="[^"]*"', "", html), len(queries)
+
+
+def _built(settings, client: Client, campaign) -> str:
+    """The page as built with the cache off."""
+    settings.TURN_CACHE_SECONDS = 0
+    try:
+        return _page(client, campaign)[0]
+    finally:
+        settings.TURN_CACHE_SECONDS = 600
+
+
+def test_a_second_request_is_answered_from_the_cache(sample, settings):
+    client = _client(sample.organiser)
+    first, built = _page(client, sample.campaign)
+    again, cached = _page(client, sample.campaign)
+    assert again == first == _built(settings, client, sample.campaign)
+    assert cached < built
+    assert "Summary of turn 1" in first
+
+
+def _close_turn(s):
+    campaign_turn_close(campaign=s.campaign, user=s.organiser)
+    return "Summary of turn 2"
+
+
+def _ledger_entry(s):
+    treasury_adjust(
+        campaign=s.campaign,
+        faction=s.norge,
+        resources=7,
+        technology=0,
+        reason="Prize money from the Skagerrak",
+        user=s.organiser,
+    )
+    return "Prize money from the Skagerrak"
+
+
+def _repair_order(s):
+    order = RepairOrder.objects.filter(campaign=s.campaign, status="queued").first()
+    # A write no signal reports: a queryset update of a ship's name.
+    type(order.ship).objects.filter(pk=order.ship_id).update(name="Olav Tryggvason II")
+    return "Olav Tryggvason II"
+
+
+def _fleet_moved(s):
+    move = MapMove.objects.filter(campaign=s.campaign).select_related("fleet").first()
+    Fleet.objects.filter(pk=move.fleet_id).update(name="Skagerrak Squadron")
+    return "Skagerrak Squadron"
+
+
+@pytest.mark.parametrize("write", [_close_turn, _ledger_entry, _repair_order, _fleet_moved])
+def test_a_committed_write_shows_at_once(sample, settings, write):
+    client = _client(sample.organiser)
+    before, _ = _page(client, sample.campaign)
+    _page(client, sample.campaign)  # cached now
+    shown = write(sample)
+    assert shown not in before
+    after, _ = _page(client, sample.campaign)
+    assert shown in after
+    assert after == _built(settings, client, sample.campaign)
+
+
+def test_no_faction_sees_another_factions_page(sample, settings):
+    viewers = [sample.organiser, sample.norge_player, sample.qatzrin_player]
+    built = {v.username: _built(settings, _client(v), sample.campaign) for v in viewers}
+    assert len(set(built.values())) == 3
+    for _ in range(2):  # each viewer served after the others warmed the cache
+        for viewer in viewers:
+            assert _page(_client(viewer), sample.campaign)[0] == built[viewer.username]
+
+
+def test_languages_are_apart(sample, settings):
+    en, fr = _client(sample.norge_player, "en"), _client(sample.norge_player, "fr")
+    built = {
+        "en": _built(settings, en, sample.campaign),
+        "fr": _built(settings, fr, sample.campaign),
+    }
+    assert built["en"] != built["fr"]
+    for _ in range(2):
+        assert _page(en, sample.campaign)[0] == built["en"]
+        assert _page(fr, sample.campaign)[0] == built["fr"]
