@@ -15,27 +15,23 @@ viewer's scope:
   ``visible_fleets`` gives *them*, which may name factions of other campaigns they
   organise). One faction's view never reaches another faction's player.
 
-What is cached is the rendered body (``templates/turns/_turn_body.html``) with a random
-placeholder where each form's CSRF token goes; the request's own token replaces it when the
-page is served. A refused form (the page shown again with the values typed) is built every
-time. The cache is Django's (``CACHES``); entries live ``TURN_CACHE_SECONDS`` (0: off,
-every body built). Inside a transaction that has written (tests wrapped in one), no cache
-is used.
+What is cached is the rendered body (``templates/turns/_turn_body.html``), each form's
+CSRF token put in when served (``campaign.core.page_cache``). A refused form (the page
+shown again with the values typed) is built every time. Entries live
+``TURN_CACHE_SECONDS`` (0: off, every body built). Inside a transaction that has written
+(tests wrapped in one), no cache is used.
 """
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Callable
 
 from django.conf import settings
-from django.core.cache import cache
 from django.http import HttpRequest
-from django.middleware.csrf import get_token
-from django.template.loader import render_to_string
 from django.utils import timezone, translation
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 
+from campaign.core.page_cache import cached_body
 from campaign.league.models import Campaign
 from campaign.league.roles import User
 from factions.versioning import read_versions
@@ -70,15 +66,5 @@ def turn_body(
     its key is there, else rendered from ``context()`` (called only then) and cached."""
     seconds = settings.TURN_CACHE_SECONDS
     versions = read_versions() if seconds > 0 else None
-    if versions is None:
-        return render_to_string(BODY, context(), request=request)
-    key = body_key(versions, campaign, scope_key(request.user, seen))
-    entry = cache.get(key)
-    if entry is None:
-        placeholder = secrets.token_hex(16)
-        html = render_to_string(BODY, {**context(), "csrf_token": placeholder})
-        entry = (placeholder, html)
-        cache.set(key, entry, seconds)
-    placeholder, html = entry
-    # The placeholder is 32 random hex digits, never in the page otherwise.
-    return mark_safe(html.replace(placeholder, get_token(request)))  # noqa: S308
+    key = None if versions is None else body_key(versions, campaign, scope_key(request.user, seen))
+    return cached_body(request, BODY, key, context, seconds)
