@@ -25,6 +25,7 @@ from campaign.turns.demo import sample_turn_demo
 from campaign.turns.models import RepairOrder
 from campaign.turns.treasury import treasury_adjust
 from factions.models import Fleet
+from tests.campaign.turns.web.test_turn_page_queries import _grow
 from tests.conftest import sample_cast
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -140,3 +141,48 @@ def test_languages_are_apart(sample, settings):
     for _ in range(2):
         assert _page(en, sample.campaign)[0] == built["en"]
         assert _page(fr, sample.campaign)[0] == built["fr"]
+
+
+def test_warm_pages_take_as_many_queries_when_the_campaign_grows(sample, settings):
+    """Served from the cache, the turn page and the campaign page take the same queries
+    after the first turn and with 100 more of everything (the cache-off counts are
+    ``test_turn_page_queries``')."""
+    client = _client(sample.organiser)
+    urls = [f"/campaigns/{sample.campaign.slug}/turn/", f"/campaigns/{sample.campaign.slug}/"]
+
+    def warm(url):
+        client.get(url)
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(url).status_code == 200
+        return len(queries)
+
+    small = {url: warm(url) for url in urls}
+    _grow(sample)
+    assert "Grown 99" in client.get(urls[0]).content.decode()
+    assert {url: warm(url) for url in urls} == small
+
+
+def _campaign_page(client: Client, campaign) -> str:
+    response = client.get(f"/campaigns/{campaign.slug}/")
+    assert response.status_code == 200
+    html = re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", response.content.decode())
+    return re.sub(r' nonce="[^"]*"', "", html)
+
+
+def test_campaign_page_cached_per_viewer_and_a_write_shows(sample, settings):
+    viewers = [None, sample.organiser, sample.norge_player, sample.qatzrin_player]
+
+    def client(v):
+        return Client(HTTP_ACCEPT_LANGUAGE="en") if v is None else _client(v)
+
+    settings.TURN_CACHE_SECONDS = 0
+    built = [_campaign_page(client(v), sample.campaign) for v in viewers]
+    settings.TURN_CACHE_SECONDS = 600
+    assert len(set(built)) > 1
+    for _ in range(2):  # each served after the others warmed the cache
+        assert [_campaign_page(client(v), sample.campaign) for v in viewers] == built
+    Fleet.objects.filter(faction=sample.norge).update(name="Skagerrak Squadron")
+    sample.campaign.__class__.objects.filter(pk=sample.campaign.pk).update(
+        description="Now with a *new* description."
+    )
+    assert "new</em> description" in _campaign_page(client(None), sample.campaign)
