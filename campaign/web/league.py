@@ -62,13 +62,14 @@ def campaign_detail(request: HttpRequest, slug: str) -> HttpResponse:
     """A campaign: its factions, its battles (a page at a time, filtered by status, turn,
     faction and name: ``battles.filters.BattleFilter``) and simple standings; for its
     organisers, the published site's last build and *Rebuild the site*."""
+    seconds = settings.TURN_CACHE_SECONDS
+    # The versions first: no row the cached body shows is older than its key.
+    versions = read_versions() if seconds > 0 and not request.GET else None
     campaign = get_object_or_404(Campaign, slug=slug)
     if request.GET:  # a filtered list or another page of it: built every time
         context, valid = _detail_context(request, campaign)
         context["page_body"] = render_to_string(DETAIL_BODY, context, request=request)
         return render(request, "campaign/detail.html", context, status=200 if valid else 400)
-    seconds = settings.TURN_CACHE_SECONDS
-    versions = read_versions() if seconds > 0 else None
     key = None
     if versions is not None:
         # One body per viewer: what a member sees (battles, drafts to fight or record,

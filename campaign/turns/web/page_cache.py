@@ -27,13 +27,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.conf import settings
+from django.core.cache import cache
 from django.http import HttpRequest
 from django.utils import timezone, translation
 from django.utils.safestring import SafeString
 
 from campaign.core.page_cache import cached_body
 from campaign.league.models import Campaign
-from campaign.league.roles import User
+from campaign.league.roles import User, require_faction_scope
 from factions.versioning import read_versions
 
 BODY = "turns/_turn_body.html"
@@ -56,15 +57,37 @@ def body_key(versions: tuple[str, str], campaign: Campaign, scope: str) -> str:
     )
 
 
+def page_versions() -> tuple[str, str] | None:
+    """The data versions to key the turn page's caches with (None: build everything), read
+    before any row the page shows."""
+    return read_versions() if settings.TURN_CACHE_SECONDS > 0 else None
+
+
+def faction_scope(
+    user: User, campaign: Campaign, versions: tuple[str, str] | None
+) -> set[int] | None:
+    """``require_faction_scope(user, campaign)``, kept under the data versions (memberships
+    and users are campaign data: a new role, a staff flag, a faction given changes the
+    key); a refusal is raised, never kept."""
+    if versions is None:
+        return require_faction_scope(user, campaign)
+    key = f"turn-scope:{versions[0]}:{versions[1]}:{campaign.pk}:{user.pk}"
+    entry = cache.get(key)
+    if entry is None:
+        entry = (require_faction_scope(user, campaign),)
+        cache.set(key, entry, settings.TURN_CACHE_SECONDS)
+    return entry[0]
+
+
 def turn_body(
     request: HttpRequest,
     campaign: Campaign,
     seen: set[int] | None,
+    versions: tuple[str, str] | None,
     context: Callable[[], dict],
 ) -> SafeString:
     """The turn page's body for ``request``'s viewer (scope ``seen``), from the cache when
-    its key is there, else rendered from ``context()`` (called only then) and cached."""
-    seconds = settings.TURN_CACHE_SECONDS
-    versions = read_versions() if seconds > 0 else None
+    its key is there, else rendered from ``context()`` (called only then) and cached;
+    ``versions`` from :func:`page_versions` (None: built every time)."""
     key = None if versions is None else body_key(versions, campaign, scope_key(request.user, seen))
-    return cached_body(request, BODY, key, context, seconds)
+    return cached_body(request, BODY, key, context, settings.TURN_CACHE_SECONDS)

@@ -28,7 +28,7 @@ from campaign.league.roles import is_organiser, require_faction_scope
 from campaign.turns import building, closing, repairs, treasury
 from campaign.turns.errors import TurnActionError, field_label
 from campaign.turns.models import Construction, RepairOrder
-from campaign.turns.web.page_cache import BODY, turn_body
+from campaign.turns.web.page_cache import BODY, faction_scope, page_versions, turn_body
 from campaign.turns.web.turn_context import turn_context
 from factions.access import visible_ships
 from factions.models import Fleet, LightUnitGroup, ShipClass, Territory
@@ -86,8 +86,13 @@ def _int(request: HttpRequest, name: str, source=None) -> int:
 @_members_only
 def turn_page(request: HttpRequest, slug: str) -> HttpResponse:
     """The campaign's turn page (module docstring)."""
-    campaign, seen = _campaign_for(request, slug)
-    body = turn_body(request, campaign, seen, lambda: turn_context(campaign, seen, request.user))
+    # The versions first: no row the cached body shows is older than its key.
+    versions = page_versions()
+    campaign = get_object_or_404(Campaign, slug=slug)
+    seen = faction_scope(request.user, campaign, versions)
+    body = turn_body(
+        request, campaign, seen, versions, lambda: turn_context(campaign, seen, request.user)
+    )
     return render(request, "turns/turn.html", {"campaign": campaign, "turn_body": body})
 
 

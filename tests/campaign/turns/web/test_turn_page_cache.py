@@ -18,6 +18,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
+from campaign.league.models import Membership
 from campaign.sample.loader import sample_load
 from campaign.starmap.models import MapMove
 from campaign.turns.closing import campaign_turn_close
@@ -186,3 +187,11 @@ def test_campaign_page_cached_per_viewer_and_a_write_shows(sample, settings):
         description="Now with a *new* description."
     )
     assert "new</em> description" in _campaign_page(client(None), sample.campaign)
+
+
+def test_a_membership_removed_shows_at_once(sample):
+    client = _client(sample.norge_player)
+    _page(client, sample.campaign)
+    _page(client, sample.campaign)  # the scope and body cached
+    Membership.objects.filter(campaign=sample.campaign, user=sample.norge_player).delete()
+    assert client.get(f"/campaigns/{sample.campaign.slug}/turn/").status_code == 404
