@@ -40,7 +40,8 @@ Environment variables:
     FLEET_CACHE_SECONDS   how long a cached fleet page or API answer lives; default 600;
                           0 turns those caches off.
     BATTLE_CACHE_SECONDS  how long a battle page's cached report lives; default 600; 0 off.
-    TURN_CACHE_SECONDS    how long a cached turn page body lives; default 600; 0 off.
+    TURN_CACHE_SECONDS    how long a cached campaign turn page or campaign page body
+                          lives; default 600; 0 off.
 """
 
 import os
