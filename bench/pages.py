@@ -9,9 +9,10 @@ The league is the sample campaign after its first turn (``manage.py load_sample`
 fleets under way on the star map), an organiser and a Norwegian player logged in (a
 session each, made by the set-up).
 
-Measured twice: with the caches warm (``factions.fleet_cache``: what readers get between
-writes) and with them off (``FLEET_CACHE_SECONDS=0``: every answer built, as for the first
-reader after a write). The turn and campaign pages have no cache: both runs build them.
+Measured twice: with the caches warm (``factions.fleet_cache``, the turn and campaign pages'
+bodies of ``campaign.core.page_cache``: what readers get between writes) and with them off
+(``FLEET_CACHE_SECONDS=0 TURN_CACHE_SECONDS=0``: every answer built, as for the first reader
+after a write).
 
 Each URL is requested by ``--clients`` threads (one connection each) for ``--seconds`` in
 all, in five interleaved rounds (``bench.web.rate``); rates are requests per second of wall
@@ -110,8 +111,8 @@ def main(argv: list[str] | None = None) -> None:
     print(f"Pages at the table, gunicorn {args.workers} workers, production settings, loopback:")
     for title, extra_env in (
         ("caches warm (a reader between writes)", {}),
-        ("caches off (FLEET_CACHE_SECONDS=0; every answer built, as after a write)",
-         {"FLEET_CACHE_SECONDS": "0"}),
+        ("caches off (FLEET_ and TURN_CACHE_SECONDS=0; every answer built, as after a write)",
+         {"FLEET_CACHE_SECONDS": "0", "TURN_CACHE_SECONDS": "0"}),
     ):  # fmt: skip
         figures = measure(args, extra_env)
         bare = figures["bare endpoint"]

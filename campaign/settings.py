@@ -40,6 +40,8 @@ Environment variables:
     FLEET_CACHE_SECONDS   how long a cached fleet page or API answer lives; default 600;
                           0 turns those caches off.
     BATTLE_CACHE_SECONDS  how long a battle page's cached report lives; default 600; 0 off.
+    TURN_CACHE_SECONDS    how long a cached campaign turn page or campaign page body
+                          lives; default 600; 0 off.
 """
 
 import importlib.util
@@ -254,6 +256,7 @@ else:
     }
 FLEET_CACHE_SECONDS = int(env_str("FLEET_CACHE_SECONDS", "600"))
 BATTLE_CACHE_SECONDS = int(env_str("BATTLE_CACHE_SECONDS", "600"))
+TURN_CACHE_SECONDS = int(env_str("TURN_CACHE_SECONDS", "600"))
 
 # Request bodies (campaign/core/limits.py, README "Limits"): larger ones get a readable 413.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024

@@ -1,4 +1,6 @@
 from django.apps import AppConfig, apps
+from django.db import connections
+from django.db.backends.signals import connection_created
 from django.db.models.signals import post_delete, post_save
 from django.utils.translation import gettext_lazy as _
 
@@ -26,3 +28,10 @@ class FactionsConfig(AppConfig):
             rows_updated.connect(
                 versioning.changed, sender=model, dispatch_uid=f"version-rows-{label}"
             )
+
+        # Every statement that writes a watched table marks the campaign data changed
+        # (versioning.watch_writes): on each connection made from now on, and on any
+        # made before the registry was ready.
+        connection_created.connect(versioning.install_watch, dispatch_uid="version-campaign-writes")
+        for connection in connections.all(initialized_only=True):
+            versioning.install_watch(connection=connection)

@@ -27,6 +27,7 @@ brings back a version whose cached pages show other data.
 from __future__ import annotations
 
 import logging
+import re
 import secrets
 from typing import Any
 
@@ -121,3 +122,93 @@ class VersionedQuerySet(models.QuerySet):
     delete.alters_data = True
     delete.queryset_only = True
     update.alters_data = True
+
+
+# The "campaign" family (issue 23): the campaign and turn pages' caches. What those pages
+# read spans every app (turns, ledger, yards, moves, star map, memberships, battles,
+# scoring, fleets, users' names), and some of it is written by ``QuerySet.update`` or raw
+# statements no signal reports; so the family is told by the database connection itself:
+# every INSERT, UPDATE or DELETE a connection runs on a table other than those of
+# :data:`CAMPAIGN_UNWATCHED` gives the ``campaign`` version a new token once its
+# transaction commits (at once outside one; :func:`watch_writes`, installed on every
+# connection by ``factions.apps``). It changes at least as often as the ``fleets`` one.
+CAMPAIGN = "campaign"
+
+#: Tables whose writes no campaign or turn page shows: sessions, the versions themselves,
+#: the database cache, the log-in throttle's attempts, migrations.
+CAMPAIGN_UNWATCHED = frozenset(
+    {
+        "django_session",
+        "factions_dataversion",
+        "django_cache",
+        "axes_accessattempt",
+        "axes_accesslog",
+        "axes_accessfailurelog",
+        "django_migrations",
+    }
+)
+
+_WRITE = re.compile(
+    r"\s*(?:UPDATE|INSERT\s+INTO|DELETE\s+FROM|REPLACE\s+INTO)\s+[\"`]?(\w+)", re.IGNORECASE
+)
+
+
+_table_seen = False
+
+
+def _bump_campaign() -> None:
+    """Give the campaign data a new version (after the writing transaction commits);
+    nothing while the versions' table is not there yet (a database being migrated, whose
+    pages nobody has cached)."""
+    global _table_seen
+    if not _table_seen:
+        connection = transaction.get_connection()
+        _table_seen = DataVersion._meta.db_table in connection.introspection.table_names()
+        if not _table_seen:
+            return
+    token = secrets.token_hex(8)
+    if not DataVersion.objects.filter(name=CAMPAIGN).update(token=token):
+        DataVersion.objects.update_or_create(name=CAMPAIGN, defaults={"token": token})
+
+
+def watch_writes(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+    """A connection execute wrapper (Django's ``execute_wrappers``): runs the statement,
+    then, when it wrote a watched table (or is a ``WITH`` statement that may write), marks
+    the campaign data changed for when ``context["connection"]``'s transaction commits."""
+    result = execute(sql, params, many, context)
+    head = sql[:80] if isinstance(sql, str) else ""
+    match = _WRITE.match(head)
+    if match is not None:
+        write = match.group(1).lower() not in CAMPAIGN_UNWATCHED
+    else:
+        write = head.lstrip()[:4].upper() == "WITH"
+    if write:
+        connection = context["connection"]
+        if not any(entry[1] is _bump_campaign for entry in connection.run_on_commit):
+            connection.on_commit(_bump_campaign, robust=True)
+    return result
+
+
+def install_watch(connection: Any, **_signal_kwargs: Any) -> None:
+    """Add :func:`watch_writes` to ``connection`` once (a ``connection_created`` receiver)."""
+    if watch_writes not in connection.execute_wrappers:
+        connection.execute_wrappers.append(watch_writes)
+
+
+def read_versions() -> tuple[str, str] | None:
+    """``(fleets token, campaign token)`` in one query, or None when no cache may be used
+    (either is not stored yet, or this connection's transaction has written data it has
+    not committed). Read it *before* the rows the cached value is built from."""
+    connection = transaction.get_connection()
+    if any(entry[1] in (_bump, _bump_campaign) for entry in connection.run_on_commit):
+        return None
+    table = connection.ops.quote_name(DataVersion._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT name, token FROM {table} WHERE name IN (%s, %s)",  # noqa: S608
+            [FLEETS, CAMPAIGN],
+        )
+        tokens = dict(cursor.fetchall())
+    if FLEETS not in tokens or CAMPAIGN not in tokens:
+        return None
+    return tokens[FLEETS], tokens[CAMPAIGN]

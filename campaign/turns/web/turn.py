@@ -16,6 +16,7 @@ from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -27,6 +28,7 @@ from campaign.league.roles import is_organiser, require_faction_scope
 from campaign.turns import building, closing, repairs, treasury
 from campaign.turns.errors import TurnActionError, field_label
 from campaign.turns.models import Construction, RepairOrder
+from campaign.turns.web.page_cache import BODY, faction_scope, page_versions, turn_body
 from campaign.turns.web.turn_context import turn_context
 from factions.access import visible_ships
 from factions.models import Fleet, LightUnitGroup, ShipClass, Territory
@@ -84,8 +86,21 @@ def _int(request: HttpRequest, name: str, source=None) -> int:
 @_members_only
 def turn_page(request: HttpRequest, slug: str) -> HttpResponse:
     """The campaign's turn page (module docstring)."""
-    campaign, seen = _campaign_for(request, slug)
-    return render(request, "turns/turn.html", turn_context(campaign, seen, request.user))
+    # The versions first: no row the cached body shows is older than its key.
+    versions = page_versions()
+    campaign = get_object_or_404(Campaign, slug=slug)
+    seen = faction_scope(request.user, campaign, versions)
+    body = turn_body(
+        request, campaign, seen, versions, lambda: turn_context(campaign, seen, request.user)
+    )
+    return render(request, "turns/turn.html", {"campaign": campaign, "turn_body": body})
+
+
+def _refused_page(request: HttpRequest, context: dict) -> HttpResponse:
+    """The turn page shown again (400) after a refused form: ``context`` holds the values
+    typed and the message; built every time, never cached."""
+    context["turn_body"] = render_to_string(BODY, context, request=request)
+    return render(request, "turns/turn.html", context, status=400)
 
 
 def _confirmed(request: HttpRequest) -> None:
@@ -117,7 +132,7 @@ def _deadline_act(request: HttpRequest, slug: str, action, done: str) -> HttpRes
     except TurnActionError as exc:
         context = turn_context(campaign, seen, request.user)
         context["deadline_refused"] = {"value": typed, "error": str(exc)}
-        return render(request, "turns/turn.html", context, status=400)
+        return _refused_page(request, context)
     messages.success(request, done)
     return redirect("turn-page", slug=campaign.slug)
 
@@ -219,7 +234,7 @@ def treasury_adjust(request: HttpRequest, slug: str) -> HttpResponse:
         context = turn_context(campaign, seen, request.user)
         error = exc.messages[0] if isinstance(exc, TextError) else str(exc)
         context["adjust_refused"] = {**typed, "error": error}
-        return render(request, "turns/turn.html", context, status=400)
+        return _refused_page(request, context)
     messages.success(request, _("Treasury adjusted."))
     return redirect("turn-page", slug=campaign.slug)
 

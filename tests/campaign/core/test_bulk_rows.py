@@ -151,4 +151,5 @@ def test_writing_ships_marks_the_fleet_data_changed():
         s.hull_lost = 3
     rows_update(Ship.objects, ships, ["hull_lost"])
     assert read_version() is None  # this transaction wrote fleet data it has not committed
-    assert len(connection.run_on_commit) == 1  # one new version when it commits
+    # One new version of each family when it commits (fleets; campaign: every write).
+    assert len(connection.run_on_commit) == 2
