@@ -1,5 +1,5 @@
-"""The forecast on every core against one (``python -m bench``, issue 23 goal 6: ≥ 1.8× on
-2 cores), measured so that a machine shared with other work still says something true.
+"""The forecast on every core against one (``python -m bench``; the goal:
+≥ 1.8× on 2 cores), measured so that a machine shared with other work still says something true.
 
 ``win_odds`` with ``workers=1`` (the anchor) and with its default (every core: this process
 and its helpers) are run alternately, ``repeats`` times each, in one process. For each run:

@@ -127,7 +127,7 @@ def cpu_ms(workload: str, battles: int) -> float:
 #: row); the "stored" row adds the rows ``battle_resolve`` writes, printed beside it and
 #: as a ratio to it (``STORED_GOAL``).
 GOALS = {"mieska-unrecorded": 12e6, "mieska": 15e6}
-#: Issue 23 goal 3: a stored battle (fight + ``engine_rows``) at most this many times its
+#: The goal: a stored battle (fight + ``engine_rows``) at most this many times its
 #: fight ("mieska-stored" over "mieska"; 2.4× when the goal was set).
 STORED_GOAL = 1.5
 LABELS = {
@@ -168,7 +168,7 @@ def bench_counts(seeds: int) -> None:
         print(
             f"  {label:44} {found[workload] / 1e6:6.2f} M  {cpu[workload]:6.1f} ms{plain}{target}"
         )
-    # Issue 23 goal 3: the stored battle against its fight, the anchor (same run, same seed).
+    # The goal: the stored battle against its fight, the anchor (same run, same seed).
     stored, fought = found["mieska-stored"], found["mieska"]
     print(
         f"  storing a battle ÷ its fight (Mieska): {stored / fought:.2f}× in instructions, "

@@ -2,7 +2,7 @@
 the campaign turn page (an organiser's and a player's), the campaign page (the public's
 and an organiser's) and the fleet page — under gunicorn on loopback with production
 settings (``bench.server``), as ratios of the bare ``GET /api/factions`` measured side by
-side in the same run (issue 23, goal 1: each at 0.5 or more). Printed, not asserted.
+side in the same run (the goal: each at 0.5 or more). Printed, not asserted.
 
 The league is the sample campaign after its first turn (``manage.py load_sample``, then
 ``campaign.turns.demo.sample_turn_demo``: turn 2 open, repairs queued at the yards, two

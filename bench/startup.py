@@ -1,5 +1,5 @@
 """``python -m bench.startup``: start-up, ``render_report`` and a first build's PDFs, each
-beside an anchor doing the same work, measured side by side in one run (issue 23, goal 5).
+beside an anchor doing the same work, measured side by side in one run.
 
 Printed, not asserted. Whole commands are timed, start-up included, like with like. The
 product and its anchor run alternately (product, anchor, product, …: a shared machine's

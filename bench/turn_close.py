@@ -34,7 +34,7 @@ model instances, the turn-close receivers (scoring, strengths, sightings).
 
 Before ``campaign.core.bulk_rows`` (Django's ``bulk_update``, CASE WHEN built in Python):
 close 3.3 s (25 queries) and reopen 4.9 s at ×1, 17.3 s (53 queries) and 22.9 s at ×5
-(issue 23; this file's earlier claim of "21 queries that do not grow" did not hold).
+(this file's earlier claim of "21 queries that do not grow" did not hold).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """``python -m bench.web``: request rates of the fleet API and page and of the battle pages
 under gunicorn on loopback with production settings (``bench.server``), as ratios of the
 bare ``GET /api/factions`` — the "fast as fleets grow" and "pages at the table" figures
-(issue 23 §1: a ratio of 0.5 or more). Printed, not asserted.
+(the goal: a ratio of 0.5 or more). Printed, not asserted.
 
 The battle pages are the sample campaign's (``load_sample``, its Skirmish at Mieska
 resolved as ``manage.py demo`` does: 644 log lines, 10 units; the Colonisation compromise

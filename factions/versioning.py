@@ -124,7 +124,7 @@ class VersionedQuerySet(models.QuerySet):
     update.alters_data = True
 
 
-# The "campaign" family (issue 23): the campaign and turn pages' caches. What those pages
+# The "campaign" family: the campaign and turn pages' caches. What those pages
 # read spans every app (turns, ledger, yards, moves, star map, memberships, battles,
 # scoring, fleets, users' names), and some of it is written by ``QuerySet.update`` or raw
 # statements no signal reports; so the family is told by the database connection itself:

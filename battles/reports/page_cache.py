@@ -1,6 +1,6 @@
 """The battle page's report and its list of the fleets and ships fighting, built once per
-version of what they show, language and visibility class (issue 23: the report rows, log
-lines, map and damage diagrams of a 644-line battle were rebuilt on every request).
+version of what they show, language and visibility class (without it the report rows,
+log lines, map and damage diagrams of a 644-line battle were rebuilt on every request).
 
 The key is the content of what ``report_context`` reads, hashed, so that a write can never
 leave a stale page to be served (invalidation by key; no entry is ever deleted):

@@ -2,7 +2,7 @@
 
 Django's ``bulk_update`` builds one ``CASE WHEN pk = … THEN …`` expression per row and
 field, in Python: 24 000 ``When`` nodes for 1 000 repaired ships and their orders, over
-85 % of a turn close's CPU (issue 23). :func:`rows_update` joins the table to the new values
+85 % of a turn close's CPU. :func:`rows_update` joins the table to the new values
 instead. On PostgreSQL, one statement whatever the rows, one array a column (each cast to
 its column's type, so a column of NULLs or JSON keeps its type)::
 

@@ -1,6 +1,6 @@
 """The turn page's body built once per version of the campaign data, campaign, viewer's
-scope, language and time zone (issue 23: an organiser's turn page cost ~99 000 Python
-calls a request, mostly the ORM building the close preview's queries, then the template).
+scope, language and time zone (without it an organiser's turn page cost ~99 000
+Python calls a request, mostly the ORM building the close preview's queries, then the template).
 
 The key holds the ``fleets`` and ``campaign`` data versions (``factions.versioning
 .read_versions``: the campaign one changes after every committed write to any table the
