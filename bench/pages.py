@@ -26,10 +26,11 @@ from __future__ import annotations
 import argparse
 import json
 import tempfile
+from functools import partial
 from pathlib import Path
 
 from bench.server import production_server
-from bench.web import rate
+from bench.web import interleaved, rate
 
 #: Set-up run by ``manage.py shell``: the sample after its first turn, and a session for
 #: an organiser and a player whose keys are written to ``{keys}``.
@@ -89,17 +90,14 @@ def measure(args: argparse.Namespace, extra_env: dict[str, str]) -> dict[str, fl
             headers = {who: {"Cookie": f"sessionid={key}"} for who, key in keys.items()} | {
                 None: {}
             }
-            for _label, path, who in PAGES:  # warm-up: imports, connections, caches
-                rate(base, path, 0.3, 1, headers=headers[who])
-            rounds = 5
-            figures = {label: 0.0 for label, _path, _who in PAGES}
-            for _ in range(rounds):
-                for label, path, who in PAGES:
-                    figures[label] += (
-                        rate(base, path, args.seconds / rounds, args.clients, headers=headers[who])
-                        / rounds
-                    )
-    return figures
+            return interleaved(
+                {
+                    label: partial(rate, base, path, headers=headers[who])
+                    for label, path, who in PAGES
+                },
+                args.seconds,
+                args.clients,
+            )
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -27,6 +27,8 @@ import json
 import tempfile
 import threading
 import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -174,15 +176,24 @@ def measure(
         def one(label: str, path: str, seconds: float, clients: int) -> float:
             return rate(base, path, seconds, clients, cookie if "org" in label else "")
 
-        for label, path in urls:  # warm-up: imports, schema cache, connections, caches
-            one(label, path, 0.3, 1)
-        # Interleaved rounds: a neighbour's load on the shared machine hits every URL
-        # alike instead of whichever was being measured at the time.
-        rounds = 5
-        figures = dict.fromkeys((label for label, _ in urls), 0.0)
-        for _ in range(rounds):
-            for label, path in urls:
-                figures[label] += one(label, path, args.seconds / rounds, args.clients) / rounds
+        return interleaved(
+            {label: partial(one, label, path) for label, path in urls}, args.seconds, args.clients
+        )
+
+
+def interleaved(
+    probes: dict[str, Callable[[float, int], float]], seconds: float, clients: int, rounds: int = 5
+) -> dict[str, float]:
+    """Requests per second of each labelled probe (``probe(seconds, clients)``), after a
+    warm-up of each (imports, schema cache, connections, caches), measured in ``rounds``
+    interleaved rounds: a neighbour's load on the shared machine hits every URL alike
+    instead of whichever was being measured at the time."""
+    for probe in probes.values():
+        probe(0.3, 1)
+    figures = dict.fromkeys(probes, 0.0)
+    for _ in range(rounds):
+        for label, probe in probes.items():
+            figures[label] += probe(seconds / rounds, clients) / rounds
     return figures
 
 
